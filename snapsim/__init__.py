@@ -1,0 +1,3 @@
+"""snapsim: exact odds, fast simulators and balance reports for wildlife-photography games."""
+
+__version__ = "0.1.0"

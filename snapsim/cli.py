@@ -1,0 +1,249 @@
+"""The `snapsim` command. Every user mistake ends as one line on stderr and exit code 2."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from .errors import InputError, SnapsimError
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a bad command line in one line (no usage dump) with exit code 2."""
+
+    def error(self, message):
+        raise InputError(f"{message} (see `{self.prog} --help`)")
+
+
+def int_list(text: str) -> list[int]:
+    """Parse "2", "1-3" or "0,2,4-6" into a list of integers."""
+    out: list[int] = []
+    for part in str(text).split(","):
+        part = part.strip()
+        lo, sep, hi = part.partition("-")
+        try:
+            if sep and lo:
+                a, b = int(lo), int(hi)
+                if b < a:
+                    raise ValueError
+                out.extend(range(a, b + 1))
+            else:
+                out.append(int(part))
+        except ValueError:
+            raise InputError(f"{text!r} is not a number list; write e.g. 2 or 1-3 or 0,2,4-6") \
+                from None
+    return out
+
+
+def _one(values: list[int], name: str) -> int:
+    if len(values) != 1:
+        raise InputError(f"--{name} takes one number here, got {len(values)}")
+    return values[0]
+
+
+def parse_cards(text: str, components) -> tuple[list[tuple[int, int]], bool]:
+    """Parse a card list: items separated by ';', each `HABITAT:DIFFICULTIES`, an animal name,
+    `raccoon` or `all`. Returns ((habitat, difficulty) pairs, raccoon included)."""
+    pairs: set[tuple[int, int]] = set()
+    raccoon = False
+    for item in (s.strip() for s in str(text).split(";")):
+        if not item:
+            continue
+        low = item.lower()
+        if low == "all":
+            pairs |= {(a.habitat, a.difficulty) for a in components.animals}
+        elif low == components.raccoon.name.lower():
+            raccoon = True
+        elif ":" in item:
+            hab, _, diffs = item.partition(":")
+            h = components.habitat_index(hab.strip())
+            for d in int_list(diffs):
+                if not any(a.habitat == h and a.difficulty == d for a in components.animals):
+                    raise InputError(f"card list: {components.habitats[h].name} has no card of "
+                                     f"difficulty {d}")
+                pairs.add((h, d))
+        else:
+            a = components.cards[components.card_index(item)]
+            if a.habitat < 0:
+                raccoon = True
+            else:
+                pairs.add((a.habitat, a.difficulty))
+    return sorted(pairs), raccoon
+
+
+def _emit(df: pd.DataFrame, fmt: str, title: str = "", extra: dict | None = None) -> None:
+    if fmt == "csv":
+        sys.stdout.write(df.to_csv(index=False))
+    elif fmt == "json":
+        payload = {"rows": json.loads(df.to_json(orient="records"))}
+        if extra:
+            payload = {**extra, **payload}
+        sys.stdout.write(json.dumps(payload, indent=2) + "\n")
+    else:
+        if title:
+            print(title)
+        for k, v in (extra or {}).items():
+            print(f"  {k}: {v:.6g}" if isinstance(v, float) else f"  {k}: {v}")
+        print(df.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+
+
+# ---------------------------------------------------------------- odds
+
+
+def _odds_photo(args) -> None:
+    from .odds import photo_success
+
+    rows = [(d, t, k, photo_success(d, t, k)) for d in int_list(args.dice)
+            for t in int_list(args.tokens) for k in int_list(args.difficulty)]
+    df = pd.DataFrame(rows, columns=["dice", "tokens", "difficulty", "p_success"])
+    if args.format == "table" and len(df) > 1 and df.tokens.nunique() == 1:
+        wide = df.pivot(index="difficulty", columns="dice", values="p_success")
+        wide.columns = [f"{c} dice" for c in wide.columns]
+        _emit(wide.reset_index(), "table",
+              f"P(photograph) = P(dice total + {df.tokens.iloc[0]} tokens >= difficulty)")
+    else:
+        _emit(df, args.format, "P(photograph) = P(dice total + tokens >= difficulty)")
+
+
+def _odds_explore(args) -> None:
+    from .odds import explore_odds
+
+    rows = []
+    for d in int_list(args.dice):
+        for t in int_list(args.target):
+            for r in int_list(args.rerolls):
+                o = explore_odds(d, t, r, args.reroll_cost)
+                rows.append((d, t, r, o.success, o.expected_rerolls, o.expected_paid))
+    df = pd.DataFrame(rows, columns=["dice", "target", "rerolls", "p_success",
+                                     "expected_rerolls", "expected_tokens_paid"])
+    _emit(df, args.format, f"Explore: at least one die >= target; re-rolls cost "
+                           f"{args.reroll_cost} tokens, refunded if the exploration fails")
+
+
+def _odds_spook(args) -> None:
+    from .games.snapshot.components import load_components
+    from .odds import research_odds, unseen_counts
+
+    comp = load_components(args.components)
+    tops = [0] * len(comp.habitats)
+    for spec in args.top:
+        hab, sep, val = spec.partition("=")
+        if not sep:
+            raise InputError(f"--top {spec!r}: write HABITAT=DIFFICULTY, e.g. --top mountain=7")
+        tops[comp.habitat_index(hab.strip())] = _one(int_list(val), "top")
+    if args.unseen is not None:
+        cards, raccoon = parse_cards(args.unseen, comp)
+    else:
+        seen, raccoon_seen = parse_cards(args.seen or "", comp)
+        seen_set = set(seen) | {(h, t) for h, t in enumerate(tops)}
+        cards = [(a.habitat, a.difficulty) for a in comp.animals
+                 if (a.habitat, a.difficulty) not in seen_set]
+        raccoon = args.raccoon and not raccoon_seen
+    counts = unseen_counts(cards, len(comp.habitats), max(a.difficulty for a in comp.cards))
+    kw = dict(raccoon=raccoon, raccoon_difficulty=comp.raccoon.difficulty)
+    plain = research_odds(tops, counts, **kw)
+    slots = research_odds(tops, counts, free_slots=args.reserve_slots, **kw)
+    n = max(len(plain.spook_pmf), len(slots.spook_pmf))
+    df = pd.DataFrame({
+        "draws_before_spook": np.arange(n),
+        "p_no_reserve": np.pad(plain.spook_pmf, (0, n - len(plain.spook_pmf))),
+        f"p_{args.reserve_slots}_reserve_slots": np.pad(slots.spook_pmf,
+                                                        (0, n - len(slots.spook_pmf))),
+    })
+    extra = {
+        "unseen_cards": len(cards) + int(raccoon),
+        "p_next_draw_spooks": plain.next_draw,
+        "expected_tokens_drawing_to_spook": plain.expected_tokens,
+        "p_deck_runs_out_first": float(plain.stopped.sum()),
+    }
+    if args.max_placed is not None or args.max_risk < 1.0:
+        rule = research_odds(tops, counts, free_slots=args.reserve_slots,
+                             max_placed=args.max_placed, max_risk=args.max_risk, **kw)
+        extra["rule"] = (f"draw until {args.max_placed or 'any number'} placed or "
+                         f"next-draw risk > {args.max_risk}")
+        extra["rule_expected_tokens"] = rule.expected_tokens
+        extra["rule_p_spook"] = rule.p_spook
+    _emit(df, args.format, "Research odds by card counting (drawing on until a spook)", extra)
+
+
+def _odds_tokens(args) -> None:
+    from .odds import token_table
+
+    df = token_table(int_list(args.target), int_list(args.explore_dice),
+                     int_list(args.animal_dice), int_list(args.difficulty),
+                     int_list(args.tokens), args.rerolls, args.reroll_cost)
+    _emit(df, args.format, "Where does the next token buy the most P(photograph)? "
+                           "(gain per token: on the card vs held for an explore re-roll)")
+
+
+def _add_odds(sub) -> None:
+    odds = sub.add_parser("odds", help="exact Snapshot odds tables")
+    kinds = odds.add_subparsers(dest="kind", required=True, parser_class=_Parser)
+    fmt = dict(choices=["table", "csv", "json"], default="table", help="output format")
+
+    p = kinds.add_parser("photo", help="P(dice total + tokens >= difficulty)")
+    p.add_argument("--dice", default="1-6", help="number list, e.g. 2 or 1-3")
+    p.add_argument("--tokens", default="0")
+    p.add_argument("--difficulty", default="2-12")
+    p.add_argument("--format", **fmt)
+    p.set_defaults(run=_odds_photo)
+
+    p = kinds.add_parser("explore", help="explore success with bought re-rolls")
+    p.add_argument("--dice", default="1-3")
+    p.add_argument("--target", default="2-5", help="explore value(s) of the habitat")
+    p.add_argument("--rerolls", default="0-2", help="re-roll budget(s)")
+    p.add_argument("--reroll-cost", type=int, default=2)
+    p.add_argument("--format", **fmt)
+    p.set_defaults(run=_odds_explore)
+
+    p = kinds.add_parser("spook", help="research risk by card counting")
+    p.add_argument("--top", action="append", default=[], metavar="HABITAT=D",
+                   help="highest difficulty in a habitat (repeat; others are empty)")
+    p.add_argument("--seen", help="cards out of the deck besides the tops, e.g. "
+                                  "'shoreline:2,3;mountain:4-6;white rhino'")
+    p.add_argument("--unseen", help="the exact unseen cards instead (same syntax)")
+    p.add_argument("--raccoon", action="store_true", help="the raccoon is in the deck")
+    p.add_argument("--reserve-slots", type=int, default=2, help="free reserve slots to compare")
+    p.add_argument("--max-placed", type=int, help="stopping rule: stop after this many placed")
+    p.add_argument("--max-risk", type=float, default=1.0,
+                   help="stopping rule: stop when the next draw's spook risk exceeds this")
+    p.add_argument("--components", help="component TOML file (default: bundled)")
+    p.add_argument("--format", **fmt)
+    p.set_defaults(run=_odds_spook)
+
+    p = kinds.add_parser("tokens", help="value of the next token: card vs explore re-roll")
+    p.add_argument("--target", default="4")
+    p.add_argument("--explore-dice", default="1")
+    p.add_argument("--animal-dice", default="1-3")
+    p.add_argument("--difficulty", default="2-10")
+    p.add_argument("--tokens", default="0", help="tokens already on the card")
+    p.add_argument("--rerolls", type=int, default=0, help="re-rolls already affordable")
+    p.add_argument("--reroll-cost", type=int, default=2)
+    p.add_argument("--format", **fmt)
+    p.set_defaults(run=_odds_tokens)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="snapsim", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"snapsim {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _add_odds(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        args.run(args)
+    except SnapsimError as exc:
+        print(f"snapsim: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("snapsim: interrupted", file=sys.stderr)
+        return 130
+    return 0
