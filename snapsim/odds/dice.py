@@ -50,7 +50,7 @@ def photo_success_kernel(dice, tokens, difficulty):
 
 @njit(cache=True)
 def photo_table_kernel(max_dice, max_tokens, max_difficulty):
-    """table[d-1, t, D-1] = P(sum of d dice + t >= D) for d in 1..max_dice, t, D in 1..max_difficulty.
+    """table[d-1, t, D-1] = P(sum of d dice + t >= D), d = 1..max_dice, D = 1..max_difficulty.
 
     Built from cumulative tails of each pmf so the whole table costs O(size).
     """

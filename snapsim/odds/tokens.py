@@ -25,7 +25,7 @@ def token_gain_kernel(explore_dice, target, animal_dice, difficulty, tokens, rer
 
 @njit(cache=True)
 def token_table_kernel(targets, explore_dice, animal_dice, difficulties, tokens, rerolls, cost):
-    """Rows of (target, explore dice, animal dice, difficulty, tokens, now, card gain, re-roll gain)."""
+    """Rows: target, explore dice, animal dice, difficulty, tokens, now, card gain, re-roll gain."""
     n = (targets.shape[0] * explore_dice.shape[0] * animal_dice.shape[0]
          * difficulties.shape[0] * tokens.shape[0])
     out = np.empty((n, 8))

@@ -1,0 +1,18 @@
+"""Snapshot: Wildlife Photographer — components, rules engine, policies, step API."""
+
+from ...sim.registry import GameSpec, register
+from .api import SnapshotGame, make_policy, run_games
+from .components import load_components
+from .config import SnapshotConfig
+
+GAME = register(GameSpec(
+    name="snapshot",
+    make_config=SnapshotConfig.from_knobs,
+    make_policy=make_policy,
+    run_chunk=run_games,
+    players=lambda config: config.players,
+    default_policy="greedy",
+))
+
+__all__ = ["GAME", "SnapshotConfig", "SnapshotGame", "load_components", "make_policy",
+           "run_games"]

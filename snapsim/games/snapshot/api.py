@@ -1,0 +1,376 @@
+"""Two ways to run the one Snapshot engine: a parallel batch kernel and a step-by-step game.
+
+Both call `engine.step` with actions from `policies.policy_action`, so a game played
+through `SnapshotGame` with the same seed and policies is the game the batch produced.
+Seeds: the root seed gives two 64-bit keys (numpy SeedSequence); game i draws its chance
+and policy streams from (key, i) alone, so results never depend on threads or chunking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numba import njit, prange
+
+from ...errors import InputError
+from . import engine as E
+from . import policies as P
+from .config import SnapshotConfig
+
+# ---------------------------------------------------------------- policies by name
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A policy kind and its parameter vector; `name` is what tables show."""
+
+    name: str
+    kind: int
+    params: tuple[float, ...]
+
+
+def make_policy(spec: str | Policy) -> Policy:
+    """Parse "greedy" or "cautious:max_risk=0.1:token_value=0.5" into a Policy."""
+    if isinstance(spec, Policy):
+        return spec
+    text = str(spec).strip()
+    base, *overrides = text.split(":")
+    base = base.strip().lower()
+    if base not in P.DEFAULT_PARAMS:
+        raise InputError(f"unknown Snapshot policy {base!r}; choose from "
+                         f"{', '.join(P.KIND_NAMES)}")
+    params = list(P.DEFAULT_PARAMS[base])
+    for item in filter(None, (s.strip() for s in overrides)):
+        key, sep, val = item.partition("=")
+        key = key.strip()
+        if not sep or key not in P.PARAM_NAMES:
+            raise InputError(f"policy {text!r}: {item!r} is not NAME=VALUE with NAME one of "
+                             f"{', '.join(P.PARAM_NAMES)}")
+        try:
+            params[P.PARAM_NAMES.index(key)] = float(val)
+        except ValueError:
+            raise InputError(f"policy {text!r}: {key} needs a number, got {val!r}") from None
+    return Policy(text, P.KIND_NAMES.index(base), tuple(params))
+
+
+def _policy_arrays(policies):
+    kinds = np.array([p.kind for p in policies], np.int64)
+    params = np.array([p.params for p in policies], np.float64)
+    return kinds, params
+
+
+def root_keys(seed: int) -> tuple[int, int]:
+    """Two independent 64-bit keys from the user's seed."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise InputError(f"seed must be a whole number >= 0, got {seed!r}")
+    k = np.random.SeedSequence(int(seed)).generate_state(2, dtype=np.uint64)
+    return int(k[0]), int(k[1])
+
+
+# ---------------------------------------------------------------- result schema
+
+INT_COLUMNS = (
+    "policy_index", "score", "prestige", "awards", "cover", "article", "photos",
+    "reserved_left", "tokens", "turns", "draws", "placed", "spooks", "attempts",
+    "explore_fails", "rerolls", "n_awards", "tokens_from_placing", "tokens_from_experience",
+    "tokens_from_offers", "tokens_paid_offers", "tokens_spent_photos", "tokens_spent_rerolls",
+    "offers_made", "offers_accepted", "assignment", "rounds", "end_round", "truncated",
+)
+N_INT = len(INT_COLUMNS)
+
+
+@njit(cache=True)
+def _record(st, cfg, out_i, out_f, row, policy_of_seat):
+    n = E.n_players(cfg)
+    shares = E.win_shares(st, cfg)
+    for p in range(n):
+        r = out_i[row + p]
+        r[0] = policy_of_seat[p]
+        r[1] = E.score(st, p)
+        r[2] = st[E.S_PRESTIGE + p]
+        r[3] = st[E.S_AWARDS + p]
+        r[4] = st[E.S_COVER + p]
+        r[5] = st[E.S_ARTICLE + p]
+        r[6] = st[E.PHOTOS + p]
+        r[7] = st[E.N_RESERVED + p]
+        r[8] = st[E.TOKENS + p]
+        r[9] = st[E.ST_TURNS + p]
+        r[10] = st[E.ST_DRAWS + p]
+        r[11] = st[E.ST_PLACED + p]
+        r[12] = st[E.ST_SPOOKS + p]
+        r[13] = st[E.ST_ATTEMPTS + p]
+        r[14] = st[E.ST_EXPLORE_FAILS + p]
+        r[15] = st[E.ST_REROLLS + p]
+        won = 0
+        for k in range(E.N_CAT):
+            won += st[E.AWARDS_WON + p * E.N_CAT + k]
+        r[16] = won
+        r[17] = st[E.ST_TOK_PLACE + p]
+        r[18] = st[E.ST_TOK_EXPERIENCE + p]
+        r[19] = st[E.ST_TOK_OFFERS_IN + p]
+        r[20] = st[E.ST_TOK_OFFERS_OUT + p]
+        r[21] = st[E.ST_TOK_PHOTO + p]
+        r[22] = st[E.ST_TOK_REROLL + p]
+        r[23] = st[E.ST_OFFERS_MADE + p]
+        r[24] = st[E.ST_OFFERS_TAKEN + p]
+        r[25] = st[E.ASSIGN + p]
+        r[26] = st[E.ROUND] + 1
+        r[27] = st[E.ST_END_ROUND] + 1
+        r[28] = st[E.TRUNCATED]
+        out_f[row + p] = shares[p]
+
+
+@njit(cache=True)
+def game_rngs(key0, key1, game):
+    rng = np.empty(2, np.uint64)
+    rng[0] = E.mix_seed(np.uint64(key0), game)
+    rng[1] = E.mix_seed(np.uint64(key1), game)
+    return rng
+
+
+@njit(cache=True)
+def seat_policies(n, n_pol, game, rotate):
+    """Policy index at each seat: line-up order, rotated by the game index if asked."""
+    out = np.empty(n, np.int64)
+    shift = game % n if rotate else 0
+    for s in range(n):
+        out[s] = ((s + shift) % n) % n_pol
+    return out
+
+
+@njit(cache=True)
+def play_game(cfg, comp, kinds, params, rng, seats):
+    """Play one game to the end; return its final state."""
+    buf = np.empty(E.MAX_LEGAL, np.int64)
+    st = E.new_game(cfg, comp, rng)
+    E.settle(st, cfg, comp, rng, buf)
+    while st[E.PHASE] != E.PH_OVER:
+        k = seats[E.decider(st)]
+        a = P.policy_action(st, cfg, comp, rng, kinds[k], params[k], buf)
+        E.step(st, cfg, comp, rng, a, buf)
+    return st
+
+
+@njit(cache=True, parallel=True)
+def play_batch(cfg, comp, kinds, params, key0, key1, first, count, rotate, out_i, out_f):
+    """Games first .. first+count-1, in parallel; rows (game, seat) in order."""
+    n = E.n_players(cfg)
+    for g in prange(count):
+        game = first + g
+        rng = game_rngs(key0, key1, game)
+        seats = seat_policies(n, kinds.shape[0], game, rotate)
+        st = play_game(cfg, comp, kinds, params, rng, seats)
+        _record(st, cfg, out_i, out_f, g * n, seats)
+
+
+def run_games(config: SnapshotConfig, policies, first: int, count: int, seed: int,
+              rotate_seats: bool = True) -> pd.DataFrame:
+    """Rows (game, seat) for games first..first+count-1 of the run keyed by `seed`."""
+    pols = [make_policy(p) for p in policies]
+    if len(pols) != config.players:
+        raise InputError(f"{config.players} players need {config.players} policies, "
+                         f"got {len(pols)}")
+    key0, key1 = root_keys(seed)
+    kinds, params = _policy_arrays(pols)
+    n = config.players
+    out_i = np.zeros((count * n, N_INT), np.int64)
+    out_f = np.zeros(count * n)
+    play_batch(config.to_array(), config.comp_tuple(), kinds, params, np.uint64(key0),
+               np.uint64(key1), first, count, rotate_seats, out_i, out_f)
+    df = pd.DataFrame(out_i, columns=INT_COLUMNS)
+    df.insert(0, "game", np.repeat(np.arange(first, first + count), n))
+    df.insert(1, "seat", np.tile(np.arange(n), count))
+    df.insert(2, "policy", pd.Categorical.from_codes(
+        df.pop("policy_index").to_numpy(), categories=_unique_names(pols)))
+    df["won"] = out_f
+    return df
+
+
+def _unique_names(pols):
+    """Line-up names; a repeated policy gets a seat suffix so columns stay distinct."""
+    names = [p.name for p in pols]
+    return [f"{n}#{i + 1}" if names.count(n) > 1 else n for i, n in enumerate(names)]
+
+
+# ---------------------------------------------------------------- step API
+
+
+ACTION_NAMES = ("draw", "stop", "offer", "pass", "place", "reserve", "accept", "spook",
+                "place reserved", "reserved done", "die on habitat", "die on animal",
+                "dice done", "token", "tokens done", "resolve", "re-roll", "give up")
+
+
+@dataclass(frozen=True)
+class Action:
+    """A decoded action: kind name and its card or habitat argument (or None)."""
+
+    code: int
+    kind: str
+    card: int | None = None
+    habitat: int | None = None
+
+    def describe(self, comp) -> str:
+        parts = [self.kind]
+        if self.card is not None:
+            parts.append(comp.cards[self.card].name)
+        if self.habitat is not None:
+            parts.append(f"in {comp.habitats[self.habitat].name}")
+        return " ".join(parts)
+
+
+def decode(code: int) -> Action:
+    kind, arg = divmod(int(code), 64)
+    name = ACTION_NAMES[kind]
+    if kind in (E.A_PLACE, E.A_SPOOK, E.A_DIE_HABITAT, E.A_RESOLVE):
+        return Action(code, name, habitat=arg)
+    if kind == E.A_PLACE_RESERVED:
+        if arg >= E.RACCOON_ARG:
+            return Action(code, name, card=E.RACCOON, habitat=arg - E.RACCOON_ARG)
+        return Action(code, name, card=arg)
+    if kind in (E.A_DIE_ANIMAL, E.A_TOKEN):
+        return Action(code, name, card=arg)
+    if kind == E.A_REROLL:
+        return Action(code, name, card=None if arg == E.SUPPLY else arg)
+    return Action(code, name)
+
+
+_LOC_NAMES = {E.L_DECK: "deck", E.L_TABLE: "table", E.L_DISCARD: "discard",
+              E.L_RESERVE: "reserve", E.L_PORTFOLIO: "portfolio", E.L_DRAWN: "drawn",
+              E.L_BOX: "box"}
+
+
+class SnapshotGame:
+    """One game, one decision at a time: legal_actions(), apply(), observation(), scores().
+
+    Game `game` of a batch run with the same config, seed, policies and seat rotation is
+    this game when every decision comes from `policy_action()`.
+    """
+
+    def __init__(self, config: SnapshotConfig | None = None, seed: int = 0, game: int = 0,
+                 policies=None, rotate_seats: bool = True):
+        self.config = config or SnapshotConfig()
+        self._cfg = self.config.to_array()
+        self._comp = self.config.comp_tuple()
+        key0, key1 = root_keys(seed)
+        self._rng = game_rngs(np.uint64(key0), np.uint64(key1), game)
+        self._buf = np.empty(E.MAX_LEGAL, np.int64)
+        pols = [make_policy(p) for p in (policies or ["greedy"] * self.config.players)]
+        self.policies = pols
+        self._kinds, self._params = _policy_arrays(pols)
+        self._seats = seat_policies(self.config.players, len(pols), game, rotate_seats)
+        self.state = E.new_game(self._cfg, self._comp, self._rng)
+        self.log: list[str] = []
+        E.settle(self.state, self._cfg, self._comp, self._rng, self._buf)
+
+    # -- queries
+    @property
+    def current_player(self) -> int:
+        """The player who decides now (during offers: the player being asked)."""
+        return int(E.decider(self.state))
+
+    @property
+    def phase(self) -> str:
+        return ("research", "offer", "decide", "prepare: reserved", "prepare: dice",
+                "prepare: tokens", "photograph", "re-roll", "over")[int(self.state[E.PHASE])]
+
+    def is_over(self) -> bool:
+        return int(self.state[E.PHASE]) == E.PH_OVER
+
+    def legal_actions(self) -> list[Action]:
+        if self.is_over():
+            return []
+        n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
+        return [decode(c) for c in self._buf[:n]]
+
+    def policy_action(self) -> Action:
+        """The action the seat's policy would take now."""
+        k = self._seats[self.current_player]
+        code = P.policy_action(self.state, self._cfg, self._comp, self._rng, self._kinds[k],
+                               self._params[k], self._buf)
+        return decode(code)
+
+    # -- play
+    def apply(self, action: Action | int) -> None:
+        code = action.code if isinstance(action, Action) else int(action)
+        legal = {a.code for a in self.legal_actions()}
+        if code not in legal:
+            raise InputError(f"action {decode(code).describe(self.config.components)!r} is "
+                             f"not legal now (phase {self.phase})")
+        who = self.current_player
+        before = self.state.copy()
+        E.step(self.state, self._cfg, self._comp, self._rng, code, self._buf)
+        self._log(who, decode(code), before)
+
+    def play(self) -> None:
+        """Play to the end with the seats' policies."""
+        while not self.is_over():
+            self.apply(self.policy_action())
+
+    def _log(self, who, action, before):
+        comp = self.config.components
+        s = self.state
+        line = f"round {int(before[E.ROUND]) + 1} P{who + 1}: {action.describe(comp)}"
+        if action.kind == "draw":
+            drawn = [i for i in range(E.N_CARDS) if before[E.LOC + i] in (E.L_DECK, E.L_DISCARD)
+                     and s[E.LOC + i] not in (E.L_DECK, E.L_DISCARD)]
+            line += f" -> {comp.cards[drawn[0]].name}" if drawn else ""
+        events = []
+        for i in range(E.N_CARDS):
+            if before[E.LOC + i] != s[E.LOC + i] and before[E.LOC + i] == E.L_TABLE:
+                events.append(f"{comp.cards[i].name} {_LOC_NAMES[int(s[E.LOC + i])]}")
+        if events:
+            line += " [" + ", ".join(events) + "]"
+        self.log.append(line)
+
+    def observation(self, player: int) -> dict:
+        """What `player` can see: everything public plus their own assignment."""
+        comp = self.config.components
+        s = self.state
+        n = self.config.players
+        if not 0 <= player < n:
+            raise InputError(f"player must be 0-{n - 1}, got {player}")
+
+        def where(loc, owner=None):
+            return [comp.cards[c].name for c in range(E.N_CARDS)
+                    if s[E.LOC + c] == loc and (owner is None or s[E.OWNER + c] == owner)]
+
+        table = {h.name: [comp.cards[c].name for c in range(E.N_CARDS)
+                          if s[E.LOC + c] == E.L_TABLE and s[E.ON_HAB + c] == i]
+                 for i, h in enumerate(comp.habitats)}
+        a = comp.assignments[int(s[E.ASSIGN + player])]
+        return {
+            "player": player,
+            "current_player": int(s[E.CUR]),
+            "phase": self.phase,
+            "round": int(s[E.ROUND]) + 1,
+            "deck_size": int(s[E.N_DECK]),
+            "drawn": comp.cards[int(s[E.DRAWN])].name if s[E.DRAWN] >= 0 else None,
+            "table": table,
+            "discards": where(E.L_DISCARD),
+            "tokens": [int(s[E.TOKENS + p]) for p in range(n)],
+            "portfolios": [where(E.L_PORTFOLIO, p) for p in range(n)],
+            "reserves": [where(E.L_RESERVE, p) for p in range(n)],
+            "awards_left": [int(comp_n - s[E.AWARD_NEXT + k]) for k, comp_n in
+                            enumerate(self._comp[6])],
+            "assignment": {"name": a.name, "cover": a.cover, "symbols": a.symbols,
+                           "chart": a.chart},
+            "end_triggered": bool(s[E.END_TRIGGERED]),
+        }
+
+    def scores(self) -> pd.DataFrame:
+        """Score sheet by seat: the four categories, total, tokens and win share."""
+        s = self.state
+        n = self.config.players
+        shares = E.win_shares(s, self._cfg)
+        return pd.DataFrame({
+            "seat": range(n),
+            "animals": [int(s[E.S_PRESTIGE + p]) for p in range(n)],
+            "awards": [int(s[E.S_AWARDS + p]) for p in range(n)],
+            "cover": [int(s[E.S_COVER + p]) for p in range(n)],
+            "article": [int(s[E.S_ARTICLE + p]) for p in range(n)],
+            "score": [int(E.score(s, p)) for p in range(n)],
+            "tokens": [int(s[E.TOKENS + p]) for p in range(n)],
+            "won": shares,
+        })

@@ -1,0 +1,143 @@
+"""SnapshotConfig: player count, component set and every rule knob a designer sweeps."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...errors import InputError
+from ...odds.dice import photo_table_kernel
+from . import engine as E
+from .components import Components, load_components
+
+# Phase 4 Step C: photos that trigger the end, by player count (5 players: the rulebook's 7).
+RULEBOOK_TARGET = {2: 9, 3: 8, 4: 7, 5: 7}
+SIMPLER_VARIANTS = {
+    1: {"assignments": False, "raccoon": False},
+    2: {"tracking_tokens": False},
+    3: {"reserving": False},
+}
+
+
+@dataclass(frozen=True)
+class SnapshotConfig:
+    """One Snapshot rule set. Defaults are the rulebook's full game with the raccoon."""
+
+    players: int = 4
+    photo_target: int | None = None  # None: the rulebook's target for the player count
+    dice: int = 6
+    reroll_cost: int = 2
+    experience_tokens: int = 3
+    reserve_limit: int = 2
+    start_tokens: tuple[int, ...] | None = None  # None: 2, 3, 4, ... by seat
+    setup_cards: int = 3
+    offers: bool = True
+    raccoon: bool = True
+    assignments: bool = True
+    tracking_tokens: bool = True
+    reserving: bool = True
+    place_tokens: int = 1
+    offer_price: int = 1
+    cover_points: int = 5
+    max_rounds: int = 60  # safety cap; a capped game is flagged `truncated`
+    components: Components = field(default_factory=load_components, compare=True)
+
+    def __post_init__(self):
+        def whole(name, lo, hi=None):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo or \
+                    (hi is not None and v > hi):
+                span = f"{lo}-{hi}" if hi is not None else f">= {lo}"
+                raise InputError(f"{name} must be a whole number {span}, got {v!r}")
+
+        whole("players", 2, E.MAX_PLAYERS)
+        if self.photo_target is not None:
+            whole("photo_target", 1, 36)
+        whole("dice", 1, 6)
+        whole("reroll_cost", 1)
+        whole("experience_tokens", 0)
+        whole("reserve_limit", 0, 8)
+        whole("setup_cards", 0, 12)
+        whole("place_tokens", 0)
+        whole("offer_price", 0)
+        whole("cover_points", 0)
+        whole("max_rounds", 1)
+        for name in ("offers", "raccoon", "assignments", "tracking_tokens", "reserving"):
+            if not isinstance(getattr(self, name), bool):
+                raise InputError(f"{name} must be true or false, got {getattr(self, name)!r}")
+        if self.start_tokens is not None:
+            st = tuple(self.start_tokens)
+            if len(st) < self.players or any(
+                    isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in st):
+                raise InputError(f"start_tokens needs {self.players} whole numbers >= 0 "
+                                 f"(one per seat), got {self.start_tokens!r}")
+            object.__setattr__(self, "start_tokens", st)
+        if len(self.components.assignments) < self.players:
+            raise InputError(f"{self.players} players need {self.players} assignments; the "
+                             f"component set has {len(self.components.assignments)}")
+
+    @property
+    def target(self) -> int:
+        return self.photo_target or RULEBOOK_TARGET[self.players]
+
+    @property
+    def seat_tokens(self) -> tuple[int, ...]:
+        """Starting tokens by seat: the rulebook's 2, 3, 4, ... unless overridden."""
+        if self.start_tokens is not None:
+            return self.start_tokens[: self.players]
+        return tuple(2 + i for i in range(self.players))
+
+    def replace(self, **changes) -> SnapshotConfig:
+        """A copy with some knobs changed (unknown knobs are a clear error)."""
+        return self.from_knobs(**{**{f.name: getattr(self, f.name)
+                                     for f in dataclasses.fields(self)}, **changes})
+
+    @classmethod
+    def from_knobs(cls, **knobs) -> SnapshotConfig:
+        """Build from keyword knobs, naming an unknown knob clearly (CLI --set, sweeps)."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        bad = sorted(set(knobs) - known)
+        if bad:
+            raise InputError(f"unknown Snapshot rule knob {bad[0]!r}; knobs are "
+                             f"{', '.join(sorted(known - {'components'}))}")
+        return cls(**knobs)
+
+    @classmethod
+    def simpler(cls, *variants: int, **kw) -> SnapshotConfig:
+        """The rulebook's Simpler Variants 1-3 (any combination) on top of other knobs."""
+        changes = {}
+        for v in variants:
+            if v not in SIMPLER_VARIANTS:
+                raise InputError(f"simpler variant {v!r} does not exist; choose 1, 2 or 3")
+            changes.update(SIMPLER_VARIANTS[v])
+        return cls.from_knobs(**{**kw, **changes})
+
+    def to_array(self) -> np.ndarray:
+        cfg = np.zeros(E.CFG_SIZE, np.int64)
+        cfg[E.C_PLAYERS] = self.players
+        cfg[E.C_TARGET] = self.target
+        cfg[E.C_DICE] = self.dice
+        cfg[E.C_REROLL_COST] = self.reroll_cost
+        cfg[E.C_EXPERIENCE] = self.experience_tokens
+        cfg[E.C_RESERVE_LIMIT] = self.reserve_limit
+        cfg[E.C_SETUP_CARDS] = self.setup_cards
+        cfg[E.C_OFFERS] = self.offers
+        cfg[E.C_RACCOON] = self.raccoon
+        cfg[E.C_ASSIGNMENTS] = self.assignments
+        cfg[E.C_TOKENS] = self.tracking_tokens
+        cfg[E.C_RESERVING] = self.reserving
+        cfg[E.C_PLACE_TOKENS] = self.place_tokens
+        cfg[E.C_OFFER_PRICE] = self.offer_price
+        cfg[E.C_COVER_POINTS] = self.cover_points
+        cfg[E.C_MAX_ROUNDS] = self.max_rounds
+        cfg[E.C_START_TOKENS:E.C_START_TOKENS + self.players] = self.seat_tokens
+        return cfg
+
+    def comp_tuple(self) -> tuple:
+        """Component arrays in the order the kernels index them, plus the exact photo table."""
+        a = self.components.to_arrays()
+        return (a.explore, a.card_habitat, a.card_difficulty, a.card_prestige, a.card_symbols,
+                a.awards, a.award_counts, a.assign_cover, a.assign_symbols, a.assign_chart,
+                photo_table_kernel(6, 20, 40))

@@ -1,0 +1,875 @@
+"""The Snapshot rules, once, as numba functions over plain arrays.
+
+A game is an int64 state vector `st` (layout below), two splitmix64 streams in `rng`
+(chance: shuffles and dice; policy: random choices of policies) and read-only inputs: the
+config vector `cfg` and the component arrays `comp`. Play advances by actions: every
+decision the rulebook gives a player is one small action (draw, offer, place, one die, one
+token, re-roll ...), `legal_actions` lists them and `step` applies one and then plays every
+forced move, so the batch kernel and the step API run exactly the same code.
+
+Phases follow the rulebook: Research (draw / stop, offers, place / reserve / accept /
+spook), Preparation (reserved cards, dice, tokens), Photography (resolve a habitat:
+explore, re-rolls, photograph) and Review (experience, awards, game end).
+"""
+
+import numpy as np
+from numba import njit
+
+N_CARDS = 37  # 36 animals + the raccoon
+RACCOON = 36
+N_HAB = 4
+N_CAT = 5  # award categories: 4 Specialist (habitat order) + Generalist
+GENERALIST = 4
+MAX_PLAYERS = 5
+SUPPLY = 63  # re-roll source: the player's own supply
+
+# ---------------------------------------------------------------- config vector
+C_PLAYERS = 0
+C_TARGET = 1  # photos that trigger the end
+C_DICE = 2
+C_REROLL_COST = 3
+C_EXPERIENCE = 4
+C_RESERVE_LIMIT = 5
+C_SETUP_CARDS = 6
+C_OFFERS = 7
+C_RACCOON = 8
+C_ASSIGNMENTS = 9
+C_TOKENS = 10  # tracking tokens in play
+C_RESERVING = 11
+C_PLACE_TOKENS = 12
+C_OFFER_PRICE = 13
+C_COVER_POINTS = 14
+C_MAX_ROUNDS = 15
+C_START_TOKENS = 16  # one per seat
+CFG_SIZE = C_START_TOKENS + MAX_PLAYERS
+
+# ---------------------------------------------------------------- phases
+PH_RESEARCH = 0
+PH_OFFER = 1
+PH_DECIDE = 2
+PH_PREP_RESERVED = 3
+PH_PREP_DICE = 4
+PH_PREP_TOKENS = 5
+PH_RESOLVE = 6
+PH_REROLL = 7
+PH_OVER = 8
+
+# ---------------------------------------------------------------- actions: kind * 64 + arg
+A_DRAW = 0
+A_STOP = 1
+A_OFFER = 2
+A_PASS = 3
+A_PLACE = 4  # arg habitat (sideways when an offer was refused)
+A_RESERVE = 5
+A_ACCEPT = 6
+A_SPOOK = 7  # arg habitat
+A_PLACE_RESERVED = 8  # arg card (raccoon: 40 + habitat)
+A_RESERVED_DONE = 9
+A_DIE_HABITAT = 10  # arg habitat
+A_DIE_ANIMAL = 11  # arg card
+A_DICE_DONE = 12
+A_TOKEN = 13  # arg card
+A_TOKENS_DONE = 14
+A_RESOLVE = 15  # arg habitat
+A_REROLL = 16  # arg SUPPLY or the card whose tokens pay first
+A_GIVE_UP = 17
+N_KINDS = 18
+RACCOON_ARG = 40
+MAX_LEGAL = 128
+
+# ---------------------------------------------------------------- card locations
+L_DECK = 0
+L_TABLE = 1
+L_DISCARD = 2
+L_RESERVE = 3
+L_PORTFOLIO = 4
+L_DRAWN = 5
+L_BOX = 6  # not in this game (raccoon switched off)
+
+# ---------------------------------------------------------------- state layout
+_layout = {}
+
+
+def _field(name, size=1):
+    start = sum(_layout.values())
+    _layout[name] = size
+    return start
+
+
+PHASE = _field("PHASE")
+CUR = _field("CUR")
+ROUND = _field("ROUND")
+END_TRIGGERED = _field("END_TRIGGERED")
+TRUNCATED = _field("TRUNCATED")
+N_DECK = _field("N_DECK")
+DRAWN = _field("DRAWN")
+ASKED = _field("ASKED")
+OFFERER = _field("OFFERER")
+RES_HAB = _field("RES_HAB")
+POT = _field("POT")  # re-roll tokens on the habitat being explored
+PLACED_TURN = _field("PLACED_TURN")
+PHOTOS_TURN = _field("PHOTOS_TURN")
+DICE_LEFT = _field("DICE_LEFT")
+RACCOON_DIFF = _field("RACCOON_DIFF")
+PLAN_READY = _field("PLAN_READY")  # policy scratch: a preparation plan is stored
+DECK = _field("DECK", N_CARDS)
+LOC = _field("LOC", N_CARDS)
+OWNER = _field("OWNER", N_CARDS)
+ON_HAB = _field("ON_HAB", N_CARDS)  # habitat of a card on the table (the raccoon's is chosen)
+SIDEWAYS = _field("SIDEWAYS", N_CARDS)
+DICE_ON = _field("DICE_ON", N_CARDS)
+TOK_ON = _field("TOK_ON", N_CARDS)
+HAB_DICE = _field("HAB_DICE", N_HAB)
+RESOLVED = _field("RESOLVED", N_HAB)
+AWARD_NEXT = _field("AWARD_NEXT", N_CAT)
+PLAN_DICE = _field("PLAN_DICE", N_CARDS)  # policy scratch
+PLAN_TOK = _field("PLAN_TOK", N_CARDS)
+PLAN_HAB = _field("PLAN_HAB", N_HAB)
+# per player
+TOKENS = _field("TOKENS", MAX_PLAYERS)
+ASSIGN = _field("ASSIGN", MAX_PLAYERS)
+PHOTOS = _field("PHOTOS", MAX_PLAYERS)
+N_RESERVED = _field("N_RESERVED", MAX_PLAYERS)
+HAB_COUNT = _field("HAB_COUNT", MAX_PLAYERS * N_HAB)
+AWARDS_WON = _field("AWARDS_WON", MAX_PLAYERS * N_CAT)
+SYM_COUNT = _field("SYM_COUNT", MAX_PLAYERS)
+COVER_DONE = _field("COVER_DONE", MAX_PLAYERS)
+S_PRESTIGE = _field("S_PRESTIGE", MAX_PLAYERS)
+S_AWARDS = _field("S_AWARDS", MAX_PLAYERS)
+S_COVER = _field("S_COVER", MAX_PLAYERS)
+S_ARTICLE = _field("S_ARTICLE", MAX_PLAYERS)
+# per-player statistics
+ST_TURNS = _field("ST_TURNS", MAX_PLAYERS)
+ST_DRAWS = _field("ST_DRAWS", MAX_PLAYERS)
+ST_PLACED = _field("ST_PLACED", MAX_PLAYERS)
+ST_SPOOKS = _field("ST_SPOOKS", MAX_PLAYERS)
+ST_ATTEMPTS = _field("ST_ATTEMPTS", MAX_PLAYERS)
+ST_EXPLORE_FAILS = _field("ST_EXPLORE_FAILS", MAX_PLAYERS)
+ST_REROLLS = _field("ST_REROLLS", MAX_PLAYERS)
+ST_TOK_PLACE = _field("ST_TOK_PLACE", MAX_PLAYERS)  # tokens earned by placing cards
+ST_TOK_EXPERIENCE = _field("ST_TOK_EXPERIENCE", MAX_PLAYERS)
+ST_TOK_OFFERS_IN = _field("ST_TOK_OFFERS_IN", MAX_PLAYERS)  # paid to me for my drawn cards
+ST_TOK_OFFERS_OUT = _field("ST_TOK_OFFERS_OUT", MAX_PLAYERS)
+ST_TOK_PHOTO = _field("ST_TOK_PHOTO", MAX_PLAYERS)  # spent on successful photographs
+ST_TOK_REROLL = _field("ST_TOK_REROLL", MAX_PLAYERS)  # kept by the bank after re-rolls
+ST_OFFERS_MADE = _field("ST_OFFERS_MADE", MAX_PLAYERS)
+ST_OFFERS_TAKEN = _field("ST_OFFERS_TAKEN", MAX_PLAYERS)
+ST_END_ROUND = _field("ST_END_ROUND")
+STATE_SIZE = sum(_layout.values())
+
+
+# ---------------------------------------------------------------- randomness
+
+
+@njit(cache=True)
+def _next(rng, stream):
+    """splitmix64: a tiny counter-based generator whose whole state is one uint64."""
+    rng[stream] += np.uint64(0x9E3779B97F4A7C15)
+    z = rng[stream]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def randint(rng, stream, n):
+    """Uniform integer in 0..n-1 (53-bit multiply-shift; bias below 1e-15)."""
+    return np.int64(((_next(rng, stream) >> np.uint64(11)) * np.uint64(n)) >> np.uint64(53))
+
+
+@njit(cache=True)
+def roll(rng):
+    return randint(rng, 0, 6) + 1
+
+
+@njit(cache=True)
+def mix_seed(key, index):
+    """Seed of stream `index` under root `key`: independent of how games are chunked."""
+    tmp = np.empty(1, np.uint64)
+    tmp[0] = key ^ (np.uint64(index) * np.uint64(0xD1B54A32D192ED03))
+    _next(tmp, 0)
+    return _next(tmp, 0)
+
+
+# ---------------------------------------------------------------- small queries
+
+
+@njit(cache=True)
+def n_players(cfg):
+    return cfg[C_PLAYERS]
+
+
+@njit(cache=True)
+def card_difficulty(st, comp, c):
+    return st[RACCOON_DIFF] if c == RACCOON else comp[2][c]
+
+
+@njit(cache=True)
+def habitat_top(st, comp, h):
+    """Highest difficulty among the animals in habitat h (0 if empty)."""
+    top = 0
+    for c in range(N_CARDS):
+        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h:
+            d = card_difficulty(st, comp, c)
+            if d > top:
+                top = d
+    return top
+
+
+@njit(cache=True)
+def can_place(st, comp, c, h):
+    """Option A: the card is placed only above every animal already in its habitat."""
+    if c != RACCOON and comp[1][c] != h:
+        return False
+    return card_difficulty(st, comp, c) > habitat_top(st, comp, h)
+
+
+@njit(cache=True)
+def free_slots(st, cfg, p):
+    if cfg[C_RESERVING] == 0:
+        return 0
+    return cfg[C_RESERVE_LIMIT] - st[N_RESERVED + p]
+
+
+@njit(cache=True)
+def sideways_need(st, extra_hab):
+    """Dice still owed to sideways cards (one on each, one on each of their habitats),
+    counting one more sideways card in habitat `extra_hab` (-1 for none)."""
+    need = 0
+    hab_need = np.zeros(N_HAB, np.int64)
+    for c in range(N_CARDS):
+        if st[LOC + c] == L_TABLE and st[SIDEWAYS + c] == 1:
+            if st[DICE_ON + c] == 0:
+                need += 1
+            hab_need[st[ON_HAB + c]] = 1
+    if extra_hab >= 0:
+        need += 1
+        hab_need[extra_hab] = 1
+    for h in range(N_HAB):
+        if hab_need[h] == 1 and st[HAB_DICE + h] == 0:
+            need += 1
+    return need
+
+
+@njit(cache=True)
+def can_offer(st, cfg, p):
+    """An offer needs a free reserve slot and a token to pay (Option D)."""
+    return free_slots(st, cfg, p) > 0 and st[TOKENS + p] >= cfg[C_OFFER_PRICE]
+
+
+@njit(cache=True)
+def offers_open(cfg):
+    return cfg[C_OFFERS] == 1 and cfg[C_RESERVING] == 1 and cfg[C_TOKENS] == 1
+
+
+@njit(cache=True)
+def next_asked(st, cfg, after):
+    """The next player, in priority order after `after`, who is able to offer (-1: none)."""
+    n = n_players(cfg)
+    cur = st[CUR]
+    k = (after - cur) % n
+    for i in range(k + 1, n):
+        p = (cur + i) % n
+        if can_offer(st, cfg, p):
+            return p
+    return -1
+
+
+@njit(cache=True)
+def deck_can_draw(st):
+    if st[N_DECK] > 0:
+        return True
+    for c in range(N_CARDS):
+        if st[LOC + c] == L_DISCARD:
+            return True
+    return False
+
+
+@njit(cache=True)
+def habitat_has_animals(st, h):
+    for c in range(N_CARDS):
+        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h:
+            return True
+    return False
+
+
+@njit(cache=True)
+def reroll_affordable(st, cfg, c):
+    """Re-roll paid from the supply (c == SUPPLY) or from card c's tokens topped up by it."""
+    p = st[CUR]
+    cost = cfg[C_REROLL_COST]
+    if cfg[C_TOKENS] == 0:
+        return False
+    if c == SUPPLY:
+        return st[TOKENS + p] >= cost
+    return st[LOC + c] == L_TABLE and st[TOK_ON + c] > 0 and st[TOK_ON + c] + st[TOKENS + p] >= cost
+
+
+# ---------------------------------------------------------------- legal actions
+
+
+@njit(cache=True)
+def legal_actions(st, cfg, comp, out):
+    """Write the legal actions into `out`; return how many."""
+    n = 0
+    ph = st[PHASE]
+    p = st[CUR]
+    if ph == PH_RESEARCH:
+        if deck_can_draw(st):
+            out[n] = A_DRAW * 64
+            n += 1
+        out[n] = A_STOP * 64
+        n += 1
+    elif ph == PH_OFFER:
+        out[n] = A_OFFER * 64
+        out[n + 1] = A_PASS * 64
+        n += 2
+    elif ph == PH_DECIDE:
+        c = st[DRAWN]
+        offer = st[OFFERER] >= 0
+        fits = False
+        for h in range(N_HAB):
+            if can_place(st, comp, c, h):
+                fits = True
+                # a refused offer's card is placed sideways: the dice owed must still fit
+                if not offer or sideways_need(st, h) <= cfg[C_DICE]:
+                    out[n] = A_PLACE * 64 + h
+                    n += 1
+        if free_slots(st, cfg, p) > 0:
+            out[n] = A_RESERVE * 64
+            n += 1
+        if offer:
+            out[n] = A_ACCEPT * 64
+            n += 1
+        elif not fits:
+            if c == RACCOON:
+                for h in range(N_HAB):
+                    out[n] = A_SPOOK * 64 + h
+                    n += 1
+            else:
+                out[n] = A_SPOOK * 64 + comp[1][c]
+                n += 1
+    elif ph == PH_PREP_RESERVED:
+        for c in range(N_CARDS):
+            if st[LOC + c] == L_RESERVE and st[OWNER + c] == p:
+                if c == RACCOON:
+                    for h in range(N_HAB):
+                        if sideways_need(st, h) <= cfg[C_DICE]:
+                            out[n] = A_PLACE_RESERVED * 64 + RACCOON_ARG + h
+                            n += 1
+                elif sideways_need(st, comp[1][c]) <= cfg[C_DICE]:
+                    out[n] = A_PLACE_RESERVED * 64 + c
+                    n += 1
+        out[n] = A_RESERVED_DONE * 64
+        n += 1
+    elif ph == PH_PREP_DICE:
+        left = st[DICE_LEFT]
+        need = sideways_need(st, -1)
+        if left > 0:
+            for h in range(N_HAB):
+                if habitat_has_animals(st, h):
+                    owed = 0
+                    if st[HAB_DICE + h] == 0:
+                        for c in range(N_CARDS):
+                            if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h \
+                                    and st[SIDEWAYS + c] == 1:
+                                owed = 1
+                                break
+                    if left - 1 >= need - owed:
+                        out[n] = A_DIE_HABITAT * 64 + h
+                        n += 1
+            for c in range(N_CARDS):
+                if st[LOC + c] == L_TABLE and st[HAB_DICE + st[ON_HAB + c]] > 0:
+                    owed = 1 if (st[SIDEWAYS + c] == 1 and st[DICE_ON + c] == 0) else 0
+                    if left - 1 >= need - owed:
+                        out[n] = A_DIE_ANIMAL * 64 + c
+                        n += 1
+        if need == 0:
+            out[n] = A_DICE_DONE * 64
+            n += 1
+    elif ph == PH_PREP_TOKENS:
+        if st[TOKENS + p] > 0:
+            for c in range(N_CARDS):
+                if st[LOC + c] == L_TABLE and st[DICE_ON + c] > 0:
+                    out[n] = A_TOKEN * 64 + c
+                    n += 1
+        out[n] = A_TOKENS_DONE * 64
+        n += 1
+    elif ph == PH_RESOLVE:
+        for h in range(N_HAB):
+            if st[HAB_DICE + h] > 0 and st[RESOLVED + h] == 0:
+                out[n] = A_RESOLVE * 64 + h
+                n += 1
+    elif ph == PH_REROLL:
+        if reroll_affordable(st, cfg, SUPPLY):
+            out[n] = A_REROLL * 64 + SUPPLY
+            n += 1
+        for c in range(N_CARDS):
+            if st[TOK_ON + c] > 0 and reroll_affordable(st, cfg, c):
+                out[n] = A_REROLL * 64 + c
+                n += 1
+        out[n] = A_GIVE_UP * 64
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------- setup
+
+
+@njit(cache=True)
+def shuffle_deck(st, rng, cards, n):
+    """Fisher-Yates over cards[:n] into the deck."""
+    for i in range(n - 1, 0, -1):
+        j = randint(rng, 0, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    for i in range(n):
+        st[DECK + i] = cards[i]
+        st[LOC + cards[i]] = L_DECK
+    st[N_DECK] = n
+
+
+@njit(cache=True)
+def reshuffle(st, rng):
+    """An empty deck is refilled by shuffling the discards (Phase 1)."""
+    cards = np.empty(N_CARDS, np.int64)
+    n = 0
+    for c in range(N_CARDS):
+        if st[LOC + c] == L_DISCARD:
+            cards[n] = c
+            n += 1
+    shuffle_deck(st, rng, cards, n)
+
+
+@njit(cache=True)
+def draw_card(st, rng):
+    if st[N_DECK] == 0:
+        reshuffle(st, rng)
+    st[N_DECK] -= 1
+    c = st[DECK + st[N_DECK]]
+    st[LOC + c] = L_DRAWN
+    return c
+
+
+@njit(cache=True)
+def new_game(cfg, comp, rng):
+    """Set-up: shuffle, deal 3 cards to the table in ascending order, assignments, tokens."""
+    st = np.zeros(STATE_SIZE, np.int64)
+    st[RACCOON_DIFF] = comp[2][RACCOON]
+    for c in range(N_CARDS):
+        st[OWNER + c] = -1
+        st[ON_HAB + c] = -1
+        st[LOC + c] = L_BOX
+    cards = np.arange(N_CARDS)
+    shuffle_deck(st, rng, cards, N_CARDS if cfg[C_RACCOON] == 1 else N_CARDS - 1)
+    # set-up cards: no spooking, lower difficulties placed first; the raccoon goes last into
+    # the first habitat it can enter (a ruling: the rulebook gives no set-up choice)
+    k = min(cfg[C_SETUP_CARDS], st[N_DECK])
+    dealt = np.empty(k, np.int64)
+    for i in range(k):
+        dealt[i] = draw_card(st, rng)
+    keys = np.empty(k, np.int64)
+    for i in range(k):
+        keys[i] = card_difficulty(st, comp, dealt[i]) + (100 if dealt[i] == RACCOON else 0)
+    for i in np.argsort(keys, kind="mergesort"):
+        c = dealt[i]
+        h = comp[1][c]
+        if c == RACCOON:
+            h = 0
+            for j in range(N_HAB):
+                if habitat_top(st, comp, j) < st[RACCOON_DIFF]:
+                    h = j
+                    break
+        st[LOC + c] = L_TABLE
+        st[ON_HAB + c] = h
+    n = n_players(cfg)
+    n_assign = comp[7].shape[0]
+    perm = np.arange(n_assign)
+    for i in range(n_assign - 1, 0, -1):
+        j = randint(rng, 0, i + 1)
+        perm[i], perm[j] = perm[j], perm[i]
+    for p in range(n):
+        st[ASSIGN + p] = perm[p]
+        st[TOKENS + p] = cfg[C_START_TOKENS + p] if cfg[C_TOKENS] == 1 else 0
+    for i in range(N_CAT):
+        st[AWARD_NEXT + i] = 0
+    st[DRAWN] = -1
+    st[OFFERER] = -1
+    st[ASKED] = -1
+    st[RES_HAB] = -1
+    start_turn(st, cfg)
+    return st
+
+
+@njit(cache=True)
+def start_turn(st, cfg):
+    st[PHASE] = PH_RESEARCH
+    st[PLACED_TURN] = 0
+    st[PHOTOS_TURN] = 0
+    st[PLAN_READY] = 0
+    st[DICE_LEFT] = cfg[C_DICE]
+    st[ST_TURNS + st[CUR]] += 1
+
+
+# ---------------------------------------------------------------- phase 1: research
+
+
+@njit(cache=True)
+def after_card(st):
+    st[DRAWN] = -1
+    st[OFFERER] = -1
+    st[ASKED] = -1
+    st[PHASE] = PH_RESEARCH
+
+
+@njit(cache=True)
+def place_card(st, cfg, c, h, sideways):
+    p = st[CUR]
+    st[LOC + c] = L_TABLE
+    st[ON_HAB + c] = h
+    st[SIDEWAYS + c] = sideways
+    if cfg[C_TOKENS] == 1:
+        st[TOKENS + p] += cfg[C_PLACE_TOKENS]
+        st[ST_TOK_PLACE + p] += cfg[C_PLACE_TOKENS]
+    st[PLACED_TURN] += 1
+    st[ST_PLACED + p] += 1
+
+
+@njit(cache=True)
+def reserve_card(st, c, p):
+    st[LOC + c] = L_RESERVE
+    st[OWNER + c] = p
+    st[N_RESERVED + p] += 1
+
+
+@njit(cache=True)
+def discard(st, c):
+    st[LOC + c] = L_DISCARD
+    st[OWNER + c] = -1
+    st[ON_HAB + c] = -1
+    st[SIDEWAYS + c] = 0
+    st[DICE_ON + c] = 0
+    st[TOK_ON + c] = 0
+
+
+@njit(cache=True)
+def spook(st, cfg, comp, h):
+    """Option B: the drawn card and every animal in its habitat are discarded; turn over."""
+    p = st[CUR]
+    discard(st, st[DRAWN])
+    for c in range(N_CARDS):
+        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h:
+            if st[TOK_ON + c] > 0:  # cannot happen before Step C; kept for safety of custom flows
+                st[TOKENS + p] += st[TOK_ON + c]
+            discard(st, c)
+    st[ST_SPOOKS + p] += 1
+    st[DRAWN] = -1
+    st[OFFERER] = -1
+    review(st, cfg, comp)
+
+
+# ---------------------------------------------------------------- phase 3: photography
+
+
+@njit(cache=True)
+def photograph(st, cfg, comp, rng, h):
+    """Step B: each animal with dice in the explored habitat is rolled on its own."""
+    p = st[CUR]
+    for c in range(N_CARDS):
+        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h and st[DICE_ON + c] > 0:
+            total = st[TOK_ON + c]
+            for _ in range(st[DICE_ON + c]):
+                total += roll(rng)
+            st[ST_ATTEMPTS + p] += 1
+            if total >= card_difficulty(st, comp, c):
+                st[ST_TOK_PHOTO + p] += st[TOK_ON + c]
+                st[TOK_ON + c] = 0  # spent, to the bank, even if not needed
+                st[DICE_ON + c] = 0
+                st[SIDEWAYS + c] = 0
+                st[ON_HAB + c] = -1
+                st[LOC + c] = L_PORTFOLIO
+                st[OWNER + c] = p
+                add_photo(st, cfg, comp, p, c)
+            else:
+                st[TOKENS + p] += st[TOK_ON + c]  # kept
+                discard(st, c)
+    finish_habitat(st, cfg, comp, h)
+
+
+@njit(cache=True)
+def add_photo(st, cfg, comp, p, c):
+    st[PHOTOS + p] += 1
+    st[PHOTOS_TURN] += 1
+    st[S_PRESTIGE + p] += comp[3][c]
+    if c != RACCOON:  # the raccoon never counts toward awards
+        st[HAB_COUNT + p * N_HAB + comp[1][c]] += 1
+    if cfg[C_ASSIGNMENTS] == 1:
+        a = st[ASSIGN + p]
+        m = comp[4][c] & comp[8][a]
+        while m:
+            st[SYM_COUNT + p] += m & 1
+            m >>= 1
+        if comp[7][a, 0] == c or comp[7][a, 1] == c:
+            st[COVER_DONE + p] = 1
+
+
+@njit(cache=True)
+def fail_explore(st, cfg, comp, h):
+    """Failed exploration: animals with dice are discarded, every token returns."""
+    p = st[CUR]
+    st[ST_EXPLORE_FAILS + p] += 1
+    st[TOKENS + p] += st[POT]
+    st[POT] = 0
+    for c in range(N_CARDS):
+        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h and st[DICE_ON + c] > 0:
+            st[TOKENS + p] += st[TOK_ON + c]
+            discard(st, c)
+    finish_habitat(st, cfg, comp, h)
+
+
+@njit(cache=True)
+def explored(st, cfg, comp, rng, h):
+    """Successful exploration: re-roll tokens go to the bank, then photograph."""
+    st[ST_TOK_REROLL + st[CUR]] += st[POT]
+    st[POT] = 0
+    photograph(st, cfg, comp, rng, h)
+
+
+@njit(cache=True)
+def finish_habitat(st, cfg, comp, h):
+    st[RESOLVED + h] = 1
+    st[RES_HAB] = -1
+    for j in range(N_HAB):
+        if st[HAB_DICE + j] > 0 and st[RESOLVED + j] == 0:
+            st[PHASE] = PH_RESOLVE
+            return
+    review(st, cfg, comp)
+
+
+# ---------------------------------------------------------------- phase 4: review
+
+
+@njit(cache=True)
+def collect_awards(st, comp, p):
+    """The k-th award of a category needs 3k animals of the habitat (Generalist: k of each)."""
+    least = 1 << 30
+    for h in range(N_HAB):
+        cnt = st[HAB_COUNT + p * N_HAB + h]
+        least = min(least, cnt)
+        while st[AWARDS_WON + p * N_CAT + h] < cnt // 3 and st[AWARD_NEXT + h] < comp[6][h]:
+            st[S_AWARDS + p] += comp[5][h, st[AWARD_NEXT + h]]
+            st[AWARD_NEXT + h] += 1
+            st[AWARDS_WON + p * N_CAT + h] += 1
+    g = GENERALIST
+    while st[AWARDS_WON + p * N_CAT + g] < least and st[AWARD_NEXT + g] < comp[6][g]:
+        st[S_AWARDS + p] += comp[5][g, st[AWARD_NEXT + g]]
+        st[AWARD_NEXT + g] += 1
+        st[AWARDS_WON + p * N_CAT + g] += 1
+
+
+@njit(cache=True)
+def review(st, cfg, comp):
+    p = st[CUR]
+    if st[PHOTOS_TURN] == 0 and cfg[C_TOKENS] == 1:
+        st[TOKENS + p] += cfg[C_EXPERIENCE]
+        st[ST_TOK_EXPERIENCE + p] += cfg[C_EXPERIENCE]
+    collect_awards(st, comp, p)
+    # the turn's dice, resolutions and sideways marks are cleared
+    for h in range(N_HAB):
+        st[HAB_DICE + h] = 0
+        st[RESOLVED + h] = 0
+    for c in range(N_CARDS):
+        st[DICE_ON + c] = 0
+        st[SIDEWAYS + c] = 0
+        if st[TOK_ON + c] > 0:  # tokens on cards left unresolved return (none in legal play)
+            st[TOKENS + p] += st[TOK_ON + c]
+            st[TOK_ON + c] = 0
+    if st[PHOTOS + p] >= cfg[C_TARGET] and st[END_TRIGGERED] == 0:
+        st[END_TRIGGERED] = 1
+        st[ST_END_ROUND] = st[ROUND]
+    n = n_players(cfg)
+    nxt = (p + 1) % n
+    if nxt == 0:
+        if st[END_TRIGGERED] == 1:
+            end_game(st, cfg, comp)
+            return
+        st[ROUND] += 1
+        if st[ROUND] >= cfg[C_MAX_ROUNDS]:
+            st[TRUNCATED] = 1
+            end_game(st, cfg, comp)
+            return
+    st[CUR] = nxt
+    start_turn(st, cfg)
+
+
+@njit(cache=True)
+def end_game(st, cfg, comp):
+    """Scoring: animals, awards, cover photo, feature article."""
+    st[PHASE] = PH_OVER
+    if cfg[C_ASSIGNMENTS] == 0:
+        return
+    for p in range(n_players(cfg)):
+        a = st[ASSIGN + p]
+        st[S_COVER + p] = cfg[C_COVER_POINTS] * st[COVER_DONE + p]
+        chart = comp[9]
+        st[S_ARTICLE + p] = chart[a, min(st[SYM_COUNT + p], chart.shape[1] - 1)]
+
+
+@njit(cache=True)
+def score(st, p):
+    return st[S_PRESTIGE + p] + st[S_AWARDS + p] + st[S_COVER + p] + st[S_ARTICLE + p]
+
+
+@njit(cache=True)
+def win_shares(st, cfg):
+    """Highest score wins; ties: most tokens; still tied: the win is shared."""
+    n = n_players(cfg)
+    out = np.zeros(n)
+    best_s = -1
+    best_t = -1
+    for p in range(n):
+        s = score(st, p)
+        t = st[TOKENS + p]
+        if s > best_s or (s == best_s and t > best_t):
+            best_s, best_t = s, t
+    k = 0
+    for p in range(n):
+        if score(st, p) == best_s and st[TOKENS + p] == best_t:
+            k += 1
+    for p in range(n):
+        if score(st, p) == best_s and st[TOKENS + p] == best_t:
+            out[p] = 1.0 / k
+    return out
+
+
+# ---------------------------------------------------------------- applying actions
+
+
+@njit(cache=True)
+def apply_action(st, cfg, comp, rng, action):
+    """Apply one legal action (not checked here: `legal_actions` is the contract)."""
+    kind = action // 64
+    arg = action % 64
+    p = st[CUR]
+    if kind == A_DRAW:
+        c = draw_card(st, rng)
+        st[DRAWN] = c
+        st[ST_DRAWS + p] += 1
+        st[OFFERER] = -1
+        st[ASKED] = next_asked(st, cfg, p) if offers_open(cfg) else -1
+        st[PHASE] = PH_OFFER if st[ASKED] >= 0 else PH_DECIDE
+    elif kind == A_STOP:
+        st[PHASE] = PH_PREP_RESERVED
+        if st[N_RESERVED + p] == 0:
+            st[PHASE] = PH_PREP_DICE
+    elif kind == A_OFFER:
+        st[OFFERER] = st[ASKED]
+        st[ST_OFFERS_MADE + st[ASKED]] += 1
+        st[PHASE] = PH_DECIDE
+    elif kind == A_PASS:
+        st[ASKED] = next_asked(st, cfg, st[ASKED])
+        if st[ASKED] < 0:
+            st[PHASE] = PH_DECIDE
+    elif kind == A_PLACE:
+        place_card(st, cfg, st[DRAWN], arg, 1 if st[OFFERER] >= 0 else 0)
+        after_card(st)
+    elif kind == A_RESERVE:
+        reserve_card(st, st[DRAWN], p)
+        after_card(st)
+    elif kind == A_ACCEPT:
+        q = st[OFFERER]
+        reserve_card(st, st[DRAWN], q)
+        price = cfg[C_OFFER_PRICE]
+        st[TOKENS + q] -= price
+        st[TOKENS + p] += price
+        st[ST_TOK_OFFERS_OUT + q] += price
+        st[ST_TOK_OFFERS_IN + p] += price
+        st[ST_OFFERS_TAKEN + q] += 1
+        after_card(st)
+    elif kind == A_SPOOK:
+        spook(st, cfg, comp, arg)
+    elif kind == A_PLACE_RESERVED:
+        c = RACCOON if arg >= RACCOON_ARG else arg
+        h = arg - RACCOON_ARG if arg >= RACCOON_ARG else comp[1][c]
+        st[LOC + c] = L_TABLE
+        st[OWNER + c] = -1
+        st[ON_HAB + c] = h
+        st[SIDEWAYS + c] = 1
+        st[N_RESERVED + p] -= 1
+    elif kind == A_RESERVED_DONE:
+        st[PHASE] = PH_PREP_DICE
+    elif kind == A_DIE_HABITAT:
+        st[HAB_DICE + arg] += 1
+        st[DICE_LEFT] -= 1
+    elif kind == A_DIE_ANIMAL:
+        st[DICE_ON + arg] += 1
+        st[DICE_LEFT] -= 1
+    elif kind == A_DICE_DONE:
+        st[PHASE] = PH_PREP_TOKENS if cfg[C_TOKENS] == 1 else PH_RESOLVE
+        if st[PHASE] == PH_RESOLVE:
+            start_photography(st, cfg, comp)
+    elif kind == A_TOKEN:
+        st[TOK_ON + arg] += 1
+        st[TOKENS + p] -= 1
+    elif kind == A_TOKENS_DONE:
+        start_photography(st, cfg, comp)
+    elif kind == A_RESOLVE:
+        st[RES_HAB] = arg
+        st[POT] = 0
+        success = False
+        for _ in range(st[HAB_DICE + arg]):
+            if roll(rng) >= comp[0][arg]:  # dice are never summed
+                success = True
+        if success:
+            explored(st, cfg, comp, rng, arg)
+        else:
+            st[PHASE] = PH_REROLL
+    elif kind == A_REROLL:
+        cost = cfg[C_REROLL_COST]
+        if arg != SUPPLY:
+            take = min(cost, st[TOK_ON + arg])
+            st[TOK_ON + arg] -= take
+            cost -= take
+        st[TOKENS + p] -= cost
+        st[POT] += cfg[C_REROLL_COST]
+        st[ST_REROLLS + p] += 1
+        h = st[RES_HAB]
+        if roll(rng) >= comp[0][h]:
+            explored(st, cfg, comp, rng, h)
+    elif kind == A_GIVE_UP:
+        fail_explore(st, cfg, comp, st[RES_HAB])
+
+
+@njit(cache=True)
+def start_photography(st, cfg, comp):
+    for h in range(N_HAB):
+        if st[HAB_DICE + h] > 0:
+            st[PHASE] = PH_RESOLVE
+            return
+    review(st, cfg, comp)
+
+
+@njit(cache=True)
+def step(st, cfg, comp, rng, action, buf):
+    """Apply `action`, then every forced move (a decision with a single legal action)."""
+    apply_action(st, cfg, comp, rng, action)
+    while st[PHASE] != PH_OVER:
+        n = legal_actions(st, cfg, comp, buf)
+        if n != 1:
+            break
+        apply_action(st, cfg, comp, rng, buf[0])
+
+
+@njit(cache=True)
+def settle(st, cfg, comp, rng, buf):
+    """Play the forced moves at the start of a game."""
+    while st[PHASE] != PH_OVER:
+        n = legal_actions(st, cfg, comp, buf)
+        if n != 1:
+            break
+        apply_action(st, cfg, comp, rng, buf[0])
+
+
+@njit(cache=True)
+def decider(st):
+    """The player who must act now (the asked player during offers)."""
+    return st[ASKED] if st[PHASE] == PH_OFFER else st[CUR]

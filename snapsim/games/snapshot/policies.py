@@ -1,0 +1,463 @@
+"""Snapshot policies: a kind plus a small float vector, interpreted by njit code.
+
+`random` picks uniformly among the legal actions. The heuristic kinds (greedy, cautious,
+aggressive, collector) share one interpreter and differ only in their parameter vectors:
+
+- research: keep drawing while fewer than `max_placed` cards were placed this turn and the
+  exact risk that the next card cannot be placed (card counting over the unseen cards) is at
+  most `max_risk` (scaled by `slot_risk` while a reserve slot is free);
+- preparation: the allocation of dice that maximises expected value, found exactly for
+  dice (per-habitat dynamic programme over animals, then a knapsack over habitats) using
+  `snapsim.odds` for explore and photograph odds; tokens are then added one at a time
+  while the best marginal gain is positive; reserved cards are placed when that raises the
+  plan's value;
+- value of a photograph = prestige + award, cover and feature-article gains, weighted by
+  `w_award`, `w_progress`, `w_cover` and `w_article`; a token lost costs `token_value`;
+- offers, acceptances and reserving compare that value with thresholds;
+- re-rolls are bought while what is at stake exceeds the tokens' value.
+"""
+
+import numpy as np
+from numba import njit
+
+from ...odds.explore import explore_kernel
+from . import engine as E
+
+RANDOM, GREEDY, CAUTIOUS, AGGRESSIVE, COLLECTOR = 0, 1, 2, 3, 4
+KIND_NAMES = ("random", "greedy", "cautious", "aggressive", "collector")
+
+PARAM_NAMES = (
+    "max_risk",  # stop drawing when P(next card cannot be placed) exceeds this
+    "max_placed",  # stop drawing after this many cards placed this turn
+    "slot_risk",  # risk multiplier while a reserve slot is free (a reserve absorbs a spook)
+    "token_value",  # prestige value of one tracking token
+    "w_award",  # weight of an award a photograph would complete
+    "w_progress",  # weight of progress toward the next award
+    "w_cover",  # weight of the cover-photo bonus
+    "w_article",  # weight of feature-article chart gains
+    "offer_min",  # offer to reserve another player's card worth at least this
+    "offer_tokens",  # ... if holding at least this many tokens
+    "accept_max",  # accept an offer for a placeable card worth less than this to me
+    "reserve_min",  # reserve a card that would spook if worth at least this (else spook)
+    "keep_min",  # reserve a placeable card instead of placing it if worth at least this
+)
+N_PARAMS = len(PARAM_NAMES)
+(P_MAX_RISK, P_MAX_PLACED, P_SLOT_RISK, P_TOKEN_VALUE, P_W_AWARD, P_W_PROGRESS, P_W_COVER,
+ P_W_ARTICLE, P_OFFER_MIN, P_OFFER_TOKENS, P_ACCEPT_MAX, P_RESERVE_MIN,
+ P_KEEP_MIN) = range(N_PARAMS)
+
+_BASE = (0.25, 3.0, 1.6, 0.4, 1.0, 0.0, 1.0, 1.0, 5.0, 3.0, 3.0, 0.0, 99.0)
+DEFAULT_PARAMS = {
+    "random": _BASE,
+    "greedy": _BASE,
+    "cautious": (0.12, 2.0, 1.3) + _BASE[3:],
+    "aggressive": (0.45, 6.0, 2.0) + _BASE[3:],
+    "collector": _BASE[:4] + (1.5, 0.6, 1.5, 1.5, 4.0, 2.0, 4.0, 0.0, 7.0),
+}
+NEG = -1e18
+MAX_T = 20  # tokens beyond this change no probability (difficulties are at most 10)
+
+
+# ---------------------------------------------------------------- values
+
+
+@njit(cache=True)
+def photo_p(comp, dice, tokens, difficulty):
+    """P(photograph) from the exact table in comp[10]."""
+    if dice <= 0:
+        return 0.0
+    if difficulty <= 0:
+        return 1.0
+    return comp[10][dice - 1, min(tokens, MAX_T), difficulty - 1]
+
+
+@njit(cache=True)
+def card_value(st, cfg, comp, par, p, c):
+    """What photographing card c is worth to player p now."""
+    v = float(comp[3][c])
+    if c != E.RACCOON:
+        h = comp[1][c]
+        cnt = st[E.HAB_COUNT + p * E.N_HAB + h]
+        nxt = st[E.AWARD_NEXT + h]
+        if nxt < comp[6][h]:
+            award = comp[5][h, nxt]
+            if (cnt + 1) % 3 == 0:
+                v += par[P_W_AWARD] * award
+            else:
+                v += par[P_W_PROGRESS] * award * ((cnt % 3) + 1) / 3.0
+        least = 1 << 30
+        for j in range(E.N_HAB):
+            least = min(least, st[E.HAB_COUNT + p * E.N_HAB + j])
+        g = E.GENERALIST
+        if cnt == least and st[E.AWARD_NEXT + g] < comp[6][g]:
+            award = comp[5][g, st[E.AWARD_NEXT + g]]
+            missing = 0
+            for j in range(E.N_HAB):
+                if st[E.HAB_COUNT + p * E.N_HAB + j] == least:
+                    missing += 1
+            if missing == 1:
+                v += par[P_W_AWARD] * award
+            else:
+                v += par[P_W_PROGRESS] * award / missing
+    if cfg[E.C_ASSIGNMENTS] == 1:
+        a = st[E.ASSIGN + p]
+        if st[E.COVER_DONE + p] == 0 and (comp[7][a, 0] == c or comp[7][a, 1] == c):
+            v += par[P_W_COVER] * cfg[E.C_COVER_POINTS]
+        m = comp[4][c] & comp[8][a]
+        k = 0
+        while m:
+            k += m & 1
+            m >>= 1
+        if k > 0:
+            chart = comp[9]
+            last = chart.shape[1] - 1
+            have = st[E.SYM_COUNT + p]
+            v += par[P_W_ARTICLE] * (chart[a, min(have + k, last)] - chart[a, min(have, last)])
+    return v
+
+
+@njit(cache=True)
+def next_risk(st, comp):
+    """Exact P(the next card drawn cannot be placed), counted over the unseen cards."""
+    src = E.L_DECK if st[E.N_DECK] > 0 else E.L_DISCARD
+    tops = np.empty(E.N_HAB, np.int64)
+    for h in range(E.N_HAB):
+        tops[h] = E.habitat_top(st, comp, h)
+    n = 0
+    bad = 0
+    for c in range(E.N_CARDS):
+        if st[E.LOC + c] == src:
+            n += 1
+            if c == E.RACCOON:
+                blocked = True
+                for h in range(E.N_HAB):
+                    if tops[h] < st[E.RACCOON_DIFF]:
+                        blocked = False
+                if blocked:
+                    bad += 1
+            elif comp[2][c] <= tops[comp[1][c]]:
+                bad += 1
+    return bad / n if n > 0 else 1.0
+
+
+# ---------------------------------------------------------------- preparation plan
+
+
+@njit(cache=True)
+def habitat_options(st, cfg, comp, par, h, cards, n, mandatory, tokens, best_v, best_e, alloc):
+    """Best value of habitat h for every dice count k (0 tokens on cards), with the split.
+
+    Given a successful explore the animals are independent, so the best split of j dice
+    over the animals is an exact dynamic programme; the explore dice e are then chosen.
+    alloc[k, i] = dice on cards[i] in the best plan with k dice.
+    """
+    dice = cfg[E.C_DICE]
+    p = st[E.CUR]
+    lam = par[P_TOKEN_VALUE]
+    tcap = min(tokens, MAX_T) if cfg[E.C_TOKENS] == 1 else 0
+    f = np.full((n + 1, dice + 1), NEG)
+    pick = np.zeros((n + 1, dice + 1), np.int64)
+    f[0, :] = 0.0
+    worth = np.zeros(dice + 1)
+    for i in range(n):
+        c = cards[i]
+        v = card_value(st, cfg, comp, par, p, c)
+        d = E.card_difficulty(st, comp, c)
+        # worth[a]: a dice on this card, with the best number of tokens (a lost token costs lam)
+        for a in range(1, dice + 1):
+            worth[a] = 0.0
+            for t in range(tcap + 1):
+                worth[a] = max(worth[a], photo_p(comp, a, t, d) * (v - lam * t))
+        lo = 1 if mandatory[i] else 0
+        for j in range(dice + 1):
+            for a in range(lo, j + 1):
+                if f[i, j - a] <= NEG:
+                    continue
+                val = f[i, j - a] + worth[a]
+                if val > f[i + 1, j]:
+                    f[i + 1, j] = val
+                    pick[i + 1, j] = a
+    any_mandatory = False
+    for i in range(n):
+        if mandatory[i]:
+            any_mandatory = True
+    rerolls = tokens // cfg[E.C_REROLL_COST] if cfg[E.C_TOKENS] == 1 else 0
+    for k in range(dice + 1):
+        best_v[k] = NEG if any_mandatory else 0.0
+        best_e[k] = 0
+        for e in range(1, k + 1):
+            if f[n, k - e] <= NEG:
+                continue
+            pe, paid, _ = explore_kernel(e, comp[0][h], rerolls, cfg[E.C_REROLL_COST])
+            val = pe * f[n, k - e] - lam * paid
+            if val > best_v[k] + 1e-12:
+                best_v[k] = val
+                best_e[k] = e
+        j = k - best_e[k]
+        for i in range(n, 0, -1):
+            a = pick[i, j] if best_e[k] > 0 else 0
+            alloc[k, i - 1] = a
+            j -= a
+
+
+@njit(cache=True)
+def plan_value(st, cfg, comp, par, extra_card, extra_hab, write):
+    """Expected value of the best plan, with one more reserved card placed; optionally store it.
+
+    Dice: exact optimum (per-habitat programme + knapsack). Tokens: added greedily by
+    marginal expected value, a lost token costing `token_value`.
+    """
+    dice = cfg[E.C_DICE]
+    p = st[E.CUR]
+    lam = par[P_TOKEN_VALUE]
+    tokens = st[E.TOKENS + p]
+    hv = np.full((E.N_HAB, dice + 1), NEG)
+    he = np.zeros((E.N_HAB, dice + 1), np.int64)
+    allocs = np.zeros((E.N_HAB, dice + 1, E.N_CARDS), np.int64)
+    hcards = np.full((E.N_HAB, E.N_CARDS), -1, np.int64)
+    hn = np.zeros(E.N_HAB, np.int64)
+    for h in range(E.N_HAB):
+        cards = np.empty(E.N_CARDS, np.int64)
+        mand = np.zeros(E.N_CARDS, np.bool_)
+        n = 0
+        for c in range(E.N_CARDS):
+            on = st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h
+            if on or (c == extra_card and extra_hab == h):
+                cards[n] = c
+                mand[n] = (not on) or st[E.SIDEWAYS + c] == 1
+                n += 1
+        hn[h] = n
+        hcards[h, :n] = cards[:n]
+        if n > 0:
+            habitat_options(st, cfg, comp, par, h, cards, n, mand, tokens, hv[h], he[h],
+                            allocs[h])
+        else:
+            hv[h, 0] = 0.0
+    # knapsack over habitats
+    g = np.full((E.N_HAB + 1, dice + 1), NEG)
+    take = np.zeros((E.N_HAB + 1, dice + 1), np.int64)
+    g[0, 0] = 0.0
+    for h in range(E.N_HAB):
+        for j in range(dice + 1):
+            if g[h, j] <= NEG:
+                continue
+            for k in range(dice - j + 1):
+                if hv[h, k] <= NEG:
+                    continue
+                val = g[h, j] + hv[h, k]
+                if val > g[h + 1, j + k] + 1e-12:
+                    g[h + 1, j + k] = val
+                    take[h + 1, j + k] = k
+    best_j = 0
+    for j in range(dice + 1):
+        if g[E.N_HAB, j] > g[E.N_HAB, best_j] + 1e-12:
+            best_j = j
+    total = g[E.N_HAB, best_j]
+    if total <= NEG:
+        return NEG
+    # reconstruct dice, then add tokens greedily
+    k_of = np.zeros(E.N_HAB, np.int64)
+    j = best_j
+    for h in range(E.N_HAB, 0, -1):
+        k_of[h - 1] = take[h, j]
+        j -= take[h, j]
+    pdice = np.zeros(E.N_CARDS, np.int64)
+    ptok = np.zeros(E.N_CARDS, np.int64)
+    pe_h = np.zeros(E.N_HAB)
+    for h in range(E.N_HAB):
+        k = k_of[h]
+        for i in range(hn[h]):
+            pdice[hcards[h, i]] = allocs[h, k, i]
+        if he[h, k] > 0:
+            pe_h[h] = explore_kernel(he[h, k], comp[0][h], 0, cfg[E.C_REROLL_COST])[0]
+    if cfg[E.C_TOKENS] == 1:
+        # tokens in the bundle (k on one card) with the best gain per token, while positive:
+        # bundles matter because one token alone often cannot lift a hard photograph
+        left = tokens
+        while left > 0:
+            best_rate = 1e-9
+            best_c = -1
+            best_k = 0
+            best_gain = 0.0
+            for c in range(E.N_CARDS):
+                if pdice[c] == 0:
+                    continue
+                h = extra_hab if c == extra_card else st[E.ON_HAB + c]
+                v = card_value(st, cfg, comp, par, p, c)
+                d = E.card_difficulty(st, comp, c)
+                t = ptok[c]
+                base = photo_p(comp, pdice[c], t, d) * (v - lam * t)
+                for k in range(1, min(left, MAX_T - t) + 1):
+                    gain = pe_h[h] * (photo_p(comp, pdice[c], t + k, d) * (v - lam * (t + k))
+                                      - base)
+                    if gain / k > best_rate:
+                        best_rate = gain / k
+                        best_c, best_k, best_gain = c, k, gain
+                    if photo_p(comp, pdice[c], t + k, d) >= 1.0:
+                        break
+            if best_c < 0:
+                break
+            ptok[best_c] += best_k
+            total += best_gain
+            left -= best_k
+    if write:
+        for h in range(E.N_HAB):
+            st[E.PLAN_HAB + h] = he[h, k_of[h]]
+        for c in range(E.N_CARDS):
+            st[E.PLAN_DICE + c] = pdice[c]
+            st[E.PLAN_TOK + c] = ptok[c]
+        st[E.PLAN_READY] = 1
+    return total
+
+
+@njit(cache=True)
+def reserved_choice(st, cfg, comp, par, buf, n):
+    """Place the reserved cards whose placement raises the best plan's value."""
+    base = plan_value(st, cfg, comp, par, -1, -1, False)
+    best = base
+    best_a = E.A_RESERVED_DONE * 64
+    # one more card at a time: each decision re-plans with the cards already placed
+    for i in range(n):
+        a = buf[i]
+        if a // 64 != E.A_PLACE_RESERVED:
+            continue
+        arg = a % 64
+        c = E.RACCOON if arg >= E.RACCOON_ARG else arg
+        h = arg - E.RACCOON_ARG if arg >= E.RACCOON_ARG else comp[1][c]
+        v = plan_value(st, cfg, comp, par, c, h, False)
+        if v > best + 1e-9:
+            best = v
+            best_a = a
+    return best_a
+
+
+# ---------------------------------------------------------------- the interpreter
+
+
+@njit(cache=True)
+def _find(buf, n, action):
+    for i in range(n):
+        if buf[i] == action:
+            return True
+    return False
+
+
+@njit(cache=True)
+def raccoon_habitat(st, comp, buf, n):
+    """Put the raccoon where it turns the fewest unseen cards into spookers."""
+    best = -1
+    best_new = 1 << 30
+    for i in range(n):
+        if buf[i] // 64 != E.A_PLACE:
+            continue
+        h = buf[i] % 64
+        top = E.habitat_top(st, comp, h)
+        new = 0
+        for c in range(E.RACCOON):
+            if comp[1][c] == h and top < comp[2][c] <= st[E.RACCOON_DIFF] and \
+                    (st[E.LOC + c] == E.L_DECK or st[E.LOC + c] == E.L_DISCARD):
+                new += 1
+        if new < best_new:
+            best, best_new = buf[i], new
+    return best
+
+
+@njit(cache=True)
+def heuristic_action(st, cfg, comp, rng, par, buf, n):
+    ph = st[E.PHASE]
+    p = E.decider(st)
+    if ph == E.PH_RESEARCH:
+        if _find(buf, n, E.A_DRAW * 64) and st[E.PLACED_TURN] < par[P_MAX_PLACED]:
+            risk = next_risk(st, comp)
+            if E.free_slots(st, cfg, p) > 0:
+                risk /= par[P_SLOT_RISK]
+            if risk <= par[P_MAX_RISK]:
+                return E.A_DRAW * 64
+        return E.A_STOP * 64
+    if ph == E.PH_OFFER:
+        v = card_value(st, cfg, comp, par, p, st[E.DRAWN])
+        if v >= par[P_OFFER_MIN] and st[E.TOKENS + p] >= par[P_OFFER_TOKENS]:
+            return E.A_OFFER * 64
+        return E.A_PASS * 64
+    if ph == E.PH_DECIDE:
+        c = st[E.DRAWN]
+        v = card_value(st, cfg, comp, par, p, c)
+        can_reserve = _find(buf, n, E.A_RESERVE * 64)
+        place = -1
+        for i in range(n):
+            if buf[i] // 64 == E.A_PLACE:
+                place = buf[i]
+                break
+        if c == E.RACCOON and place >= 0:
+            place = raccoon_habitat(st, comp, buf, n)
+        if _find(buf, n, E.A_ACCEPT * 64):
+            if place >= 0 and v >= par[P_ACCEPT_MAX]:
+                return place
+            if place < 0 and can_reserve and v >= par[P_KEEP_MIN]:
+                return E.A_RESERVE * 64
+            return E.A_ACCEPT * 64
+        if place >= 0:
+            if can_reserve and v >= par[P_KEEP_MIN]:
+                return E.A_RESERVE * 64
+            return place
+        if can_reserve and v >= par[P_RESERVE_MIN]:
+            return E.A_RESERVE * 64
+        # spook: the raccoon is left in the habitat worth least to this player
+        best = buf[0]
+        best_v = 1e18
+        for i in range(n):
+            if buf[i] // 64 == E.A_SPOOK:
+                h = buf[i] % 64
+                hv = 0.0
+                for a in range(E.N_CARDS):
+                    if st[E.LOC + a] == E.L_TABLE and st[E.ON_HAB + a] == h:
+                        hv += card_value(st, cfg, comp, par, p, a)
+                if hv < best_v:
+                    best, best_v = buf[i], hv
+        return best
+    if ph == E.PH_PREP_RESERVED:
+        return reserved_choice(st, cfg, comp, par, buf, n)
+    if ph == E.PH_PREP_DICE:
+        if st[E.PLAN_READY] == 0:
+            plan_value(st, cfg, comp, par, -1, -1, True)
+        for h in range(E.N_HAB):
+            if st[E.HAB_DICE + h] < st[E.PLAN_HAB + h]:
+                return E.A_DIE_HABITAT * 64 + h
+        for c in range(E.N_CARDS):
+            if st[E.DICE_ON + c] < st[E.PLAN_DICE + c]:
+                return E.A_DIE_ANIMAL * 64 + c
+        return E.A_DICE_DONE * 64
+    if ph == E.PH_PREP_TOKENS:
+        for c in range(E.N_CARDS):
+            if st[E.TOK_ON + c] < st[E.PLAN_TOK + c] and st[E.TOKENS + p] > 0:
+                return E.A_TOKEN * 64 + c
+        return E.A_TOKENS_DONE * 64
+    if ph == E.PH_RESOLVE:
+        return buf[0]
+    if ph == E.PH_REROLL:
+        h = st[E.RES_HAB]
+        stake = 0.0
+        for c in range(E.N_CARDS):
+            if st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h and st[E.DICE_ON + c] > 0:
+                stake += photo_p(comp, st[E.DICE_ON + c], st[E.TOK_ON + c],
+                                 E.card_difficulty(st, comp, c)) * \
+                    card_value(st, cfg, comp, par, p, c)
+        # the tokens are lost only if this die succeeds, and then the stake is won:
+        # worth it when the stake beats the tokens' value
+        if stake > par[P_TOKEN_VALUE] * cfg[E.C_REROLL_COST]:
+            if _find(buf, n, E.A_REROLL * 64 + E.SUPPLY):
+                return E.A_REROLL * 64 + E.SUPPLY
+            for i in range(n):
+                if buf[i] // 64 == E.A_REROLL:
+                    return buf[i]
+        return E.A_GIVE_UP * 64
+    return buf[0]
+
+
+@njit(cache=True)
+def policy_action(st, cfg, comp, rng, kind, par, buf):
+    """The action policy `kind` with parameters `par` takes now (always a legal one)."""
+    n = E.legal_actions(st, cfg, comp, buf)
+    if kind == RANDOM:
+        return buf[E.randint(rng, 1, n)]
+    return heuristic_action(st, cfg, comp, rng, par, buf, n)
