@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 import numpy as np
@@ -80,7 +81,7 @@ def _emit(df: pd.DataFrame, fmt: str, title: str = "", extra: dict | None = None
     if fmt == "csv":
         sys.stdout.write(df.to_csv(index=False))
     elif fmt == "json":
-        payload = {"rows": json.loads(df.to_json(orient="records"))}
+        payload = {"rows": json.loads(df.to_json(orient="records", double_precision=15))}
         if extra:
             payload = {**extra, **payload}
         sys.stdout.write(json.dumps(payload, indent=2) + "\n")
@@ -128,7 +129,11 @@ def _odds_explore(args) -> None:
 def _odds_spook(args) -> None:
     from .games.snapshot.components import load_components
     from .odds import research_odds, unseen_counts
+    from .odds.api import check_stop_rule
 
+    check_stop_rule(args.max_placed, args.max_risk)
+    if args.reserve_slots < 0:
+        raise InputError(f"--reserve-slots must be at least 0, got {args.reserve_slots}")
     comp = load_components(args.components)
     tops = [0] * len(comp.habitats)
     for spec in args.top:
@@ -138,6 +143,7 @@ def _odds_spook(args) -> None:
         tops[comp.habitat_index(hab.strip())] = _one(int_list(val), "top")
     if args.unseen is not None:
         cards, raccoon = parse_cards(args.unseen, comp)
+        raccoon = raccoon or args.raccoon
     else:
         seen, raccoon_seen = parse_cards(args.seen or "", comp)
         seen_set = set(seen) | {(h, t) for h, t in enumerate(tops)}
@@ -147,14 +153,13 @@ def _odds_spook(args) -> None:
     counts = unseen_counts(cards, len(comp.habitats), max(a.difficulty for a in comp.cards))
     kw = dict(raccoon=raccoon, raccoon_difficulty=comp.raccoon.difficulty)
     plain = research_odds(tops, counts, **kw)
-    slots = research_odds(tops, counts, free_slots=args.reserve_slots, **kw)
-    n = max(len(plain.spook_pmf), len(slots.spook_pmf))
-    df = pd.DataFrame({
-        "draws_before_spook": np.arange(n),
-        "p_no_reserve": np.pad(plain.spook_pmf, (0, n - len(plain.spook_pmf))),
-        f"p_{args.reserve_slots}_reserve_slots": np.pad(slots.spook_pmf,
-                                                        (0, n - len(slots.spook_pmf))),
-    })
+    columns = {"p_no_reserve": plain.spook_pmf}
+    if args.reserve_slots > 0:
+        slots = research_odds(tops, counts, free_slots=args.reserve_slots, **kw)
+        columns[f"p_{args.reserve_slots}_reserve_slots"] = slots.spook_pmf
+    n = max(len(v) for v in columns.values())
+    df = pd.DataFrame({"draws_before_spook": np.arange(n),
+                       **{k: np.pad(v, (0, n - len(v))) for k, v in columns.items()}})
     extra = {
         "unseen_cards": len(cards) + int(raccoon),
         "p_next_draw_spooks": plain.next_draw,
@@ -208,7 +213,8 @@ def _add_odds(sub) -> None:
                                   "'shoreline:2,3;mountain:4-6;white rhino'")
     p.add_argument("--unseen", help="the exact unseen cards instead (same syntax)")
     p.add_argument("--raccoon", action="store_true", help="the raccoon is in the deck")
-    p.add_argument("--reserve-slots", type=int, default=2, help="free reserve slots to compare")
+    p.add_argument("--reserve-slots", type=int, default=0,
+                   help="also show the odds with this many free reserve slots")
     p.add_argument("--max-placed", type=int, help="stopping rule: stop after this many placed")
     p.add_argument("--max-risk", type=float, default=1.0,
                    help="stopping rule: stop when the next draw's spook risk exceeds this")
@@ -336,4 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("snapsim: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into `head` and closed: not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return 0

@@ -28,7 +28,7 @@ def _int(name, value, lo, hi=None, hint=""):
         raise InputError(f"{name} must be a whole number, got {value!r}{hint}")
     value = int(value)
     if value < lo or (hi is not None and value > hi):
-        span = f"from {lo} to {hi}" if hi is not None else f"of at least {lo}"
+        span = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
         raise InputError(f"{name} must be {span}, got {value}{hint}")
     return value
 
@@ -199,14 +199,25 @@ def spook_risk(tops, unseen, *, raccoon: bool = False, free_slots: int = 0,
                          raccoon_difficulty=raccoon_difficulty)
 
 
+def _stop_rule(max_placed, max_risk) -> int:
+    """Validate a stopping rule; returns the placement cap (no cap: a huge number)."""
+    k = 1 << 30 if max_placed is None else _int("max_placed", max_placed, 0)
+    if not (isinstance(max_risk, int | float) and 0.0 <= max_risk <= 1.0) or math.isnan(max_risk):
+        raise InputError(f"max_risk must be a probability from 0 to 1, got {max_risk!r}")
+    return k
+
+
+def check_stop_rule(max_placed=None, max_risk=1.0) -> None:
+    """Raise InputError for a bad stopping rule before any work is done."""
+    _stop_rule(max_placed, max_risk)
+
+
 def research_odds(tops, unseen, *, raccoon: bool = False, free_slots: int = 0,
                   max_placed: int | None = None, max_risk: float = 1.0,
                   raccoon_difficulty: int = RACCOON_DIFFICULTY) -> ResearchOdds:
     """Exact odds of the stopping rule "draw until `max_placed` placed or risk > `max_risk`"."""
     t, u, r, rd, slots = _research_args(tops, unseen, raccoon, free_slots, raccoon_difficulty)
-    k = 1 << 30 if max_placed is None else _int("max_placed", max_placed, 0)
-    if not (isinstance(max_risk, int | float) and 0.0 <= max_risk <= 1.0) or math.isnan(max_risk):
-        raise InputError(f"max_risk must be a probability from 0 to 1, got {max_risk!r}")
+    k = _stop_rule(max_placed, max_risk)
     spooked, stopped, dropped = research_kernel(t, u, r, rd, slots, k, float(max_risk), PRUNE)
     return ResearchOdds(float(next_draw_risk(t, u, r, rd)), spooked, stopped, float(dropped))
 
@@ -244,6 +255,9 @@ def token_table(targets=(2, 3, 4, 5), explore_dice=(1, 2), animal_dice=(1, 2, 3)
     arr = [np.array(x, dtype=np.int64) for x in (tg, ed, ad, df, tk)]
     out = pd.DataFrame(token_table_kernel(*arr, rr, cost), columns=TOKEN_COLUMNS)
     out = out[out.explore_dice + out.animal_dice <= MAX_DICE].reset_index(drop=True)
+    if out.empty:
+        raise InputError(f"no situation fits in {MAX_DICE} dice: lower explore_dice or "
+                         "animal_dice")
     for c in TOKEN_COLUMNS[:5]:
         out[c] = out[c].astype(np.int64)
     card, reroll = out.gain_card_token, out.gain_per_reroll_token

@@ -24,9 +24,14 @@ EMPTY = -1
 
 @njit(cache=True)
 def _slot(keys, key):
-    """Open-addressing lookup (Fibonacci hashing, linear probing): the key's slot or a free one."""
+    """Open-addressing lookup (multiplicative hashing of the folded key, linear probing).
+
+    The fold keeps the product below 2**63, so it never overflows with or without the JIT;
+    results do not depend on the hash, only speed does (tables are read in insertion order).
+    """
     mask = keys.shape[0] - 1
-    i = (key * 0x9E3779B97F4A7C15 >> 17) & mask
+    x = (key ^ (key >> 31)) & 0x7FFFFFFF
+    i = ((x * 2654435761) >> 7) & mask
     while keys[i] != EMPTY and keys[i] != key:
         i = (i + 1) & mask
     return i
