@@ -17,7 +17,7 @@ from numba import njit, prange
 from ...errors import InputError
 from . import engine as E
 from . import policies as P
-from .config import SnapshotConfig
+from .config import SnapshotConfig, photo_table
 
 # ---------------------------------------------------------------- policies by name
 
@@ -141,27 +141,27 @@ def seat_policies(n, n_pol, game, rotate):
 
 
 @njit(cache=True)
-def play_game(cfg, comp, kinds, params, rng, seats):
+def play_game(cfg, comp, ptab, kinds, params, rng, seats):
     """Play one game to the end; return its final state."""
     buf = np.empty(E.MAX_LEGAL, np.int64)
     st = E.new_game(cfg, comp, rng)
-    E.settle(st, cfg, comp, rng, buf)
+    n = E.settle(st, cfg, comp, rng, buf)
     while st[E.PHASE] != E.PH_OVER:
         k = seats[E.decider(st)]
-        a = P.policy_action(st, cfg, comp, rng, kinds[k], params[k], buf)
-        E.step(st, cfg, comp, rng, a, buf)
+        a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n)
+        n = E.step(st, cfg, comp, rng, a, buf)
     return st
 
 
 @njit(cache=True, parallel=True)
-def play_batch(cfg, comp, kinds, params, key0, key1, first, count, rotate, out_i, out_f):
+def play_batch(cfg, comp, ptab, kinds, params, key0, key1, first, count, rotate, out_i, out_f):
     """Games first .. first+count-1, in parallel; rows (game, seat) in order."""
     n = E.n_players(cfg)
     for g in prange(count):
         game = first + g
         rng = game_rngs(key0, key1, game)
         seats = seat_policies(n, kinds.shape[0], game, rotate)
-        st = play_game(cfg, comp, kinds, params, rng, seats)
+        st = play_game(cfg, comp, ptab, kinds, params, rng, seats)
         _record(st, cfg, out_i, out_f, g * n, seats)
 
 
@@ -177,8 +177,8 @@ def run_games(config: SnapshotConfig, policies, first: int, count: int, seed: in
     n = config.players
     out_i = np.zeros((count * n, N_INT), np.int64)
     out_f = np.zeros(count * n)
-    play_batch(config.to_array(), config.comp_tuple(), kinds, params, np.uint64(key0),
-               np.uint64(key1), first, count, rotate_seats, out_i, out_f)
+    play_batch(config.to_array(), config.comp_vector(), photo_table(), kinds, params,
+               np.uint64(key0), np.uint64(key1), first, count, rotate_seats, out_i, out_f)
     df = pd.DataFrame(out_i, columns=INT_COLUMNS)
     df.insert(0, "game", np.repeat(np.arange(first, first + count), n))
     df.insert(1, "seat", np.tile(np.arange(n), count))
@@ -252,7 +252,8 @@ class SnapshotGame:
                  policies=None, rotate_seats: bool = True):
         self.config = config or SnapshotConfig()
         self._cfg = self.config.to_array()
-        self._comp = self.config.comp_tuple()
+        self._comp = self.config.comp_vector()
+        self._ptab = photo_table()
         key0, key1 = root_keys(seed)
         self._rng = game_rngs(np.uint64(key0), np.uint64(key1), game)
         self._buf = np.empty(E.MAX_LEGAL, np.int64)
@@ -287,8 +288,9 @@ class SnapshotGame:
     def policy_action(self) -> Action:
         """The action the seat's policy would take now."""
         k = self._seats[self.current_player]
-        code = P.policy_action(self.state, self._cfg, self._comp, self._rng, self._kinds[k],
-                               self._params[k], self._buf)
+        n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
+        code = P.policy_action(self.state, self._cfg, self._comp, self._ptab, self._rng,
+                               self._kinds[k], self._params[k], self._buf, n)
         return decode(code)
 
     # -- play
@@ -352,8 +354,8 @@ class SnapshotGame:
             "tokens": [int(s[E.TOKENS + p]) for p in range(n)],
             "portfolios": [where(E.L_PORTFOLIO, p) for p in range(n)],
             "reserves": [where(E.L_RESERVE, p) for p in range(n)],
-            "awards_left": [int(comp_n - s[E.AWARD_NEXT + k]) for k, comp_n in
-                            enumerate(self._comp[6])],
+            "awards_left": [int(self._comp[E.K_AWARD_COUNT + k] - s[E.AWARD_NEXT + k])
+                            for k in range(E.N_CAT)],
             "assignment": {"name": a.name, "cover": a.cover, "symbols": a.symbols,
                            "chart": a.chart},
             "end_triggered": bool(s[E.END_TRIGGERED]),

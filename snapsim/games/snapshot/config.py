@@ -135,9 +135,11 @@ class SnapshotConfig:
         cfg[E.C_START_TOKENS:E.C_START_TOKENS + self.players] = self.seat_tokens
         return cfg
 
-    def comp_tuple(self) -> tuple:
-        """Component arrays in the order the kernels index them, plus the exact photo table."""
-        a = self.components.to_arrays()
-        return (a.explore, a.card_habitat, a.card_difficulty, a.card_prestige, a.card_symbols,
-                a.awards, a.award_counts, a.assign_cover, a.assign_symbols, a.assign_chart,
-                photo_table_kernel(6, 20, 40))
+    def comp_vector(self) -> np.ndarray:
+        """The component set as the flat int64 vector the kernels read."""
+        return E.component_vector(self.components.to_arrays())
+
+
+def photo_table() -> np.ndarray:
+    """The exact photograph table the policies read: [dice-1, tokens, difficulty-1]."""
+    return photo_table_kernel(6, 20, 40)

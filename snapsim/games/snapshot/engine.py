@@ -2,7 +2,9 @@
 
 A game is an int64 state vector `st` (layout below), two splitmix64 streams in `rng`
 (chance: shuffles and dice; policy: random choices of policies) and read-only inputs: the
-config vector `cfg` and the component arrays `comp`. Play advances by actions: every
+config vector `cfg` and the component vector `comp` (flat int64, layout below: one array
+rather than a tuple of arrays, because every call passing a tuple pays a reference count
+per member). Play advances by actions: every
 decision the rulebook gives a player is one small action (draw, offer, place, one die, one
 token, re-roll ...), `legal_actions` lists them and `step` applies one and then plays every
 forced move, so the batch kernel and the step API run exactly the same code.
@@ -42,6 +44,69 @@ C_COVER_POINTS = 14
 C_MAX_ROUNDS = 15
 C_START_TOKENS = 16  # one per seat
 CFG_SIZE = C_START_TOKENS + MAX_PLAYERS
+
+# ---------------------------------------------------------------- component vector
+# header: assignments, award-stack width, chart width, then offsets of the assignment data
+K_N_ASSIGN = 0
+K_AWARD_WIDTH = 1
+K_CHART_WIDTH = 2
+K_COVER_AT = 3
+K_ASSIGN_SYM_AT = 4
+K_CHART_AT = 5
+K_EXPLORE = 8
+K_HAB = K_EXPLORE + N_HAB  # natural habitat per card (raccoon -1)
+K_DIFF = K_HAB + N_CARDS
+K_PRESTIGE = K_DIFF + N_CARDS
+K_SYMBOLS = K_PRESTIGE + N_CARDS  # bitmask of characteristics
+K_AWARD_COUNT = K_SYMBOLS + N_CARDS
+K_AWARDS = K_AWARD_COUNT + N_CAT
+
+
+def component_vector(a):
+    """Pack a ComponentArrays into the flat vector the kernels read."""
+    n_assign, chart_w = a.assign_chart.shape
+    width = a.awards.shape[1]
+    cover_at = K_AWARDS + N_CAT * width
+    sym_at = cover_at + 2 * n_assign
+    chart_at = sym_at + n_assign
+    comp = np.zeros(chart_at + n_assign * chart_w, np.int64)
+    comp[:6] = (n_assign, width, chart_w, cover_at, sym_at, chart_at)
+    comp[K_EXPLORE:K_EXPLORE + N_HAB] = a.explore
+    comp[K_HAB:K_HAB + N_CARDS] = a.card_habitat
+    comp[K_DIFF:K_DIFF + N_CARDS] = a.card_difficulty
+    comp[K_PRESTIGE:K_PRESTIGE + N_CARDS] = a.card_prestige
+    comp[K_SYMBOLS:K_SYMBOLS + N_CARDS] = a.card_symbols
+    comp[K_AWARD_COUNT:K_AWARD_COUNT + N_CAT] = a.award_counts
+    comp[K_AWARDS:cover_at] = a.awards.ravel()
+    comp[cover_at:sym_at] = a.assign_cover.ravel()
+    comp[sym_at:chart_at] = a.assign_symbols
+    comp[chart_at:] = a.assign_chart.ravel()
+    return comp
+
+
+@njit(cache=True)
+def award_value(comp, cat, i):
+    """Prestige of the i-th token (0 = top) of award category `cat`."""
+    return comp[K_AWARDS + cat * comp[K_AWARD_WIDTH] + i]
+
+
+@njit(cache=True)
+def is_cover(comp, a, c):
+    at = comp[K_COVER_AT] + 2 * a
+    return comp[at] == c or comp[at + 1] == c
+
+
+@njit(cache=True)
+def assignment_symbols(comp, a):
+    return comp[comp[K_ASSIGN_SYM_AT] + a]
+
+
+@njit(cache=True)
+def chart_value(comp, a, count):
+    """Feature-article prestige for `count` matching symbols (the chart's last value beyond)."""
+    w = comp[K_CHART_WIDTH]
+    return comp[comp[K_CHART_AT] + a * w + min(count, w - 1)]
+
 
 # ---------------------------------------------------------------- phases
 PH_RESEARCH = 0
@@ -201,7 +266,7 @@ def n_players(cfg):
 
 @njit(cache=True)
 def card_difficulty(st, comp, c):
-    return st[RACCOON_DIFF] if c == RACCOON else comp[2][c]
+    return st[RACCOON_DIFF] if c == RACCOON else comp[K_DIFF + c]
 
 
 @njit(cache=True)
@@ -219,7 +284,7 @@ def habitat_top(st, comp, h):
 @njit(cache=True)
 def can_place(st, comp, c, h):
     """Option A: the card is placed only above every animal already in its habitat."""
-    if c != RACCOON and comp[1][c] != h:
+    if c != RACCOON and comp[K_HAB + c] != h:
         return False
     return card_difficulty(st, comp, c) > habitat_top(st, comp, h)
 
@@ -347,7 +412,7 @@ def legal_actions(st, cfg, comp, out):
                     out[n] = A_SPOOK * 64 + h
                     n += 1
             else:
-                out[n] = A_SPOOK * 64 + comp[1][c]
+                out[n] = A_SPOOK * 64 + comp[K_HAB + c]
                 n += 1
     elif ph == PH_PREP_RESERVED:
         for c in range(N_CARDS):
@@ -357,7 +422,7 @@ def legal_actions(st, cfg, comp, out):
                         if sideways_need(st, h) <= cfg[C_DICE]:
                             out[n] = A_PLACE_RESERVED * 64 + RACCOON_ARG + h
                             n += 1
-                elif sideways_need(st, comp[1][c]) <= cfg[C_DICE]:
+                elif sideways_need(st, comp[K_HAB + c]) <= cfg[C_DICE]:
                     out[n] = A_PLACE_RESERVED * 64 + c
                     n += 1
         out[n] = A_RESERVED_DONE * 64
@@ -454,7 +519,7 @@ def draw_card(st, rng):
 def new_game(cfg, comp, rng):
     """Set-up: shuffle, deal 3 cards to the table in ascending order, assignments, tokens."""
     st = np.zeros(STATE_SIZE, np.int64)
-    st[RACCOON_DIFF] = comp[2][RACCOON]
+    st[RACCOON_DIFF] = comp[K_DIFF + RACCOON]
     for c in range(N_CARDS):
         st[OWNER + c] = -1
         st[ON_HAB + c] = -1
@@ -472,7 +537,7 @@ def new_game(cfg, comp, rng):
         keys[i] = card_difficulty(st, comp, dealt[i]) + (100 if dealt[i] == RACCOON else 0)
     for i in np.argsort(keys, kind="mergesort"):
         c = dealt[i]
-        h = comp[1][c]
+        h = comp[K_HAB + c]
         if c == RACCOON:
             h = 0
             for j in range(N_HAB):
@@ -482,7 +547,7 @@ def new_game(cfg, comp, rng):
         st[LOC + c] = L_TABLE
         st[ON_HAB + c] = h
     n = n_players(cfg)
-    n_assign = comp[7].shape[0]
+    n_assign = comp[K_N_ASSIGN]
     perm = np.arange(n_assign)
     for i in range(n_assign - 1, 0, -1):
         j = randint(rng, 0, i + 1)
@@ -599,16 +664,16 @@ def photograph(st, cfg, comp, rng, h):
 def add_photo(st, cfg, comp, p, c):
     st[PHOTOS + p] += 1
     st[PHOTOS_TURN] += 1
-    st[S_PRESTIGE + p] += comp[3][c]
+    st[S_PRESTIGE + p] += comp[K_PRESTIGE + c]
     if c != RACCOON:  # the raccoon never counts toward awards
-        st[HAB_COUNT + p * N_HAB + comp[1][c]] += 1
+        st[HAB_COUNT + p * N_HAB + comp[K_HAB + c]] += 1
     if cfg[C_ASSIGNMENTS] == 1:
         a = st[ASSIGN + p]
-        m = comp[4][c] & comp[8][a]
+        m = comp[K_SYMBOLS + c] & assignment_symbols(comp, a)
         while m:
             st[SYM_COUNT + p] += m & 1
             m >>= 1
-        if comp[7][a, 0] == c or comp[7][a, 1] == c:
+        if is_cover(comp, a, c):
             st[COVER_DONE + p] = 1
 
 
@@ -655,13 +720,14 @@ def collect_awards(st, comp, p):
     for h in range(N_HAB):
         cnt = st[HAB_COUNT + p * N_HAB + h]
         least = min(least, cnt)
-        while st[AWARDS_WON + p * N_CAT + h] < cnt // 3 and st[AWARD_NEXT + h] < comp[6][h]:
-            st[S_AWARDS + p] += comp[5][h, st[AWARD_NEXT + h]]
+        while st[AWARDS_WON + p * N_CAT + h] < cnt // 3 and \
+                st[AWARD_NEXT + h] < comp[K_AWARD_COUNT + h]:
+            st[S_AWARDS + p] += award_value(comp, h, st[AWARD_NEXT + h])
             st[AWARD_NEXT + h] += 1
             st[AWARDS_WON + p * N_CAT + h] += 1
     g = GENERALIST
-    while st[AWARDS_WON + p * N_CAT + g] < least and st[AWARD_NEXT + g] < comp[6][g]:
-        st[S_AWARDS + p] += comp[5][g, st[AWARD_NEXT + g]]
+    while st[AWARDS_WON + p * N_CAT + g] < least and st[AWARD_NEXT + g] < comp[K_AWARD_COUNT + g]:
+        st[S_AWARDS + p] += award_value(comp, g, st[AWARD_NEXT + g])
         st[AWARD_NEXT + g] += 1
         st[AWARDS_WON + p * N_CAT + g] += 1
 
@@ -710,8 +776,7 @@ def end_game(st, cfg, comp):
     for p in range(n_players(cfg)):
         a = st[ASSIGN + p]
         st[S_COVER + p] = cfg[C_COVER_POINTS] * st[COVER_DONE + p]
-        chart = comp[9]
-        st[S_ARTICLE + p] = chart[a, min(st[SYM_COUNT + p], chart.shape[1] - 1)]
+        st[S_ARTICLE + p] = chart_value(comp, a, st[SYM_COUNT + p])
 
 
 @njit(cache=True)
@@ -789,7 +854,7 @@ def apply_action(st, cfg, comp, rng, action):
         spook(st, cfg, comp, arg)
     elif kind == A_PLACE_RESERVED:
         c = RACCOON if arg >= RACCOON_ARG else arg
-        h = arg - RACCOON_ARG if arg >= RACCOON_ARG else comp[1][c]
+        h = arg - RACCOON_ARG if arg >= RACCOON_ARG else comp[K_HAB + c]
         st[LOC + c] = L_TABLE
         st[OWNER + c] = -1
         st[ON_HAB + c] = h
@@ -817,7 +882,7 @@ def apply_action(st, cfg, comp, rng, action):
         st[POT] = 0
         success = False
         for _ in range(st[HAB_DICE + arg]):
-            if roll(rng) >= comp[0][arg]:  # dice are never summed
+            if roll(rng) >= comp[K_EXPLORE + arg]:  # dice are never summed
                 success = True
         if success:
             explored(st, cfg, comp, rng, arg)
@@ -833,7 +898,7 @@ def apply_action(st, cfg, comp, rng, action):
         st[POT] += cfg[C_REROLL_COST]
         st[ST_REROLLS + p] += 1
         h = st[RES_HAB]
-        if roll(rng) >= comp[0][h]:
+        if roll(rng) >= comp[K_EXPLORE + h]:
             explored(st, cfg, comp, rng, h)
     elif kind == A_GIVE_UP:
         fail_explore(st, cfg, comp, st[RES_HAB])
@@ -850,23 +915,23 @@ def start_photography(st, cfg, comp):
 
 @njit(cache=True)
 def step(st, cfg, comp, rng, action, buf):
-    """Apply `action`, then every forced move (a decision with a single legal action)."""
+    """Apply `action`, then every forced move (a decision with a single legal action).
+
+    Returns the number of legal actions now, which are left in `buf` (0 when over).
+    """
     apply_action(st, cfg, comp, rng, action)
-    while st[PHASE] != PH_OVER:
-        n = legal_actions(st, cfg, comp, buf)
-        if n != 1:
-            break
-        apply_action(st, cfg, comp, rng, buf[0])
+    return settle(st, cfg, comp, rng, buf)
 
 
 @njit(cache=True)
 def settle(st, cfg, comp, rng, buf):
-    """Play the forced moves at the start of a game."""
+    """Play forced moves until a real decision (or the end); returns its legal-action count."""
     while st[PHASE] != PH_OVER:
         n = legal_actions(st, cfg, comp, buf)
         if n != 1:
-            break
+            return n
         apply_action(st, cfg, comp, rng, buf[0])
+    return 0
 
 
 @njit(cache=True)

@@ -62,25 +62,25 @@ MAX_T = 20  # tokens beyond this change no probability (difficulties are at most
 
 
 @njit(cache=True)
-def photo_p(comp, dice, tokens, difficulty):
-    """P(photograph) from the exact table in comp[10]."""
+def photo_p(ptab, dice, tokens, difficulty):
+    """P(photograph) from the exact table `ptab` (snapsim.odds photo table)."""
     if dice <= 0:
         return 0.0
     if difficulty <= 0:
         return 1.0
-    return comp[10][dice - 1, min(tokens, MAX_T), difficulty - 1]
+    return ptab[dice - 1, min(tokens, MAX_T), difficulty - 1]
 
 
 @njit(cache=True)
 def card_value(st, cfg, comp, par, p, c):
     """What photographing card c is worth to player p now."""
-    v = float(comp[3][c])
+    v = float(comp[E.K_PRESTIGE + c])
     if c != E.RACCOON:
-        h = comp[1][c]
+        h = comp[E.K_HAB + c]
         cnt = st[E.HAB_COUNT + p * E.N_HAB + h]
         nxt = st[E.AWARD_NEXT + h]
-        if nxt < comp[6][h]:
-            award = comp[5][h, nxt]
+        if nxt < comp[E.K_AWARD_COUNT + h]:
+            award = E.award_value(comp, h, nxt)
             if (cnt + 1) % 3 == 0:
                 v += par[P_W_AWARD] * award
             else:
@@ -89,8 +89,8 @@ def card_value(st, cfg, comp, par, p, c):
         for j in range(E.N_HAB):
             least = min(least, st[E.HAB_COUNT + p * E.N_HAB + j])
         g = E.GENERALIST
-        if cnt == least and st[E.AWARD_NEXT + g] < comp[6][g]:
-            award = comp[5][g, st[E.AWARD_NEXT + g]]
+        if cnt == least and st[E.AWARD_NEXT + g] < comp[E.K_AWARD_COUNT + g]:
+            award = E.award_value(comp, g, st[E.AWARD_NEXT + g])
             missing = 0
             for j in range(E.N_HAB):
                 if st[E.HAB_COUNT + p * E.N_HAB + j] == least:
@@ -101,18 +101,17 @@ def card_value(st, cfg, comp, par, p, c):
                 v += par[P_W_PROGRESS] * award / missing
     if cfg[E.C_ASSIGNMENTS] == 1:
         a = st[E.ASSIGN + p]
-        if st[E.COVER_DONE + p] == 0 and (comp[7][a, 0] == c or comp[7][a, 1] == c):
+        if st[E.COVER_DONE + p] == 0 and E.is_cover(comp, a, c):
             v += par[P_W_COVER] * cfg[E.C_COVER_POINTS]
-        m = comp[4][c] & comp[8][a]
+        m = comp[E.K_SYMBOLS + c] & E.assignment_symbols(comp, a)
         k = 0
         while m:
             k += m & 1
             m >>= 1
         if k > 0:
-            chart = comp[9]
-            last = chart.shape[1] - 1
             have = st[E.SYM_COUNT + p]
-            v += par[P_W_ARTICLE] * (chart[a, min(have + k, last)] - chart[a, min(have, last)])
+            gain = E.chart_value(comp, a, have + k) - E.chart_value(comp, a, have)
+            v += par[P_W_ARTICLE] * gain
     return v
 
 
@@ -135,7 +134,7 @@ def next_risk(st, comp):
                         blocked = False
                 if blocked:
                     bad += 1
-            elif comp[2][c] <= tops[comp[1][c]]:
+            elif comp[E.K_DIFF + c] <= tops[comp[E.K_HAB + c]]:
                 bad += 1
     return bad / n if n > 0 else 1.0
 
@@ -144,15 +143,15 @@ def next_risk(st, comp):
 
 
 @njit(cache=True)
-def habitat_options(st, cfg, comp, par, h, cards, n, mandatory, tokens, best_v, best_e, alloc):
+def habitat_options(st, cfg, comp, ptab, par, h, cards, n, mandatory, vals, tokens, best_v, best_e,
+                    alloc):
     """Best value of habitat h for every dice count k (0 tokens on cards), with the split.
 
     Given a successful explore the animals are independent, so the best split of j dice
     over the animals is an exact dynamic programme; the explore dice e are then chosen.
-    alloc[k, i] = dice on cards[i] in the best plan with k dice.
+    alloc[k, i] = dice on cards[i] in the best plan with k dice; vals[c] is card c's value.
     """
     dice = cfg[E.C_DICE]
-    p = st[E.CUR]
     lam = par[P_TOKEN_VALUE]
     tcap = min(tokens, MAX_T) if cfg[E.C_TOKENS] == 1 else 0
     f = np.full((n + 1, dice + 1), NEG)
@@ -161,13 +160,13 @@ def habitat_options(st, cfg, comp, par, h, cards, n, mandatory, tokens, best_v, 
     worth = np.zeros(dice + 1)
     for i in range(n):
         c = cards[i]
-        v = card_value(st, cfg, comp, par, p, c)
+        v = vals[c]
         d = E.card_difficulty(st, comp, c)
         # worth[a]: a dice on this card, with the best number of tokens (a lost token costs lam)
         for a in range(1, dice + 1):
             worth[a] = 0.0
             for t in range(tcap + 1):
-                worth[a] = max(worth[a], photo_p(comp, a, t, d) * (v - lam * t))
+                worth[a] = max(worth[a], photo_p(ptab, a, t, d) * (v - lam * t))
         lo = 1 if mandatory[i] else 0
         for j in range(dice + 1):
             for a in range(lo, j + 1):
@@ -188,7 +187,7 @@ def habitat_options(st, cfg, comp, par, h, cards, n, mandatory, tokens, best_v, 
         for e in range(1, k + 1):
             if f[n, k - e] <= NEG:
                 continue
-            pe, paid, _ = explore_kernel(e, comp[0][h], rerolls, cfg[E.C_REROLL_COST])
+            pe, paid, _ = explore_kernel(e, comp[E.K_EXPLORE + h], rerolls, cfg[E.C_REROLL_COST])
             val = pe * f[n, k - e] - lam * paid
             if val > best_v[k] + 1e-12:
                 best_v[k] = val
@@ -201,7 +200,7 @@ def habitat_options(st, cfg, comp, par, h, cards, n, mandatory, tokens, best_v, 
 
 
 @njit(cache=True)
-def plan_value(st, cfg, comp, par, extra_card, extra_hab, write):
+def plan_value(st, cfg, comp, ptab, par, extra_card, extra_hab, write):
     """Expected value of the best plan, with one more reserved card placed; optionally store it.
 
     Dice: exact optimum (per-habitat programme + knapsack). Tokens: added greedily by
@@ -216,6 +215,10 @@ def plan_value(st, cfg, comp, par, extra_card, extra_hab, write):
     allocs = np.zeros((E.N_HAB, dice + 1, E.N_CARDS), np.int64)
     hcards = np.full((E.N_HAB, E.N_CARDS), -1, np.int64)
     hn = np.zeros(E.N_HAB, np.int64)
+    vals = np.zeros(E.N_CARDS)
+    for c in range(E.N_CARDS):
+        if st[E.LOC + c] == E.L_TABLE or c == extra_card:
+            vals[c] = card_value(st, cfg, comp, par, p, c)
     for h in range(E.N_HAB):
         cards = np.empty(E.N_CARDS, np.int64)
         mand = np.zeros(E.N_CARDS, np.bool_)
@@ -229,7 +232,7 @@ def plan_value(st, cfg, comp, par, extra_card, extra_hab, write):
         hn[h] = n
         hcards[h, :n] = cards[:n]
         if n > 0:
-            habitat_options(st, cfg, comp, par, h, cards, n, mand, tokens, hv[h], he[h],
+            habitat_options(st, cfg, comp, ptab, par, h, cards, n, mand, vals, tokens, hv[h], he[h],
                             allocs[h])
         else:
             hv[h, 0] = 0.0
@@ -269,7 +272,7 @@ def plan_value(st, cfg, comp, par, extra_card, extra_hab, write):
         for i in range(hn[h]):
             pdice[hcards[h, i]] = allocs[h, k, i]
         if he[h, k] > 0:
-            pe_h[h] = explore_kernel(he[h, k], comp[0][h], 0, cfg[E.C_REROLL_COST])[0]
+            pe_h[h] = explore_kernel(he[h, k], comp[E.K_EXPLORE + h], 0, cfg[E.C_REROLL_COST])[0]
     if cfg[E.C_TOKENS] == 1:
         # tokens in the bundle (k on one card) with the best gain per token, while positive:
         # bundles matter because one token alone often cannot lift a hard photograph
@@ -283,17 +286,17 @@ def plan_value(st, cfg, comp, par, extra_card, extra_hab, write):
                 if pdice[c] == 0:
                     continue
                 h = extra_hab if c == extra_card else st[E.ON_HAB + c]
-                v = card_value(st, cfg, comp, par, p, c)
+                v = vals[c]
                 d = E.card_difficulty(st, comp, c)
                 t = ptok[c]
-                base = photo_p(comp, pdice[c], t, d) * (v - lam * t)
+                base = photo_p(ptab, pdice[c], t, d) * (v - lam * t)
                 for k in range(1, min(left, MAX_T - t) + 1):
-                    gain = pe_h[h] * (photo_p(comp, pdice[c], t + k, d) * (v - lam * (t + k))
+                    gain = pe_h[h] * (photo_p(ptab, pdice[c], t + k, d) * (v - lam * (t + k))
                                       - base)
                     if gain / k > best_rate:
                         best_rate = gain / k
                         best_c, best_k, best_gain = c, k, gain
-                    if photo_p(comp, pdice[c], t + k, d) >= 1.0:
+                    if photo_p(ptab, pdice[c], t + k, d) >= 1.0:
                         break
             if best_c < 0:
                 break
@@ -311,9 +314,9 @@ def plan_value(st, cfg, comp, par, extra_card, extra_hab, write):
 
 
 @njit(cache=True)
-def reserved_choice(st, cfg, comp, par, buf, n):
+def reserved_choice(st, cfg, comp, ptab, par, buf, n):
     """Place the reserved cards whose placement raises the best plan's value."""
-    base = plan_value(st, cfg, comp, par, -1, -1, False)
+    base = plan_value(st, cfg, comp, ptab, par, -1, -1, False)
     best = base
     best_a = E.A_RESERVED_DONE * 64
     # one more card at a time: each decision re-plans with the cards already placed
@@ -323,8 +326,8 @@ def reserved_choice(st, cfg, comp, par, buf, n):
             continue
         arg = a % 64
         c = E.RACCOON if arg >= E.RACCOON_ARG else arg
-        h = arg - E.RACCOON_ARG if arg >= E.RACCOON_ARG else comp[1][c]
-        v = plan_value(st, cfg, comp, par, c, h, False)
+        h = arg - E.RACCOON_ARG if arg >= E.RACCOON_ARG else comp[E.K_HAB + c]
+        v = plan_value(st, cfg, comp, ptab, par, c, h, False)
         if v > best + 1e-9:
             best = v
             best_a = a
@@ -354,7 +357,7 @@ def raccoon_habitat(st, comp, buf, n):
         top = E.habitat_top(st, comp, h)
         new = 0
         for c in range(E.RACCOON):
-            if comp[1][c] == h and top < comp[2][c] <= st[E.RACCOON_DIFF] and \
+            if comp[E.K_HAB + c] == h and top < comp[E.K_DIFF + c] <= st[E.RACCOON_DIFF] and \
                     (st[E.LOC + c] == E.L_DECK or st[E.LOC + c] == E.L_DISCARD):
                 new += 1
         if new < best_new:
@@ -363,7 +366,7 @@ def raccoon_habitat(st, comp, buf, n):
 
 
 @njit(cache=True)
-def heuristic_action(st, cfg, comp, rng, par, buf, n):
+def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n):
     ph = st[E.PHASE]
     p = E.decider(st)
     if ph == E.PH_RESEARCH:
@@ -416,10 +419,10 @@ def heuristic_action(st, cfg, comp, rng, par, buf, n):
                     best, best_v = buf[i], hv
         return best
     if ph == E.PH_PREP_RESERVED:
-        return reserved_choice(st, cfg, comp, par, buf, n)
+        return reserved_choice(st, cfg, comp, ptab, par, buf, n)
     if ph == E.PH_PREP_DICE:
         if st[E.PLAN_READY] == 0:
-            plan_value(st, cfg, comp, par, -1, -1, True)
+            plan_value(st, cfg, comp, ptab, par, -1, -1, True)
         for h in range(E.N_HAB):
             if st[E.HAB_DICE + h] < st[E.PLAN_HAB + h]:
                 return E.A_DIE_HABITAT * 64 + h
@@ -439,7 +442,7 @@ def heuristic_action(st, cfg, comp, rng, par, buf, n):
         stake = 0.0
         for c in range(E.N_CARDS):
             if st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h and st[E.DICE_ON + c] > 0:
-                stake += photo_p(comp, st[E.DICE_ON + c], st[E.TOK_ON + c],
+                stake += photo_p(ptab, st[E.DICE_ON + c], st[E.TOK_ON + c],
                                  E.card_difficulty(st, comp, c)) * \
                     card_value(st, cfg, comp, par, p, c)
         # the tokens are lost only if this die succeeds, and then the stake is won:
@@ -455,9 +458,9 @@ def heuristic_action(st, cfg, comp, rng, par, buf, n):
 
 
 @njit(cache=True)
-def policy_action(st, cfg, comp, rng, kind, par, buf):
-    """The action policy `kind` with parameters `par` takes now (always a legal one)."""
-    n = E.legal_actions(st, cfg, comp, buf)
+def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n):
+    """The action policy `kind` with parameters `par` takes now, given the n legal actions in
+    buf (as `engine.step` leaves them); always one of them."""
     if kind == RANDOM:
         return buf[E.randint(rng, 1, n)]
-    return heuristic_action(st, cfg, comp, rng, par, buf, n)
+    return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n)
