@@ -2,6 +2,6 @@
 
 __version__ = "0.1.0"
 
-from .sim import simulate  # noqa: E402
+from .sim import load, run, simulate  # noqa: E402
 
-__all__ = ["simulate"]
+__all__ = ["load", "run", "simulate"]

@@ -258,50 +258,111 @@ def parse_knob(text: str) -> tuple[str, object]:
     raise InputError(f"--set {text!r}: {raw!r} is not a number, true/false or number list")
 
 
-def _simulate(args) -> None:
-    from .analysis import win_table
-    from .sim import simulate
-
+def _knobs(args) -> dict:
     knobs = dict(parse_knob(t) for t in args.set)
-    if args.components:
+    if getattr(args, "components", None):
         from .games.snapshot.components import load_components
 
         knobs["components"] = load_components(args.components)
-    policies = [p for p in (s.strip() for s in args.policies.split(",")) if p] \
-        if args.policies else None
-    out = None
-    if args.out:
-        from pathlib import Path
+    return knobs
 
-        out = Path(args.out)
-        if out.suffix != ".parquet":
-            raise InputError(f"--out {args.out!r}: give a .parquet file name")
-        if not out.parent.exists():
-            raise InputError(f"--out {args.out!r}: folder {str(out.parent)!r} does not exist")
-    df = simulate(args.game, players=args.players, policies=policies, games=args.games,
-                  seed=args.seed, rotate_seats=not args.no_rotate, threads=args.threads,
-                  progress=not args.quiet, **knobs)
-    if out is not None:
-        df.to_parquet(out, index=False)
-    n_games = df.game.nunique()
-    by_policy = win_table(df, "policy")
-    by_seat = win_table(df, "seat")
-    if args.format == "json":
-        print(json.dumps({"games": n_games, "seed": args.seed,
-                          "policies": json.loads(by_policy.to_json(orient="records")),
+
+def _summary(title: str, by_policy: pd.DataFrame, by_seat: pd.DataFrame, fmt: str,
+             extra: dict) -> None:
+    if fmt == "json":
+        print(json.dumps({**extra, "policies": json.loads(by_policy.to_json(orient="records")),
                           "seats": json.loads(by_seat.to_json(orient="records"))}, indent=2))
-        return
-    if args.format == "csv":
+    elif fmt == "csv":
         sys.stdout.write(pd.concat([by_policy.assign(table="policy"),
                                     by_seat.assign(table="seat")]).to_csv(index=False))
-        return
-    print(f"{args.game}: {n_games} games, seed {args.seed}, "
-          f"{'seats rotated' if not args.no_rotate else 'fixed seats'}; "
-          f"win rate with Wilson 95% CI (shared wins count 1/k)")
-    _emit(by_policy, "table", "by policy:")
-    _emit(by_seat, "table", "by seat:")
+    else:
+        print(title)
+        _emit(by_policy, "table", "by policy:")
+        _emit(by_seat, "table", "by seat:")
+
+
+def _interrupted(folder) -> int:
+    print(f"snapsim: interrupted; every finished chunk is kept in {folder}: run the same "
+          "command with --resume to finish", file=sys.stderr)
+    return 130
+
+
+def _simulate(args) -> int | None:
+    from pathlib import Path
+
+    from .analysis.stats import win_table, win_table_from_sums
+    from .sim import run, simulate
+
+    knobs = _knobs(args)
+    policies = [p for p in (s.strip() for s in args.policies.split(",")) if p] \
+        if args.policies else None
+    common = dict(players=args.players, policies=policies, games=args.games, seed=args.seed,
+                  rotate_seats=not args.no_rotate, threads=args.threads,
+                  chunk_size=args.chunk_size, progress=not args.quiet, workers=args.workers,
+                  scheduler=args.scheduler, **knobs)
+    title = (f"{args.game}: {args.games} games, seed {args.seed}, "
+             f"{'fixed seats' if args.no_rotate else 'seats rotated'}; "
+             "win rate with Wilson 95% CI (shared wins count 1/k)")
+    extra = {"games": args.games, "seed": args.seed}
+    out = Path(args.out) if args.out else None
+    if out is not None and out.suffix != ".parquet":  # a folder: chunked, resumable dataset
+        try:
+            res = run(args.game, out, resume=args.resume, **common)
+        except KeyboardInterrupt:
+            return _interrupted(out)
+        _summary(title, win_table_from_sums(res.by_policy), win_table_from_sums(res.by_seat),
+                 args.format, extra)
+        if args.format == "table":
+            print(f"dataset in {out} ({res.chunks_done} chunks, {res.computed} computed now); "
+                  "load it with snapsim.load()")
+        return None
+    if args.resume:
+        raise InputError("--resume needs --out DIR (a dataset folder)")
+    if out is not None and not out.parent.exists():
+        raise InputError(f"--out {args.out!r}: folder {str(out.parent)!r} does not exist")
+    df = simulate(args.game, **common)
     if out is not None:
+        df.to_parquet(out, index=False)
+    _summary(title, win_table(df, "policy"), win_table(df, "seat"), args.format, extra)
+    if out is not None and args.format == "table":
         print(f"rows written to {out}")
+    return None
+
+
+def _sweep(args) -> int | None:
+    from .analysis.stats import win_table_from_sums
+    from .sim import read_sweep, run_sweep
+
+    sweep = read_sweep(args.file)
+    folder = args.out or sweep.out
+    try:
+        results = run_sweep(sweep, out=args.out, resume=args.resume, progress=not args.quiet,
+                            threads=args.threads, workers=args.workers,
+                            scheduler=args.scheduler)
+    except KeyboardInterrupt:
+        return _interrupted(folder)
+    rows = []
+    for labels, res in results:
+        table = win_table_from_sums(res.by_policy)
+        for rec in table.to_dict("records"):
+            rows.append({**labels, **rec})
+    df = pd.DataFrame(rows)
+    _emit(df, args.format, f"sweep {args.file}: {len(results)} points x {sweep.games} games, "
+                           f"seed {sweep.seed} (common random numbers across points)")
+    if args.format == "table":
+        print(f"dataset in {folder}; load it with snapsim.load({str(folder)!r})")
+    return None
+
+
+def _backend_options(p) -> None:
+    p.add_argument("--threads", type=int, help="numba threads in this process (default: all)")
+    p.add_argument("--workers", type=int, help="run chunks in N local worker processes")
+    p.add_argument("--scheduler", help="Dask: tcp://HOST:PORT of a running scheduler, or "
+                                       "local:N to start N local worker processes")
+    p.add_argument("--resume", action="store_true",
+                   help="finish an interrupted run in --out, computing only missing chunks")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
 
 
 def _add_simulate(sub) -> None:
@@ -312,15 +373,21 @@ def _add_simulate(sub) -> None:
                                       "parameters as name:key=value:key=value")
     p.add_argument("--games", type=int, default=10_000)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--no-rotate", action="store_true", help="keep each policy on its seat")
     p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
                    help="rule knob, e.g. photo_target=8 (repeatable)")
     p.add_argument("--components", help="component TOML file (default: bundled)")
-    p.add_argument("--out", help="write every (game, seat) row to this .parquet file")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    p.add_argument("--out", help="a .parquet file for every (game, seat) row, or a folder for "
+                                 "a chunked, resumable Parquet dataset")
+    p.add_argument("--chunk-size", type=int, default=5_000, help="games per chunk")
+    _backend_options(p)
     p.set_defaults(run=_simulate)
+
+    p = sub.add_parser("sweep", help="run a grid of rule knobs / player counts / line-ups")
+    p.add_argument("file", help="sweep TOML file (see snapsim.sim.sweep)")
+    p.add_argument("--out", help="dataset folder (overrides `out` in the file)")
+    _backend_options(p)
+    p.set_defaults(run=_sweep)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -335,7 +402,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        args.run(args)
+        code = args.run(args)
+        if code:
+            return code
     except SnapsimError as exc:
         print(f"snapsim: error: {exc}", file=sys.stderr)
         return 2

@@ -1,10 +1,12 @@
-"""Win rates with confidence intervals."""
+"""Win rates with confidence intervals, from whole tables or from streamed chunk sums."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 from scipy import stats
+
+SUMMED = ("won", "score", "photos")
 
 
 def wilson_interval(wins, n, level: float = 0.95):
@@ -20,13 +22,27 @@ def wilson_interval(wins, n, level: float = 0.95):
     return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
 
 
+def group_sums(df: pd.DataFrame, by: str) -> pd.DataFrame:
+    """Per group: row count and sums of won/score/photos (add these across chunks)."""
+    cols = [c for c in SUMMED if c in df]
+    out = df.groupby(by, observed=True)[cols].sum()
+    out.insert(0, "n", df.groupby(by, observed=True).size())
+    return out
+
+
+def add_sums(a: pd.DataFrame | None, b: pd.DataFrame) -> pd.DataFrame:
+    return b if a is None else a.add(b, fill_value=0)
+
+
+def win_table_from_sums(sums: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    out = pd.DataFrame({"n": sums["n"].astype(int), "win_rate": sums["won"] / sums["n"]})
+    out["ci_low"], out["ci_high"] = wilson_interval(sums["won"], sums["n"], level)
+    out["mean_score"] = sums["score"] / sums["n"]
+    if "photos" in sums:
+        out["mean_photos"] = sums["photos"] / sums["n"]
+    return out.reset_index()
+
+
 def win_table(df: pd.DataFrame, by: str, level: float = 0.95) -> pd.DataFrame:
     """Per group: seats played, win rate with its Wilson interval, mean score and photos."""
-    g = df.groupby(by, observed=True)
-    out = pd.DataFrame({"n": g.size(), "wins": g["won"].sum(), "mean_score": g["score"].mean()})
-    if "photos" in df:
-        out["mean_photos"] = g["photos"].mean()
-    out["win_rate"] = out.wins / out.n
-    out["ci_low"], out["ci_high"] = wilson_interval(out.wins, out.n, level)
-    cols = ["n", "win_rate", "ci_low", "ci_high", "mean_score"]
-    return out[cols + (["mean_photos"] if "mean_photos" in out else [])].reset_index()
+    return win_table_from_sums(group_sums(df, by), level)

@@ -1,26 +1,38 @@
-"""Run many seeded games in chunks with a progress bar; results are one DataFrame."""
+"""Run many seeded games: in memory (`simulate`) or streamed to a Parquet dataset (`run`).
+
+Game i of a run depends only on (config, policies, seed, i): chunks are just batches of game
+indices, so the result is the same for any chunk size, thread count, process count or
+backend, and a resumed run equals an uninterrupted one.
+"""
 
 from __future__ import annotations
 
-import numba
+import dataclasses
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
 import pandas as pd
+import pyarrow.parquet as pq
 from tqdm import tqdm
 
+from ..analysis.stats import add_sums, group_sums
 from ..errors import InputError
+from .backends import Task, make_backend
 from .registry import get_game
+from .store import RunStore, chunk_plan
 
 DEFAULT_CHUNK = 5_000
 
 
-def simulate(game: str, players: int | None = None, policies=None, games: int = 1000,
-             seed: int = 0, rotate_seats: bool = True, threads: int | None = None,
-             config=None, components=None, chunk_size: int = DEFAULT_CHUNK,
-             progress: bool = False, **knobs) -> pd.DataFrame:
-    """Play `games` games and return one row per (game, seat).
+def _whole(name, value, lo=1):
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
+        raise InputError(f"{name} must be a whole number >= {lo}, got {value!r}")
+    return value
 
-    Game i depends only on (config, policies, seed, i), so the result is the same for any
-    thread count or chunk size. Knobs are the game's config fields (e.g. photo_target=8).
-    """
+
+def prepare(game: str, players=None, policies=None, config=None, components=None, **knobs):
+    """Resolve (spec, config, policies) from user arguments, with clear errors."""
     spec = get_game(game)
     if config is None:
         kw = dict(knobs)
@@ -32,28 +44,146 @@ def simulate(game: str, players: int | None = None, policies=None, games: int = 
     elif knobs or components is not None:
         config = config.replace(**knobs, **({"components": components} if components else {}))
     n = spec.players(config)
-    if policies is None:
-        policies = [spec.default_policy] * n
-    policies = [spec.make_policy(p) for p in policies]
-    if len(policies) == 1:
-        policies = policies * n
-    if len(policies) != n:
-        raise InputError(f"{n} players need {n} policies (or one for all), got {len(policies)}")
-    for name, value in (("games", games), ("chunk_size", chunk_size)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise InputError(f"{name} must be a whole number >= 1, got {value!r}")
-    if threads is not None and (not isinstance(threads, int) or threads < 1):
-        raise InputError(f"threads must be a whole number >= 1, got {threads!r}")
-    old = numba.get_num_threads()
+    specs = [spec.default_policy] * n if policies is None else list(policies)
+    pols = [spec.make_policy(p) for p in specs]
+    if len(pols) == 1:
+        pols = pols * n
+    if len(pols) != n:
+        raise InputError(f"{n} players need {n} policies (or one for all), got {len(pols)}")
+    return spec, config, tuple(pols)
+
+
+def identity(spec, config, policies, seed, rotate_seats) -> dict:
+    """What makes a run's results: a resumed run must match it exactly."""
+    return {"game": spec.name, "config": describe_config(config),
+            "policies": [describe(p) for p in policies], "seed": seed,
+            "rotate_seats": rotate_seats}
+
+
+def describe(obj) -> object:
+    """JSON-able description of a config or policy (component files by content hash)."""
+    if dataclasses.is_dataclass(obj):
+        return {f.name: describe(getattr(obj, f.name)) for f in dataclasses.fields(obj)
+                if f.compare}
+    if isinstance(obj, tuple | list):
+        return [describe(x) for x in obj]
+    return obj
+
+
+def describe_config(config) -> dict:
+    out = {}
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        if f.name == "components":
+            data = Path(value.path).read_bytes() if Path(value.path).exists() else b""
+            out[f.name] = {"file": Path(value.path).name,
+                           "sha256": hashlib.sha256(data).hexdigest()}
+        else:
+            out[f.name] = describe(value)
+    return out
+
+
+def simulate(game: str, players: int | None = None, policies=None, games: int = 1000,
+             seed: int = 0, rotate_seats: bool = True, threads: int | None = None,
+             config=None, components=None, chunk_size: int = DEFAULT_CHUNK,
+             progress: bool = False, workers: int | None = None, scheduler: str | None = None,
+             **knobs) -> pd.DataFrame:
+    """Play `games` games and return one row per (game, seat), in game order.
+
+    Knobs are the game's config fields (e.g. photo_target=8). Local numba threads by
+    default; `workers=N` uses a process pool and `scheduler=` Dask (tcp://HOST:PORT or local:N).
+    """
+    spec, config, pols = prepare(game, players, policies, config, components, **knobs)
+    _whole("games", games)
+    _whole("chunk_size", chunk_size)
     if threads is not None:
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    parts = []
+        _whole("threads", threads)
+    tasks = [Task(i, spec.name, config, pols, first, count, seed, rotate_seats)
+             for i, first, count in chunk_plan(games, chunk_size)]
+    backend = make_backend(spec.name, config, pols, threads, workers, scheduler)
+    parts = {}
     try:
         with tqdm(total=games, unit="game", disable=not progress, desc=spec.name) as bar:
-            for first in range(0, games, chunk_size):
-                count = min(chunk_size, games - first)
-                parts.append(spec.run_chunk(config, policies, first, count, seed, rotate_seats))
-                bar.update(count)
+            for task, df in backend.run(tasks):
+                parts[task.key] = df
+                bar.update(task.count)
     finally:
-        numba.set_num_threads(old)
-    return pd.concat(parts, ignore_index=True)
+        backend.close()
+    return pd.concat([parts[k] for k in sorted(parts)], ignore_index=True)
+
+
+@dataclass
+class RunResult:
+    """A finished (or interrupted) run on disk, with streamed summary sums."""
+
+    folder: Path
+    chunks_total: int
+    chunks_done: int
+    computed: int  # chunks computed by this call (the rest were already on disk)
+    by_policy: pd.DataFrame | None
+    by_seat: pd.DataFrame | None
+
+    @property
+    def complete(self) -> bool:
+        return self.chunks_done == self.chunks_total
+
+
+@dataclass
+class Point:
+    """One run of a sweep: its folder, config, line-up and partition values."""
+
+    folder: Path
+    config: object
+    policies: tuple
+    labels: dict
+
+
+def run(game: str, out, players: int | None = None, policies=None, games: int = 1000,
+        seed: int = 0, rotate_seats: bool = True, threads: int | None = None, config=None,
+        components=None, chunk_size: int = DEFAULT_CHUNK, resume: bool = False,
+        progress: bool = False, workers: int | None = None, scheduler: str | None = None,
+        **knobs) -> RunResult:
+    """Stream a run to the folder `out`: one Parquet file per chunk plus manifest.json."""
+    spec, config, pols = prepare(game, players, policies, config, components, **knobs)
+    return run_points(spec, [Point(Path(out), config, pols, {})], games, seed, rotate_seats,
+                      chunk_size, resume, progress, threads, workers, scheduler)[0]
+
+
+def run_points(spec, points: list[Point], games, seed, rotate_seats, chunk_size, resume,
+               progress, threads=None, workers=None, scheduler=None) -> list[RunResult]:
+    """Run every point's missing chunks through one backend with one progress bar."""
+    _whole("games", games)
+    _whole("chunk_size", chunk_size)
+    if threads is not None:
+        _whole("threads", threads)
+    stores = [RunStore(p.folder, identity(spec, p.config, p.policies, seed, rotate_seats),
+                       games, chunk_size, spec.players(p.config), resume) for p in points]
+    tasks = [Task((k, i), spec.name, p.config, p.policies, first, count, seed, rotate_seats)
+             for k, (p, store) in enumerate(zip(points, stores, strict=True))
+             for i, first, count in store.missing]
+    computed = [0] * len(points)
+    done_games = sum(c for s in stores for _, _, c in s.plan) - sum(t.count for t in tasks)
+    if tasks:
+        backend = make_backend(spec.name, points[0].config, points[0].policies, threads,
+                               workers, scheduler)
+        try:
+            with tqdm(total=games * len(points), initial=done_games, unit="game",
+                      disable=not progress, desc=spec.name) as bar:
+                for task, df in backend.run(tasks):
+                    k, i = task.key
+                    stores[k].write_chunk(i, df)
+                    computed[k] += 1
+                    bar.update(task.count)
+        finally:
+            backend.close()
+    return [_result(store, computed[k]) for k, store in enumerate(stores)]
+
+
+def _result(store: RunStore, computed: int) -> RunResult:
+    """Summary sums streamed chunk by chunk, so memory stays bounded."""
+    pol = seat = None
+    for path in store.chunk_paths():
+        df = pq.read_table(path, columns=["seat", "policy", "won", "score", "photos"]).to_pandas()
+        pol = add_sums(pol, group_sums(df, "policy"))
+        seat = add_sums(seat, group_sums(df, "seat"))
+    return RunResult(store.folder, len(store.plan), len(store.done), computed, pol, seat)

@@ -16,7 +16,6 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -44,6 +43,25 @@ _AWARD_KEYS = {"specialist", "generalist", "source"}
 _ASSIGNMENT_KEYS = {"name", "cover", "symbols", "chart", "source"}
 _EXAMPLE_KEYS = {"portfolio", "assignment", "total", "source"}
 _DEFAULT_SOURCE = "custom"
+
+
+class FrozenMapping(Mapping):
+    """A read-only mapping that, unlike MappingProxyType, pickles (configs go to workers)."""
+
+    def __init__(self, data):
+        self._data = dict(data)
+
+    def __getitem__(self, key):
+        return self._data[key]
+
+    def __iter__(self):
+        return iter(self._data)
+
+    def __len__(self):
+        return len(self._data)
+
+    def __repr__(self):
+        return f"FrozenMapping({self._data!r})"
 
 
 @dataclass(frozen=True)
@@ -468,7 +486,7 @@ class _Loader:
         assignment = self.text(raw["assignment"], "assignment", "example")
         if assignment not in {a.name for a in assignments}:
             raise self.fail("example", f"assignment {assignment!r} is not an assignment")
-        return MappingProxyType(
+        return FrozenMapping(
             {
                 "portfolio": tuple(portfolio),
                 "assignment": assignment,

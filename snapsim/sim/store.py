@@ -1,0 +1,130 @@
+"""A run on disk: one Parquet file per chunk plus a JSON manifest, written as chunks finish.
+
+Every file is written to a temporary name and renamed into place, so a crash leaves either a
+whole chunk or none; the manifest lists only chunks whose file was complete. On resume a
+listed chunk is checked again (readable, right row count and game range) and recomputed if
+it is not, and a manifest made for another config, seed or line-up is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+
+from .. import __version__
+from ..errors import InputError
+
+MANIFEST = "manifest.json"
+
+
+def chunk_file(index: int) -> str:
+    return f"chunk-{index:06d}.parquet"
+
+
+def _atomic_write(path: Path, write) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def chunk_plan(games: int, chunk_size: int) -> list[tuple[int, int, int]]:
+    """(index, first game, count) for every chunk of the run."""
+    return [(i, first, min(chunk_size, games - first))
+            for i, first in enumerate(range(0, games, chunk_size))]
+
+
+class RunStore:
+    """The folder of one run (one point of a sweep)."""
+
+    def __init__(self, folder: str | os.PathLike, identity: dict, games: int, chunk_size: int,
+                 players: int, resume: bool):
+        self.folder = Path(folder)
+        self.identity = {**identity, "games": games, "chunk_size": chunk_size,
+                         "snapsim": __version__}
+        self.players = players
+        self.plan = chunk_plan(games, chunk_size)
+        self.done: dict[int, dict] = {}
+        self._open(resume)
+
+    # -- opening and checking
+    def _open(self, resume: bool) -> None:
+        manifest = self.folder / MANIFEST
+        if manifest.exists():
+            if not resume:
+                raise InputError(f"{self.folder} already holds a run; add --resume to finish it "
+                                 "or choose another output folder")
+            try:
+                old = json.loads(manifest.read_text())
+                old_identity = old["identity"]
+            except (OSError, ValueError, KeyError, TypeError):
+                raise InputError(f"{manifest} is unreadable; delete the folder to start "
+                                 "again") from None
+            for key in sorted(set(old_identity) | set(self.identity)):
+                if old_identity.get(key) != self.identity.get(key):
+                    raise InputError(
+                        f"cannot resume {self.folder}: it was run with {key}="
+                        f"{json.dumps(old_identity.get(key))}, not "
+                        f"{json.dumps(self.identity.get(key))}; use the same settings or "
+                        "another output folder")
+            for entry in old.get("chunks", []):
+                if self._valid(entry):
+                    self.done[entry["index"]] = entry
+        elif self.folder.exists() and any(p for p in self.folder.iterdir()
+                                          if not p.name.startswith(".tmp-")):
+            raise InputError(f"{self.folder} exists and is not a snapsim run folder; "
+                             "choose another output folder")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for stale in self.folder.glob(".tmp-*"):
+            stale.unlink(missing_ok=True)
+        for i, _, _ in self.plan:  # files of chunks not in the manifest are not trusted
+            if i not in self.done:
+                (self.folder / chunk_file(i)).unlink(missing_ok=True)
+        self._write_manifest()
+
+    def _valid(self, entry: dict) -> bool:
+        """A listed chunk counts only if its file opens and has the rows and games it should."""
+        try:
+            index = entry["index"]
+            _, first, count = self.plan[index]
+            path = self.folder / chunk_file(index)
+            meta = pq.ParquetFile(path).metadata
+            if meta.num_rows != count * self.players or entry.get("rows") != meta.num_rows:
+                return False
+            games = pq.read_table(path, columns=["game"]).column("game")
+            return games[0].as_py() == first and games[-1].as_py() == first + count - 1
+        except Exception:  # noqa: BLE001 - any unreadable or foreign file means "recompute"
+            return False
+
+    # -- progress
+    @property
+    def missing(self) -> list[tuple[int, int, int]]:
+        return [c for c in self.plan if c[0] not in self.done]
+
+    def write_chunk(self, index: int, df: pd.DataFrame) -> None:
+        path = self.folder / chunk_file(index)
+        _atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False))
+        _, first, count = self.plan[index]
+        self.done[index] = {"index": index, "first": first, "count": count, "rows": len(df),
+                            "file": chunk_file(index)}
+        self._write_manifest()
+
+    def _write_manifest(self) -> None:
+        body = {"identity": self.identity,
+                "complete": len(self.done) == len(self.plan),
+                "chunks_total": len(self.plan),
+                "chunks": [self.done[i] for i in sorted(self.done)]}
+        _atomic_write(self.folder / MANIFEST,
+                      lambda tmp: Path(tmp).write_text(json.dumps(body, indent=1)))
+
+    def chunk_paths(self) -> list[Path]:
+        return [self.folder / chunk_file(i) for i in sorted(self.done)]
