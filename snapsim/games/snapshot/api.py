@@ -154,8 +154,13 @@ def play_game(cfg, comp, ptab, kinds, params, rng, seats):
 
 
 @njit(cache=True, parallel=True)
-def play_batch(cfg, comp, ptab, kinds, params, key0, key1, first, count, rotate, out_i, out_f):
-    """Games first .. first+count-1, in parallel; rows (game, seat) in order."""
+def play_batch(cfg, comp, ptab, kinds, params, key0, key1, first, count, rotate, out_i, out_f,
+               out_cards, out_awards):
+    """Games first .. first+count-1, in parallel; rows (game, seat) in order.
+
+    out_cards[g] (attempts, photos, dice per card) and out_awards[g] (claim round per award
+    token) are filled when they have a row per game (pass zero-row arrays to skip them).
+    """
     n = E.n_players(cfg)
     for g in prange(count):
         game = first + g
@@ -163,11 +168,16 @@ def play_batch(cfg, comp, ptab, kinds, params, key0, key1, first, count, rotate,
         seats = seat_policies(n, kinds.shape[0], game, rotate)
         st = play_game(cfg, comp, ptab, kinds, params, rng, seats)
         _record(st, cfg, out_i, out_f, g * n, seats)
+        if out_cards.shape[0] > 0:
+            for c in range(E.N_CARDS):
+                out_cards[g, c, 0] = st[E.CS_ATTEMPTS + c]
+                out_cards[g, c, 1] = st[E.CS_PHOTOS + c]
+                out_cards[g, c, 2] = st[E.CS_DICE + c]
+            for k in range(E.N_CAT * E.MAX_STACK):
+                out_awards[g, k] = st[E.AWARD_ROUND + k]
 
 
-def run_games(config: SnapshotConfig, policies, first: int, count: int, seed: int,
-              rotate_seats: bool = True) -> pd.DataFrame:
-    """Rows (game, seat) for games first..first+count-1 of the run keyed by `seed`."""
+def _play(config, policies, first, count, seed, rotate_seats, details):
     pols = [make_policy(p) for p in policies]
     if len(pols) != config.players:
         raise InputError(f"{config.players} players need {config.players} policies, "
@@ -177,12 +187,60 @@ def run_games(config: SnapshotConfig, policies, first: int, count: int, seed: in
     n = config.players
     out_i = np.zeros((count * n, N_INT), np.int64)
     out_f = np.zeros(count * n)
+    rows = count if details else 0
+    out_cards = np.zeros((rows, E.N_CARDS, 3), np.int64)
+    out_awards = np.zeros((rows, E.N_CAT * E.MAX_STACK), np.int64)
     play_batch(config.to_array(), config.comp_vector(), photo_table(), kinds, params,
-               np.uint64(key0), np.uint64(key1), first, count, rotate_seats, out_i, out_f)
+               np.uint64(key0), np.uint64(key1), first, count, rotate_seats, out_i, out_f,
+               out_cards, out_awards)
+    return pols, out_i, out_f, out_cards, out_awards
+
+
+def details(config: SnapshotConfig, policies, games: int, seed: int,
+            rotate_seats: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per-card totals (attempts, photos, dice rolled) and award claim rounds over a run.
+
+    The games are the same as `run_games(config, policies, 0, games, seed)`'s.
+    """
+    _, _, _, cards, awards = _play(config, policies, 0, games, seed, rotate_seats, True)
+    comp = config.components
+    tot = cards.sum(axis=0)
+    card_df = pd.DataFrame({
+        "card": [a.name for a in comp.cards],
+        "habitat": [comp.habitats[a.habitat].name if a.habitat >= 0 else "any"
+                    for a in comp.cards],
+        "difficulty": [a.difficulty for a in comp.cards],
+        "prestige": [a.prestige for a in comp.cards],
+        "attempts": tot[:, 0], "photos": tot[:, 1], "dice": tot[:, 2], "games": games})
+    names = [h.name for h in comp.habitats] + ["Generalist"]
+    rows = []
+    for cat, name in enumerate(names):
+        for place in range(E.MAX_STACK):
+            col = awards[:, cat * E.MAX_STACK + place]
+            if place < comp_stack_size(comp, cat):
+                claimed = col[col > 0]
+                rows.append({"award": name, "place": place + 1, "games": games,
+                             "claimed": int(claimed.size),
+                             "mean_round": float(claimed.mean()) if claimed.size else np.nan,
+                             "median_round": float(np.median(claimed)) if claimed.size
+                             else np.nan})
+    return card_df, pd.DataFrame(rows)
+
+
+def comp_stack_size(comp, cat: int) -> int:
+    return len(comp.generalist) if cat == E.GENERALIST else len(comp.specialist[cat])
+
+
+def run_games(config: SnapshotConfig, policies, first: int, count: int, seed: int,
+              rotate_seats: bool = True) -> pd.DataFrame:
+    """Rows (game, seat) for games first..first+count-1 of the run keyed by `seed`."""
+    pols, out_i, out_f, _, _ = _play(config, policies, first, count, seed, rotate_seats, False)
+    n = config.players
     df = pd.DataFrame(out_i, columns=INT_COLUMNS)
     df.insert(0, "game", np.repeat(np.arange(first, first + count), n))
     df.insert(1, "seat", np.tile(np.arange(n), count))
-    df.insert(2, "policy", pd.Categorical.from_codes(
+    df.insert(2, "players", n)
+    df.insert(3, "policy", pd.Categorical.from_codes(
         df.pop("policy_index").to_numpy(), categories=_unique_names(pols)))
     df["won"] = out_f
     return df

@@ -220,6 +220,12 @@ ST_TOK_REROLL = _field("ST_TOK_REROLL", MAX_PLAYERS)  # kept by the bank after r
 ST_OFFERS_MADE = _field("ST_OFFERS_MADE", MAX_PLAYERS)
 ST_OFFERS_TAKEN = _field("ST_OFFERS_TAKEN", MAX_PLAYERS)
 ST_END_ROUND = _field("ST_END_ROUND")
+# per-card and per-award statistics (for card value and award timing studies)
+MAX_STACK = 8  # award tokens per category whose claim round is recorded
+CS_ATTEMPTS = _field("CS_ATTEMPTS", N_CARDS)
+CS_PHOTOS = _field("CS_PHOTOS", N_CARDS)
+CS_DICE = _field("CS_DICE", N_CARDS)  # dice rolled in photograph attempts
+AWARD_ROUND = _field("AWARD_ROUND", N_CAT * MAX_STACK)  # round (1-based) each token was taken
 STATE_SIZE = sum(_layout.values())
 
 
@@ -645,7 +651,10 @@ def photograph(st, cfg, comp, rng, h):
             for _ in range(st[DICE_ON + c]):
                 total += roll(rng)
             st[ST_ATTEMPTS + p] += 1
+            st[CS_ATTEMPTS + c] += 1
+            st[CS_DICE + c] += st[DICE_ON + c]
             if total >= card_difficulty(st, comp, c):
+                st[CS_PHOTOS + c] += 1
                 st[ST_TOK_PHOTO + p] += st[TOK_ON + c]
                 st[TOK_ON + c] = 0  # spent, to the bank, even if not needed
                 st[DICE_ON + c] = 0
@@ -714,6 +723,17 @@ def finish_habitat(st, cfg, comp, h):
 
 
 @njit(cache=True)
+def take_award(st, comp, p, cat):
+    """Take the top token of a category's stack."""
+    i = st[AWARD_NEXT + cat]
+    st[S_AWARDS + p] += award_value(comp, cat, i)
+    if i < MAX_STACK:
+        st[AWARD_ROUND + cat * MAX_STACK + i] = st[ROUND] + 1
+    st[AWARD_NEXT + cat] += 1
+    st[AWARDS_WON + p * N_CAT + cat] += 1
+
+
+@njit(cache=True)
 def collect_awards(st, comp, p):
     """The k-th award of a category needs 3k animals of the habitat (Generalist: k of each)."""
     least = 1 << 30
@@ -722,14 +742,10 @@ def collect_awards(st, comp, p):
         least = min(least, cnt)
         while st[AWARDS_WON + p * N_CAT + h] < cnt // 3 and \
                 st[AWARD_NEXT + h] < comp[K_AWARD_COUNT + h]:
-            st[S_AWARDS + p] += award_value(comp, h, st[AWARD_NEXT + h])
-            st[AWARD_NEXT + h] += 1
-            st[AWARDS_WON + p * N_CAT + h] += 1
+            take_award(st, comp, p, h)
     g = GENERALIST
     while st[AWARDS_WON + p * N_CAT + g] < least and st[AWARD_NEXT + g] < comp[K_AWARD_COUNT + g]:
-        st[S_AWARDS + p] += award_value(comp, g, st[AWARD_NEXT + g])
-        st[AWARD_NEXT + g] += 1
-        st[AWARDS_WON + p * N_CAT + g] += 1
+        take_award(st, comp, p, g)
 
 
 @njit(cache=True)

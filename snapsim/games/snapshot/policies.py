@@ -40,19 +40,24 @@ PARAM_NAMES = (
     "accept_max",  # accept an offer for a placeable card worth less than this to me
     "reserve_min",  # reserve a card that would spook if worth at least this (else spook)
     "keep_min",  # reserve a placeable card instead of placing it if worth at least this
+    "allow_reserve",  # 0: never reserve or offer (restricted play)
+    "allow_offers",  # 0: never make offers
+    "allow_tokens",  # 0: never put tokens on cards, buy re-rolls or make offers
+    "allow_rerolls",  # 0: never buy explore re-rolls
 )
 N_PARAMS = len(PARAM_NAMES)
 (P_MAX_RISK, P_MAX_PLACED, P_SLOT_RISK, P_TOKEN_VALUE, P_W_AWARD, P_W_PROGRESS, P_W_COVER,
  P_W_ARTICLE, P_OFFER_MIN, P_OFFER_TOKENS, P_ACCEPT_MAX, P_RESERVE_MIN,
- P_KEEP_MIN) = range(N_PARAMS)
+ P_KEEP_MIN, P_ALLOW_RESERVE, P_ALLOW_OFFERS, P_ALLOW_TOKENS, P_ALLOW_REROLLS) = range(N_PARAMS)
 
-_BASE = (0.25, 3.0, 1.6, 0.4, 1.0, 0.0, 1.0, 1.0, 5.0, 3.0, 3.0, 0.0, 99.0)
+_ALLOW = (1.0, 1.0, 1.0, 1.0)
+_BASE = (0.25, 3.0, 1.6, 0.4, 1.0, 0.0, 1.0, 1.0, 5.0, 3.0, 3.0, 0.0, 99.0) + _ALLOW
 DEFAULT_PARAMS = {
     "random": _BASE,
     "greedy": _BASE,
     "cautious": (0.12, 2.0, 1.3) + _BASE[3:],
     "aggressive": (0.45, 6.0, 2.0) + _BASE[3:],
-    "collector": _BASE[:4] + (1.5, 0.6, 1.5, 1.5, 4.0, 2.0, 4.0, 0.0, 7.0),
+    "collector": _BASE[:4] + (1.5, 0.6, 1.5, 1.5, 4.0, 2.0, 4.0, 0.0, 7.0) + _ALLOW,
 }
 NEG = -1e18
 MAX_T = 20  # tokens beyond this change no probability (difficulties are at most 10)
@@ -181,6 +186,8 @@ def habitat_options(st, cfg, comp, ptab, par, h, cards, n, mandatory, vals, toke
         if mandatory[i]:
             any_mandatory = True
     rerolls = tokens // cfg[E.C_REROLL_COST] if cfg[E.C_TOKENS] == 1 else 0
+    if par[P_ALLOW_REROLLS] <= 0:
+        rerolls = 0
     for k in range(dice + 1):
         best_v[k] = NEG if any_mandatory else 0.0
         best_e[k] = 0
@@ -209,7 +216,7 @@ def plan_value(st, cfg, comp, ptab, par, extra_card, extra_hab, write):
     dice = cfg[E.C_DICE]
     p = st[E.CUR]
     lam = par[P_TOKEN_VALUE]
-    tokens = st[E.TOKENS + p]
+    tokens = st[E.TOKENS + p] if par[P_ALLOW_TOKENS] > 0 else 0
     hv = np.full((E.N_HAB, dice + 1), NEG)
     he = np.zeros((E.N_HAB, dice + 1), np.int64)
     allocs = np.zeros((E.N_HAB, dice + 1, E.N_CARDS), np.int64)
@@ -378,6 +385,8 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n):
                 return E.A_DRAW * 64
         return E.A_STOP * 64
     if ph == E.PH_OFFER:
+        if par[P_ALLOW_OFFERS] <= 0 or par[P_ALLOW_RESERVE] <= 0 or par[P_ALLOW_TOKENS] <= 0:
+            return E.A_PASS * 64
         v = card_value(st, cfg, comp, par, p, st[E.DRAWN])
         if v >= par[P_OFFER_MIN] and st[E.TOKENS + p] >= par[P_OFFER_TOKENS]:
             return E.A_OFFER * 64
@@ -385,7 +394,7 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n):
     if ph == E.PH_DECIDE:
         c = st[E.DRAWN]
         v = card_value(st, cfg, comp, par, p, c)
-        can_reserve = _find(buf, n, E.A_RESERVE * 64)
+        can_reserve = _find(buf, n, E.A_RESERVE * 64) and par[P_ALLOW_RESERVE] > 0
         place = -1
         for i in range(n):
             if buf[i] // 64 == E.A_PLACE:
@@ -447,7 +456,8 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n):
                     card_value(st, cfg, comp, par, p, c)
         # the tokens are lost only if this die succeeds, and then the stake is won:
         # worth it when the stake beats the tokens' value
-        if stake > par[P_TOKEN_VALUE] * cfg[E.C_REROLL_COST]:
+        allowed = par[P_ALLOW_REROLLS] > 0 and par[P_ALLOW_TOKENS] > 0
+        if allowed and stake > par[P_TOKEN_VALUE] * cfg[E.C_REROLL_COST]:
             if _find(buf, n, E.A_REROLL * 64 + E.SUPPLY):
                 return E.A_REROLL * 64 + E.SUPPLY
             for i in range(n):
