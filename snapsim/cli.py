@@ -390,12 +390,48 @@ def _add_simulate(sub) -> None:
     p.set_defaults(run=_sweep)
 
 
+# ---------------------------------------------------------------- report
+
+QUICK_GAMES = 300
+
+
+def _report(args) -> None:
+    if args.game != "snapshot":
+        raise InputError(f"no report for game {args.game!r}; available: snapshot")
+    from .games.snapshot.components import load_components
+    from .games.snapshot.report import build
+
+    games = QUICK_GAMES if args.quick else args.games
+    studies = [s.strip() for s in args.studies.split(",")] if args.studies else None
+    comps = load_components(args.components) if args.components else None
+    path = build(args.out, games=games, seed=args.seed, studies=studies, threads=args.threads,
+                 components=comps, progress=not args.quiet)
+    print(f"report written to {path} (and report.md, figures, CSV tables beside it)")
+
+
+def _add_report(sub) -> None:
+    p = sub.add_parser("report", help="run the balance studies and write the report")
+    p.add_argument("game", help="game name: snapshot")
+    p.add_argument("--games", type=int, default=20_000, help="games per configuration")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", default="reports/snapshot", help="output folder")
+    p.add_argument("--quick", action="store_true",
+                   help=f"{QUICK_GAMES} games per configuration (a smoke run)")
+    p.add_argument("--studies", help="comma-separated subset: seats, policies, restricted, "
+                                     "cards, awards, raccoon, sensitivity, tokens")
+    p.add_argument("--components", help="component TOML file (default: bundled)")
+    p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_report)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="snapsim", description=__doc__)
     parser.add_argument("--version", action="version", version=f"snapsim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     _add_odds(sub)
     _add_simulate(sub)
+    _add_report(sub)
     return parser
 
 

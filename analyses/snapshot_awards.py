@@ -1,0 +1,9 @@
+"""Awards and assignments: claim timing, score share, assignment balance (section of reports/snapshot).
+
+Run from the repository root: python analyses/snapshot_awards.py [--games N] [--seed S]
+"""
+
+from snapsim.games.snapshot.report import study_main
+
+if __name__ == "__main__":
+    study_main("awards")

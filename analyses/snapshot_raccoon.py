@@ -1,0 +1,9 @@
+"""With and without the raccoon (section of reports/snapshot).
+
+Run from the repository root: python analyses/snapshot_raccoon.py [--games N] [--seed S]
+"""
+
+from snapsim.games.snapshot.report import study_main
+
+if __name__ == "__main__":
+    study_main("raccoon")

@@ -1,0 +1,102 @@
+"""Sections on disk (one JSON each, so a study can be re-run alone) and their rendering."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+SECTIONS = "sections"
+
+
+@dataclass
+class Section:
+    """One question the report answers: findings computed from numbers, figures, tables."""
+
+    key: str  # file-name stem and anchor
+    order: int
+    title: str
+    text: str = ""
+    findings: list[str] = field(default_factory=list)
+    figures: dict[str, bytes] = field(default_factory=dict)  # name -> PNG
+    captions: dict[str, str] = field(default_factory=dict)
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # name -> table
+
+    def save(self, out: Path) -> None:
+        """PNG and CSV files plus sections/<key>.json describing them."""
+        (out / SECTIONS).mkdir(parents=True, exist_ok=True)
+        for name, png in self.figures.items():
+            (out / f"{name}.png").write_bytes(png)
+        for name, table in self.tables.items():
+            table.to_csv(out / f"{name}.csv", index=False)
+        meta = {"key": self.key, "order": self.order, "title": self.title, "text": self.text,
+                "findings": self.findings, "figures": list(self.figures),
+                "captions": self.captions, "tables": list(self.tables)}
+        (out / SECTIONS / f"{self.key}.json").write_text(json.dumps(meta, indent=1))
+
+
+@dataclass
+class Report:
+    title: str
+    meta: dict  # e.g. games, seed, version: printed at the top
+
+
+def _load_sections(out: Path) -> list[dict]:
+    metas = [json.loads(p.read_text()) for p in sorted((out / SECTIONS).glob("*.json"))]
+    return sorted(metas, key=lambda m: m["order"])
+
+
+def _md_table(df: pd.DataFrame, rows: int = 40) -> str:
+    df = df.head(rows)
+    fmt = df.map(lambda v: f"{v:.4g}" if isinstance(v, float) else str(v))
+    head = "| " + " | ".join(map(str, df.columns)) + " |"
+    sep = "|" + "---|" * len(df.columns)
+    body = ["| " + " | ".join(r) + " |" for r in fmt.to_numpy().tolist()]
+    return "\n".join([head, sep, *body])
+
+
+def write_report(out: str | Path, report: Report) -> Path:
+    """Render every saved section in `out` into report.md and a self-contained index.html."""
+    out = Path(out)
+    sections = _load_sections(out)
+    meta = ", ".join(f"{k}: {v}" for k, v in report.meta.items())
+    md = [f"# {report.title}", "", meta, "", "## Key findings", ""]
+    for s in sections:
+        md += [f"- **{s['title']}**: {f}" for f in s["findings"][:2]]
+    h = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(report.title)}"
+         "</title><style>body{font-family:sans-serif;max-width:1000px;margin:auto;padding:1em}"
+         "table{border-collapse:collapse;font-size:12px;margin:.5em 0}td,th{border:1px solid "
+         "#ccc;padding:2px 6px;text-align:right}img{max-width:100%}.f{background:#f4f7fb;"
+         "padding:.5em 1em}</style></head><body>",
+         f"<h1>{html.escape(report.title)}</h1><p>{html.escape(meta)}</p>",
+         "<h2>Key findings</h2><ul>"]
+    for s in sections:
+        h += [f"<li><b>{html.escape(s['title'])}</b>: {html.escape(f)}</li>"
+              for f in s["findings"][:2]]
+    h.append("</ul>")
+    for s in sections:
+        md += ["", f"## {s['title']}", "", s["text"], ""]
+        md += [f"- {f}" for f in s["findings"]]
+        h.append(f"<h2 id='{s['key']}'>{html.escape(s['title'])}</h2>"
+                 f"<p>{html.escape(s['text'])}</p><div class='f'><ul>")
+        h += [f"<li>{html.escape(f)}</li>" for f in s["findings"]]
+        h.append("</ul></div>")
+        for name in s["figures"]:
+            cap = s["captions"].get(name, "")
+            md += ["", f"![{cap}]({name}.png)", "", f"*{cap}*"]
+            data = base64.b64encode((out / f"{name}.png").read_bytes()).decode()
+            h.append(f"<figure><img alt='{html.escape(cap)}' src='data:image/png;base64,{data}'>"
+                     f"<figcaption>{html.escape(cap)}</figcaption></figure>")
+        for name in s["tables"]:
+            table = pd.read_csv(out / f"{name}.csv")
+            md += ["", f"Table `{name}.csv`:", "", _md_table(table)]
+            h.append(f"<p>Table <code>{name}.csv</code></p>"
+                     + table.head(40).to_html(index=False, float_format=lambda v: f"{v:.4g}"))
+    h.append("</body></html>")
+    (out / "report.md").write_text("\n".join(md) + "\n")
+    (out / "index.html").write_text("\n".join(h))
+    return out / "index.html"
