@@ -1,4 +1,4 @@
-"""Awards and assignments: claim timing, score share, assignment balance (section of reports/snapshot).
+"""Awards and assignments: claim timing, score share, assignment balance.
 
 Run from the repository root: python analyses/snapshot_awards.py [--games N] [--seed S]
 """

@@ -1,4 +1,4 @@
-"""Card value: attempts, photographs and prestige per die for every animal (section of reports/snapshot).
+"""Card value: attempts, photographs and prestige per die for every animal.
 
 Run from the repository root: python analyses/snapshot_cards.py [--games N] [--seed S]
 """

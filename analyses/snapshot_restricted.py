@@ -1,4 +1,4 @@
-"""Restricted play (value of reserving, offers, tokens, re-rolls) and the Simpler Variants (section of reports/snapshot).
+"""Restricted play (reserving, offers, tokens, re-rolls) and the Simpler Variants.
 
 Run from the repository root: python analyses/snapshot_restricted.py [--games N] [--seed S]
 """

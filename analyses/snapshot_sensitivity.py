@@ -1,4 +1,4 @@
-"""Rule sensitivity: photo target, re-roll cost, experience tokens, reserve limit (section of reports/snapshot).
+"""Rule sensitivity: photo target, re-roll cost, experience tokens, reserve limit.
 
 Run from the repository root: python analyses/snapshot_sensitivity.py [--games N] [--seed S]
 """
