@@ -1,0 +1,88 @@
+"""The Snapshot balance report end to end (--quick), and that it flags a broken assignment."""
+
+import json
+import re
+
+import pandas as pd
+import pytest
+
+from snapsim.cli import main
+from snapsim.games.snapshot.components import BUNDLED_PATH, load_components
+from snapsim.games.snapshot.report import STUDIES, build
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def quick_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    assert main(["report", "snapshot", "--quick", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def test_every_section_figure_and_table_is_written(quick_report):
+    out = quick_report
+    sections = [json.loads(p.read_text()) for p in sorted((out / "sections").glob("*.json"))]
+    assert len(sections) == len(STUDIES) == 8
+    html = (out / "index.html").read_text()
+    md = (out / "report.md").read_text()
+    n_figures = 0
+    for s in sections:
+        assert s["title"] in html and s["title"] in md
+        assert s["findings"], s["key"]
+        for name in s["figures"]:
+            data = (out / f"{name}.png").read_bytes()
+            assert data.startswith(PNG) and len(data) > 2000
+            n_figures += 1
+        for name in s["tables"]:
+            assert len(pd.read_csv(out / f"{name}.csv")) > 0
+    # self-contained: every figure embedded in the HTML, none linked
+    assert html.count("data:image/png;base64,") == n_figures
+    assert not re.search(r"src='[^d]", html)
+    assert "Key findings" in md and "games per configuration: 300, seed: 1" in md
+
+
+def test_tables_agree_with_the_raw_data(quick_report):
+    out = quick_report
+    seats = pd.read_csv(out / "seat_advantage.csv")
+    for _, sub in seats.groupby("players"):
+        assert sub.win_rate.sum() == pytest.approx(1.0)  # every game has one (shared) winner
+        assert (sub.n == 300).all()
+    m = pd.read_csv(out / "matchups.csv")
+    for r in m.itertuples():
+        back = m[(m.policy == r.opponent) & (m.opponent == r.policy)].win_rate.iloc[0]
+        assert r.win_rate + back == pytest.approx(1.0)
+    cards = pd.read_csv(out / "card_value.csv")
+    assert (cards.photos <= cards.attempts).all() and (cards.dice >= cards.attempts).all()
+    assert len(cards) == 37
+    assign = pd.read_csv(out / "assignments.csv")
+    assert assign.n.sum() == 4 * 300 and assign.wins.sum() == pytest.approx(300)
+    sched = pd.read_csv(out / "start_token_schedules.csv")
+    seat_cols = [c for c in sched.columns if c.startswith("seat")]
+    for r in sched.itertuples():
+        rates = [getattr(r, c) for c in seat_cols[: r.players]]
+        assert sum(rates) == pytest.approx(1.0)
+
+
+def test_a_trivially_easy_assignment_is_flagged(tmp_path):
+    text = BUNDLED_PATH.read_text()
+    easy = "chart = [0, 40, 80, 120, 160, 200, 240, 280, 320]"
+    text = text.replace("chart = [0, 1, 3, 6, 9, 12, 14, 16, 18]", easy, 1)  # The Long Lunch
+    path = tmp_path / "unbalanced.toml"
+    path.write_text(text)
+    comps = load_components(path)
+    build(tmp_path / "rep", games=400, seed=2, studies=["awards"], components=comps,
+          progress=False)
+    table = pd.read_csv(tmp_path / "rep" / "assignments.csv").set_index("assignment_name")
+    assert table.loc["The Long Lunch", "flagged"]
+    assert table.loc["The Long Lunch", "ci_low"] > 0.25
+    findings = json.loads((tmp_path / "rep" / "sections" / "5-awards.json").read_text())
+    assert any("The Long Lunch" in f for f in findings["findings"])
+
+
+def test_bad_report_arguments_exit_2(capsys):
+    assert main(["report", "yosemite"]) == 2
+    assert main(["report", "snapshot", "--studies", "seats,bogus"]) == 2
+    assert main(["report", "snapshot", "--games", "3"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith("snapsim: error:") for line in err)
