@@ -358,28 +358,37 @@ class SnapshotGame:
         if code not in legal:
             raise InputError(f"action {decode(code).describe(self.config.components)!r} is "
                              f"not legal now (phase {self.phase})")
-        who = self.current_player
-        before = self.state.copy()
-        E.step(self.state, self._cfg, self._comp, self._rng, code, self._buf)
-        self._log(who, decode(code), before)
+        # what engine.step does, one move at a time so that forced moves are logged too
+        forced = False
+        while True:
+            who = self.current_player
+            before = self.state.copy()
+            E.apply_action(self.state, self._cfg, self._comp, self._rng, code)
+            self._log(who, decode(code), before, forced)
+            if self.is_over() or E.legal_actions(self.state, self._cfg, self._comp,
+                                                 self._buf) != 1:
+                return
+            code, forced = int(self._buf[0]), True
 
     def play(self) -> None:
         """Play to the end with the seats' policies."""
         while not self.is_over():
             self.apply(self.policy_action())
 
-    def _log(self, who, action, before):
+    def _log(self, who, action, before, forced):
         comp = self.config.components
         s = self.state
         line = f"round {int(before[E.ROUND]) + 1} P{who + 1}: {action.describe(comp)}"
+        if forced:
+            line += " (forced)"
         if action.kind == "draw":
-            drawn = [i for i in range(E.N_CARDS) if before[E.LOC + i] in (E.L_DECK, E.L_DISCARD)
-                     and s[E.LOC + i] not in (E.L_DECK, E.L_DISCARD)]
-            line += f" -> {comp.cards[drawn[0]].name}" if drawn else ""
+            line += f" -> {comp.cards[int(s[E.LAST_DRAWN])].name}"
+        # where cards went, including forced moves played after the action
         events = []
         for i in range(E.N_CARDS):
-            if before[E.LOC + i] != s[E.LOC + i] and before[E.LOC + i] == E.L_TABLE:
-                events.append(f"{comp.cards[i].name} {_LOC_NAMES[int(s[E.LOC + i])]}")
+            was, now = int(before[E.LOC + i]), int(s[E.LOC + i])
+            if was != now and now != E.L_DRAWN and not (was == E.L_DISCARD and now == E.L_DECK):
+                events.append(f"{comp.cards[i].name} {_LOC_NAMES[now]}")
         if events:
             line += " [" + ", ".join(events) + "]"
         self.log.append(line)

@@ -168,6 +168,7 @@ END_TRIGGERED = _field("END_TRIGGERED")
 TRUNCATED = _field("TRUNCATED")
 N_DECK = _field("N_DECK")
 DRAWN = _field("DRAWN")
+LAST_DRAWN = _field("LAST_DRAWN")  # for logs: the card drawn most recently
 ASKED = _field("ASKED")
 OFFERER = _field("OFFERER")
 RES_HAB = _field("RES_HAB")
@@ -518,6 +519,7 @@ def draw_card(st, rng):
     st[N_DECK] -= 1
     c = st[DECK + st[N_DECK]]
     st[LOC + c] = L_DRAWN
+    st[LAST_DRAWN] = c
     return c
 
 
