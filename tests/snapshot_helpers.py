@@ -13,7 +13,7 @@ import numpy as np
 
 from snapsim.games.snapshot import SnapshotConfig, SnapshotGame
 from snapsim.games.snapshot import engine as E
-from snapsim.games.snapshot.api import game_rngs, root_keys
+from snapsim.sim.kernel import game_rngs, root_keys
 
 HAB = {"Shoreline": 0, "Savannah": 1, "Mountain": 2, "Rainforest": 3}
 SHORE, SAV, MOUNT, RAIN = 0, 1, 2, 3

@@ -15,6 +15,15 @@ import pandas as pd
 from numba import njit, prange
 
 from ...errors import InputError
+from ...sim.kernel import (
+    Policy,
+    game_rngs,
+    lineup_names,
+    parse_policy,
+    policy_arrays,
+    root_keys,
+    seat_policies,
+)
 from . import engine as E
 from . import policies as P
 from .config import SnapshotConfig, photo_table
@@ -22,51 +31,9 @@ from .config import SnapshotConfig, photo_table
 # ---------------------------------------------------------------- policies by name
 
 
-@dataclass(frozen=True)
-class Policy:
-    """A policy kind and its parameter vector; `name` is what tables show."""
-
-    name: str
-    kind: int
-    params: tuple[float, ...]
-
-
 def make_policy(spec: str | Policy) -> Policy:
     """Parse "greedy" or "cautious:max_risk=0.1:token_value=0.5" into a Policy."""
-    if isinstance(spec, Policy):
-        return spec
-    text = str(spec).strip()
-    base, *overrides = text.split(":")
-    base = base.strip().lower()
-    if base not in P.DEFAULT_PARAMS:
-        raise InputError(f"unknown Snapshot policy {base!r}; choose from "
-                         f"{', '.join(P.KIND_NAMES)}")
-    params = list(P.DEFAULT_PARAMS[base])
-    for item in filter(None, (s.strip() for s in overrides)):
-        key, sep, val = item.partition("=")
-        key = key.strip()
-        if not sep or key not in P.PARAM_NAMES:
-            raise InputError(f"policy {text!r}: {item!r} is not NAME=VALUE with NAME one of "
-                             f"{', '.join(P.PARAM_NAMES)}")
-        try:
-            params[P.PARAM_NAMES.index(key)] = float(val)
-        except ValueError:
-            raise InputError(f"policy {text!r}: {key} needs a number, got {val!r}") from None
-    return Policy(text, P.KIND_NAMES.index(base), tuple(params))
-
-
-def _policy_arrays(policies):
-    kinds = np.array([p.kind for p in policies], np.int64)
-    params = np.array([p.params for p in policies], np.float64)
-    return kinds, params
-
-
-def root_keys(seed: int) -> tuple[int, int]:
-    """Two independent 64-bit keys from the user's seed."""
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise InputError(f"seed must be a whole number >= 0, got {seed!r}")
-    k = np.random.SeedSequence(int(seed)).generate_state(2, dtype=np.uint64)
-    return int(k[0]), int(k[1])
+    return parse_policy(spec, "Snapshot", P.KIND_NAMES, P.PARAM_NAMES, P.DEFAULT_PARAMS)
 
 
 # ---------------------------------------------------------------- result schema
@@ -123,24 +90,6 @@ def _record(st, cfg, out_i, out_f, row, policy_of_seat):
 
 
 @njit(cache=True)
-def game_rngs(key0, key1, game):
-    rng = np.empty(2, np.uint64)
-    rng[0] = E.mix_seed(np.uint64(key0), game)
-    rng[1] = E.mix_seed(np.uint64(key1), game)
-    return rng
-
-
-@njit(cache=True)
-def seat_policies(n, n_pol, game, rotate):
-    """Policy index at each seat: line-up order, rotated by the game index if asked."""
-    out = np.empty(n, np.int64)
-    shift = game % n if rotate else 0
-    for s in range(n):
-        out[s] = ((s + shift) % n) % n_pol
-    return out
-
-
-@njit(cache=True)
 def play_game(cfg, comp, ptab, kinds, params, rng, seats):
     """Play one game to the end; return its final state."""
     buf = np.empty(E.MAX_LEGAL, np.int64)
@@ -183,7 +132,7 @@ def _play(config, policies, first, count, seed, rotate_seats, details):
         raise InputError(f"{config.players} players need {config.players} policies, "
                          f"got {len(pols)}")
     key0, key1 = root_keys(seed)
-    kinds, params = _policy_arrays(pols)
+    kinds, params = policy_arrays(pols)
     n = config.players
     out_i = np.zeros((count * n, N_INT), np.int64)
     out_f = np.zeros(count * n)
@@ -241,15 +190,9 @@ def run_games(config: SnapshotConfig, policies, first: int, count: int, seed: in
     df.insert(1, "seat", np.tile(np.arange(n), count))
     df.insert(2, "players", n)
     df.insert(3, "policy", pd.Categorical.from_codes(
-        df.pop("policy_index").to_numpy(), categories=_unique_names(pols)))
+        df.pop("policy_index").to_numpy(), categories=lineup_names(pols)))
     df["won"] = out_f
     return df
-
-
-def _unique_names(pols):
-    """Line-up names; a repeated policy gets a seat suffix so columns stay distinct."""
-    names = [p.name for p in pols]
-    return [f"{n}#{i + 1}" if names.count(n) > 1 else n for i, n in enumerate(names)]
 
 
 # ---------------------------------------------------------------- step API
@@ -317,7 +260,7 @@ class SnapshotGame:
         self._buf = np.empty(E.MAX_LEGAL, np.int64)
         pols = [make_policy(p) for p in (policies or ["greedy"] * self.config.players)]
         self.policies = pols
-        self._kinds, self._params = _policy_arrays(pols)
+        self._kinds, self._params = policy_arrays(pols)
         self._seats = seat_policies(self.config.players, len(pols), game, rotate_seats)
         self.state = E.new_game(self._cfg, self._comp, self._rng)
         self.log: list[str] = []

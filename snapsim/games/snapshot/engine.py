@@ -17,6 +17,8 @@ explore, re-rolls, photograph) and Review (experience, awards, game end).
 import numpy as np
 from numba import njit
 
+from ...sim.kernel import Layout, randint
+
 N_CARDS = 37  # 36 animals + the raccoon
 RACCOON = 36
 N_HAB = 4
@@ -152,14 +154,8 @@ L_DRAWN = 5
 L_BOX = 6  # not in this game (raccoon switched off)
 
 # ---------------------------------------------------------------- state layout
-_layout = {}
-
-
-def _field(name, size=1):
-    start = sum(_layout.values())
-    _layout[name] = size
-    return start
-
+_layout = Layout()
+_field = _layout.field
 
 PHASE = _field("PHASE")
 CUR = _field("CUR")
@@ -227,40 +223,16 @@ CS_ATTEMPTS = _field("CS_ATTEMPTS", N_CARDS)
 CS_PHOTOS = _field("CS_PHOTOS", N_CARDS)
 CS_DICE = _field("CS_DICE", N_CARDS)  # dice rolled in photograph attempts
 AWARD_ROUND = _field("AWARD_ROUND", N_CAT * MAX_STACK)  # round (1-based) each token was taken
-STATE_SIZE = sum(_layout.values())
+STATE_SIZE = _layout.size
 
 
 # ---------------------------------------------------------------- randomness
 
 
 @njit(cache=True)
-def _next(rng, stream):
-    """splitmix64: a tiny counter-based generator whose whole state is one uint64."""
-    rng[stream] += np.uint64(0x9E3779B97F4A7C15)
-    z = rng[stream]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def randint(rng, stream, n):
-    """Uniform integer in 0..n-1 (53-bit multiply-shift; bias below 1e-15)."""
-    return np.int64(((_next(rng, stream) >> np.uint64(11)) * np.uint64(n)) >> np.uint64(53))
-
-
-@njit(cache=True)
 def roll(rng):
+    """One d6 from the chance stream."""
     return randint(rng, 0, 6) + 1
-
-
-@njit(cache=True)
-def mix_seed(key, index):
-    """Seed of stream `index` under root `key`: independent of how games are chunked."""
-    tmp = np.empty(1, np.uint64)
-    tmp[0] = key ^ (np.uint64(index) * np.uint64(0xD1B54A32D192ED03))
-    _next(tmp, 0)
-    return _next(tmp, 0)
 
 
 # ---------------------------------------------------------------- small queries

@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from ...odds.explore import explore_kernel
+from ...sim.kernel import randint
 from . import engine as E
 
 RANDOM, GREEDY, CAUTIOUS, AGGRESSIVE, COLLECTOR = 0, 1, 2, 3, 4
@@ -472,5 +473,5 @@ def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n):
     """The action policy `kind` with parameters `par` takes now, given the n legal actions in
     buf (as `engine.step` leaves them); always one of them."""
     if kind == RANDOM:
-        return buf[E.randint(rng, 1, n)]
+        return buf[randint(rng, 1, n)]
     return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n)

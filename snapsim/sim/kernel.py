@@ -1,0 +1,138 @@
+"""Pieces every game engine shares: state-vector layouts, counter-based random streams,
+seeding by game index, seat rotation, and policies as a kind plus a parameter vector.
+
+Engines keep their whole state in one int64 vector (fields at fixed offsets) and draw
+randomness from splitmix64 streams held in a small uint64 array, so a game is a pure
+function of (config, policies, seed, game index) on any thread, process or machine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ..errors import InputError
+
+
+class Layout:
+    """Allocates named fields of an int64 state vector: `X = layout.field("X", size)`."""
+
+    def __init__(self):
+        self.sizes: dict[str, int] = {}
+
+    def field(self, name: str, size: int = 1) -> int:
+        start = sum(self.sizes.values())
+        self.sizes[name] = size
+        return start
+
+    @property
+    def size(self) -> int:
+        return sum(self.sizes.values())
+
+
+# ---------------------------------------------------------------- random streams
+
+
+@njit(cache=True)
+def next_u64(rng, stream):
+    """splitmix64: a tiny counter-based generator whose whole state is one uint64."""
+    rng[stream] += np.uint64(0x9E3779B97F4A7C15)
+    z = rng[stream]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def randint(rng, stream, n):
+    """Uniform integer in 0..n-1 (53-bit multiply-shift; bias below 1e-15)."""
+    return np.int64(((next_u64(rng, stream) >> np.uint64(11)) * np.uint64(n)) >> np.uint64(53))
+
+
+@njit(cache=True)
+def mix_seed(key, index):
+    """Seed of stream `index` under root `key`: independent of how games are chunked."""
+    tmp = np.empty(1, np.uint64)
+    tmp[0] = key ^ (np.uint64(index) * np.uint64(0xD1B54A32D192ED03))
+    next_u64(tmp, 0)
+    return next_u64(tmp, 0)
+
+
+@njit(cache=True)
+def game_rngs(key0, key1, game):
+    """Stream 0: chance (shuffles, dice); stream 1: the policies' own random choices."""
+    rng = np.empty(2, np.uint64)
+    rng[0] = mix_seed(np.uint64(key0), game)
+    rng[1] = mix_seed(np.uint64(key1), game)
+    return rng
+
+
+@njit(cache=True)
+def seat_policies(n, n_pol, game, rotate):
+    """Policy index at each seat: line-up order, rotated by the game index if asked."""
+    out = np.empty(n, np.int64)
+    shift = game % n if rotate else 0
+    for s in range(n):
+        out[s] = ((s + shift) % n) % n_pol
+    return out
+
+
+def root_keys(seed: int) -> tuple[int, int]:
+    """Two independent 64-bit keys from the user's seed (numpy SeedSequence)."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise InputError(f"seed must be a whole number >= 0, got {seed!r}")
+    k = np.random.SeedSequence(int(seed)).generate_state(2, dtype=np.uint64)
+    return int(k[0]), int(k[1])
+
+
+# ---------------------------------------------------------------- policies
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A policy kind and its parameter vector; `name` is what tables show."""
+
+    name: str
+    kind: int
+    params: tuple[float, ...]
+
+
+def parse_policy(spec, game: str, kinds: tuple[str, ...], param_names: tuple[str, ...],
+                 defaults: dict[str, tuple[float, ...]]) -> Policy:
+    """Parse "greedy" or "cautious:max_risk=0.1:token_value=0.5" into a Policy."""
+    if isinstance(spec, Policy):
+        return spec
+    text = str(spec).strip()
+    base, *overrides = text.split(":")
+    base = base.strip().lower()
+    if base not in defaults:
+        raise InputError(f"unknown {game} policy {base!r}; choose from {', '.join(kinds)}")
+    params = list(defaults[base])
+    for item in filter(None, (s.strip() for s in overrides)):
+        key, sep, val = item.partition("=")
+        key = key.strip()
+        if not sep or key not in param_names:
+            raise InputError(f"policy {text!r}: {item!r} is not NAME=VALUE with NAME one of "
+                             f"{', '.join(param_names)}")
+        try:
+            params[param_names.index(key)] = float(val)
+        except ValueError:
+            raise InputError(f"policy {text!r}: {key} needs a number, got {val!r}") from None
+    return Policy(text, kinds.index(base), tuple(params))
+
+
+def policy_arrays(policies) -> tuple[np.ndarray, np.ndarray]:
+    kinds = np.array([p.kind for p in policies], np.int64)
+    width = max(len(p.params) for p in policies)
+    params = np.zeros((len(policies), width), np.float64)
+    for i, p in enumerate(policies):
+        params[i, :len(p.params)] = p.params
+    return kinds, params
+
+
+def lineup_names(policies) -> list[str]:
+    """Line-up names; a repeated policy gets a seat suffix so categories stay distinct."""
+    names = [p.name for p in policies]
+    return [f"{n}#{i + 1}" if names.count(n) > 1 else n for i, n in enumerate(names)]
