@@ -259,11 +259,11 @@ def parse_knob(text: str) -> tuple[str, object]:
 
 
 def _knobs(args) -> dict:
+    from .sim import get_game
+
     knobs = dict(parse_knob(t) for t in args.set)
     if getattr(args, "components", None):
-        from .games.snapshot.components import load_components
-
-        knobs["components"] = load_components(args.components)
+        knobs["components"] = get_game(args.game).load_components(args.components)
     return knobs
 
 
@@ -367,7 +367,7 @@ def _backend_options(p) -> None:
 
 def _add_simulate(sub) -> None:
     p = sub.add_parser("simulate", help="play many seeded games and summarise win rates")
-    p.add_argument("game", help="game name: snapshot")
+    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
     p.add_argument("--players", type=int, help="number of players")
     p.add_argument("--policies", help="comma-separated line-up, one per seat (or one for all); "
                                       "parameters as name:key=value:key=value")
@@ -396,29 +396,31 @@ QUICK_GAMES = 300
 
 
 def _report(args) -> None:
-    if args.game != "snapshot":
-        raise InputError(f"no report for game {args.game!r}; available: snapshot")
-    from .games.snapshot.components import load_components
-    from .games.snapshot.report import build
+    from .sim import get_game
 
+    spec = get_game(args.game)
+    if spec.report is None:
+        raise InputError(f"no report for game {args.game!r} yet")
     games = QUICK_GAMES if args.quick else args.games
     studies = [s.strip() for s in args.studies.split(",")] if args.studies else None
-    comps = load_components(args.components) if args.components else None
-    path = build(args.out, games=games, seed=args.seed, studies=studies, threads=args.threads,
-                 components=comps, progress=not args.quiet)
+    comps = spec.load_components(args.components) if args.components else None
+    out = args.out or f"reports/{spec.name}"
+    path = spec.report(out, games=games, seed=args.seed, studies=studies, threads=args.threads,
+                       components=comps, progress=not args.quiet)
     print(f"report written to {path} (and report.md, figures, CSV tables beside it)")
 
 
 def _add_report(sub) -> None:
     p = sub.add_parser("report", help="run the balance studies and write the report")
-    p.add_argument("game", help="game name: snapshot")
+    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
     p.add_argument("--games", type=int, default=20_000, help="games per configuration")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--out", default="reports/snapshot", help="output folder")
+    p.add_argument("--out", help="output folder (default: reports/GAME)")
     p.add_argument("--quick", action="store_true",
                    help=f"{QUICK_GAMES} games per configuration (a smoke run)")
-    p.add_argument("--studies", help="comma-separated subset: seats, policies, restricted, "
-                                     "cards, awards, raccoon, sensitivity, tokens")
+    p.add_argument("--studies", help="comma-separated subset of the game's studies (snapshot: "
+                                     "seats, policies, restricted, cards, awards, raccoon, "
+                                     "sensitivity, tokens)")
     p.add_argument("--components", help="component TOML file (default: bundled)")
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

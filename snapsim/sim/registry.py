@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -10,7 +11,12 @@ import pandas as pd
 
 from ..errors import InputError
 
-KNOWN_GAMES = ("snapshot",)
+
+def known_games() -> list[str]:
+    """Game packages shipped in snapsim.games (each registers itself when imported)."""
+    from .. import games
+
+    return sorted(m.name for m in pkgutil.iter_modules(games.__path__) if m.ispkg)
 
 
 @dataclass(frozen=True)
@@ -21,6 +27,8 @@ class GameSpec:
     make_policy(spec) -> policy object (raises InputError for a bad spec)
     run_chunk(config, policies, first, count, seed, rotate_seats) -> DataFrame of (game, seat)
     players(config) -> number of seats
+    load_components(path) -> a validated component set (for --components)
+    report(out, games=, seed=, studies=, threads=, components=, progress=) -> index.html path
     """
 
     name: str
@@ -29,6 +37,8 @@ class GameSpec:
     run_chunk: Callable[..., pd.DataFrame]
     players: Callable[[object], int]
     default_policy: str
+    load_components: Callable[[str], object]
+    report: Callable[..., object] | None = None
 
 
 _GAMES: dict[str, GameSpec] = {}
@@ -42,7 +52,9 @@ def register(spec: GameSpec) -> GameSpec:
 def get_game(name: str) -> GameSpec:
     key = str(name).strip().lower()
     if key not in _GAMES:
-        if key not in KNOWN_GAMES:
-            raise InputError(f"unknown game {name!r}; choose from {', '.join(KNOWN_GAMES)}")
+        if key not in known_games():
+            raise InputError(f"unknown game {name!r}; choose from {', '.join(known_games())}")
         importlib.import_module(f"snapsim.games.{key}")
+    if key not in _GAMES:
+        raise InputError(f"game {name!r} is not available in this version of snapsim")
     return _GAMES[key]

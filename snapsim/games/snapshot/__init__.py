@@ -5,6 +5,13 @@ from .api import SnapshotGame, make_policy, run_games
 from .components import load_components
 from .config import SnapshotConfig
 
+
+def _report(*args, **kwargs):
+    from .report import build  # matplotlib and the studies load only when a report is made
+
+    return build(*args, **kwargs)
+
+
 GAME = register(GameSpec(
     name="snapshot",
     make_config=SnapshotConfig.from_knobs,
@@ -12,6 +19,8 @@ GAME = register(GameSpec(
     run_chunk=run_games,
     players=lambda config: config.players,
     default_policy="greedy",
+    load_components=load_components,
+    report=_report,
 ))
 
 __all__ = ["GAME", "SnapshotConfig", "SnapshotGame", "load_components", "make_policy",
