@@ -117,3 +117,11 @@ def test_streamed_sums_equal_the_whole_table():
         total = total.add(p, fill_value=0)
     pd.testing.assert_frame_equal(win_table_from_sums(total), win_table(df, "seat"),
                                   check_dtype=False)
+
+
+def test_flag_columns_apply_holm_over_every_p_value():
+    df = pd.DataFrame({"p_a": [0.001, 0.04], "p_b": [0.5, 0.012]})
+    out = B.flag_columns(df, ["p_a", "p_b"])
+    # Holm over (0.001, 0.04, 0.5, 0.012): adjusted 0.004, 0.08, 0.5, 0.036
+    assert out.p_a_significant.tolist() == [True, False]
+    assert out.p_b_significant.tolist() == [False, True]

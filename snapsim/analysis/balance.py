@@ -57,6 +57,17 @@ def with_flags(df: pd.DataFrame, pcol: str = "p_value") -> pd.DataFrame:
     return df
 
 
+def flag_columns(df: pd.DataFrame, columns) -> pd.DataFrame:
+    """A `<col>_significant` flag for each p-value column (Holm over all of them together)."""
+    df = df.copy()
+    cols = list(columns)
+    flat = df[cols].fillna(1.0).to_numpy().ravel()
+    adj = holm(flat).reshape(len(df), len(cols)) if flat.size else flat
+    for k, col in enumerate(cols):
+        df[f"{col}_significant"] = adj[:, k] < ALPHA if flat.size else []
+    return df
+
+
 def rates(df: pd.DataFrame, by, fair: float | None = None) -> pd.DataFrame:
     """Win rate with Wilson CI per group; with `fair`, a test against that fair share."""
     g = df.groupby(by, observed=True)

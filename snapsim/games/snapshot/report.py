@@ -214,15 +214,16 @@ def study_restricted(ctx: Ctx) -> Section:
         for m in ("rounds", "score_sd"):
             row[f"p_{m}"] = B.compare_runs(base, g, m)["p_value"] if knobs else 1.0
         vrows.append(row)
-    vt = pd.DataFrame(vrows)
+    vt = B.flag_columns(pd.DataFrame(vrows), ["p_rounds", "p_score_sd"])
     s.tables["simpler_variants"] = vt
     s.figures["simpler_variants"] = F.bars(vt, "variant", "rounds", None, None,
                                            "Game length under the Simpler Variants", ctx.note,
                                            ylabel="mean rounds")
     s.captions["simpler_variants"] = "Mean game length per variant (greedy players)"
     for r in vt.iloc[1:].itertuples():
+        sig = "significant" if r.p_rounds_significant else "not significant"
         s.findings.append(f"Variant {r.variant}: {r.rounds:.2f} rounds vs {vt.rounds.iloc[0]:.2f}"
-                          f" (Welch p = {r.p_rounds:.3g}), score spread within a game "
+                          f" (Welch p = {r.p_rounds:.3g}, {sig}), score spread within a game "
                           f"{r.score_sd:.1f} vs {vt.score_sd.iloc[0]:.1f}.")
     return s
 
@@ -328,7 +329,7 @@ def study_raccoon(ctx: Ctx) -> Section:
                      "p_score": 1.0 if base is None else B.compare_runs(base, g, "mean_score")[
                          "p_value"]})
         base = g if base is None else base
-    t = pd.DataFrame(rows)
+    t = B.flag_columns(pd.DataFrame(rows), ["p_rounds", "p_score"])
     s.tables["raccoon"] = t
     s.figures["raccoon"] = F.bars(t, "setting", "mean_score", None, None,
                                   "Mean score per player", ctx.note, ylabel="prestige")
@@ -365,8 +366,10 @@ def study_sensitivity(ctx: Ctx) -> Section:
                          "seat_spread": float(seat.max() - seat.min()),
                          "last_seat_win_rate": float(seat.iloc[-1]),
                          "p_rounds": 1.0 if v == defaults[knob] else
-                         B.compare_runs(bg, g, "rounds")["p_value"]})
-    t = pd.DataFrame(rows)
+                         B.compare_runs(bg, g, "rounds")["p_value"],
+                         "p_score": 1.0 if v == defaults[knob] else
+                         B.compare_runs(bg, g, "mean_score")["p_value"]})
+    t = B.flag_columns(pd.DataFrame(rows), ["p_rounds", "p_score"])
     s.tables["rule_sensitivity"] = t
     s.figures["rule_sensitivity_length"] = F.lines(t, "value", ["rounds"],
                                                    "Game length by rule knob", ctx.note,
