@@ -330,14 +330,6 @@ def deck_can_draw(st):
 
 
 @njit(cache=True)
-def habitat_has_animals(st, h):
-    for c in range(N_CARDS):
-        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h:
-            return True
-    return False
-
-
-@njit(cache=True)
 def reroll_affordable(st, cfg, c):
     """Re-roll paid from the supply (c == SUPPLY) or from card c's tokens topped up by it."""
     p = st[CUR]
@@ -410,18 +402,19 @@ def legal_actions(st, cfg, comp, out):
         left = st[DICE_LEFT]
         need = sideways_need(st, -1)
         if left > 0:
+            # one pass: which habitats hold animals, and which owe a die to a sideways card
+            animals = np.zeros(N_HAB, np.int64)
+            owes = np.zeros(N_HAB, np.int64)
+            for c in range(N_CARDS):
+                if st[LOC + c] == L_TABLE:
+                    h = st[ON_HAB + c]
+                    animals[h] = 1
+                    if st[SIDEWAYS + c] == 1 and st[HAB_DICE + h] == 0:
+                        owes[h] = 1
             for h in range(N_HAB):
-                if habitat_has_animals(st, h):
-                    owed = 0
-                    if st[HAB_DICE + h] == 0:
-                        for c in range(N_CARDS):
-                            if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h \
-                                    and st[SIDEWAYS + c] == 1:
-                                owed = 1
-                                break
-                    if left - 1 >= need - owed:
-                        out[n] = A_DIE_HABITAT * 64 + h
-                        n += 1
+                if animals[h] == 1 and left - 1 >= need - owes[h]:
+                    out[n] = A_DIE_HABITAT * 64 + h
+                    n += 1
             for c in range(N_CARDS):
                 if st[LOC + c] == L_TABLE and st[HAB_DICE + st[ON_HAB + c]] > 0:
                     owed = 1 if (st[SIDEWAYS + c] == 1 and st[DICE_ON + c] == 0) else 0

@@ -189,14 +189,18 @@ def habitat_options(st, cfg, comp, ptab, par, h, cards, n, mandatory, vals, toke
     rerolls = tokens // cfg[E.C_REROLL_COST] if cfg[E.C_TOKENS] == 1 else 0
     if par[P_ALLOW_REROLLS] <= 0:
         rerolls = 0
+    pe = np.empty(dice + 1)
+    paid = np.empty(dice + 1)
+    for e in range(1, dice + 1):
+        pe[e], paid[e], _ = explore_kernel(e, comp[E.K_EXPLORE + h], rerolls,
+                                           cfg[E.C_REROLL_COST])
     for k in range(dice + 1):
         best_v[k] = NEG if any_mandatory else 0.0
         best_e[k] = 0
         for e in range(1, k + 1):
             if f[n, k - e] <= NEG:
                 continue
-            pe, paid, _ = explore_kernel(e, comp[E.K_EXPLORE + h], rerolls, cfg[E.C_REROLL_COST])
-            val = pe * f[n, k - e] - lam * paid
+            val = pe[e] * f[n, k - e] - lam * paid[e]
             if val > best_v[k] + 1e-12:
                 best_v[k] = val
                 best_e[k] = e
