@@ -390,6 +390,48 @@ def _add_simulate(sub) -> None:
     p.set_defaults(run=_sweep)
 
 
+# ---------------------------------------------------------------- advise
+
+
+def read_situation(path: str) -> dict:
+    """A situation file: TOML (.toml) or JSON (.json)."""
+    import tomllib
+    from pathlib import Path
+
+    p = Path(path)
+    try:
+        text = p.read_text()
+    except OSError as exc:
+        raise InputError(f"{p.name}: cannot read {path!r} ({exc.strerror or exc})") from None
+    try:
+        return json.loads(text) if p.suffix == ".json" else tomllib.loads(text)
+    except (ValueError, tomllib.TOMLDecodeError) as exc:
+        raise InputError(f"{p.name}: not valid {'JSON' if p.suffix == '.json' else 'TOML'} "
+                         f"({exc})") from None
+
+
+def _advise(args) -> None:
+    from pathlib import Path
+
+    from .games.snapshot.advisor import advise
+
+    if args.top < 1:
+        raise InputError(f"--top must be at least 1, got {args.top}")
+    advice = advise(read_situation(args.situation), Path(args.situation).name, top=args.top)
+    _emit(advice.table, args.format, f"Best preparations ({advice.searched:,} allocations "
+                                     "searched; value = expected prestige incl. award and "
+                                     "assignment gains, minus token_value per token lost)")
+
+
+def _add_advise(sub) -> None:
+    p = sub.add_parser("advise", help="exact best preparation for a Snapshot situation")
+    p.add_argument("situation", help="situation file (.toml or .json): table, tokens, "
+                                     "reserved, sideways, portfolio, assignment, token_value")
+    p.add_argument("--top", type=int, default=10, help="allocations to show")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    p.set_defaults(run=_advise)
+
+
 # ---------------------------------------------------------------- report
 
 QUICK_GAMES = 300
@@ -434,6 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_odds(sub)
     _add_simulate(sub)
     _add_report(sub)
+    _add_advise(sub)
     return parser
 
 

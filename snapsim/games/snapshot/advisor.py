@@ -1,0 +1,345 @@
+"""Exact preparation advisor: every allocation of the dice and tokens, ranked by expected value.
+
+Model (the rulebook's Phase 3 with one documented simplification): habitats are resolved in
+habitat order; after a failed explore roll the player keeps buying re-rolls while the tokens
+left in the supply pay for them (tokens on cards are not taken back for re-rolls); re-roll
+tokens are lost only when the exploration finally succeeds, card tokens only when the
+photograph succeeds. The value of a photograph is the policies' `card_value` (prestige plus
+award, cover and feature-article gains), and each token lost costs `token_value`, so the
+advisor and the greedy policy rank with the same numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from ...odds.explore import face_success
+from . import engine as E
+from . import policies as P
+
+TOP = 10  # allocations kept
+
+
+@njit(cache=True)
+def explore_with_budget(explore_dice, targets, budget0, max_budget):
+    """P(explore succeeds) per habitat and E[re-rolls paid], re-rolls drawn from one shared
+    budget in habitat order (a final failure refunds, so only successes spend)."""
+    n_hab = explore_dice.shape[0]
+    dist = np.zeros(max_budget + 1)
+    dist[budget0] = 1.0
+    p_ok = np.zeros(n_hab)
+    paid = 0.0
+    for h in range(n_hab):
+        e = explore_dice[h]
+        if e == 0:
+            continue
+        p = face_success(targets[h])
+        q = 1.0 - p
+        new = np.zeros(max_budget + 1)
+        for b in range(max_budget + 1):
+            m = dist[b]
+            if m == 0.0:
+                continue
+            first = 1.0 - q**e
+            p_ok[h] += m * first
+            new[b] += m * first
+            reach = q**e
+            for k in range(1, b + 1):  # success on the k-th re-roll spends k
+                ok = reach * p
+                p_ok[h] += m * ok
+                new[b - k] += m * ok
+                paid += m * ok * k
+                reach *= q
+            new[b] += m * reach  # final failure: every re-roll token comes back
+        dist = new
+    return p_ok, paid
+
+
+@njit(cache=True)
+def token_knapsack(gain, n, limit):
+    """best[t] = max sum of gain[i, t_i] with sum t_i <= t; choice[i, t] for reconstruction."""
+    width = gain.shape[1]
+    best = np.zeros((n + 1, limit + 1))
+    choice = np.zeros((n + 1, limit + 1), np.int64)
+    for i in range(n):
+        for t in range(limit + 1):
+            best[i + 1, t] = -1e18
+            for k in range(min(t, width - 1) + 1):
+                v = best[i, t - k] + gain[i, k]
+                if v > best[i + 1, t]:
+                    best[i + 1, t] = v
+                    choice[i + 1, t] = k
+    return best, choice
+
+
+@njit(cache=True)
+def evaluate(ptab, hab, diff, val, dice_on, hab_dice, targets, tokens, cost, lam, tok_out):
+    """Best token placement for one dice allocation; returns its expected value and writes
+    the tokens per card into tok_out."""
+    n = hab.shape[0]
+    idx = np.empty(n, np.int64)
+    m = 0
+    for i in range(n):
+        if dice_on[i] > 0:
+            idx[m] = i
+            m += 1
+    best_total = -1e18
+    tcap = min(tokens, P.MAX_T)
+    for placed in range(tokens + 1):
+        budget = (tokens - placed) // cost
+        p_ok, paid = explore_with_budget(hab_dice, targets, budget, tokens // cost)
+        limit = min(placed, tcap * max(m, 1))
+        gain = np.zeros((max(m, 1), tcap + 1))
+        for j in range(m):
+            i = idx[j]
+            for t in range(tcap + 1):
+                s = P.photo_p(ptab, dice_on[i], t, diff[i])
+                gain[j, t] = p_ok[hab[i]] * s * (val[i] - lam * t)
+        best, choice = token_knapsack(gain, m, limit)
+        total = best[m, limit] - lam * paid * cost
+        if total > best_total + 1e-12:
+            best_total = total
+            t = limit
+            for j in range(m, 0, -1):
+                k = choice[j, t]
+                tok_out[idx[j - 1]] = k
+                t -= k
+            for i in range(n):
+                if dice_on[i] == 0:
+                    tok_out[i] = 0
+    return best_total
+
+
+@njit(cache=True)
+def search(ptab, hab, diff, val, mandatory, targets, dice, tokens, cost, lam, top):
+    """Every allocation of `dice` (habitat dice, then animal dice in habitats that have one);
+    keeps the `top` best as rows (value, habitat dice, card dice, card tokens)."""
+    n = hab.shape[0]
+    n_hab = targets.shape[0]
+    width = 1 + n_hab + 2 * n
+    kept = np.full((top, width), -1e18)
+    count = 0
+    hd = np.zeros(n_hab, np.int64)
+    has = np.zeros(n_hab, np.int64)
+    for i in range(n):
+        has[hab[i]] = 1
+    tok = np.zeros(n, np.int64)
+    dice_on = np.zeros(n, np.int64)
+    # odometer over habitat dice (only habitats holding a candidate card)
+    while True:
+        used = hd.sum()
+        ok = used <= dice
+        for i in range(n):
+            if mandatory[i] and hd[hab[i]] == 0:
+                ok = False
+        if ok:
+            rem = dice - used
+            elig = np.zeros(n, np.int64)
+            for i in range(n):
+                elig[i] = 1 if hd[hab[i]] > 0 else 0
+            dice_on[:] = 0
+            for i in range(n):
+                if mandatory[i]:
+                    dice_on[i] = 1
+            # odometer over animal dice
+            while True:
+                if dice_on.sum() <= rem:
+                    v = evaluate(ptab, hab, diff, val, dice_on, hd, targets, tokens, cost, lam,
+                                 tok)
+                    count += 1
+                    worst = 0
+                    for r in range(1, top):
+                        if kept[r, 0] < kept[worst, 0]:
+                            worst = r
+                    if v > kept[worst, 0] + 1e-12:
+                        kept[worst, 0] = v
+                        kept[worst, 1:1 + n_hab] = hd
+                        kept[worst, 1 + n_hab:1 + n_hab + n] = dice_on
+                        kept[worst, 1 + n_hab + n:] = tok
+                # next animal allocation
+                k = 0
+                while k < n:
+                    if elig[k] and dice_on[k] < rem:
+                        dice_on[k] += 1
+                        if dice_on.sum() <= rem:
+                            break
+                    dice_on[k] = 1 if mandatory[k] else 0
+                    k += 1
+                if k == n:
+                    break
+        # next habitat allocation
+        h = 0
+        while h < n_hab:
+            if has[h] and hd[h] < dice:
+                hd[h] += 1
+                if hd.sum() <= dice:
+                    break
+            hd[h] = 0
+            h += 1
+        if h == n_hab:
+            break
+    return kept, count
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Ranked allocations (best first) and how many were searched."""
+
+    table: pd.DataFrame
+    searched: int
+
+
+def advise_allocations(state, cfg, comp, ptab, params, cards, mandatory, top: int = TOP):
+    """Rank every allocation for the current player of `state` over the candidate `cards`."""
+    p = int(E.decider(state))
+    hab = np.array([int(state[E.ON_HAB + c]) if state[E.ON_HAB + c] >= 0
+                    else int(comp[E.K_HAB + c]) for c in cards], np.int64)
+    diff = np.array([int(E.card_difficulty(state, comp, c)) for c in cards], np.int64)
+    val = np.array([P.card_value(state, cfg, comp, params, p, c) for c in cards])
+    targets = comp[E.K_EXPLORE:E.K_EXPLORE + E.N_HAB].copy()
+    tokens = int(state[E.TOKENS + p]) if cfg[E.C_TOKENS] == 1 else 0
+    kept, count = search(ptab, hab, diff, val, np.array(mandatory, np.bool_), targets,
+                         int(cfg[E.C_DICE]), tokens, int(cfg[E.C_REROLL_COST]),
+                         float(params[P.P_TOKEN_VALUE]), top)
+    return hab, diff, val, kept[np.argsort(-kept[:, 0])], count
+
+
+# ---------------------------------------------------------------- situations
+
+
+SITUATION_KEYS = {"players", "tokens", "table", "sideways", "reserved", "portfolio",
+                  "assignment", "token_value", "dice", "reroll_cost", "place_reserved"}
+
+
+def situation_game(data: dict, source: str = "situation", config=None):
+    """A SnapshotGame positioned at the start of Preparation from a situation description.
+
+    Keys: table = {Habitat = [animals]}, tokens, sideways = [animals placed sideways],
+    reserved = [my reserved animals], portfolio = [my photographs], assignment = name,
+    players, dice, reroll_cost, token_value. Impossible situations raise one-line errors.
+    """
+    from ...errors import InputError
+    from .api import SnapshotGame
+    from .config import SnapshotConfig
+
+    unknown = sorted(set(data) - SITUATION_KEYS)
+    if unknown:
+        raise InputError(f"{source}: unknown key {unknown[0]!r}; keys are "
+                         f"{', '.join(sorted(SITUATION_KEYS))}")
+    knobs = {k: data[k] for k in ("players", "dice", "reroll_cost") if k in data}
+    config = config or SnapshotConfig.from_knobs(**knobs)
+    comp = config.components
+    game = SnapshotGame(config, seed=0)
+    st = game.state
+    seen: dict[int, str] = {}
+
+    def card(name, where):
+        c = comp.card_index(name)
+        if c in seen:
+            raise InputError(f"{source}: {name!r} is both in {seen[c]} and in {where}")
+        seen[c] = where
+        return c
+
+    tokens = data.get("tokens", 0)
+    if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 0:
+        raise InputError(f"{source}: tokens must be a whole number >= 0, got {tokens!r}")
+    for c in range(E.N_CARDS):
+        st[E.LOC + c], st[E.ON_HAB + c], st[E.OWNER + c], st[E.SIDEWAYS + c] = \
+            E.L_DECK, -1, -1, 0
+    table = data.get("table", {})
+    if not isinstance(table, dict):
+        raise InputError(f"{source}: table must map habitat names to lists of animals")
+    for hab_name, names in table.items():
+        h = comp.habitat_index(hab_name)
+        for name in names:
+            c = card(name, f"the {comp.habitats[h].name} table")
+            if comp.cards[c].habitat not in (h, -1):
+                raise InputError(f"{source}: {name!r} lives in "
+                                 f"{comp.habitats[comp.cards[c].habitat].name}, not in "
+                                 f"{comp.habitats[h].name}")
+            st[E.LOC + c], st[E.ON_HAB + c] = E.L_TABLE, h
+    for name in data.get("sideways", []):
+        c = comp.card_index(name)
+        if st[E.LOC + c] != E.L_TABLE:
+            raise InputError(f"{source}: sideways card {name!r} must also be on the table")
+        st[E.SIDEWAYS + c] = 1
+    reserved = data.get("reserved", [])
+    if len(reserved) > config.reserve_limit:
+        raise InputError(f"{source}: {len(reserved)} reserved cards; the limit is "
+                         f"{config.reserve_limit}")
+    for name in reserved:
+        c = card(name, "the reserve")
+        st[E.LOC + c], st[E.OWNER + c] = E.L_RESERVE, 0
+    st[E.N_RESERVED] = len(reserved)
+    cfg, vec = game._cfg, game._comp
+    for name in data.get("portfolio", []):
+        c = card(name, "the portfolio")
+        st[E.LOC + c], st[E.OWNER + c] = E.L_PORTFOLIO, 0
+        E.add_photo(st, cfg, vec, 0, c)
+    E.collect_awards(st, vec, 0)
+    if "assignment" in data:
+        names = [a.name for a in comp.assignments]
+        if data["assignment"] not in names:
+            raise InputError(f"{source}: unknown assignment {data['assignment']!r}")
+        st[E.ASSIGN] = names.index(data["assignment"])
+        st[E.SYM_COUNT] = st[E.COVER_DONE] = 0
+        for c in range(E.N_CARDS):
+            if st[E.LOC + c] == E.L_PORTFOLIO:
+                st[E.PHOTOS] -= 1
+                st[E.S_PRESTIGE] -= comp.cards[c].prestige
+                if c != E.RACCOON:
+                    st[E.HAB_COUNT + comp.cards[c].habitat] -= 1
+                E.add_photo(st, cfg, vec, 0, c)
+    st[E.CUR] = 0
+    st[E.TOKENS] = tokens
+    st[E.PHASE] = E.PH_PREP_DICE
+    st[E.DICE_LEFT] = config.dice
+    st[E.PHOTOS_TURN] = 0
+    return game
+
+
+def advise(data: dict, source: str = "situation", top: int = TOP) -> Advice:
+    """Rank every preparation (dice, tokens; reserved cards placed or not) of a situation."""
+    from ...errors import InputError
+
+    game = situation_game(data, source)
+    lam = data.get("token_value", P.DEFAULT_PARAMS["greedy"][P.P_TOKEN_VALUE])
+    if isinstance(lam, bool) or not isinstance(lam, int | float) or lam < 0:
+        raise InputError(f"{source}: token_value must be a number >= 0, got {lam!r}")
+    params = np.array(P.DEFAULT_PARAMS["greedy"], np.float64)
+    params[P.P_TOKEN_VALUE] = float(lam)
+    st, cfg, comp = game.state, game._cfg, game._comp
+    table = [c for c in range(E.N_CARDS) if st[E.LOC + c] == E.L_TABLE]
+    reserved = [c for c in range(E.N_CARDS) if st[E.LOC + c] == E.L_RESERVE]
+    names = game.config.components
+    rows, searched = [], 0
+    # each subset of reserved cards placed (sideways: they must then be attempted)
+    for mask in range(1 << len(reserved)):
+        placed = [reserved[i] for i in range(len(reserved)) if mask >> i & 1]
+        if any(c == E.RACCOON for c in placed):
+            continue  # a reserved raccoon's habitat is a choice: not searched here
+        cards = table + placed
+        mandatory = [bool(st[E.SIDEWAYS + c]) or c in placed for c in cards]
+        hab, diff, val, kept, count = advise_allocations(st, cfg, comp, game._ptab, params,
+                                                         cards, mandatory, top)
+        searched += count
+        n_hab = E.N_HAB
+        for row in kept:
+            if row[0] <= -1e17:
+                continue
+            dice_on = row[1 + n_hab:1 + n_hab + len(cards)].astype(int)
+            tok = row[1 + n_hab + len(cards):].astype(int)
+            hd = row[1:1 + n_hab].astype(int)
+            parts = [f"{names.habitats[h].name}:{hd[h]}" for h in range(n_hab) if hd[h]]
+            anim = [f"{names.cards[c].name} {dice_on[i]}d+{tok[i]}t"
+                    for i, c in enumerate(cards) if dice_on[i]]
+            rows.append({"value": row[0], "place_reserved": ", ".join(
+                names.cards[c].name for c in placed) or "-",
+                "explore_dice": " ".join(parts) or "-", "animals": "; ".join(anim) or "-",
+                "tokens_on_cards": int(tok.sum()), "dice_used": int(hd.sum() + dice_on.sum())})
+    table_df = pd.DataFrame(rows).sort_values("value", ascending=False, kind="stable")
+    return Advice(table_df.head(top).reset_index(drop=True), searched)
