@@ -159,11 +159,28 @@ class DaskBackend:
             self.cluster.close()
 
 
+def check_backend(threads=None, workers=None, scheduler=None) -> None:
+    """Reject bad backend options before anything is written or started."""
+    for name, value in (("threads", threads), ("workers", workers)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < 1):
+            raise InputError(f"{name} must be a whole number >= 1, got {value!r}")
+    if scheduler is not None:
+        if workers is not None:
+            raise InputError("give either --workers or --scheduler, not both")
+        if scheduler.startswith("local:"):
+            n = scheduler.split(":", 1)[1]
+            if not n.isdigit() or int(n) < 1:
+                raise InputError(f"--scheduler {scheduler!r}: write local:N with N >= 1 "
+                                 "worker processes")
+        elif not scheduler.startswith("tcp://"):
+            raise InputError(f"--scheduler {scheduler!r}: give tcp://HOST:PORT or local:N")
+
+
 def make_backend(game: str, config, policies, threads=None, workers=None, scheduler=None):
+    check_backend(threads, workers, scheduler)
     if scheduler:
         return DaskBackend(scheduler, game, config, policies)
     if workers is not None:
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-            raise InputError(f"workers must be a whole number >= 1, got {workers!r}")
         return ProcessBackend(workers)
     return LocalBackend(threads)

@@ -18,7 +18,7 @@ from tqdm import tqdm
 
 from ..analysis.stats import add_sums, group_sums
 from ..errors import InputError
-from .backends import Task, make_backend
+from .backends import Task, check_backend, make_backend
 from .registry import get_game
 from .store import RunStore, chunk_plan
 
@@ -96,8 +96,7 @@ def simulate(game: str, players: int | None = None, policies=None, games: int = 
     spec, config, pols = prepare(game, players, policies, config, components, **knobs)
     _whole("games", games)
     _whole("chunk_size", chunk_size)
-    if threads is not None:
-        _whole("threads", threads)
+    check_backend(threads, workers, scheduler)
     tasks = [Task(i, spec.name, config, pols, first, count, seed, rotate_seats)
              for i, first, count in chunk_plan(games, chunk_size)]
     backend = make_backend(spec.name, config, pols, threads, workers, scheduler)
@@ -154,8 +153,7 @@ def run_points(spec, points: list[Point], games, seed, rotate_seats, chunk_size,
     """Run every point's missing chunks through one backend with one progress bar."""
     _whole("games", games)
     _whole("chunk_size", chunk_size)
-    if threads is not None:
-        _whole("threads", threads)
+    check_backend(threads, workers, scheduler)
     stores = [RunStore(p.folder, identity(spec, p.config, p.policies, seed, rotate_seats),
                        games, chunk_size, spec.players(p.config), resume) for p in points]
     tasks = [Task((k, i), spec.name, p.config, p.policies, first, count, seed, rotate_seats)

@@ -37,6 +37,26 @@ def _atomic_write(path: Path, write) -> None:
         raise
 
 
+def _first_difference(old, new, path=""):
+    """(dotted key, old value, new value) of the first difference between two identities."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(set(old) | set(new)):
+            found = _first_difference(old.get(key), new.get(key), f"{path}.{key}" if path
+                                      else str(key))
+            if found:
+                return found
+        return None
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            found = _first_difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if old != new:
+        return path, json.dumps(old)[:80], json.dumps(new)[:80]
+    return None
+
+
 def chunk_plan(games: int, chunk_size: int) -> list[tuple[int, int, int]]:
     """(index, first game, count) for every chunk of the run."""
     return [(i, first, min(chunk_size, games - first))
@@ -69,13 +89,11 @@ class RunStore:
             except (OSError, ValueError, KeyError, TypeError):
                 raise InputError(f"{manifest} is unreadable; delete the folder to start "
                                  "again") from None
-            for key in sorted(set(old_identity) | set(self.identity)):
-                if old_identity.get(key) != self.identity.get(key):
-                    raise InputError(
-                        f"cannot resume {self.folder}: it was run with {key}="
-                        f"{json.dumps(old_identity.get(key))}, not "
-                        f"{json.dumps(self.identity.get(key))}; use the same settings or "
-                        "another output folder")
+            diff = _first_difference(old_identity, self.identity)
+            if diff is not None:
+                key, was, now = diff
+                raise InputError(f"cannot resume {self.folder}: it was run with {key}={was}, "
+                                 f"not {now}; use the same settings or another output folder")
             for entry in old.get("chunks", []):
                 if self._valid(entry):
                     self.done[entry["index"]] = entry
@@ -89,7 +107,8 @@ class RunStore:
         for i, _, _ in self.plan:  # files of chunks not in the manifest are not trusted
             if i not in self.done:
                 (self.folder / chunk_file(i)).unlink(missing_ok=True)
-        self._write_manifest()
+        if manifest.exists():  # a new run writes its manifest with its first chunk
+            self._write_manifest()
 
     def _valid(self, entry: dict) -> bool:
         """A listed chunk counts only if its file opens and has the rows and games it should."""

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.dataset as pads
 
 from ..errors import InputError, SnapsimError
@@ -95,6 +96,9 @@ def read_sweep(path) -> Sweep:
             raise InputError(f"{name}: grid.{key} repeats a value")
     if "players" in data:
         fixed = {**fixed, "players": whole("players", lo=2)}
+    out = data.get("out")
+    if out is not None and not isinstance(out, str):
+        raise InputError(f"{name}: out must be a folder name in quotes, got {out!r}")
     base_lineup = data.get("policies")
     keys = list(grid)
     points = []
@@ -107,6 +111,8 @@ def read_sweep(path) -> Sweep:
                                      f"names, got {value!r}")
                 labels[key] = grid[key].index(value)
                 lineup = value
+                if len(value) > 1 and "players" not in grid and "players" not in fixed:
+                    knobs["players"] = len(value)  # a line-up names every seat
             else:
                 labels[key] = value
                 knobs[key] = value
@@ -118,7 +124,29 @@ def read_sweep(path) -> Sweep:
         except SnapsimError as exc:
             where = ", ".join(f"{k}={v}" for k, v in labels.items())
             raise InputError(f"{name}: point {where}: {exc}") from None
-    return Sweep(game, games, seed, chunk, rotate, points, data.get("out"))
+    return Sweep(game, games, seed, chunk, rotate, points, out)
+
+
+def _partitioning(path: Path):
+    """Hive partitioning with the swept values' own types (from sweep.json), so a swept
+    column that is also a result column (e.g. players) merges instead of clashing."""
+    meta = path / SWEEP_FILE
+    if not meta.exists():
+        return None  # one run: its chunk files side by side
+    points = json.loads(meta.read_text())["points"]
+    if not points or not points[0]:
+        return None
+    kinds = {bool: pa.bool_(), int: pa.int64(), float: pa.float64()}
+    fields = []
+    for key in points[0]:
+        values = [p[key] for p in points]
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            fields.append((key, pa.int64()))
+        elif all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            fields.append((key, pa.float64()))
+        else:
+            fields.append((key, kinds.get(type(values[0]), pa.string())))
+    return pads.partitioning(pa.schema(fields), flavor="hive")
 
 
 def point_folder(root: Path, labels: dict) -> Path:
@@ -158,7 +186,7 @@ def load(path, **filters) -> pd.DataFrame:
         raise InputError(f"{path} does not exist; give a run or sweep folder")
     if path.is_file():
         return pd.read_parquet(path)
-    ds = pads.dataset(path, format="parquet", partitioning="hive",
+    ds = pads.dataset(path, format="parquet", partitioning=_partitioning(path),
                       ignore_prefixes=[".", "_", MANIFEST, SWEEP_FILE])
     expr = None
     for key, value in filters.items():
@@ -168,5 +196,6 @@ def load(path, **filters) -> pd.DataFrame:
         term = pads.field(key) == value
         expr = term if expr is None else expr & term
     df = ds.to_table(filter=expr).to_pandas()
-    parts = list(ds.partitioning.schema.names) if ds.partitioning is not None else []
+    parts = [n for n in (ds.partitioning.schema.names if ds.partitioning is not None else [])
+             if n in df.columns and n not in ("game", "seat")]
     return df.sort_values(parts + ["game", "seat"], kind="stable").reset_index(drop=True)

@@ -1,0 +1,292 @@
+"""Two ways to run the one ShutterBug engine: a parallel batch kernel and a step-by-step game.
+
+Both call `engine.step` with actions from `policies.policy_action`, so a game played
+through `ShutterbugGame` with the same seed and policies is the game the batch produced.
+Game i draws its chance and policy streams from (seed, i) alone, so results never depend
+on threads or chunking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numba import njit, prange
+
+from ...errors import InputError
+from ...sim.kernel import (
+    Policy,
+    game_rngs,
+    lineup_names,
+    parse_policy,
+    policy_arrays,
+    root_keys,
+    seat_policies,
+)
+from . import engine as E
+from . import policies as P
+from .config import ShutterbugConfig
+
+
+def make_policy(spec: str | Policy) -> Policy:
+    """Parse "greedy" or "trader:trade_margin=0.3" into a Policy."""
+    return parse_policy(spec, "ShutterBug", P.KIND_NAMES, P.PARAM_NAMES, P.DEFAULT_PARAMS)
+
+
+INT_COLUMNS = (
+    "policy_index", "score", "assignment_points", "side_job_points", "city_points", "photos",
+    "quality", "side", "creatures_met", "side_jobs", "jobs_mask", "goal", "tips_drawn",
+    "tips_paid", "tips_discarded", "trades", "traded_with", "swaps", "steps", "turns",
+    "hand", "assignment", "rounds",
+)
+N_INT = len(INT_COLUMNS)
+
+
+@njit(cache=True)
+def _record(st, cfg, out_i, out_f, row, policy_of_seat):
+    n = E.n_players(cfg)
+    shares = E.win_shares(st, cfg)
+    for p in range(n):
+        r = out_i[row + p]
+        jobs = 0
+        m = st[E.JOBS_DONE + p]
+        while m:
+            jobs += m & 1
+            m >>= 1
+        vals = (policy_of_seat[p], E.score(st, p), st[E.S_ASSIGN + p], st[E.S_JOBS + p],
+                st[E.S_CITY + p], st[E.ST_PHOTOS + p], st[E.ST_QUALITY + p], st[E.SIDE + p],
+                st[E.MET + p], jobs, st[E.JOBS_DONE + p], st[E.GOAL + p], st[E.ST_DRAWN + p],
+                st[E.ST_PAID + p], st[E.ST_DISCARDED + p], st[E.ST_TRADES + p],
+                st[E.ST_TRADED_WITH + p], st[E.ST_SWAPS + p], st[E.ST_STEPS + p],
+                st[E.ST_TURNS + p], st[E.N_HAND + p], st[E.ASSIGN + p], st[E.ROUND])
+        for i in range(len(vals)):
+            r[i] = vals[i]
+        out_f[row + p] = shares[p]
+
+
+@njit(cache=True)
+def play_game(cfg, comp, kinds, params, rng, seats):
+    """Play one game to the end; return its final state."""
+    buf = np.empty(E.MAX_LEGAL, np.int64)
+    st = E.new_game(cfg, comp, rng)
+    n = E.settle(st, cfg, comp, rng, buf)
+    while st[E.PHASE] != E.PH_OVER:
+        k = seats[E.decider(st)]
+        a = P.policy_action(st, cfg, comp, rng, kinds[k], params[k], buf, n)
+        n = E.step(st, cfg, comp, rng, a, buf)
+    return st
+
+
+@njit(cache=True, parallel=True)
+def play_batch(cfg, comp, kinds, params, key0, key1, first, count, rotate, out_i, out_f):
+    """Games first .. first+count-1, in parallel; rows (game, seat) in order."""
+    n = E.n_players(cfg)
+    for g in prange(count):
+        game = first + g
+        rng = game_rngs(key0, key1, game)
+        seats = seat_policies(n, kinds.shape[0], game, rotate)
+        st = play_game(cfg, comp, kinds, params, rng, seats)
+        _record(st, cfg, out_i, out_f, g * n, seats)
+
+
+def run_games(config: ShutterbugConfig, policies, first: int, count: int, seed: int,
+              rotate_seats: bool = True) -> pd.DataFrame:
+    """Rows (game, seat) for games first..first+count-1 of the run keyed by `seed`."""
+    pols = [make_policy(p) for p in policies]
+    if len(pols) != config.players:
+        raise InputError(f"{config.players} players need {config.players} policies, "
+                         f"got {len(pols)}")
+    key0, key1 = root_keys(seed)
+    kinds, params = policy_arrays(pols)
+    n = config.players
+    out_i = np.zeros((count * n, N_INT), np.int64)
+    out_f = np.zeros(count * n)
+    play_batch(config.to_array(), config.comp_vector(), kinds, params, np.uint64(key0),
+               np.uint64(key1), first, count, rotate_seats, out_i, out_f)
+    df = pd.DataFrame(out_i, columns=INT_COLUMNS)
+    df.insert(0, "game", np.repeat(np.arange(first, first + count), n))
+    df.insert(1, "seat", np.tile(np.arange(n), count))
+    df.insert(2, "players", n)
+    df.insert(3, "policy", pd.Categorical.from_codes(
+        df.pop("policy_index").to_numpy(), categories=lineup_names(pols)))
+    df["won"] = out_f
+    return df
+
+
+# ---------------------------------------------------------------- step API
+
+ACTION_NAMES = ("keep", "move", "stop", "swap", "trade", "no trade", "photograph", "skip",
+                "pay", "discard")
+
+
+@dataclass(frozen=True)
+class Action:
+    """A decoded action: kind name and its pawn, space, tile, tip type or option (or None)."""
+
+    code: int
+    kind: str
+    pawn: int | None = None
+    space: int | None = None
+    tile: int | None = None
+    tip: int | None = None
+    option: int | None = None
+
+    def describe(self, comp) -> str:
+        parts = [self.kind]
+        if self.option is not None:
+            parts.append(f"option {self.option + 1}")
+        if self.space is not None:
+            parts.append(f"pawn {self.pawn + 1} to {comp.spaces[self.space].name}")
+        if self.tile is not None:
+            t = comp.tiles[self.tile]
+            parts.append(f"{comp.creatures[t.creature]} ({comp.terrains[t.terrain]}, "
+                         f"quality {t.quality})")
+        if self.tip is not None:
+            parts.append(tip_name(comp, self.tip))
+        return " ".join(parts)
+
+
+def tip_name(comp, u: int) -> str:
+    return f"{comp.creatures[u // E.N_TERRAINS]}/{comp.terrains[u % E.N_TERRAINS]}"
+
+
+def decode(code: int) -> Action:
+    kind, arg = divmod(int(code), E.BASE)
+    name = ACTION_NAMES[kind]
+    if kind == E.A_KEEP:
+        return Action(code, name, option=arg)
+    if kind == E.A_MOVE:
+        return Action(code, name, pawn=arg // 64, space=arg % 64)
+    if kind == E.A_PHOTO:
+        return Action(code, name, tile=arg)
+    if kind in (E.A_SWAP, E.A_TRADE, E.A_PAY, E.A_DISCARD):
+        return Action(code, name, tip=arg)
+    return Action(code, name)
+
+
+class ShutterbugGame:
+    """One game, one decision at a time: legal_actions(), apply(), observation(), scores().
+
+    Game `game` of a batch run with the same config, seed, policies and seat rotation is
+    this game when every decision comes from `policy_action()`.
+    """
+
+    PHASES = ("keep an assignment", "move", "trade", "photograph", "pay tips", "discard", "over")
+
+    def __init__(self, config: ShutterbugConfig | None = None, seed: int = 0, game: int = 0,
+                 policies=None, rotate_seats: bool = True):
+        self.config = config or ShutterbugConfig()
+        self._cfg = self.config.to_array()
+        self._comp = self.config.comp_vector()
+        key0, key1 = root_keys(seed)
+        self._rng = game_rngs(np.uint64(key0), np.uint64(key1), game)
+        self._buf = np.empty(E.MAX_LEGAL, np.int64)
+        pols = [make_policy(p) for p in (policies or ["greedy"] * self.config.players)]
+        if len(pols) != self.config.players:
+            raise InputError(f"{self.config.players} players need {self.config.players} "
+                             f"policies, got {len(pols)}")
+        self.policies = pols
+        self._kinds, self._params = policy_arrays(pols)
+        self._seats = seat_policies(self.config.players, len(pols), game, rotate_seats)
+        self.state = E.new_game(self._cfg, self._comp, self._rng)
+        self.log: list[str] = []
+        E.settle(self.state, self._cfg, self._comp, self._rng, self._buf)
+
+    @property
+    def current_player(self) -> int:
+        return int(E.decider(self.state))
+
+    @property
+    def phase(self) -> str:
+        return self.PHASES[int(self.state[E.PHASE])]
+
+    def is_over(self) -> bool:
+        return int(self.state[E.PHASE]) == E.PH_OVER
+
+    def legal_actions(self) -> list[Action]:
+        if self.is_over():
+            return []
+        n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
+        return [decode(c) for c in self._buf[:n]]
+
+    def policy_action(self) -> Action:
+        """The action the seat's policy would take now."""
+        k = self._seats[self.current_player]
+        n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
+        return decode(P.policy_action(self.state, self._cfg, self._comp, self._rng,
+                                      self._kinds[k], self._params[k], self._buf, n))
+
+    def apply(self, action: Action | int) -> None:
+        code = action.code if isinstance(action, Action) else int(action)
+        if code not in {a.code for a in self.legal_actions()}:
+            what = decode(code).kind if 0 <= code // E.BASE < E.N_KINDS else str(code)
+            raise InputError(f"action {what!r} ({code}) is not legal now (phase {self.phase})")
+        forced = False
+        while True:  # what engine.step does, one move at a time so forced moves are logged
+            who = self.current_player
+            rnd = int(self.state[E.ROUND]) + 1
+            E.apply_action(self.state, self._cfg, self._comp, self._rng, code)
+            self._log(rnd, who, decode(code), forced)
+            if self.is_over() or E.legal_actions(self.state, self._cfg, self._comp,
+                                                 self._buf) != 1:
+                return
+            code, forced = int(self._buf[0]), True
+
+    def play(self) -> None:
+        """Play to the end with the seats' policies."""
+        while not self.is_over():
+            self.apply(self.policy_action())
+
+    def _log(self, rnd, who, action, forced):
+        comp = self.config.components
+        line = f"round {rnd} P{who + 1}: {action.describe(comp)}"
+        if action.kind == "trade":
+            line += f" -> got {tip_name(comp, int(self.state[E.LAST_TRADE]))}"
+        self.log.append(line + (" (forced)" if forced else ""))
+
+    def observation(self, player: int) -> dict:
+        """What `player` can see: everything public plus their own hand and assignment."""
+        comp = self.config.components
+        s = self.state
+        n = self.config.players
+        if not 0 <= player < n:
+            raise InputError(f"player must be 0-{n - 1}, got {player}")
+        board = {}
+        for t in range(E.N_TILES):
+            if s[E.TILE_LOC + t] == E.T_BOARD:
+                board.setdefault(comp.spaces[comp.tiles[t].space].name, []).append(
+                    comp.tiles[t].quality)
+        a = comp.assignments[int(s[E.ASSIGN + player])]
+        return {
+            "player": player,
+            "current_player": int(s[E.CUR]),
+            "phase": self.phase,
+            "round": int(s[E.ROUND]) + 1,
+            "board": board,
+            "pawns": [[comp.spaces[int(s[E.PAWN + p * E.MAX_PAWNS + k])].name
+                       for k in range(self.config.pawns)] for p in range(n)],
+            "hand": {tip_name(comp, u): int(E.hand(s, player, u)) for u in range(E.N_TYPES)
+                     if E.hand(s, player, u) > 0},
+            "hand_sizes": [int(s[E.N_HAND + p]) for p in range(n)],
+            "portfolios": [[t for t in range(E.N_TILES) if s[E.TILE_LOC + t] == E.T_PORTFOLIO
+                            and s[E.TILE_OWNER + t] == p] for p in range(n)],
+            "tiles_in_bag": int(s[E.N_BAG]),
+            "deck_size": int(s[E.N_DECK]),
+            "assignment": {"name": a.name, "sides": [[(comp.creatures[c], m) for c, m in side]
+                                                     for side in a.sides]},
+        }
+
+    def scores(self) -> pd.DataFrame:
+        """Score sheet by seat: assignment, side jobs, city bonus, total, quality, win share."""
+        s = self.state
+        n = self.config.players
+        return pd.DataFrame({
+            "seat": range(n),
+            "assignment": [int(s[E.S_ASSIGN + p]) for p in range(n)],
+            "side_jobs": [int(s[E.S_JOBS + p]) for p in range(n)],
+            "city": [int(s[E.S_CITY + p]) for p in range(n)],
+            "score": [int(E.score(s, p)) for p in range(n)],
+            "quality": [int(E.total_quality(s, self._cfg, p)) for p in range(n)],
+            "won": E.win_shares(s, self._cfg),
+        })

@@ -1,0 +1,127 @@
+"""ShutterbugConfig: player count, variant, component set and every rule knob a designer sweeps."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...errors import InputError
+from . import engine as E
+from .components import Components, load_components
+
+
+@dataclass(frozen=True)
+class ShutterbugConfig:
+    """One ShutterBug rule set. Defaults are the rulebook's game for the player count: the
+    team game for 2 players, the official solo variant for 1; `cooperative` switches on the
+    official cooperative variant. None means "the rulebook's value for this mode"."""
+
+    players: int = 4
+    cooperative: bool = False
+    team_game: bool = True  # 2 players: two pawns each (the rulebook's two-player rules)
+    rounds: int = 8
+    populate: int | None = None  # spaces holding tiles after Step 1 (7; solo 10)
+    start_tips: int | None = None  # 3; solo 4
+    hand_limit: int = 7
+    max_steps: int = 3
+    pass_tips: int = 1
+    end_tips: int = 2
+    city_bonus: int | None = None  # per pawn ending in a city: 2; 1 with two pawns each
+    tip_swaps: int | None = None  # per turn: solo 1, else 0
+    trading: bool = True
+    keep_of: int | None = None  # assignments offered, one kept: solo 3, else 1
+    goal_side_jobs: int | None = None  # all-or-nothing games: side jobs needed (None: all)
+    components: Components = field(default_factory=load_components, compare=True)
+
+    def __post_init__(self):
+        def whole(name, lo, hi=None, optional=False):
+            v = getattr(self, name)
+            if optional and v is None:
+                return
+            if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo or \
+                    (hi is not None and v > hi):
+                span = f"{lo}-{hi}" if hi is not None else f">= {lo}"
+                raise InputError(f"{name} must be a whole number {span}, got {v!r}")
+
+        whole("players", 1, E.MAX_PLAYERS)
+        whole("rounds", 1, 100)
+        whole("populate", 1, len(self.components.spaces), optional=True)
+        whole("start_tips", 0, 20, optional=True)
+        whole("hand_limit", 0, 48)
+        whole("max_steps", 1, 20)
+        whole("pass_tips", 0, 10)
+        whole("end_tips", 0, 10)
+        whole("city_bonus", 0, 20, optional=True)
+        whole("tip_swaps", 0, 10, optional=True)
+        whole("keep_of", 1, 3, optional=True)
+        whole("goal_side_jobs", 0, len(self.components.side_jobs), optional=True)
+        for name in ("cooperative", "team_game", "trading"):
+            if not isinstance(getattr(self, name), bool):
+                raise InputError(f"{name} must be true or false, got {getattr(self, name)!r}")
+        if self.cooperative and self.players < 2:
+            raise InputError("cooperative needs 2-6 players; one player is the solo variant")
+        need = 1 if self.cooperative else self.players
+        if len(self.components.assignments) < max(need, self.keep):
+            raise InputError(f"this game needs {max(need, self.keep)} assignment cards; the "
+                             f"component set has {len(self.components.assignments)}")
+
+    # -- the rulebook's value of each mode-dependent knob
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
+
+    @property
+    def pawns(self) -> int:
+        return 2 if self.solo or (self.players == 2 and self.team_game) else 1
+
+    @property
+    def all_or_nothing(self) -> bool:
+        return self.solo or self.cooperative
+
+    @property
+    def keep(self) -> int:
+        return self.keep_of if self.keep_of is not None else (3 if self.solo else 1)
+
+    def replace(self, **changes) -> ShutterbugConfig:
+        """A copy with some knobs changed (unknown knobs are a clear error)."""
+        return self.from_knobs(**{**{f.name: getattr(self, f.name)
+                                     for f in dataclasses.fields(self)}, **changes})
+
+    @classmethod
+    def from_knobs(cls, **knobs) -> ShutterbugConfig:
+        """Build from keyword knobs, naming an unknown knob clearly (CLI --set, sweeps)."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        bad = sorted(set(knobs) - known)
+        if bad:
+            raise InputError(f"unknown ShutterBug rule knob {bad[0]!r}; knobs are "
+                             f"{', '.join(sorted(known - {'components'}))}")
+        return cls(**knobs)
+
+    def to_array(self) -> np.ndarray:
+        def pick(v, default):
+            return default if v is None else v
+
+        cfg = np.zeros(E.CFG_SIZE, np.int64)
+        cfg[E.C_PLAYERS] = self.players
+        cfg[E.C_PAWNS] = self.pawns
+        cfg[E.C_POPULATE] = pick(self.populate, 10 if self.solo else 7)
+        cfg[E.C_START_TIPS] = pick(self.start_tips, 4 if self.solo else 3)
+        cfg[E.C_HAND_LIMIT] = self.hand_limit
+        cfg[E.C_ROUNDS] = self.rounds
+        cfg[E.C_CITY_BONUS] = pick(self.city_bonus, 1 if self.pawns == 2 else 2)
+        cfg[E.C_SWAPS] = pick(self.tip_swaps, 1 if self.solo else 0)
+        cfg[E.C_TRADING] = self.trading
+        cfg[E.C_COOP] = self.cooperative
+        cfg[E.C_KEEP] = self.keep
+        cfg[E.C_GOAL_JOBS] = pick(self.goal_side_jobs, len(self.components.side_jobs))
+        cfg[E.C_ALL_OR_NOTHING] = self.all_or_nothing
+        cfg[E.C_MAX_STEPS] = self.max_steps
+        cfg[E.C_PASS_TIPS] = self.pass_tips
+        cfg[E.C_END_TIPS] = self.end_tips
+        return cfg
+
+    def comp_vector(self) -> np.ndarray:
+        """The component set as the flat int64 vector the kernels read."""
+        return E.component_vector(self.components)

@@ -1,0 +1,762 @@
+"""The ShutterBug rules, once, as numba functions over plain arrays.
+
+A game is an int64 state vector `st` (layout below), two splitmix64 streams in `rng`
+(chance: bag, tip deck, trades; policy: random choices) and read-only inputs: the config
+vector `cfg` and the flat int64 component vector `comp` (one array, not a tuple of arrays,
+because every call passing a tuple pays a reference count per member). Every decision the
+rulebook gives a player is one small action (one step of a pawn, one trade, one tip paid for a
+photo, one tip discarded ...); `legal_actions` lists them and `step` applies one and then
+plays every forced move, so the batch kernel and the step API run exactly the same code.
+
+Turn order follows the rulebook: populate the board, move 1-3 spaces (per space entered:
+trades, then the photograph; city tips are drawn when a pawn leaves a city it entered or
+ends its movement there), discard to 7. Tips of one creature-terrain pair are identical,
+so hands, the discard pile and payments are counts per tip type (creature * 6 + terrain).
+"""
+
+import numpy as np
+from numba import njit
+
+from ...sim.kernel import Layout, randint
+from .components import MAX_DEGREE, MAX_SPACES, N_CREATURES, N_TERRAINS, N_TILES, N_TIPS
+
+MAX_PLAYERS = 6
+MAX_PAWNS = 2
+N_TYPES = N_CREATURES * N_TERRAINS
+SIDE_N = 3
+N_Q = 3  # photo qualities 1..3
+JOB_EACH_CREATURE, JOB_SAME_CREATURE, JOB_TERRAINS, JOB_SAME_TERRAIN, JOB_TOP_QUALITY = range(5)
+
+# ---------------------------------------------------------------- config vector
+C_PLAYERS = 0
+C_PAWNS = 1  # pawns per player: 2 in the team game and solo
+C_POPULATE = 2  # spaces holding tiles after Step 1
+C_START_TIPS = 3
+C_HAND_LIMIT = 4
+C_ROUNDS = 5
+C_CITY_BONUS = 6  # per pawn ending in a city
+C_SWAPS = 7  # tip swaps per turn (solo)
+C_TRADING = 8
+C_COOP = 9  # one shared portfolio, assignment and goal
+C_KEEP = 10  # assignments offered at set-up of which one is kept (solo: 3; else 1)
+C_GOAL_JOBS = 11  # side jobs an all-or-nothing game needs
+C_ALL_OR_NOTHING = 12
+C_MAX_STEPS = 13
+C_PASS_TIPS = 14
+C_END_TIPS = 15
+CFG_SIZE = 16
+
+# ---------------------------------------------------------------- component vector
+K_N_SPACES = 0
+K_N_ASSIGN = 1
+K_N_JOBS = 2
+K_ASSIGN_AT = 3
+K_JOBS_AT = 4
+K_CITY = 8
+K_SCRE = K_CITY + MAX_SPACES  # silhouette creature per space (-1 city)
+K_STER = K_SCRE + MAX_SPACES
+K_ADJ = K_STER + MAX_SPACES  # MAX_DEGREE per space, -1 padded
+K_TILE_SPACE = K_ADJ + MAX_SPACES * MAX_DEGREE
+K_TILE_CRE = K_TILE_SPACE + N_TILES
+K_TILE_TER = K_TILE_CRE + N_TILES
+K_TILE_Q = K_TILE_TER + N_TILES
+K_TIP_TYPE = K_TILE_Q + N_TILES
+K_END = K_TIP_TYPE + N_TIPS
+
+
+def component_vector(c):
+    """Pack a Components into the flat vector the kernels read."""
+    n_a, n_j = len(c.assignments), len(c.side_jobs)
+    assign_at = K_END
+    jobs_at = assign_at + n_a * 2 * SIDE_N * 2
+    comp = np.full(jobs_at + n_j * 3, -1, np.int64)
+    comp[:8] = (len(c.spaces), n_a, n_j, assign_at, jobs_at, 0, 0, 0)
+    for i, s in enumerate(c.spaces):
+        comp[K_CITY + i] = int(s.city)
+        comp[K_SCRE + i] = s.creature
+        comp[K_STER + i] = s.terrain
+        comp[K_ADJ + i * MAX_DEGREE:K_ADJ + i * MAX_DEGREE + len(s.adjacent)] = s.adjacent
+    for i, t in enumerate(c.tiles):
+        comp[K_TILE_SPACE + i] = t.space
+        comp[K_TILE_CRE + i] = t.creature
+        comp[K_TILE_TER + i] = t.terrain
+        comp[K_TILE_Q + i] = t.quality
+    for i, (cre, ter) in enumerate(c.tips):
+        comp[K_TIP_TYPE + i] = cre * N_TERRAINS + ter
+    at = assign_at
+    for a in c.assignments:
+        for side in a.sides:
+            for cre, need in side:
+                comp[at] = cre
+                comp[at + 1] = need
+                at += 2
+    for j, job in enumerate(c.side_jobs):
+        comp[jobs_at + 3 * j:jobs_at + 3 * j + 3] = (job.kind, job.count, job.points)
+    return comp
+
+
+@njit(cache=True)
+def side_entry(comp, a, side, i):
+    """(creature, minimum) of the i-th creature of side `side` (0 left, 1 right) of card a."""
+    at = comp[K_ASSIGN_AT] + ((a * 2 + side) * SIDE_N + i) * 2
+    return comp[at], comp[at + 1]
+
+
+@njit(cache=True)
+def adjacent(comp, s, i):
+    return comp[K_ADJ + s * MAX_DEGREE + i]
+
+
+# ---------------------------------------------------------------- phases and actions
+PH_KEEP = 0
+PH_MOVE = 1
+PH_TRADE = 2
+PH_PHOTO = 3
+PH_PAY = 4
+PH_DISCARD = 5
+PH_OVER = 6
+
+BASE = 128  # action = kind * BASE + arg
+A_KEEP = 0  # arg: offered assignment
+A_MOVE = 1  # arg: pawn * 64 + space
+A_STOP = 2
+A_SWAP = 3  # arg: tip type
+A_TRADE = 4  # arg: tip type given
+A_NO_TRADE = 5
+A_PHOTO = 6  # arg: tile
+A_SKIP = 7
+A_PAY = 8  # arg: tip type
+A_DISCARD = 9  # arg: tip type
+N_KINDS = 10
+MAX_LEGAL = 128
+
+T_BAG = 0
+T_BOARD = 1
+T_PORTFOLIO = 2
+
+# ---------------------------------------------------------------- state layout
+_layout = Layout()
+_field = _layout.field
+
+PHASE = _field("PHASE")
+CUR = _field("CUR")
+ROUND = _field("ROUND")
+STEPS = _field("STEPS")
+AT_PAWN = _field("AT_PAWN")  # pawn whose space is being resolved
+TRADE_NEXT = _field("TRADE_NEXT")  # seat offset of the next possible trade partner
+PHOTO_TILE = _field("PHOTO_TILE")
+PAY_LEFT = _field("PAY_LEFT")
+SWAPS_LEFT = _field("SWAPS_LEFT")
+N_DECK = _field("N_DECK")
+N_BAG = _field("N_BAG")
+LAST_TRADE = _field("LAST_TRADE")  # for logs: tip type taken in the last trade
+DECK = _field("DECK", N_TIPS)  # tip types, top at N_DECK - 1
+DISC = _field("DISC", N_TYPES)  # discard pile, counts per type
+HAND = _field("HAND", MAX_PLAYERS * N_TYPES)
+N_HAND = _field("N_HAND", MAX_PLAYERS)
+BAG = _field("BAG", N_TILES)  # tiles, next drawn at N_BAG - 1
+TILE_LOC = _field("TILE_LOC", N_TILES)
+TILE_OWNER = _field("TILE_OWNER", N_TILES)
+ON_SPACE = _field("ON_SPACE", MAX_SPACES)  # tiles on each space
+OCCUPIED = _field("OCCUPIED")  # spaces holding tiles
+PAWN = _field("PAWN", MAX_PLAYERS * MAX_PAWNS)  # space, -1 without a second pawn
+VISITED = _field("VISITED", MAX_PAWNS)  # active player's spaces this turn, bitmask
+START = _field("START", MAX_PAWNS)  # active player's spaces at the start of the turn
+ASSIGN = _field("ASSIGN", MAX_PLAYERS)
+OFFER = _field("OFFER", 3)  # solo: assignments offered at set-up
+# portfolio totals by team (a seat; everyone shares team 0 in the cooperative game)
+QUAL = _field("QUAL", MAX_PLAYERS * N_CREATURES)  # photo quality per creature
+NPH = _field("NPH", MAX_PLAYERS * N_CREATURES)  # photos per creature
+TERC = _field("TERC", MAX_PLAYERS * N_TERRAINS)  # photos per terrain
+QC = _field("QC", MAX_PLAYERS * N_Q)  # photos per quality
+# end-of-game scoring by seat
+S_ASSIGN = _field("S_ASSIGN", MAX_PLAYERS)
+S_JOBS = _field("S_JOBS", MAX_PLAYERS)
+S_CITY = _field("S_CITY", MAX_PLAYERS)
+SIDE = _field("SIDE", MAX_PLAYERS)
+JOBS_DONE = _field("JOBS_DONE", MAX_PLAYERS)  # bitmask
+MET = _field("MET", MAX_PLAYERS)  # creatures of the chosen side at their minimum
+GOAL = _field("GOAL", MAX_PLAYERS)  # all-or-nothing goal reached
+# per-seat statistics
+ST_TURNS = _field("ST_TURNS", MAX_PLAYERS)
+ST_STEPS = _field("ST_STEPS", MAX_PLAYERS)
+ST_PHOTOS = _field("ST_PHOTOS", MAX_PLAYERS)
+ST_QUALITY = _field("ST_QUALITY", MAX_PLAYERS)
+ST_DRAWN = _field("ST_DRAWN", MAX_PLAYERS)  # city tips
+ST_PAID = _field("ST_PAID", MAX_PLAYERS)
+ST_DISCARDED = _field("ST_DISCARDED", MAX_PLAYERS)  # down to the hand limit
+ST_TRADES = _field("ST_TRADES", MAX_PLAYERS)  # trades started
+ST_TRADED_WITH = _field("ST_TRADED_WITH", MAX_PLAYERS)  # trades others started with me
+ST_SWAPS = _field("ST_SWAPS", MAX_PLAYERS)
+ST_DRY = _field("ST_DRY", 1)  # tip draws lost to an empty deck and discard pile
+# policy scratch: a route planned at the turn's first decision, as pawn * 64 + space moves
+PLAN_N = _field("PLAN_N")  # -1: not planned this turn
+PLAN_I = _field("PLAN_I")
+PLAN = _field("PLAN", 2 * 3)
+STATE_SIZE = _layout.size
+
+
+# ---------------------------------------------------------------- small queries
+
+
+@njit(cache=True)
+def n_players(cfg):
+    return cfg[C_PLAYERS]
+
+
+@njit(cache=True)
+def team(cfg, p):
+    """Portfolio slot of seat p: its own, or the shared one in the cooperative game."""
+    return 0 if cfg[C_COOP] == 1 else p
+
+
+@njit(cache=True)
+def is_city(comp, s):
+    return comp[K_CITY + s] == 1
+
+
+@njit(cache=True)
+def tip_creature(u):
+    return u // N_TERRAINS
+
+
+@njit(cache=True)
+def tip_terrain(u):
+    return u % N_TERRAINS
+
+
+@njit(cache=True)
+def hand(st, p, u):
+    return st[HAND + p * N_TYPES + u]
+
+
+@njit(cache=True)
+def eligible(u, cre, ter):
+    """A tip pays for a photo of `cre` in `ter` as its creature or as its terrain."""
+    return tip_creature(u) == cre or tip_terrain(u) == ter
+
+
+@njit(cache=True)
+def can_afford(st, comp, p, tile):
+    """The first tip must show the creature; every one of `quality` tips matches one way."""
+    cre = comp[K_TILE_CRE + tile]
+    ter = comp[K_TILE_TER + tile]
+    first = 0
+    total = 0
+    for u in range(N_TYPES):
+        k = hand(st, p, u)
+        if k > 0:
+            if tip_creature(u) == cre:
+                first += k
+            if eligible(u, cre, ter):
+                total += k
+    return first > 0 and total >= comp[K_TILE_Q + tile]
+
+
+@njit(cache=True)
+def pawn_at(st, cfg, p, s):
+    for k in range(cfg[C_PAWNS]):
+        if st[PAWN + p * MAX_PAWNS + k] == s:
+            return True
+    return False
+
+
+@njit(cache=True)
+def can_draw(st):
+    if st[N_DECK] > 0:
+        return True
+    for u in range(N_TYPES):
+        if st[DISC + u] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def can_move_to(st, cfg, comp, k, s):
+    """Never back onto a space this pawn occupied this turn, nor onto the other own pawn."""
+    if (st[VISITED + k] >> s) & 1:
+        return False
+    p = st[CUR]
+    for j in range(cfg[C_PAWNS]):
+        if j != k and st[PAWN + p * MAX_PAWNS + j] == s:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- legal actions
+
+
+@njit(cache=True)
+def legal_actions(st, cfg, comp, out):
+    """Write the legal actions into `out`; return how many."""
+    n = 0
+    ph = st[PHASE]
+    p = st[CUR]
+    if ph == PH_KEEP:
+        for i in range(cfg[C_KEEP]):
+            out[n] = A_KEEP * BASE + i
+            n += 1
+    elif ph == PH_MOVE:
+        if st[STEPS] < cfg[C_MAX_STEPS]:
+            for k in range(cfg[C_PAWNS]):
+                pos = st[PAWN + p * MAX_PAWNS + k]
+                for i in range(MAX_DEGREE):
+                    s = adjacent(comp, pos, i)
+                    if s >= 0 and can_move_to(st, cfg, comp, k, s):
+                        out[n] = A_MOVE * BASE + k * 64 + s
+                        n += 1
+        if st[STEPS] > 0 or n == 0:
+            out[n] = A_STOP * BASE
+            n += 1
+        if st[SWAPS_LEFT] > 0 and can_draw(st):
+            for u in range(N_TYPES):
+                if hand(st, p, u) > 0:
+                    out[n] = A_SWAP * BASE + u
+                    n += 1
+    elif ph == PH_TRADE:
+        for u in range(N_TYPES):
+            if hand(st, p, u) > 0:
+                out[n] = A_TRADE * BASE + u
+                n += 1
+        out[n] = A_NO_TRADE * BASE
+        n += 1
+    elif ph == PH_PHOTO:
+        s = st[PAWN + p * MAX_PAWNS + st[AT_PAWN]]
+        for t in range(N_TILES):
+            if st[TILE_LOC + t] == T_BOARD and comp[K_TILE_SPACE + t] == s \
+                    and can_afford(st, comp, p, t):
+                out[n] = A_PHOTO * BASE + t
+                n += 1
+        out[n] = A_SKIP * BASE
+        n += 1
+    elif ph == PH_PAY:
+        t = st[PHOTO_TILE]
+        cre = comp[K_TILE_CRE + t]
+        ter = comp[K_TILE_TER + t]
+        first = st[PAY_LEFT] == comp[K_TILE_Q + t]
+        for u in range(N_TYPES):
+            if hand(st, p, u) > 0:
+                if tip_creature(u) == cre or (not first and tip_terrain(u) == ter):
+                    out[n] = A_PAY * BASE + u
+                    n += 1
+    elif ph == PH_DISCARD:
+        for u in range(N_TYPES):
+            if hand(st, p, u) > 0:
+                out[n] = A_DISCARD * BASE + u
+                n += 1
+    return n
+
+
+# ---------------------------------------------------------------- set-up and chance
+
+
+@njit(cache=True)
+def shuffle(rng, a, n):
+    """Fisher-Yates over a[:n] on the chance stream."""
+    for i in range(n - 1, 0, -1):
+        j = randint(rng, 0, i + 1)
+        a[i], a[j] = a[j], a[i]
+
+
+@njit(cache=True)
+def draw_tip(st, rng, p):
+    """Top tip of the deck to p's hand; an empty deck is the shuffled discard pile."""
+    if st[N_DECK] == 0:
+        n = 0
+        for u in range(N_TYPES):
+            for _ in range(st[DISC + u]):
+                st[DECK + n] = u
+                n += 1
+            st[DISC + u] = 0
+        shuffle(rng, st[DECK:DECK + n], n)
+        st[N_DECK] = n
+        if n == 0:
+            st[ST_DRY] += 1
+            return
+    st[N_DECK] -= 1
+    u = st[DECK + st[N_DECK]]
+    st[HAND + p * N_TYPES + u] += 1
+    st[N_HAND + p] += 1
+
+
+@njit(cache=True)
+def discard_tip(st, p, u):
+    st[HAND + p * N_TYPES + u] -= 1
+    st[N_HAND + p] -= 1
+    st[DISC + u] += 1
+
+
+@njit(cache=True)
+def new_game(cfg, comp, rng):
+    """Set-up: tiles into the bag, assignments, 3 tips each, pawns on random cities."""
+    st = np.zeros(STATE_SIZE, np.int64)
+    n = n_players(cfg)
+    for t in range(N_TILES):
+        st[BAG + t] = t
+        st[TILE_OWNER + t] = -1
+    shuffle(rng, st[BAG:BAG + N_TILES], N_TILES)
+    st[N_BAG] = N_TILES
+    for i in range(N_TIPS):
+        st[DECK + i] = comp[K_TIP_TYPE + i]
+    shuffle(rng, st[DECK:DECK + N_TIPS], N_TIPS)
+    st[N_DECK] = N_TIPS
+    perm = np.arange(comp[K_N_ASSIGN])
+    shuffle(rng, perm, perm.size)
+    for p in range(n):
+        st[ASSIGN + p] = perm[0] if cfg[C_COOP] == 1 else perm[p]
+    for i in range(cfg[C_KEEP]):
+        st[OFFER + i] = perm[i]
+    for p in range(n):
+        for _ in range(cfg[C_START_TIPS]):
+            draw_tip(st, rng, p)
+    cities = np.empty(comp[K_N_SPACES], np.int64)
+    nc = 0
+    for s in range(comp[K_N_SPACES]):
+        if is_city(comp, s):
+            cities[nc] = s
+            nc += 1
+    for p in range(n):
+        for k in range(MAX_PAWNS):
+            st[PAWN + p * MAX_PAWNS + k] = -1
+        # a team's pawns start on separate cities
+        shuffle(rng, cities, nc)
+        for k in range(cfg[C_PAWNS]):
+            st[PAWN + p * MAX_PAWNS + k] = cities[k]
+    st[PHOTO_TILE] = -1
+    st[LAST_TRADE] = -1
+    if cfg[C_KEEP] > 1:
+        st[PHASE] = PH_KEEP
+    else:
+        start_turn(st, cfg, comp, rng)
+    return st
+
+
+@njit(cache=True)
+def populate(st, cfg, comp):
+    """Step 1: draw tiles until enough spaces hold tiles; a twin joins its space."""
+    while st[OCCUPIED] < cfg[C_POPULATE] and st[N_BAG] > 0:
+        st[N_BAG] -= 1
+        t = st[BAG + st[N_BAG]]
+        s = comp[K_TILE_SPACE + t]
+        if st[ON_SPACE + s] == 0:
+            st[OCCUPIED] += 1
+        st[ON_SPACE + s] += 1
+        st[TILE_LOC + t] = T_BOARD
+
+
+@njit(cache=True)
+def start_turn(st, cfg, comp, rng):
+    p = st[CUR]
+    populate(st, cfg, comp)
+    st[PHASE] = PH_MOVE
+    st[STEPS] = 0
+    st[SWAPS_LEFT] = cfg[C_SWAPS]
+    st[PLAN_N] = -1
+    for k in range(MAX_PAWNS):
+        s = st[PAWN + p * MAX_PAWNS + k]
+        st[START + k] = s
+        st[VISITED + k] = (1 << s) if s >= 0 else 0
+    st[ST_TURNS + p] += 1
+
+
+# ---------------------------------------------------------------- a space entered
+
+
+@njit(cache=True)
+def resolve_space(st, cfg, comp):
+    """Per space in order: trades (clockwise from the active player), then the photograph."""
+    p = st[CUR]
+    n = n_players(cfg)
+    s = st[PAWN + p * MAX_PAWNS + st[AT_PAWN]]
+    while st[TRADE_NEXT] < n:
+        q = (p + st[TRADE_NEXT]) % n
+        if cfg[C_TRADING] == 1 and pawn_at(st, cfg, q, s) and st[N_HAND + p] > 0 \
+                and st[N_HAND + q] > 0:
+            st[PHASE] = PH_TRADE
+            return
+        st[TRADE_NEXT] += 1
+    if st[ON_SPACE + s] > 0:
+        for t in range(N_TILES):
+            if st[TILE_LOC + t] == T_BOARD and comp[K_TILE_SPACE + t] == s \
+                    and can_afford(st, comp, p, t):
+                st[PHASE] = PH_PHOTO
+                return
+    st[PHASE] = PH_MOVE
+
+
+@njit(cache=True)
+def trade(st, cfg, rng, u):
+    """Give tip u face down, take a random tip from the partner's hand, partner takes u."""
+    p = st[CUR]
+    q = (p + st[TRADE_NEXT]) % n_players(cfg)
+    st[HAND + p * N_TYPES + u] -= 1
+    r = randint(rng, 0, st[N_HAND + q])
+    v = 0
+    while r >= hand(st, q, v):
+        r -= hand(st, q, v)
+        v += 1
+    st[HAND + q * N_TYPES + v] -= 1
+    st[HAND + p * N_TYPES + v] += 1
+    st[HAND + q * N_TYPES + u] += 1
+    st[LAST_TRADE] = v
+    st[ST_TRADES + p] += 1
+    st[ST_TRADED_WITH + q] += 1
+
+
+@njit(cache=True)
+def take_photo(st, cfg, comp, p, t):
+    """The paid tile joins the portfolio; its quality becomes its scoring value."""
+    st[TILE_LOC + t] = T_PORTFOLIO
+    st[TILE_OWNER + t] = p
+    s = comp[K_TILE_SPACE + t]
+    st[ON_SPACE + s] -= 1
+    if st[ON_SPACE + s] == 0:
+        st[OCCUPIED] -= 1
+    m = team(cfg, p)
+    cre = comp[K_TILE_CRE + t]
+    q = comp[K_TILE_Q + t]
+    st[QUAL + m * N_CREATURES + cre] += q
+    st[NPH + m * N_CREATURES + cre] += 1
+    st[TERC + m * N_TERRAINS + comp[K_TILE_TER + t]] += 1
+    st[QC + m * N_Q + q - 1] += 1
+    st[ST_PHOTOS + p] += 1
+    st[ST_QUALITY + p] += q
+
+
+# ---------------------------------------------------------------- end of turn and game
+
+
+@njit(cache=True)
+def end_movement(st, cfg, comp, rng):
+    """Pawns that ended their movement on a city they entered draw 2 tips each."""
+    p = st[CUR]
+    for k in range(cfg[C_PAWNS]):
+        s = st[PAWN + p * MAX_PAWNS + k]
+        if is_city(comp, s) and s != st[START + k]:
+            for _ in range(cfg[C_END_TIPS]):
+                draw_tip(st, rng, p)
+                st[ST_DRAWN + p] += 1
+    if st[N_HAND + p] > cfg[C_HAND_LIMIT]:
+        st[PHASE] = PH_DISCARD
+    else:
+        end_turn(st, cfg, comp, rng)
+
+
+@njit(cache=True)
+def end_turn(st, cfg, comp, rng):
+    n = n_players(cfg)
+    nxt = (st[CUR] + 1) % n
+    if nxt == 0:
+        st[ROUND] += 1
+        if st[ROUND] >= cfg[C_ROUNDS]:
+            end_game(st, cfg, comp)
+            return
+    st[CUR] = nxt
+    start_turn(st, cfg, comp, rng)
+
+
+@njit(cache=True)
+def side_score(st, comp, m, a, side):
+    """(points, creatures at their minimum): a creature scores its total only at its minimum."""
+    pts = 0
+    met = 0
+    for i in range(SIDE_N):
+        cre, need = side_entry(comp, a, side, i)
+        have = st[QUAL + m * N_CREATURES + cre]
+        if have >= need:
+            pts += have
+            met += 1
+    return pts, met
+
+
+@njit(cache=True)
+def job_progress(st, comp, m, j, cre, ter, q):
+    """Photos counted toward side job j (its target is its count), with one more photo of
+    (cre, ter, q) when cre >= 0."""
+    at = comp[K_JOBS_AT] + 3 * j
+    kind = comp[at]
+    k = comp[at + 1]
+    got = 0
+    if kind == JOB_EACH_CREATURE:
+        for c in range(N_CREATURES):
+            got += min(k, st[NPH + m * N_CREATURES + c] + (1 if c == cre else 0))
+        return got, k * N_CREATURES
+    if kind == JOB_SAME_CREATURE:
+        for c in range(N_CREATURES):
+            got = max(got, st[NPH + m * N_CREATURES + c] + (1 if c == cre else 0))
+    elif kind == JOB_TERRAINS:
+        for t in range(N_TERRAINS):
+            if st[TERC + m * N_TERRAINS + t] + (1 if (t == ter and cre >= 0) else 0) > 0:
+                got += 1
+    elif kind == JOB_SAME_TERRAIN:
+        for t in range(N_TERRAINS):
+            got = max(got, st[TERC + m * N_TERRAINS + t] + (1 if (t == ter and cre >= 0) else 0))
+    else:
+        got = st[QC + m * N_Q + N_Q - 1] + (1 if (q == N_Q and cre >= 0) else 0)
+    return min(got, k), k
+
+
+@njit(cache=True)
+def end_game(st, cfg, comp):
+    """Scoring: the better tabloid side, side jobs, punctuality bonus; all-or-nothing goal."""
+    st[PHASE] = PH_OVER
+    n = n_players(cfg)
+    aon = cfg[C_ALL_OR_NOTHING] == 1
+    city_total = 0
+    for p in range(n):
+        c = 0
+        for k in range(cfg[C_PAWNS]):
+            if is_city(comp, st[PAWN + p * MAX_PAWNS + k]):
+                c += cfg[C_CITY_BONUS]
+        st[S_CITY + p] = c
+        city_total += c
+    for p in range(n):
+        m = team(cfg, p)
+        a = st[ASSIGN + p]
+        best = -1
+        for side in range(2):
+            pts, met = side_score(st, comp, m, a, side)
+            key = pts + (1000 if (aon and met == SIDE_N) else 0)
+            if key > best:
+                best = key
+                st[SIDE + p] = side
+                st[S_ASSIGN + p] = pts
+                st[MET + p] = met
+        jobs = 0
+        done = 0
+        for j in range(comp[K_N_JOBS]):
+            got, need = job_progress(st, comp, m, j, -1, -1, 0)
+            if got >= need:
+                st[JOBS_DONE + p] |= 1 << j
+                jobs += comp[comp[K_JOBS_AT] + 3 * j + 2]
+                done += 1
+        st[S_JOBS + p] = jobs
+        if cfg[C_COOP] == 1:
+            st[S_CITY + p] = city_total
+        st[GOAL + p] = 1 if (st[MET + p] == SIDE_N and done >= cfg[C_GOAL_JOBS]) else 0
+
+
+@njit(cache=True)
+def score(st, p):
+    return st[S_ASSIGN + p] + st[S_JOBS + p] + st[S_CITY + p]
+
+
+@njit(cache=True)
+def total_quality(st, cfg, p):
+    m = team(cfg, p)
+    t = 0
+    for c in range(N_CREATURES):
+        t += st[QUAL + m * N_CREATURES + c]
+    return t
+
+
+@njit(cache=True)
+def win_shares(st, cfg):
+    """All-or-nothing: the goal. Else highest score; ties: highest total photo quality;
+    still tied: the victory is shared."""
+    n = n_players(cfg)
+    out = np.zeros(n)
+    if cfg[C_ALL_OR_NOTHING] == 1:
+        for p in range(n):
+            out[p] = st[GOAL + p]
+        return out
+    best_s = -1
+    best_q = -1
+    for p in range(n):
+        s = score(st, p)
+        q = total_quality(st, cfg, p)
+        if s > best_s or (s == best_s and q > best_q):
+            best_s, best_q = s, q
+    k = 0
+    for p in range(n):
+        if score(st, p) == best_s and total_quality(st, cfg, p) == best_q:
+            k += 1
+    for p in range(n):
+        if score(st, p) == best_s and total_quality(st, cfg, p) == best_q:
+            out[p] = 1.0 / k
+    return out
+
+
+# ---------------------------------------------------------------- applying actions
+
+
+@njit(cache=True)
+def apply_action(st, cfg, comp, rng, action):
+    """Apply one legal action (not checked here: `legal_actions` is the contract)."""
+    kind = action // BASE
+    arg = action % BASE
+    p = st[CUR]
+    if kind == A_KEEP:
+        st[ASSIGN + p] = st[OFFER + arg]
+        start_turn(st, cfg, comp, rng)
+    elif kind == A_MOVE:
+        k = arg // 64
+        s = arg % 64
+        at = PAWN + p * MAX_PAWNS + k
+        if is_city(comp, st[at]) and st[at] != st[START + k]:  # passing through a city
+            for _ in range(cfg[C_PASS_TIPS]):
+                draw_tip(st, rng, p)
+                st[ST_DRAWN + p] += 1
+        st[at] = s
+        st[VISITED + k] |= 1 << s
+        st[STEPS] += 1
+        st[ST_STEPS + p] += 1
+        st[AT_PAWN] = k
+        st[TRADE_NEXT] = 1
+        resolve_space(st, cfg, comp)
+    elif kind == A_STOP:
+        end_movement(st, cfg, comp, rng)
+    elif kind == A_SWAP:
+        discard_tip(st, p, arg)
+        draw_tip(st, rng, p)
+        st[SWAPS_LEFT] -= 1
+        st[ST_SWAPS + p] += 1
+    elif kind == A_TRADE:
+        trade(st, cfg, rng, arg)
+        st[TRADE_NEXT] += 1
+        resolve_space(st, cfg, comp)
+    elif kind == A_NO_TRADE:
+        st[TRADE_NEXT] += 1
+        resolve_space(st, cfg, comp)
+    elif kind == A_PHOTO:
+        st[PHOTO_TILE] = arg
+        st[PAY_LEFT] = comp[K_TILE_Q + arg]
+        st[PHASE] = PH_PAY
+    elif kind == A_SKIP:
+        st[PHASE] = PH_MOVE
+    elif kind == A_PAY:
+        discard_tip(st, p, arg)
+        st[ST_PAID + p] += 1
+        st[PAY_LEFT] -= 1
+        if st[PAY_LEFT] == 0:
+            take_photo(st, cfg, comp, p, st[PHOTO_TILE])
+            st[PHOTO_TILE] = -1
+            st[PHASE] = PH_MOVE  # one tile per space: the space is done
+    elif kind == A_DISCARD:
+        discard_tip(st, p, arg)
+        st[ST_DISCARDED + p] += 1
+        if st[N_HAND + p] <= cfg[C_HAND_LIMIT]:
+            end_turn(st, cfg, comp, rng)
+
+
+@njit(cache=True)
+def step(st, cfg, comp, rng, action, buf):
+    """Apply `action`, then every forced move; returns the legal count now (0 when over)."""
+    apply_action(st, cfg, comp, rng, action)
+    return settle(st, cfg, comp, rng, buf)
+
+
+@njit(cache=True)
+def settle(st, cfg, comp, rng, buf):
+    """Play forced moves until a real decision (or the end); returns its legal-action count."""
+    while st[PHASE] != PH_OVER:
+        n = legal_actions(st, cfg, comp, buf)
+        if n != 1:
+            return n
+        apply_action(st, cfg, comp, rng, buf[0])
+    return 0
+
+
+@njit(cache=True)
+def decider(st):
+    return st[CUR]

@@ -1,0 +1,360 @@
+"""ShutterBug policies: a kind plus a small float vector, interpreted by njit code.
+
+`random` picks uniformly among the legal actions. The other kinds share one interpreter:
+
+- creature weights: the tabloid side with the least quality still missing is the target;
+  its creatures weigh `w_assign`, the others `w_off`;
+- a tile's value = weight * quality + `w_job` * side-job progress (points times the share
+  of the job the photo completes) - `tip_value` per tip it costs;
+- route planning at the turn's first decision: every route of up to 3 steps (split between
+  the two pawns in the team game) is scored by the best affordable tile on each space
+  entered, tips from cities passed (1) and ended on (2), the city bonus in the last round,
+  and (`lookahead`) `look` times the best tile value reachable next turn from the end;
+  the route is stored in the state and followed;
+- tips paid, discarded, swapped and traded away are the ones worth least to keep;
+- `trader` starts a trade when its least useful tip is worth less than a random unseen
+  tip, and values spaces holding other pawns (`seek`).
+"""
+
+import numpy as np
+from numba import njit
+
+from ...sim.kernel import randint
+from . import engine as E
+
+RANDOM, GREEDY, TRADER, LOOKAHEAD = 0, 1, 2, 3
+KIND_NAMES = ("random", "greedy", "trader", "lookahead")
+
+PARAM_NAMES = (
+    "w_assign",  # value per quality point of a target-side creature
+    "w_off",  # ... of any other creature
+    "w_job",  # weight of side-job progress (points * share completed)
+    "tip_value",  # value of one tip in hand
+    "w_city",  # weight of the end-of-game city bonus
+    "trade",  # 1: start trades when they pay
+    "trade_margin",  # trade only when a random tip beats the one given by this much
+    "seek",  # route value of a space holding another player's pawn (when trading)
+    "look",  # weight of the best tile reachable next turn from the route's end
+    "swap_max",  # swap (solo) a tip whose keep value is at most this
+)
+N_PARAMS = len(PARAM_NAMES)
+(P_W_ASSIGN, P_W_OFF, P_W_JOB, P_TIP_VALUE, P_W_CITY, P_TRADE, P_TRADE_MARGIN, P_SEEK, P_LOOK,
+ P_SWAP_MAX) = range(N_PARAMS)
+
+_BASE = (1.0, 0.25, 1.0, 0.6, 1.0, 0.0, 0.1, 0.0, 0.0, 0.5)
+DEFAULT_PARAMS = {
+    "random": _BASE,
+    "greedy": _BASE,
+    "trader": _BASE[:5] + (1.0, 0.1, 0.3) + _BASE[8:],
+    "lookahead": _BASE[:8] + (0.5,) + _BASE[9:],
+}
+NEG = -1e18
+HORIZON = 3  # route steps planned (the rulebook's 3; longer custom moves re-plan)
+
+
+# ---------------------------------------------------------------- values
+
+
+@njit(cache=True)
+def creature_weights(st, cfg, comp, par, p, w):
+    """Target the side with the least quality still missing (ties: more points now)."""
+    m = E.team(cfg, p)
+    a = st[E.ASSIGN + p]
+    best_side = 0
+    best_key = NEG
+    for side in range(2):
+        missing = 0
+        pts = 0
+        for i in range(E.SIDE_N):
+            cre, need = E.side_entry(comp, a, side, i)
+            have = st[E.QUAL + m * E.N_CREATURES + cre]
+            missing += max(0, need - have)
+            if have >= need:
+                pts += have
+        key = -100.0 * missing + pts
+        if key > best_key:
+            best_key = key
+            best_side = side
+    for c in range(E.N_CREATURES):
+        w[c] = par[P_W_OFF]
+    for i in range(E.SIDE_N):
+        cre, need = E.side_entry(comp, a, best_side, i)
+        w[cre] = par[P_W_ASSIGN]
+
+
+@njit(cache=True)
+def tile_value(st, cfg, comp, par, m, w, t):
+    """What photographing tile t is worth to team slot m, less the tips it costs."""
+    cre = comp[E.K_TILE_CRE + t]
+    ter = comp[E.K_TILE_TER + t]
+    q = comp[E.K_TILE_Q + t]
+    v = w[cre] * q - par[P_TIP_VALUE] * q
+    for j in range(comp[E.K_N_JOBS]):
+        got, need = E.job_progress(st, comp, m, j, -1, -1, 0)
+        if got < need:
+            got2, _ = E.job_progress(st, comp, m, j, cre, ter, q)
+            v += par[P_W_JOB] * comp[comp[E.K_JOBS_AT] + 3 * j + 2] * (got2 - got) / need
+    return v
+
+
+@njit(cache=True)
+def keep_values(st, comp, w, kv):
+    """How much each tip type is worth keeping: its creature's weight, plus a little per
+    board tile showing its creature or terrain."""
+    bc = np.zeros(E.N_CREATURES)
+    bt = np.zeros(E.N_TERRAINS)
+    for t in range(E.N_TILES):
+        if st[E.TILE_LOC + t] == E.T_BOARD:
+            bc[comp[E.K_TILE_CRE + t]] += 0.05
+            bt[comp[E.K_TILE_TER + t]] += 0.05
+    for u in range(E.N_TYPES):
+        kv[u] = w[E.tip_creature(u)] + bc[E.tip_creature(u)] + bt[E.tip_terrain(u)]
+
+
+@njit(cache=True)
+def cheapest(buf, n, kind, kv):
+    """The action of `kind` whose tip type is worth least to keep (-1: none)."""
+    best = -1
+    best_v = 1e18
+    for i in range(n):
+        if buf[i] // E.BASE == kind and kv[buf[i] % E.BASE] < best_v:
+            best_v = kv[buf[i] % E.BASE]
+            best = buf[i]
+    return best
+
+
+@njit(cache=True)
+def space_values(st, cfg, comp, par, p, w, v):
+    """Best affordable tile value on each space (0 if none), plus `seek` for other pawns."""
+    m = E.team(cfg, p)
+    v[:] = 0.0
+    for t in range(E.N_TILES):
+        if st[E.TILE_LOC + t] == E.T_BOARD and E.can_afford(st, comp, p, t):
+            s = comp[E.K_TILE_SPACE + t]
+            v[s] = max(v[s], tile_value(st, cfg, comp, par, m, w, t))
+    if par[P_TRADE] > 0 and cfg[E.C_TRADING] == 1 and st[E.N_HAND + p] > 0:
+        for q in range(E.n_players(cfg)):
+            if q != p:
+                for k in range(cfg[E.C_PAWNS]):
+                    s = st[E.PAWN + q * E.MAX_PAWNS + k]
+                    if st[E.N_HAND + q] > 0:
+                        v[s] += par[P_SEEK]
+
+
+@njit(cache=True)
+def reach_values(comp, v, r):
+    """Best space value within 3 steps of each space (next turn's prospects)."""
+    ns = comp[E.K_N_SPACES]
+    r[:ns] = v[:ns]
+    tmp = np.empty(ns)
+    for _ in range(HORIZON):
+        tmp[:] = r[:ns]
+        for s in range(ns):
+            for i in range(E.MAX_DEGREE):
+                a = E.adjacent(comp, s, i)
+                if a >= 0 and tmp[a] > r[s]:
+                    r[s] = tmp[a]
+
+
+@njit(cache=True)
+def best_routes(st, cfg, comp, par, v, r, k, horizon, vals, routes):
+    """Best route of each length 0..horizon for pawn k (depth-first over the map)."""
+    p = st[E.CUR]
+    p0 = st[E.PAWN + p * E.MAX_PAWNS + k]
+    entered0 = p0 != st[E.START + k]
+    tip = par[P_TIP_VALUE] if st[E.N_HAND + p] < cfg[E.C_HAND_LIMIT] else 0.1 * par[P_TIP_VALUE]
+    pass_v = tip * cfg[E.C_PASS_TIPS]
+    end_v = tip * cfg[E.C_END_TIPS]
+    last = st[E.ROUND] == cfg[E.C_ROUNDS] - 1
+    bonus = par[P_W_CITY] * cfg[E.C_CITY_BONUS] if last else 0.0
+    look = 0.0 if last else par[P_LOOK]
+    vals[:] = NEG
+    pos = np.empty(horizon + 1, np.int64)
+    idx = np.zeros(horizon + 1, np.int64)
+    acc = np.zeros(horizon + 1)
+    pos[0] = p0
+    mask = st[E.VISITED + k]
+    depth = 0
+    while depth >= 0:
+        s = pos[depth]
+        city = E.is_city(comp, s)
+        if idx[depth] == 0:  # first visit of this node: score the route ending here
+            total = acc[depth] + look * r[s]
+            if city and (depth > 0 or entered0):
+                total += end_v
+            if city:
+                total += bonus
+            if total > vals[depth]:
+                vals[depth] = total
+                for i in range(1, depth + 1):
+                    routes[depth * 3 + i - 1] = pos[i]
+        if depth == horizon or idx[depth] >= E.MAX_DEGREE:
+            if depth > 0:
+                mask &= ~(1 << s)
+            depth -= 1
+            continue
+        a = E.adjacent(comp, s, idx[depth])
+        idx[depth] += 1
+        if a < 0 or (mask >> a) & 1 or not E.can_move_to(st, cfg, comp, k, a):
+            continue
+        mask |= 1 << a
+        acc[depth + 1] = acc[depth] + v[a] + (pass_v if city and (depth > 0 or entered0)
+                                              else 0.0)
+        depth += 1
+        pos[depth] = a
+        idx[depth] = 0
+
+
+@njit(cache=True)
+def plan_turn(st, cfg, comp, par, p):
+    """Choose the turn's route (both pawns in the team game) and store it in the state."""
+    w = np.empty(E.N_CREATURES)
+    creature_weights(st, cfg, comp, par, p, w)
+    ns = comp[E.K_N_SPACES]
+    v = np.zeros(ns)
+    space_values(st, cfg, comp, par, p, w, v)
+    r = np.zeros(ns)
+    if par[P_LOOK] > 0:
+        reach_values(comp, v, r)
+    horizon = min(HORIZON, cfg[E.C_MAX_STEPS] - st[E.STEPS])
+    must = 1 if st[E.STEPS] == 0 else 0
+    pawns = cfg[E.C_PAWNS]
+    vals = np.full((E.MAX_PAWNS, HORIZON + 1), NEG)
+    routes = np.zeros((E.MAX_PAWNS, (HORIZON + 1) * 3), np.int64)
+    for k in range(pawns):
+        best_routes(st, cfg, comp, par, v, r, k, horizon, vals[k], routes[k])
+    best = NEG
+    b0 = 0
+    b1 = 0
+    for l0 in range(horizon + 1):
+        for l1 in range(horizon + 1 if pawns == 2 else 1):
+            if l0 + l1 > horizon or l0 + l1 < must:
+                continue
+            tot = vals[0, l0] + (vals[1, l1] if pawns == 2 else 0.0)
+            if tot > best:
+                best, b0, b1 = tot, l0, l1
+    n = 0
+    for i in range(b0):
+        st[E.PLAN + n] = routes[0, b0 * 3 + i]
+        n += 1
+    for i in range(b1):
+        st[E.PLAN + n] = 64 + routes[1, b1 * 3 + i]
+        n += 1
+    st[E.PLAN_N] = n
+    st[E.PLAN_I] = 0
+
+
+# ---------------------------------------------------------------- decisions
+
+
+@njit(cache=True)
+def _find(buf, n, action):
+    for i in range(n):
+        if buf[i] == action:
+            return True
+    return False
+
+
+@njit(cache=True)
+def move_action(st, cfg, comp, par, buf, n, kv):
+    p = st[E.CUR]
+    if st[E.SWAPS_LEFT] > 0:
+        a = cheapest(buf, n, E.A_SWAP, kv)
+        if a >= 0 and kv[a % E.BASE] <= par[P_SWAP_MAX]:
+            return a
+    if st[E.PLAN_N] < 0:
+        plan_turn(st, cfg, comp, par, p)
+    if st[E.PLAN_I] < st[E.PLAN_N]:
+        a = E.A_MOVE * E.BASE + st[E.PLAN + st[E.PLAN_I]]
+        if _find(buf, n, a):
+            st[E.PLAN_I] += 1
+            return a
+        plan_turn(st, cfg, comp, par, p)  # the board changed under the plan: plan again
+        if st[E.PLAN_N] > 0:
+            st[E.PLAN_I] = 1
+            return E.A_MOVE * E.BASE + st[E.PLAN]
+    if _find(buf, n, E.A_STOP * E.BASE):
+        return E.A_STOP * E.BASE
+    return buf[0]
+
+
+@njit(cache=True)
+def trade_action(st, cfg, comp, par, buf, n, kv):
+    """Trade the least useful tip when a random unseen tip is worth more on average."""
+    if par[P_TRADE] <= 0:
+        return E.A_NO_TRADE * E.BASE
+    p = st[E.CUR]
+    give = cheapest(buf, n, E.A_TRADE, kv)
+    unseen = np.zeros(E.N_TYPES)
+    for i in range(E.N_TIPS):
+        unseen[comp[E.K_TIP_TYPE + i]] += 1.0
+    tot = 0.0
+    cnt = 0.0
+    for u in range(E.N_TYPES):
+        k = unseen[u] - E.hand(st, p, u) - st[E.DISC + u]
+        if k > 0:
+            tot += k * kv[u]
+            cnt += k
+    if cnt > 0 and kv[give % E.BASE] + par[P_TRADE_MARGIN] < tot / cnt:
+        return give
+    return E.A_NO_TRADE * E.BASE
+
+
+@njit(cache=True)
+def photo_action(st, cfg, comp, par, buf, n, w):
+    m = E.team(cfg, st[E.CUR])
+    best = E.A_SKIP * E.BASE
+    best_v = 0.0
+    for i in range(n):
+        if buf[i] // E.BASE == E.A_PHOTO:
+            val = tile_value(st, cfg, comp, par, m, w, buf[i] % E.BASE)
+            if val > best_v:
+                best_v = val
+                best = buf[i]
+    return best
+
+
+@njit(cache=True)
+def keep_action(st, comp, buf, n):
+    """Solo: keep the offered card whose easier side asks for the least quality."""
+    best = buf[0]
+    best_need = 1 << 30
+    for i in range(n):
+        a = st[E.OFFER + buf[i] % E.BASE]
+        for side in range(2):
+            need = 0
+            for j in range(E.SIDE_N):
+                need += E.side_entry(comp, a, side, j)[1]
+            if need < best_need:
+                best_need = need
+                best = buf[i]
+    return best
+
+
+@njit(cache=True)
+def heuristic_action(st, cfg, comp, par, buf, n):
+    p = st[E.CUR]
+    ph = st[E.PHASE]
+    if ph == E.PH_KEEP:
+        return keep_action(st, comp, buf, n)
+    w = np.empty(E.N_CREATURES)
+    creature_weights(st, cfg, comp, par, p, w)
+    if ph == E.PH_PHOTO:
+        return photo_action(st, cfg, comp, par, buf, n, w)
+    kv = np.empty(E.N_TYPES)
+    keep_values(st, comp, w, kv)
+    if ph == E.PH_MOVE:
+        return move_action(st, cfg, comp, par, buf, n, kv)
+    if ph == E.PH_TRADE:
+        return trade_action(st, cfg, comp, par, buf, n, kv)
+    if ph == E.PH_PAY:
+        return cheapest(buf, n, E.A_PAY, kv)
+    return cheapest(buf, n, E.A_DISCARD, kv)
+
+
+@njit(cache=True)
+def policy_action(st, cfg, comp, rng, kind, par, buf, n):
+    """The action policy `kind` with parameters `par` takes among buf[:n]."""
+    if kind == RANDOM:
+        return buf[randint(rng, 1, n)]
+    return heuristic_action(st, cfg, comp, par, buf, n)

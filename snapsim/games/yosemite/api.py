@@ -1,0 +1,338 @@
+"""Two ways to run the one Yosemite engine: a parallel batch kernel and a step-by-step game.
+
+Both call `engine.step` with actions from `policies.policy_action`, so a game played through
+`YosemiteGame` with the same seed and policies is the game the batch produced. Seeds: the
+root seed gives two 64-bit keys; game i draws its chance and policy streams from (key, i)
+alone, so results never depend on threads or chunking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numba import njit, prange
+
+from ...errors import InputError
+from ...sim.kernel import (
+    Policy,
+    game_rngs,
+    lineup_names,
+    parse_policy,
+    policy_arrays,
+    root_keys,
+    seat_policies,
+)
+from . import engine as E
+from . import policies as P
+from .components import ANIMALS, BONUSES
+from .config import YosemiteConfig
+
+ANIMAL_KEYS = ("fox", "sheep", "bear", "snake", "cougar")
+
+
+def make_policy(spec: str | Policy) -> Policy:
+    """Parse "greedy" or "rollout:rollouts=8:fish_value=0.5" into a Policy."""
+    return parse_policy(spec, "Yosemite", P.KIND_NAMES, P.PARAM_NAMES, P.DEFAULT_PARAMS)
+
+
+# ---------------------------------------------------------------- result schema
+
+INT_COLUMNS = (
+    "policy_index", "score", "photo_points", "camping", "judges", "landmarks", "photos",
+    "tents", "fish", "hand", "landmark_tokens", "first", "turns", "player_turns", "fish_eaten",
+    "explore_a", "explore_c", "pushes", "discards", "truncated",
+    *(f"use_{a}" for a in ANIMAL_KEYS), *(f"use_points_{a}" for a in ANIMAL_KEYS),
+    "bonus_fish", "bonus_tent", "bonus_camera",
+    *(f"judge_{a}" for a in ANIMAL_KEYS),  # -1 not in play, 1 this seat took it, else 0
+    *(f"landmark{i}" for i in range(E.N_LM)),  # points of that token, -1 not this seat's
+)
+N_INT = len(INT_COLUMNS)
+_USE = INT_COLUMNS.index("use_fox")
+_JUDGE = INT_COLUMNS.index("judge_fox")
+
+
+@njit(cache=True)
+def _record(st, out_i, out_f, row, policy_of_seat):
+    shares = E.win_shares(st)
+    for p in range(2):
+        r = out_i[row + p]
+        r[0] = policy_of_seat[p]
+        r[1] = E.score(st, p)
+        r[2] = st[E.S_PHOTOS + p]
+        r[3] = st[E.S_CAMPING + p]
+        r[4] = st[E.S_JUDGES + p]
+        r[5] = st[E.S_LANDMARKS + p]
+        r[6] = st[E.PHOTOS + p]
+        r[7] = st[E.TENTS + p]
+        r[8] = st[E.FISH + p]
+        r[9] = E.hand_size(st, p)
+        k = 0
+        for lm in range(E.N_LM):
+            k += st[E.LM_OWNER + lm] == p
+        r[10] = k
+        r[11] = st[E.FIRST] == p
+        r[12] = st[E.TURN]
+        r[13] = st[E.ST_TURNS + p]
+        r[14] = st[E.ST_FISH_EATEN + p]
+        r[15] = st[E.ST_EXPLORE_A + p]
+        r[16] = st[E.ST_EXPLORE_C + p]
+        r[17] = st[E.ST_PUSHES + p]
+        r[18] = st[E.ST_DISCARDS + p]
+        r[19] = st[E.TRUNCATED]
+        for a in range(E.N_ANIMALS):
+            r[_USE + a] = st[E.ST_USE + p * E.N_ANIMALS + a]
+            r[_USE + E.N_ANIMALS + a] = st[E.ST_USE_POINTS + p * E.N_ANIMALS + a]
+            w = st[E.JUDGE_WINNER + a]
+            r[_JUDGE + a] = -1 if st[E.JUDGE_IN + a] == 0 else (1 if w == p else 0)
+        for b in range(3):
+            r[_USE + 2 * E.N_ANIMALS + b] = st[E.ST_BONUS + p * 4 + 1 + b]
+        for lm in range(E.N_LM):
+            r[_JUDGE + E.N_ANIMALS + lm] = st[E.LM_POINTS + lm] if st[E.LM_OWNER + lm] == p \
+                else -1
+        out_f[row + p] = shares[p]
+
+
+@njit(cache=True)
+def play_game(cfg, comp, kinds, params, rng, seats):
+    """Play one game to the end; return its final state."""
+    buf = np.empty(E.MAX_LEGAL, np.int64)
+    st = E.new_game(cfg, comp, rng)
+    n = E.settle(st, cfg, comp, rng, buf)
+    while st[E.PHASE] != E.PH_OVER:
+        k = seats[E.decider(st)]
+        a = P.policy_action(st, cfg, comp, rng, kinds[k], params[k], buf, n)
+        n = E.step(st, cfg, comp, rng, a, buf)
+    return st
+
+
+@njit(cache=True, parallel=True)
+def play_batch(cfg, comp, kinds, params, key0, key1, first, count, rotate, out_i, out_f):
+    """Games first .. first+count-1, in parallel; rows (game, seat) in order."""
+    for g in prange(count):
+        game = first + g
+        rng = game_rngs(key0, key1, game)
+        seats = seat_policies(2, kinds.shape[0], game, rotate)
+        st = play_game(cfg, comp, kinds, params, rng, seats)
+        _record(st, out_i, out_f, g * 2, seats)
+
+
+def run_games(config: YosemiteConfig, policies, first: int, count: int, seed: int,
+              rotate_seats: bool = True) -> pd.DataFrame:
+    """Rows (game, seat) for games first..first+count-1 of the run keyed by `seed`."""
+    pols = [make_policy(p) for p in policies]
+    if len(pols) != 2:
+        raise InputError(f"2 players need 2 policies, got {len(pols)}")
+    key0, key1 = root_keys(seed)
+    kinds, params = policy_arrays(pols)
+    out_i = np.zeros((count * 2, N_INT), np.int64)
+    out_f = np.zeros(count * 2)
+    play_batch(config.to_array(), config.comp_vector(), kinds, params, np.uint64(key0),
+               np.uint64(key1), first, count, rotate_seats, out_i, out_f)
+    df = pd.DataFrame(out_i, columns=INT_COLUMNS)
+    df.insert(0, "game", np.repeat(np.arange(first, first + count), 2))
+    df.insert(1, "seat", np.tile(np.arange(2), count))
+    df.insert(2, "players", 2)
+    df.insert(3, "policy", pd.Categorical.from_codes(
+        df.pop("policy_index").to_numpy(), categories=lineup_names(pols)))
+    df["won"] = out_f
+    return df
+
+
+# ---------------------------------------------------------------- step API
+
+ACTION_NAMES = ("start", "eat fish", "stop eating", "step", "animal move", "take landmark",
+                "push", "no push", "photo", "no photo", "discard")
+DIRECTIONS = ("up", "down", "left", "right")
+PHASES = ("start square", "eat fish", "explore", "push", "camera", "discard", "over")
+
+
+@dataclass(frozen=True)
+class Action:
+    """A decoded action: kind name and its square, direction, photo slot or animal."""
+
+    code: int
+    kind: str
+    square: int | None = None
+    direction: int | None = None
+    slot: int | None = None
+    animal: int | None = None
+
+    def describe(self) -> str:
+        parts = [self.kind]
+        if self.direction is not None:
+            parts.append(DIRECTIONS[self.direction])
+        if self.square is not None:
+            parts.append(f"to {square_name(self.square)}")
+        if self.slot is not None:
+            parts.append(f"slot {self.slot + 1}")
+        if self.animal is not None:
+            parts.append(ANIMALS[self.animal])
+        return " ".join(parts)
+
+
+def square_name(s: int) -> str:
+    """Row letter and column number: a1 is the top-left square."""
+    return f"{'abcde'[s // E.SIZE]}{s % E.SIZE + 1}"
+
+
+def decode(code: int) -> Action:
+    kind, arg = divmod(int(code), 64)
+    name = ACTION_NAMES[kind]
+    if kind in (E.A_START, E.A_ANIMAL, E.A_PUSH):
+        return Action(code, name, square=arg)
+    if kind in (E.A_EAT, E.A_STEP):
+        return Action(code, name, direction=arg)
+    if kind == E.A_PHOTO:
+        return Action(code, name, slot=arg)
+    if kind == E.A_DISCARD:
+        return Action(code, name, animal=arg)
+    return Action(code, name)
+
+
+class YosemiteGame:
+    """One game, one decision at a time: legal_actions(), apply(), observation(), scores().
+
+    Game `game` of a batch run with the same config, seed, policies and seat rotation is this
+    game when every decision comes from `policy_action()`.
+    """
+
+    def __init__(self, config: YosemiteConfig | None = None, seed: int = 0, game: int = 0,
+                 policies=None, rotate_seats: bool = True):
+        self.config = config or YosemiteConfig()
+        self._cfg = self.config.to_array()
+        self._comp = self.config.comp_vector()
+        key0, key1 = root_keys(seed)
+        self._rng = game_rngs(np.uint64(key0), np.uint64(key1), game)
+        self._buf = np.empty(E.MAX_LEGAL, np.int64)
+        self.policies = [make_policy(p) for p in (policies or ["greedy", "greedy"])]
+        if len(self.policies) != 2:
+            raise InputError(f"2 players need 2 policies, got {len(self.policies)}")
+        self._kinds, self._params = policy_arrays(self.policies)
+        self._seats = seat_policies(2, len(self.policies), game, rotate_seats)
+        self.state = E.new_game(self._cfg, self._comp, self._rng)
+        self.log: list[str] = []
+        E.settle(self.state, self._cfg, self._comp, self._rng, self._buf)
+
+    @property
+    def current_player(self) -> int:
+        return int(E.decider(self.state))
+
+    @property
+    def phase(self) -> str:
+        return PHASES[int(self.state[E.PHASE])]
+
+    def is_over(self) -> bool:
+        return int(self.state[E.PHASE]) == E.PH_OVER
+
+    def legal_actions(self) -> list[Action]:
+        if self.is_over():
+            return []
+        n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
+        return [decode(c) for c in self._buf[:n]]
+
+    def policy_action(self) -> Action:
+        """The action the seat's policy would take now."""
+        k = self._seats[self.current_player]
+        n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
+        code = P.policy_action(self.state, self._cfg, self._comp, self._rng, self._kinds[k],
+                               self._params[k], self._buf, n)
+        return decode(code)
+
+    def apply(self, action: Action | int) -> None:
+        code = action.code if isinstance(action, Action) else int(action)
+        if code not in {a.code for a in self.legal_actions()}:
+            raise InputError(f"action {decode(code).describe()!r} is not legal now "
+                             f"(phase {self.phase})")
+        # what engine.step does, one move at a time so that forced moves are logged too
+        forced = False
+        while True:
+            who = self.current_player
+            before = self.state.copy()
+            E.apply_action(self.state, self._cfg, self._comp, self._rng, code)
+            self._log(who, decode(code), before, forced)
+            if self.is_over() or E.legal_actions(self.state, self._cfg, self._comp,
+                                                 self._buf) != 1:
+                return
+            code, forced = int(self._buf[0]), True
+
+    def play(self) -> None:
+        """Play to the end with the seats' policies."""
+        while not self.is_over():
+            self.apply(self.policy_action())
+
+    def _log(self, who, action, before, forced):
+        comp = self.config.components
+        s = self.state
+        line = f"turn {int(before[E.TURN]) + 1} P{who + 1}: {action.describe()}"
+        if forced:
+            line += " (forced)"
+        events = []
+        for p in range(2):
+            if s[E.POS + p] != before[E.POS + p] and before[E.POS + p] >= 0 and p != who:
+                events.append(f"P{p + 1} moved to {square_name(int(s[E.POS + p]))}")
+        for t in range(E.N_ALL_TILES):
+            was, now = int(before[E.TILE_LOC + t]), int(s[E.TILE_LOC + t])
+            if was != now:
+                where = ("deck", "park", f"P{int(s[E.TILE_OWNER + t]) + 1} hand", "discard")[now]
+                events.append(f"{comp.describe_tile(t)} to {where}")
+        for ph in range(E.N_PHOTOS):
+            if before[E.PHOTO_LOC + ph] != s[E.PHOTO_LOC + ph] and s[E.PHOTO_LOC + ph] == \
+                    E.P_TAKEN:
+                events.append(f"photo {comp.photos[ph].name}")
+        if events:
+            line += " [" + ", ".join(events) + "]"
+        self.log.append(line)
+
+    def observation(self, player: int) -> dict:
+        """What `player` sees: the park, pawns, tracks, face-up cards, both photo sets, their
+        own hand and the opponent's hand size (hands are held hidden)."""
+        if player not in (0, 1):
+            raise InputError(f"player must be 0 or 1, got {player!r}")
+        comp = self.config.components
+        s = self.state
+        park = [[comp.describe_tile(int(s[E.PARK + r * E.SIZE + c])) if s[E.PARK + r * E.SIZE
+                                                                         + c] >= 0 else None
+                 for c in range(E.SIZE)] for r in range(E.SIZE)]
+        hand = {ANIMALS[a]: int(s[E.HAND + player * E.N_ANIMALS + a]) for a in range(5)}
+        return {
+            "player": player,
+            "current_player": self.current_player,
+            "phase": self.phase,
+            "turn": int(s[E.TURN]) + 1,
+            "park": park,
+            "pawns": [square_name(int(s[E.POS + p])) if s[E.POS + p] >= 0 else None
+                      for p in range(2)],
+            "fish": [int(s[E.FISH + p]) for p in range(2)],
+            "camping_token": int(s[E.CAMP]),
+            "tents": [int(s[E.TENTS + p]) for p in range(2)],
+            "hand": hand,
+            "opponent_hand_size": int(E.hand_size(s, 1 - player)),
+            "photos_face_up": [comp.photos[int(s[E.SLOT + k])].name if s[E.SLOT + k] >= 0
+                               else None for k in range(self.config.photo_slots)],
+            "photos_taken": [[comp.photos[ph].name for ph in range(E.N_PHOTOS)
+                              if s[E.PHOTO_LOC + ph] == E.P_TAKEN and s[E.PHOTO_OWNER + ph] == p]
+                             for p in range(2)],
+            "photo_deck": int(s[E.N_PHOTO_DECK]),
+            "tile_deck": int(s[E.N_DECK]),
+            "judges": [ANIMALS[a] for a in range(5) if s[E.JUDGE_IN + a]],
+            "landmark_tokens": {comp.landmarks[lm]: ("park" if s[E.LM_TOKEN_ON + lm] else
+                                                     f"P{int(s[E.LM_OWNER + lm]) + 1}"
+                                                     if s[E.LM_OWNER + lm] >= 0 else "board")
+                                for lm in range(E.N_LM)},
+            "bonus_names": BONUSES,
+        }
+
+    def scores(self) -> pd.DataFrame:
+        """Score sheet by seat: the four categories, total and win share."""
+        s = self.state
+        return pd.DataFrame({
+            "seat": [0, 1],
+            "photos": [int(s[E.S_PHOTOS + p]) for p in range(2)],
+            "camping": [int(s[E.S_CAMPING + p]) for p in range(2)],
+            "judges": [int(s[E.S_JUDGES + p]) for p in range(2)],
+            "landmarks": [int(s[E.S_LANDMARKS + p]) for p in range(2)],
+            "score": [int(E.score(s, p)) for p in range(2)],
+            "won": E.win_shares(s),
+        })

@@ -1,0 +1,84 @@
+"""YosemiteConfig: the component set and every rule knob a designer sweeps (two players)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...errors import InputError
+from . import engine as E
+from .components import Components, component_arrays, load_components
+
+# With at most 12 tiles in each hand the deck and discards can always refill the park
+# (45 tiles - 20 animals in a park holding all 5 landmarks - 12 - 13 = 0 < 1 is never reached).
+MAX_HAND_LIMIT = 12
+
+
+@dataclass(frozen=True)
+class YosemiteConfig:
+    """One Yosemite rule set. Defaults are the rulebook's."""
+
+    players: int = 2
+    tiles_dealt: int = 3  # set-up step 2 (some printings: 5)
+    photos_removed: int = 10  # set-up step 7
+    judges: int = 2  # judges in play (set-up steps 9-10: 5 minus 3 removed)
+    hand_limit: int = 10  # reset: discard down to this
+    start_fish: int = 2  # set-up step 12
+    photo_slots: int = 2  # face-up photos (set-up step 8)
+    wilds: bool = True  # camera: two of a kind stand in for any animal
+    max_turns: int = 400  # safety cap; a capped game is flagged `truncated`
+    components: Components = field(default_factory=load_components, compare=True)
+
+    def __post_init__(self):
+        def whole(name, lo, hi):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int | np.integer) or not lo <= v <= hi:
+                raise InputError(f"{name} must be a whole number {lo}-{hi}, got {v!r}")
+
+        if self.players != 2:
+            raise InputError(f"Yosemite is a two-player game; players must be 2, "
+                             f"got {self.players!r}")
+        whole("hand_limit", 1, MAX_HAND_LIMIT)
+        whole("tiles_dealt", 0, self.hand_limit)
+        whole("photo_slots", 1, E.MAX_SLOTS)
+        whole("photos_removed", 0, E.N_PHOTOS - self.photo_slots)
+        whole("judges", 0, E.N_ANIMALS)
+        whole("start_fish", 0, self.components.max_fish)
+        whole("max_turns", 1, 100_000)
+        if not isinstance(self.wilds, bool):
+            raise InputError(f"wilds must be true or false, got {self.wilds!r}")
+
+    def replace(self, **changes) -> YosemiteConfig:
+        """A copy with some knobs changed (unknown knobs are a clear error)."""
+        return self.from_knobs(**{**{f.name: getattr(self, f.name)
+                                     for f in dataclasses.fields(self)}, **changes})
+
+    @classmethod
+    def from_knobs(cls, **knobs) -> YosemiteConfig:
+        """Build from keyword knobs, naming an unknown knob clearly (CLI --set, sweeps)."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        bad = sorted(set(knobs) - known)
+        if bad:
+            raise InputError(f"unknown Yosemite rule knob {bad[0]!r}; knobs are "
+                             f"{', '.join(sorted(known - {'components'}))}")
+        if knobs.get("players") is None:
+            knobs.pop("players", None)
+        return cls(**knobs)
+
+    def to_array(self) -> np.ndarray:
+        cfg = np.zeros(E.CFG_SIZE, np.int64)
+        cfg[E.C_DEALT] = self.tiles_dealt
+        cfg[E.C_PHOTOS_REMOVED] = self.photos_removed
+        cfg[E.C_JUDGES] = self.judges
+        cfg[E.C_HAND_LIMIT] = self.hand_limit
+        cfg[E.C_START_FISH] = self.start_fish
+        cfg[E.C_SLOTS] = self.photo_slots
+        cfg[E.C_MAX_TURNS] = self.max_turns
+        cfg[E.C_WILDS] = self.wilds
+        return cfg
+
+    def comp_vector(self) -> np.ndarray:
+        """The component set as the flat int64 vector the kernels read."""
+        return E.component_vector(component_arrays(self.components))

@@ -1,0 +1,776 @@
+"""The Yosemite rules, once, as numba functions over plain arrays.
+
+A game is an int64 state vector `st` (layout below), two splitmix64 streams in `rng`
+(chance: shuffles; policy: the policies' own random choices) and read-only inputs: the config
+vector `cfg` and the flat int64 component vector `comp` (one array, not a tuple of arrays:
+every call passing a tuple pays a reference count per member). Every decision the rulebook
+gives a player is one small action (a start square, one fish step, an explore choice, a push,
+a photo, a discard); `legal_actions` lists them and `step` applies one and then every forced
+move, so the batch kernel and the step API run exactly the same code.
+
+The park is 5x5, square = row * 5 + column. Tiles 0..44 are the animal tiles (component
+order), tile 45 + l is landmark l's tile. The camping token sits at CAMP = +k on player 0's
+space k, -k on player 1's space k, 0 off the track.
+"""
+
+import numpy as np
+from numba import njit
+
+from ...sim.kernel import Layout, randint
+
+SIZE = 5
+N_SQ = SIZE * SIZE
+N_TILES = 45
+N_LM = 5
+N_ALL_TILES = N_TILES + N_LM
+N_ANIMALS = 5
+N_PHOTOS = 20
+MAX_SLOTS = 4
+MAX_CHART = 16
+MAX_TRACK = 10
+FOX, SHEEP, BEAR, SNAKE, COUGAR = range(5)
+B_NONE, B_FISH, B_TENT, B_CAMERA = range(4)
+DR = (-1, 1, 0, 0)  # directions: up, down, left, right
+DC = (0, 0, -1, 1)
+
+# ---------------------------------------------------------------- config vector
+C_DEALT = 0
+C_PHOTOS_REMOVED = 1
+C_JUDGES = 2
+C_HAND_LIMIT = 3
+C_START_FISH = 4
+C_SLOTS = 5
+C_MAX_TURNS = 6
+C_WILDS = 7
+CFG_SIZE = 8
+
+# ---------------------------------------------------------------- component vector
+K_MAX_FISH = 0
+K_TENTS = 1
+K_CHART_LEN = 2
+K_TRACK_LEN = 3
+K_TILE_ANIMAL = 8  # [50], landmark tiles -1
+K_TILE_BONUS = K_TILE_ANIMAL + N_ALL_TILES  # [50], landmark tiles -1
+K_NEED = K_TILE_BONUS + N_ALL_TILES  # [20 * 5] animals each photo needs
+K_POINTS = K_NEED + N_PHOTOS * N_ANIMALS
+K_PHOTO_LM = K_POINTS + N_PHOTOS
+K_JUDGE = K_PHOTO_LM + N_PHOTOS  # [5] judge points by animal
+K_CHART = K_JUDGE + N_ANIMALS  # [16] landmark chart, padded with its last value
+K_TRACK = K_CHART + MAX_CHART  # [10] camping points at spaces 1..
+COMP_SIZE = K_TRACK + MAX_TRACK
+
+
+def component_vector(a):
+    """Pack `components.component_arrays` output into the flat vector the kernels read."""
+    comp = np.zeros(COMP_SIZE, np.int64)
+    comp[K_MAX_FISH] = a["max_fish"]
+    comp[K_TENTS] = a["tent_tokens"]
+    chart, track = a["landmark_chart"][:MAX_CHART], a["camping_track"]
+    comp[K_CHART_LEN] = len(chart)
+    comp[K_TRACK_LEN] = len(track)
+    comp[K_TILE_ANIMAL:K_TILE_ANIMAL + N_ALL_TILES] = -1
+    comp[K_TILE_ANIMAL:K_TILE_ANIMAL + N_TILES] = a["tile_animal"]
+    comp[K_TILE_BONUS:K_TILE_BONUS + N_ALL_TILES] = -1
+    comp[K_TILE_BONUS:K_TILE_BONUS + N_TILES] = a["tile_bonus"]
+    comp[K_NEED:K_POINTS] = a["photo_need"].ravel()
+    comp[K_POINTS:K_PHOTO_LM] = a["photo_points"]
+    comp[K_PHOTO_LM:K_JUDGE] = a["photo_landmark"]
+    comp[K_JUDGE:K_CHART] = a["judge_points"]
+    comp[K_CHART:K_TRACK] = chart[-1]
+    comp[K_CHART:K_CHART + len(chart)] = chart
+    comp[K_TRACK:K_TRACK + len(track)] = track
+    return comp
+
+
+@njit(cache=True)
+def need(comp, ph, a):
+    return comp[K_NEED + ph * N_ANIMALS + a]
+
+
+@njit(cache=True)
+def chart_value(comp, matches):
+    return comp[K_CHART + min(matches, MAX_CHART - 1)]
+
+
+# ---------------------------------------------------------------- phases and actions
+PH_PLACE = 0  # set-up: choose a start square
+PH_FISH = 1
+PH_EXPLORE = 2
+PH_PUSH = 3  # the mover moves the opponent (bear, rattlesnake, cougar)
+PH_CAMERA = 4
+PH_DISCARD = 5
+PH_OVER = 6
+
+A_START = 0  # arg square
+A_EAT = 1  # arg direction: eat one fish, one step
+A_STOP_EATING = 2
+A_STEP = 3  # arg direction: Explore A
+A_ANIMAL = 4  # arg destination square: Explore B
+A_LANDMARK = 5  # Explore C
+A_PUSH = 6  # arg the opponent's new square
+A_NO_PUSH = 7
+A_PHOTO = 8  # arg photo slot
+A_NO_PHOTO = 9
+A_DISCARD = 10  # arg animal
+N_KINDS = 11
+MAX_LEGAL = 64
+
+# ---------------------------------------------------------------- locations
+L_DECK = 0
+L_PARK = 1
+L_HAND = 2
+L_DISCARD = 3
+P_BOX = 0  # photos removed at set-up
+P_DECK = 1
+P_SLOT = 2
+P_TAKEN = 3
+
+# ---------------------------------------------------------------- state layout
+_layout = Layout()
+_field = _layout.field
+
+PHASE = _field("PHASE")
+CUR = _field("CUR")
+FIRST = _field("FIRST")
+TURN = _field("TURN")  # turns completed
+TRUNCATED = _field("TRUNCATED")
+CAMP = _field("CAMP")
+TENT_SUPPLY = _field("TENT_SUPPLY")
+N_DECK = _field("N_DECK")
+N_PHOTO_DECK = _field("N_PHOTO_DECK")
+FROM = _field("FROM")  # square left by Explore B this turn (-1: none)
+MOVED = _field("MOVED")  # animal whose movement was used this turn (-1: none)
+PUSH_MIN = _field("PUSH_MIN")
+PUSH_MAX = _field("PUSH_MAX")
+LAST_TILE = _field("LAST_TILE")  # for logs: the tile drawn most recently
+PARK = _field("PARK", N_SQ)  # tile on each square
+POS = _field("POS", 2)  # pawn squares (-1: not placed)
+FISH = _field("FISH", 2)
+TENTS = _field("TENTS", 2)
+HAND = _field("HAND", 2 * N_ANIMALS)  # tiles in hand by animal
+TILE_LOC = _field("TILE_LOC", N_ALL_TILES)
+TILE_OWNER = _field("TILE_OWNER", N_ALL_TILES)
+DECK = _field("DECK", N_ALL_TILES)
+LM_TOKEN_ON = _field("LM_TOKEN_ON", N_LM)  # 1: the token lies on its tile in the park
+LM_OWNER = _field("LM_OWNER", N_LM)
+PHOTO_LOC = _field("PHOTO_LOC", N_PHOTOS)
+PHOTO_OWNER = _field("PHOTO_OWNER", N_PHOTOS)
+PHOTO_DECK = _field("PHOTO_DECK", N_PHOTOS)
+SLOT = _field("SLOT", MAX_SLOTS)  # face-up photo in each slot (-1: empty)
+JUDGE_IN = _field("JUDGE_IN", N_ANIMALS)
+# per player: photos and their animals and landmarks, scores
+PHOTOS = _field("PHOTOS", 2)
+PHOTO_ANIMALS = _field("PHOTO_ANIMALS", 2 * N_ANIMALS)
+LM_MATCH = _field("LM_MATCH", 2 * N_LM)
+S_PHOTOS = _field("S_PHOTOS", 2)
+S_CAMPING = _field("S_CAMPING", 2)
+S_JUDGES = _field("S_JUDGES", 2)
+S_LANDMARKS = _field("S_LANDMARKS", 2)
+LM_POINTS = _field("LM_POINTS", N_LM)  # what each landmark token scored its owner
+JUDGE_WINNER = _field("JUDGE_WINNER", N_ANIMALS)  # -1: tie or not in play
+# per-player statistics
+ST_TURNS = _field("ST_TURNS", 2)
+ST_USE = _field("ST_USE", 2 * N_ANIMALS)  # movements used, by animal
+ST_USE_POINTS = _field("ST_USE_POINTS", 2 * N_ANIMALS)  # photo points taken on those turns
+ST_BONUS = _field("ST_BONUS", 2 * 4)  # tiles collected, by bonus icon
+ST_FISH_EATEN = _field("ST_FISH_EATEN", 2)
+ST_EXPLORE_A = _field("ST_EXPLORE_A", 2)
+ST_EXPLORE_C = _field("ST_EXPLORE_C", 2)
+ST_PUSHES = _field("ST_PUSHES", 2)
+ST_DISCARDS = _field("ST_DISCARDS", 2)
+# policy scratch: the turn plan (target square reached by eating fish, then an explore action)
+PLAN_READY = _field("PLAN_READY")
+PLAN_TARGET = _field("PLAN_TARGET")
+PLAN_ACTION = _field("PLAN_ACTION")
+STATE_SIZE = _layout.size
+
+
+# ---------------------------------------------------------------- the park
+
+
+@njit(cache=True)
+def neighbour(sq, d):
+    """The square one step from sq in direction d, -1 off the park."""
+    r = sq // SIZE + DR[d]
+    c = sq % SIZE + DC[d]
+    if r < 0 or r >= SIZE or c < 0 or c >= SIZE:
+        return -1
+    return r * SIZE + c
+
+
+@njit(cache=True)
+def distances(frm, block, max_d, dist):
+    """Orthogonal steps from frm to every square (-1: beyond max_d), never entering `block`."""
+    for i in range(N_SQ):
+        dist[i] = -1
+    queue = np.empty(N_SQ, np.int64)
+    dist[frm] = 0
+    queue[0] = frm
+    head, tail = 0, 1
+    while head < tail:
+        s = queue[head]
+        head += 1
+        if dist[s] == max_d:
+            continue
+        for d in range(4):
+            nb = neighbour(s, d)
+            if nb >= 0 and nb != block and dist[nb] < 0:
+                dist[nb] = dist[s] + 1
+                queue[tail] = nb
+                tail += 1
+
+
+@njit(cache=True)
+def tile_animal(st, comp, sq):
+    """Animal of the tile on sq (-1 on a landmark tile)."""
+    return comp[K_TILE_ANIMAL + st[PARK + sq]]
+
+
+@njit(cache=True)
+def tile_landmark(st, sq):
+    t = st[PARK + sq]
+    return t - N_TILES if t >= N_TILES else -1
+
+
+@njit(cache=True)
+def animal_dests(frm, opp, animal, out, n):
+    """Append A_ANIMAL actions for every end square of `animal`'s movement from frm.
+
+    Fox 1-3 and rattlesnake 1-2 steps in any directions, sheep any distance in one direction,
+    bear exactly 2 in one direction, cougar to the edge; only the rattlesnake may end on the
+    opponent and only the cougar may pass through them; the end square is never frm.
+    """
+    if animal == FOX or animal == SNAKE:
+        dist = np.empty(N_SQ, np.int64)
+        distances(frm, opp, 3 if animal == FOX else 2, dist)
+        for s in range(N_SQ):
+            if dist[s] > 0:
+                out[n] = A_ANIMAL * 64 + s
+                n += 1
+        if animal == SNAKE:
+            gap = abs(frm // SIZE - opp // SIZE) + abs(frm % SIZE - opp % SIZE)
+            if gap == 1 or gap == 2:
+                out[n] = A_ANIMAL * 64 + opp
+                n += 1
+        return n
+    for d in range(4):
+        s = neighbour(frm, d)
+        if animal == SHEEP:
+            while s >= 0 and s != opp:
+                out[n] = A_ANIMAL * 64 + s
+                n += 1
+                s = neighbour(s, d)
+        elif animal == BEAR:
+            if s >= 0 and s != opp:
+                s2 = neighbour(s, d)
+                if s2 >= 0 and s2 != opp:
+                    out[n] = A_ANIMAL * 64 + s2
+                    n += 1
+        elif s >= 0:  # cougar
+            while neighbour(s, d) >= 0:
+                s = neighbour(s, d)
+            out[n] = A_ANIMAL * 64 + s
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------- small queries
+
+
+@njit(cache=True)
+def hand_size(st, p):
+    t = 0
+    for a in range(N_ANIMALS):
+        t += st[HAND + p * N_ANIMALS + a]
+    return t
+
+
+@njit(cache=True)
+def can_take(st, cfg, comp, p, ph):
+    """Camera: the hand covers the photo, two of one animal standing in for any one."""
+    missing = 0
+    pairs = 0
+    for a in range(N_ANIMALS):
+        h = st[HAND + p * N_ANIMALS + a]
+        k = need(comp, ph, a)
+        if h < k:
+            missing += k - h
+        else:
+            pairs += (h - k) // 2
+    return missing == 0 or (cfg[C_WILDS] == 1 and pairs >= missing)
+
+
+@njit(cache=True)
+def any_photo(st, cfg, comp, p):
+    for s in range(cfg[C_SLOTS]):
+        if st[SLOT + s] >= 0 and can_take(st, cfg, comp, p, st[SLOT + s]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def decider(st):
+    return st[CUR]
+
+
+# ---------------------------------------------------------------- legal actions
+
+
+@njit(cache=True)
+def legal_actions(st, cfg, comp, out):
+    """Write the legal actions into `out`; return how many."""
+    n = 0
+    ph = st[PHASE]
+    p = st[CUR]
+    pos = st[POS + p]
+    opp = st[POS + 1 - p]
+    if ph == PH_PLACE:
+        for s in range(N_SQ):
+            if s != opp and tile_animal(st, comp, s) >= 0:
+                out[n] = A_START * 64 + s
+                n += 1
+    elif ph == PH_FISH or ph == PH_EXPLORE:
+        kind = A_EAT if ph == PH_FISH else A_STEP
+        for d in range(4):
+            nb = neighbour(pos, d)
+            if nb >= 0 and nb != opp:
+                out[n] = kind * 64 + d
+                n += 1
+        if ph == PH_FISH:
+            out[n] = A_STOP_EATING * 64
+            n += 1
+        else:
+            a = tile_animal(st, comp, pos)
+            if a >= 0:
+                n = animal_dests(pos, opp, a, out, n)
+            else:
+                lm = tile_landmark(st, pos)
+                if st[LM_TOKEN_ON + lm] == 1:
+                    out[n] = A_LANDMARK * 64
+                    n += 1
+    elif ph == PH_PUSH:
+        dist = np.empty(N_SQ, np.int64)
+        distances(opp, pos, st[PUSH_MAX], dist)
+        for s in range(N_SQ):
+            if dist[s] > 0:
+                out[n] = A_PUSH * 64 + s
+                n += 1
+        if st[PUSH_MIN] == 0:
+            out[n] = A_NO_PUSH * 64
+            n += 1
+    elif ph == PH_CAMERA:
+        for s in range(cfg[C_SLOTS]):
+            if st[SLOT + s] >= 0 and can_take(st, cfg, comp, p, st[SLOT + s]):
+                out[n] = A_PHOTO * 64 + s
+                n += 1
+        out[n] = A_NO_PHOTO * 64
+        n += 1
+    elif ph == PH_DISCARD:
+        for a in range(N_ANIMALS):
+            if st[HAND + p * N_ANIMALS + a] > 0:
+                out[n] = A_DISCARD * 64 + a
+                n += 1
+    return n
+
+
+# ---------------------------------------------------------------- set-up
+
+
+@njit(cache=True)
+def shuffle(rng, items, n):
+    """Fisher-Yates over items[:n] on the chance stream."""
+    for i in range(n - 1, 0, -1):
+        j = randint(rng, 0, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+@njit(cache=True)
+def new_game(cfg, comp, rng):
+    """Set-up steps 1-13: deal, lay the park, build the deck, photos and judges, pick a first
+    player; the start squares are then chosen as actions (step 13-14)."""
+    st = np.zeros(STATE_SIZE, np.int64)
+    tiles = np.arange(N_TILES)
+    shuffle(rng, tiles, N_TILES)
+    k = 0
+    for _ in range(cfg[C_DEALT]):
+        for p in range(2):
+            give_tile(st, comp, tiles[k], p)
+            k += 1
+    for s in range(N_SQ):
+        st[PARK + s] = tiles[k]
+        st[TILE_LOC + tiles[k]] = L_PARK
+        k += 1
+    n = 0
+    for i in range(k, N_TILES):
+        st[DECK + n] = tiles[i]
+        n += 1
+    for lm in range(N_LM):
+        st[DECK + n] = N_TILES + lm
+        n += 1
+        st[LM_OWNER + lm] = -1
+    shuffle(rng, st[DECK:DECK + n], n)
+    st[N_DECK] = n
+    photos = np.arange(N_PHOTOS)
+    shuffle(rng, photos, N_PHOTOS)
+    removed = cfg[C_PHOTOS_REMOVED]
+    for i in range(N_PHOTOS):
+        st[PHOTO_OWNER + i] = -1
+    for i in range(removed, N_PHOTOS):  # the first `removed` stay in the box, unseen
+        st[PHOTO_DECK + i - removed] = photos[i]
+        st[PHOTO_LOC + photos[i]] = P_DECK
+    st[N_PHOTO_DECK] = N_PHOTOS - removed
+    for s in range(MAX_SLOTS):
+        st[SLOT + s] = -1
+    for s in range(cfg[C_SLOTS]):
+        draw_photo(st, s)
+    judges = np.arange(N_ANIMALS)
+    shuffle(rng, judges, N_ANIMALS)
+    for i in range(cfg[C_JUDGES]):
+        st[JUDGE_IN + judges[i]] = 1
+    for p in range(2):
+        st[FISH + p] = cfg[C_START_FISH]
+        st[POS + p] = -1
+    st[TENT_SUPPLY] = comp[K_TENTS]
+    st[FROM] = -1
+    st[MOVED] = -1
+    st[LAST_TILE] = -1
+    st[FIRST] = randint(rng, 0, 2)
+    st[CUR] = st[FIRST]
+    st[PHASE] = PH_PLACE
+    return st
+
+
+@njit(cache=True)
+def give_tile(st, comp, t, p):
+    st[TILE_LOC + t] = L_HAND
+    st[TILE_OWNER + t] = p
+    st[HAND + p * N_ANIMALS + comp[K_TILE_ANIMAL + t]] += 1
+
+
+@njit(cache=True)
+def draw_photo(st, slot):
+    st[N_PHOTO_DECK] -= 1
+    ph = st[PHOTO_DECK + st[N_PHOTO_DECK]]
+    st[PHOTO_LOC + ph] = P_SLOT
+    st[SLOT + slot] = ph
+
+
+@njit(cache=True)
+def start_turn(st):
+    st[PLAN_READY] = 0
+    st[FROM] = -1
+    st[MOVED] = -1
+    st[PHASE] = PH_FISH if st[FISH + st[CUR]] > 0 else PH_EXPLORE
+
+
+# ---------------------------------------------------------------- explore and bonuses
+
+
+@njit(cache=True)
+def add_fish(st, comp, p):
+    st[FISH + p] = min(st[FISH + p] + 1, comp[K_MAX_FISH])
+
+
+@njit(cache=True)
+def tent(st, comp, p):
+    """First tent: the token to the collector's 1; later: one space toward the collector;
+    already on the collector's last space: a tent token from the pile (none left: nothing)."""
+    sign = 1 if p == 0 else -1
+    mine = st[CAMP] * sign
+    if st[CAMP] == 0:
+        mine = 1
+    elif mine == comp[K_TRACK_LEN]:
+        if st[TENT_SUPPLY] > 0:
+            st[TENT_SUPPLY] -= 1
+            st[TENTS + p] += 1
+    elif mine == -1:
+        mine = 1
+    else:
+        mine += 1
+    st[CAMP] = mine * sign
+
+
+@njit(cache=True)
+def passes(frm, dest, sq):
+    """Whether a straight move frm -> dest crosses or ends on sq."""
+    if frm // SIZE == dest // SIZE:
+        d = 3 if dest > frm else 2
+    else:
+        d = 1 if dest > frm else 0
+    s = frm
+    while s != dest:
+        s = neighbour(s, d)
+        if s == sq:
+            return True
+    return False
+
+
+@njit(cache=True)
+def animal_move(st, cfg, comp, rng, dest):
+    """Explore B: move by the animal's ability; bear, rattlesnake and cougar may then move the
+    opponent (a decision) before the tile is collected."""
+    p = st[CUR]
+    frm = st[POS + p]
+    opp = st[POS + 1 - p]
+    a = tile_animal(st, comp, frm)
+    st[FROM] = frm
+    st[MOVED] = a
+    st[POS + p] = dest
+    lo, hi = 0, 0
+    if a == BEAR:
+        hi = 1
+    elif a == SNAKE and dest == opp:
+        lo, hi = 1, 1
+    elif a == COUGAR and passes(frm, dest, opp):
+        lo, hi = (1 if dest == opp else 0), 2
+    st[PUSH_MIN] = lo
+    st[PUSH_MAX] = hi
+    if hi > 0:
+        st[PHASE] = PH_PUSH
+    else:
+        collect(st, cfg, comp, rng)
+
+
+@njit(cache=True)
+def collect(st, cfg, comp, rng):
+    """Explore B, second and third: the tile left goes to the hand, then its bonus."""
+    p = st[CUR]
+    sq = st[FROM]
+    t = st[PARK + sq]
+    st[PARK + sq] = -1
+    give_tile(st, comp, t, p)
+    a = comp[K_TILE_ANIMAL + t]
+    st[ST_USE + p * N_ANIMALS + a] += 1
+    b = comp[K_TILE_BONUS + t]
+    st[ST_BONUS + p * 4 + b] += 1
+    if b == B_FISH:
+        add_fish(st, comp, p)
+    elif b == B_TENT:
+        tent(st, comp, p)
+    elif b == B_CAMERA and any_photo(st, cfg, comp, p):
+        st[PHASE] = PH_CAMERA
+        return
+    reset(st, cfg, comp, rng)
+
+
+@njit(cache=True)
+def discard_tile(st, comp, p, a):
+    """One of p's tiles of animal a to the discard pile."""
+    for t in range(N_TILES):
+        if st[TILE_LOC + t] == L_HAND and st[TILE_OWNER + t] == p and \
+                comp[K_TILE_ANIMAL + t] == a:
+            st[TILE_LOC + t] = L_DISCARD
+            st[TILE_OWNER + t] = -1
+            st[HAND + p * N_ANIMALS + a] -= 1
+            return
+
+
+@njit(cache=True)
+def take_photo(st, cfg, comp, slot):
+    """Camera: pay with matching tiles first, then a pair of the animal held most for each
+    animal still missing (the engine's payment rule), and take the photo."""
+    p = st[CUR]
+    ph = st[SLOT + slot]
+    missing = 0
+    for a in range(N_ANIMALS):
+        use = min(st[HAND + p * N_ANIMALS + a], need(comp, ph, a))
+        missing += need(comp, ph, a) - use
+        for _ in range(use):
+            discard_tile(st, comp, p, a)
+    for _ in range(missing):
+        best = 0
+        for a in range(1, N_ANIMALS):
+            if st[HAND + p * N_ANIMALS + a] > st[HAND + p * N_ANIMALS + best]:
+                best = a
+        discard_tile(st, comp, p, best)
+        discard_tile(st, comp, p, best)
+    st[SLOT + slot] = -1
+    st[PHOTO_LOC + ph] = P_TAKEN
+    st[PHOTO_OWNER + ph] = p
+    st[PHOTOS + p] += 1
+    pts = comp[K_POINTS + ph]
+    st[S_PHOTOS + p] += pts
+    for a in range(N_ANIMALS):
+        st[PHOTO_ANIMALS + p * N_ANIMALS + a] += need(comp, ph, a)
+    st[LM_MATCH + p * N_LM + comp[K_PHOTO_LM + ph]] += 1
+    st[ST_USE_POINTS + p * N_ANIMALS + st[MOVED]] += pts
+
+
+# ---------------------------------------------------------------- reset
+
+
+@njit(cache=True)
+def draw_tile(st, rng):
+    """Top tile of the deck; an empty deck is first rebuilt by shuffling the discards."""
+    if st[N_DECK] == 0:
+        n = 0
+        for t in range(N_TILES):
+            if st[TILE_LOC + t] == L_DISCARD:
+                st[DECK + n] = t
+                st[TILE_LOC + t] = L_DECK
+                n += 1
+        shuffle(rng, st[DECK:DECK + n], n)
+        st[N_DECK] = n
+    st[N_DECK] -= 1
+    t = st[DECK + st[N_DECK]]
+    st[LAST_TILE] = t
+    return t
+
+
+@njit(cache=True)
+def reset(st, cfg, comp, rng):
+    """Reset: refill the vacated space (a landmark tile brings its token), then discard down
+    to the hand limit (a decision), then refill the photos."""
+    sq = st[FROM]
+    if sq >= 0 and st[PARK + sq] < 0:
+        t = draw_tile(st, rng)
+        st[PARK + sq] = t
+        st[TILE_LOC + t] = L_PARK
+        if t >= N_TILES:
+            st[LM_TOKEN_ON + t - N_TILES] = 1
+    if hand_size(st, st[CUR]) > cfg[C_HAND_LIMIT]:
+        st[PHASE] = PH_DISCARD
+        return
+    refill_photos(st, cfg, comp)
+
+
+@njit(cache=True)
+def refill_photos(st, cfg, comp):
+    """Refill taken photos; the game ends at once when the photo deck cannot refill one."""
+    for s in range(cfg[C_SLOTS]):
+        if st[SLOT + s] < 0:
+            if st[N_PHOTO_DECK] == 0:
+                end_game(st, cfg, comp)
+                return
+            draw_photo(st, s)
+    p = st[CUR]
+    st[ST_TURNS + p] += 1
+    st[TURN] += 1
+    if st[TURN] >= cfg[C_MAX_TURNS]:
+        st[TRUNCATED] = 1
+        end_game(st, cfg, comp)
+        return
+    st[CUR] = 1 - p
+    start_turn(st)
+
+
+# ---------------------------------------------------------------- end and scoring
+
+
+@njit(cache=True)
+def end_game(st, cfg, comp):
+    """Scoring: photos (kept as taken), camping, judges, landmark tokens."""
+    st[PHASE] = PH_OVER
+    for p in range(2):
+        mine = st[CAMP] * (1 if p == 0 else -1)
+        st[S_CAMPING + p] = st[TENTS + p] + (comp[K_TRACK + mine - 1] if mine > 0 else 0)
+    for a in range(N_ANIMALS):
+        st[JUDGE_WINNER + a] = -1
+        if st[JUDGE_IN + a] == 1:
+            c0 = st[PHOTO_ANIMALS + a] + st[HAND + a]
+            c1 = st[PHOTO_ANIMALS + N_ANIMALS + a] + st[HAND + N_ANIMALS + a]
+            if c0 != c1:
+                w = 0 if c0 > c1 else 1
+                st[JUDGE_WINNER + a] = w
+                st[S_JUDGES + w] += comp[K_JUDGE + a]
+    for lm in range(N_LM):
+        q = st[LM_OWNER + lm]
+        if q >= 0:
+            v = chart_value(comp, st[LM_MATCH + q * N_LM + lm])
+            st[LM_POINTS + lm] = v
+            st[S_LANDMARKS + q] += v
+
+
+@njit(cache=True)
+def score(st, p):
+    return st[S_PHOTOS + p] + st[S_CAMPING + p] + st[S_JUDGES + p] + st[S_LANDMARKS + p]
+
+
+@njit(cache=True)
+def win_shares(st):
+    """Highest score wins; a tie goes to the side the camping token is on, else is shared."""
+    out = np.zeros(2)
+    s0, s1 = score(st, 0), score(st, 1)
+    if s0 != s1:
+        out[0 if s0 > s1 else 1] = 1.0
+    elif st[CAMP] != 0:
+        out[0 if st[CAMP] > 0 else 1] = 1.0
+    else:
+        out[0] = out[1] = 0.5
+    return out
+
+
+# ---------------------------------------------------------------- applying actions
+
+
+@njit(cache=True)
+def apply_action(st, cfg, comp, rng, action):
+    """Apply one legal action (not checked here: `legal_actions` is the contract)."""
+    kind = action // 64
+    arg = action % 64
+    p = st[CUR]
+    if kind == A_START:
+        st[POS + p] = arg
+        if st[POS + 1 - p] < 0:
+            st[CUR] = 1 - p
+        else:
+            st[CUR] = st[FIRST]
+            start_turn(st)
+    elif kind == A_EAT:
+        st[FISH + p] -= 1
+        st[ST_FISH_EATEN + p] += 1
+        st[POS + p] = neighbour(st[POS + p], arg)
+        if st[FISH + p] == 0:
+            st[PHASE] = PH_EXPLORE
+    elif kind == A_STOP_EATING:
+        st[PHASE] = PH_EXPLORE
+    elif kind == A_STEP:
+        st[POS + p] = neighbour(st[POS + p], arg)
+        add_fish(st, comp, p)
+        st[ST_EXPLORE_A + p] += 1
+        reset(st, cfg, comp, rng)
+    elif kind == A_ANIMAL:
+        animal_move(st, cfg, comp, rng, arg)
+    elif kind == A_LANDMARK:
+        lm = tile_landmark(st, st[POS + p])
+        st[LM_TOKEN_ON + lm] = 0
+        st[LM_OWNER + lm] = p
+        st[ST_EXPLORE_C + p] += 1
+        reset(st, cfg, comp, rng)
+    elif kind == A_PUSH:
+        st[POS + 1 - p] = arg
+        st[ST_PUSHES + p] += 1
+        collect(st, cfg, comp, rng)
+    elif kind == A_NO_PUSH:
+        collect(st, cfg, comp, rng)
+    elif kind == A_PHOTO:
+        take_photo(st, cfg, comp, arg)
+        reset(st, cfg, comp, rng)
+    elif kind == A_NO_PHOTO:
+        reset(st, cfg, comp, rng)
+    elif kind == A_DISCARD:
+        discard_tile(st, comp, p, arg)
+        st[ST_DISCARDS + p] += 1
+        if hand_size(st, p) <= cfg[C_HAND_LIMIT]:
+            refill_photos(st, cfg, comp)
+
+
+@njit(cache=True)
+def step(st, cfg, comp, rng, action, buf):
+    """Apply `action`, then every forced move (a decision with a single legal action).
+
+    Returns the number of legal actions now, which are left in `buf` (0 when over).
+    """
+    apply_action(st, cfg, comp, rng, action)
+    return settle(st, cfg, comp, rng, buf)
+
+
+@njit(cache=True)
+def settle(st, cfg, comp, rng, buf):
+    """Play forced moves until a real decision (or the end); returns its legal-action count."""
+    while st[PHASE] != PH_OVER:
+        n = legal_actions(st, cfg, comp, buf)
+        if n != 1:
+            return n
+        apply_action(st, cfg, comp, rng, buf[0])
+    return 0
