@@ -78,8 +78,8 @@ def token_knapsack(gain, n, limit):
 
 @njit(cache=True)
 def evaluate(ptab, hab, diff, val, dice_on, hab_dice, targets, tokens, cost, lam, tok_out):
-    """Best token placement for one dice allocation; returns its expected value and writes
-    the tokens per card into tok_out."""
+    """Best token placement for one dice allocation; returns (expected value, re-roll cap)
+    and writes the tokens per card into tok_out."""
     n = hab.shape[0]
     idx = np.empty(n, np.int64)
     m = 0
@@ -88,6 +88,7 @@ def evaluate(ptab, hab, diff, val, dice_on, hab_dice, targets, tokens, cost, lam
             idx[m] = i
             m += 1
     best_total = -1e18
+    best_cap = 0
     tcap = min(tokens, P.MAX_T)
     for placed in range(tokens + 1):
         budget = (tokens - placed) // cost
@@ -103,6 +104,7 @@ def evaluate(ptab, hab, diff, val, dice_on, hab_dice, targets, tokens, cost, lam
         total = best[m, limit] - lam * paid * cost
         if total > best_total + 1e-12:
             best_total = total
+            best_cap = budget
             t = limit
             for j in range(m, 0, -1):
                 k = choice[j, t]
@@ -111,16 +113,16 @@ def evaluate(ptab, hab, diff, val, dice_on, hab_dice, targets, tokens, cost, lam
             for i in range(n):
                 if dice_on[i] == 0:
                     tok_out[i] = 0
-    return best_total
+    return best_total, best_cap
 
 
 @njit(cache=True)
 def search(ptab, hab, diff, val, mandatory, targets, dice, tokens, cost, lam, top):
     """Every allocation of `dice` (habitat dice, then animal dice in habitats that have one);
-    keeps the `top` best as rows (value, habitat dice, card dice, card tokens)."""
+    keeps the `top` best as rows (value, habitat dice, card dice, card tokens, re-roll cap)."""
     n = hab.shape[0]
     n_hab = targets.shape[0]
-    width = 1 + n_hab + 2 * n
+    width = 2 + n_hab + 2 * n
     kept = np.full((top, width), -1e18)
     count = 0
     hd = np.zeros(n_hab, np.int64)
@@ -148,8 +150,8 @@ def search(ptab, hab, diff, val, mandatory, targets, dice, tokens, cost, lam, to
             # odometer over animal dice
             while True:
                 if dice_on.sum() <= rem:
-                    v = evaluate(ptab, hab, diff, val, dice_on, hd, targets, tokens, cost, lam,
-                                 tok)
+                    v, cap = evaluate(ptab, hab, diff, val, dice_on, hd, targets, tokens, cost,
+                                      lam, tok)
                     count += 1
                     worst = 0
                     for r in range(1, top):
@@ -159,7 +161,8 @@ def search(ptab, hab, diff, val, mandatory, targets, dice, tokens, cost, lam, to
                         kept[worst, 0] = v
                         kept[worst, 1:1 + n_hab] = hd
                         kept[worst, 1 + n_hab:1 + n_hab + n] = dice_on
-                        kept[worst, 1 + n_hab + n:] = tok
+                        kept[worst, 1 + n_hab + n:1 + n_hab + 2 * n] = tok
+                        kept[worst, 1 + n_hab + 2 * n] = cap
                 # next animal allocation
                 k = 0
                 while k < n:
@@ -215,7 +218,8 @@ SITUATION_KEYS = {"players", "tokens", "table", "sideways", "reserved", "portfol
                   "assignment", "token_value", "dice", "reroll_cost", "place_reserved"}
 
 
-def situation_game(data: dict, source: str = "situation", config=None):
+def situation_game(data: dict, source: str = "situation", config=None, seed: int = 0,
+                   game: int = 0):
     """A SnapshotGame positioned at the start of Preparation from a situation description.
 
     Keys: table = {Habitat = [animals]}, tokens, sideways = [animals placed sideways],
@@ -231,9 +235,11 @@ def situation_game(data: dict, source: str = "situation", config=None):
         raise InputError(f"{source}: unknown key {unknown[0]!r}; keys are "
                          f"{', '.join(sorted(SITUATION_KEYS))}")
     knobs = {k: data[k] for k in ("players", "dice", "reroll_cost") if k in data}
+    if "assignment" not in data:  # no assignment given: photographs earn no assignment bonus
+        knobs["assignments"] = False
     config = config or SnapshotConfig.from_knobs(**knobs)
     comp = config.components
-    game = SnapshotGame(config, seed=0)
+    game = SnapshotGame(config, seed=seed, game=game)
     st = game.state
     seen: dict[int, str] = {}
 
@@ -332,7 +338,7 @@ def advise(data: dict, source: str = "situation", top: int = TOP) -> Advice:
             if row[0] <= -1e17:
                 continue
             dice_on = row[1 + n_hab:1 + n_hab + len(cards)].astype(int)
-            tok = row[1 + n_hab + len(cards):].astype(int)
+            tok = row[1 + n_hab + len(cards):1 + n_hab + 2 * len(cards)].astype(int)
             hd = row[1:1 + n_hab].astype(int)
             parts = [f"{names.habitats[h].name}:{hd[h]}" for h in range(n_hab) if hd[h]]
             anim = [f"{names.cards[c].name} {dice_on[i]}d+{tok[i]}t"
@@ -340,6 +346,10 @@ def advise(data: dict, source: str = "situation", top: int = TOP) -> Advice:
             rows.append({"value": row[0], "place_reserved": ", ".join(
                 names.cards[c].name for c in placed) or "-",
                 "explore_dice": " ".join(parts) or "-", "animals": "; ".join(anim) or "-",
-                "tokens_on_cards": int(tok.sum()), "dice_used": int(hd.sum() + dice_on.sum())})
+                "tokens_on_cards": int(tok.sum()), "reroll_cap": int(row[-1]),
+                "dice_used": int(hd.sum() + dice_on.sum()),
+                "plan": {"habitat_dice": hd.tolist(), "cards": [int(c) for c in cards],
+                         "dice": dice_on.tolist(), "tokens": tok.tolist(),
+                         "place_reserved": [int(c) for c in placed]}})
     table_df = pd.DataFrame(rows).sort_values("value", ascending=False, kind="stable")
     return Advice(table_df.head(top).reset_index(drop=True), searched)
