@@ -418,9 +418,9 @@ def _advise(args) -> None:
     if args.top < 1:
         raise InputError(f"--top must be at least 1, got {args.top}")
     advice = advise(read_situation(args.situation), Path(args.situation).name, top=args.top)
-    _emit(advice.table.drop(columns="plan"), args.format, f"Best preparations ({advice.searched:,} allocations "
-                                     "searched; value = expected prestige incl. award and "
-                                     "assignment gains, minus token_value per token lost)")
+    _emit(advice.table.drop(columns="plan"), args.format,
+          f"Best preparations ({advice.searched:,} allocations searched; value = expected "
+          "prestige incl. award and assignment gains, minus token_value per token lost)")
 
 
 def _add_advise(sub) -> None:
