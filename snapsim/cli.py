@@ -413,23 +413,53 @@ def read_situation(path: str) -> dict:
 def _advise(args) -> None:
     from pathlib import Path
 
-    from .games.snapshot.advisor import advise
+    from .games.snapshot import advisor as A
 
+    if args.kind == "reroll":
+        out = A.reroll_advice(args.stake, args.target, args.tokens, args.paid, args.reroll_cost,
+                              args.token_value)
+        _emit(pd.DataFrame([out]), args.format, "Re-roll after a failed explore? (value "
+                                                "relative to giving up now; exact)")
+        return
     if args.top < 1:
         raise InputError(f"--top must be at least 1, got {args.top}")
-    advice = advise(read_situation(args.situation), Path(args.situation).name, top=args.top)
+    data, name = read_situation(args.situation), Path(args.situation).name
+    if args.kind == "research":
+        out = A.research_advice(data, name)
+        cards = out.pop("cards")
+        _emit(cards.head(args.top), args.format, "Draw one more card or stop? (exact one-step "
+                                                 "lookahead: best preparation after each card)",
+              {k: float(v) if not isinstance(v, bool) else v for k, v in out.items()})
+        return
+    advice = A.advise(data, name, top=args.top)
     _emit(advice.table.drop(columns="plan"), args.format,
           f"Best preparations ({advice.searched:,} allocations searched; value = expected "
           "prestige incl. award and assignment gains, minus token_value per token lost)")
 
 
 def _add_advise(sub) -> None:
-    p = sub.add_parser("advise", help="exact best preparation for a Snapshot situation")
-    p.add_argument("situation", help="situation file (.toml or .json): table, tokens, "
-                                     "reserved, sideways, portfolio, assignment, token_value")
-    p.add_argument("--top", type=int, default=10, help="allocations to show")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
-    p.set_defaults(run=_advise)
+    p = sub.add_parser("advise", help="exact best moves for a Snapshot situation")
+    kinds = p.add_subparsers(dest="kind", required=True, parser_class=_Parser)
+    fmt = dict(choices=["table", "csv", "json"], default="table")
+    for kind, text in (("prep", "rank every dice and token allocation"),
+                       ("research", "draw one more card or stop")):
+        q = kinds.add_parser(kind, help=text)
+        q.add_argument("situation", help="situation file (.toml or .json): table, tokens, "
+                                         "reserved, sideways, portfolio, assignment, seen, "
+                                         "token_value")
+        q.add_argument("--top", type=int, default=10, help="rows to show")
+        q.add_argument("--format", **fmt)
+        q.set_defaults(run=_advise)
+    q = kinds.add_parser("reroll", help="re-roll a failed explore or give up")
+    q.add_argument("--stake", type=float, required=True,
+                   help="expected value of the habitat's photographs once explored")
+    q.add_argument("--target", type=int, required=True, help="the habitat's explore value")
+    q.add_argument("--tokens", type=int, required=True, help="tokens in your supply")
+    q.add_argument("--paid", type=int, default=0, help="re-roll tokens already on the habitat")
+    q.add_argument("--reroll-cost", type=int, default=2)
+    q.add_argument("--token-value", type=float, default=0.4)
+    q.add_argument("--format", **fmt)
+    q.set_defaults(run=_advise)
 
 
 # ---------------------------------------------------------------- report

@@ -182,3 +182,41 @@ def test_advised_value_equals_the_simulated_average():
     values = np.array([play_plan(sit, plan, seed=5, game=i) for i in range(3000)])
     se = values.std(ddof=1) / np.sqrt(len(values))
     assert abs(values.mean() - top.value) < 4 * se, (values.mean(), top.value, se)
+
+
+@pytest.mark.parametrize("stake,target,supply,paid,cost,lam", [
+    (3.0, 4, 5, 0, 2, 0.4), (0.5, 5, 6, 0, 2, 0.4), (6.0, 6, 9, 2, 3, 0.5),
+    (2.0, 2, 1, 0, 2, 0.4), (1.2, 3, 8, 4, 1, 0.3)])
+def test_reroll_advice_equals_the_best_fixed_number_of_rerolls(stake, target, supply, paid,
+                                                               cost, lam):
+    """With a fixed stake, the best plan is "re-roll up to k times"; enumerate every k."""
+    from snapsim.games.snapshot.advisor import reroll_advice
+
+    p = (7 - target) / 6
+    best = 0.0
+    for k in range(supply // cost + 1):
+        v = sum((1 - p) ** (j - 1) * p * (stake - lam * (paid + j * cost))
+                for j in range(1, k + 1))
+        best = max(best, v)
+    out = reroll_advice(stake, target, supply, paid, cost, lam)
+    assert out["value_of_rerolling"] == pytest.approx(best, abs=1e-12)
+    assert out["reroll"] == (best > 0)
+
+
+def test_research_advice_is_the_mean_over_unseen_cards():
+    from snapsim.games.snapshot.advisor import research_advice
+    from snapsim.games.snapshot.components import load_components
+    from snapsim.odds import research_odds
+
+    sit = {"tokens": 3, "reserved": ["walrus", "jaguar"], "seen": ["pika"],
+           "table": {"Shoreline": ["sea otter"], "Mountain": ["golden eagle"]}}
+    out = research_advice(sit)
+    cards = out["cards"]
+    comp = load_components()
+    gone = {"walrus", "jaguar", "pika", "sea otter", "golden eagle"}
+    unseen = [a for a in comp.cards if a.name not in gone]
+    assert len(cards) == len(unseen) and out["value_draw"] == pytest.approx(cards.value.mean())
+    pairs = [(a.habitat, a.difficulty) for a in unseen if a.habitat >= 0]
+    exact = research_odds([6, 0, 8, 0], pairs, raccoon=True)  # tops: otter 6, eagle 8
+    assert out["p_cannot_place"] == pytest.approx(exact.next_draw, abs=1e-12)
+    assert out["draw"] == (out["value_draw"] > out["value_stop"])

@@ -215,7 +215,7 @@ def advise_allocations(state, cfg, comp, ptab, params, cards, mandatory, top: in
 
 
 SITUATION_KEYS = {"players", "tokens", "table", "sideways", "reserved", "portfolio",
-                  "assignment", "token_value", "dice", "reroll_cost", "place_reserved"}
+                  "assignment", "token_value", "dice", "reroll_cost", "seen"}
 
 
 def situation_game(data: dict, source: str = "situation", config=None, seed: int = 0,
@@ -353,3 +353,91 @@ def advise(data: dict, source: str = "situation", top: int = TOP) -> Advice:
                          "place_reserved": [int(c) for c in placed]}})
     table_df = pd.DataFrame(rows).sort_values("value", ascending=False, kind="stable")
     return Advice(table_df.head(top).reset_index(drop=True), searched)
+
+
+# ---------------------------------------------------------------- re-rolls and research
+
+
+def reroll_advice(stake: float, target: int, supply: int, paid: int = 0, cost: int = 2,
+                  token_value: float = 0.4) -> dict:
+    """After a failed explore roll: re-roll or give up? Exact over every later re-roll.
+
+    `stake` is the expected value of the habitat's photographs once explored (each animal's
+    P(photo) x (value - token_value x its tokens)); `paid` tokens already on the habitat
+    for re-rolls come back on giving up and are lost on success. V(pot, b) = max(0, p (stake -
+    lam (pot + cost)) + q V(pot + cost, b - 1)), relative to giving up now.
+    """
+    from ...errors import InputError
+
+    for name, v in (("supply", supply), ("paid", paid)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise InputError(f"{name} must be a whole number >= 0, got {v!r}")
+    if not 1 <= target <= 6:
+        raise InputError(f"target must be an explore value from 1 to 6, got {target!r}")
+    if cost < 1 or token_value < 0:
+        raise InputError("reroll cost must be >= 1 and token value >= 0")
+    p = face_success(target)
+    q = 1.0 - p
+    budget = supply // cost
+
+    def value(pot, b):
+        if b == 0:
+            return 0.0, 0.0, 0.0
+        cont, p_cont, lost_cont = value(pot + cost, b - 1)
+        v = p * (stake - token_value * (pot + cost)) + q * cont
+        if v <= 0.0:
+            return 0.0, 0.0, 0.0
+        return v, p + q * p_cont, p * (pot + cost) + q * lost_cont
+
+    v, p_ok, lost = value(paid, budget)
+    return {"reroll": v > 0.0, "value_of_rerolling": v, "p_explore": p_ok,
+            "expected_tokens_lost": lost, "rerolls_affordable": budget}
+
+
+def research_advice(data: dict, source: str = "situation", free_slots: int | None = None):
+    """Draw one more card or stop? Exact one-step lookahead over every unseen card.
+
+    Stopping is worth the best preparation now. Drawing: a placeable card earns a token and
+    joins the table (best preparation re-computed); a card that would spook is reserved if a
+    slot is free, else the turn ends with the experience tokens only.
+    """
+    from ...errors import InputError
+
+    game = situation_game(data, source)
+    st, comp = game.state, game.config.components
+    lam = float(data.get("token_value", P.DEFAULT_PARAMS["greedy"][P.P_TOKEN_VALUE]))
+    seen = {comp.card_index(n) for n in data.get("seen", [])}
+    slots = game.config.reserve_limit - int(st[E.N_RESERVED]) if free_slots is None \
+        else free_slots
+    now = advise(data, source, top=1).table.value.iloc[0]
+    unseen = [c for c in range(E.N_CARDS) if st[E.LOC + c] == E.L_DECK and c not in seen
+              and (c != E.RACCOON or game.config.raccoon)]
+    if not unseen:
+        raise InputError(f"{source}: no unseen cards are left to draw")
+    tops = [E.habitat_top(st, game._comp, h) for h in range(E.N_HAB)]
+    rows = []
+    for c in unseen:
+        card = comp.cards[c]
+        habs = [h for h in range(E.N_HAB) if (card.habitat in (h, -1))
+                and card.difficulty > tops[h]]
+        if habs:
+            best = -1e18
+            for h in habs:
+                table = {k: list(v) for k, v in data.get("table", {}).items()}
+                name = comp.habitats[h].name
+                key = next((k for k in table if comp.habitat_index(k) == h), name)
+                table.setdefault(key, []).append(card.name)
+                best = max(best, advise({**data, "table": table}, source,
+                                        top=1).table.value.iloc[0])
+            rows.append({"card": card.name, "outcome": "placed", "value": best + lam})
+        elif slots > 0:
+            rows.append({"card": card.name, "outcome": "reserved", "value": now})
+        else:
+            rows.append({"card": card.name, "outcome": "spook",
+                         "value": lam * game.config.experience_tokens})
+    df = pd.DataFrame(rows)
+    draw = float(df.value.mean())
+    return {"p_spook_next": float((df.outcome == "spook").mean()),
+            "p_cannot_place": float((df.outcome != "placed").mean()),
+            "value_stop": float(now), "value_draw": draw, "draw": draw > now,
+            "cards": df.sort_values("value", ascending=False).reset_index(drop=True)}
