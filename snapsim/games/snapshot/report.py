@@ -7,22 +7,19 @@ from those numbers (nothing is written by hand). Each study can be re-run on its
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy import stats
-from tqdm import tqdm
 
-from ... import __version__
 from ...analysis import balance as B
-from ...errors import InputError
-from ...report import Report, Section, write_report
+from ...report import Section
 from ...report import figures as F
-from ...sim import simulate
+from ...report.studies import Runs, build_report, pct
+from ...report.studies import study_main as shared_study_main
 from .api import details
-from .config import RULEBOOK_TARGET, SnapshotConfig
+from .config import RULEBOOK_TARGET
 
 POLICIES = ("greedy", "cautious", "aggressive", "collector", "random")
 RESTRICTIONS = {"reserving": "allow_reserve", "offers": "allow_offers",
@@ -36,47 +33,15 @@ TOKEN_SOURCES = ("tokens_from_placing", "tokens_from_experience", "tokens_from_o
                  "tokens_paid_offers", "tokens_spent_photos", "tokens_spent_rerolls")
 
 
-def pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
-@dataclass
-class Ctx:
-    """Shared settings and a cache of runs, so sections reuse each other's games."""
-
-    games: int
-    seed: int
-    threads: int | None
-    components: object = None
-    bar: object = None
-    cache: dict = field(default_factory=dict)
-
-    @property
-    def note(self) -> str:
-        return f"n = {self.games:,} games per configuration, seed {self.seed}"
-
-    def config(self, **knobs) -> SnapshotConfig:
-        if self.components is not None:
-            knobs.setdefault("components", self.components)
-        return SnapshotConfig.from_knobs(**knobs)
-
-    def sim(self, policies, **knobs) -> pd.DataFrame:
-        key = ("sim", tuple(policies), tuple(sorted(knobs.items())))
-        if key not in self.cache:
-            self.cache[key] = simulate("snapshot", policies=list(policies), games=self.games,
-                                       seed=self.seed, threads=self.threads,
-                                       config=self.config(**knobs))
-            if self.bar is not None:
-                self.bar.update(1)
-        return self.cache[key]
+class Ctx(Runs):
+    """The shared run cache plus Snapshot's per-card and award-timing statistics."""
 
     def details(self, players=4):
         key = ("details", players)
         if key not in self.cache:
             self.cache[key] = details(self.config(players=players), ["greedy"] * players,
                                       self.games, self.seed)
-            if self.bar is not None:
-                self.bar.update(1)
+            self.tick()
         return self.cache[key]
 
 
@@ -103,7 +68,7 @@ def study_seats(ctx: Ctx) -> Section:
     plot = seats.assign(lo=seats.ci_low - seats.fair_share, hi=seats.ci_high - seats.fair_share,
                         seat=seats.seat + 1)
     s.figures["seat_advantage"] = F.bars(plot, "seat", "vs_fair", "lo", "hi",
-                                         "Win rate minus fair share, by seat", ctx.note,
+                                         "Win rate minus fair share, by seat", ctx.note(),
                                          hue="players", ref=0.0, ylabel="win rate - 1/players")
     s.captions["seat_advantage"] = "Seat advantage (95% Wilson CIs) for 2-5 players"
     for n in sorted(runs, key=lambda k: (k != 4, k)):  # the main player count first
@@ -160,7 +125,7 @@ def study_policies(ctx: Ctx) -> Section:
     matrix = B.matchup_matrix(runs).reindex(index=list(POLICIES), columns=list(POLICIES))
     s.tables["matchups"] = table
     s.figures["matchups"] = F.heatmap(matrix, "P(row policy beats column policy), 2 players",
-                                      ctx.note)
+                                      ctx.note())
     s.captions["matchups"] = "Policy matchup matrix (two-player games, seats rotated)"
     strength = matrix.mean(axis=1, skipna=True).sort_values(ascending=False)
     s.findings.append(f"Strongest policy: {strength.index[0]} (mean win rate "
@@ -193,7 +158,7 @@ def study_restricted(ctx: Ctx) -> Section:
     s.tables["restricted_play"] = table
     s.figures["restricted_play"] = F.bars(table, "forbidden", "win_rate", "ci_low", "ci_high",
                                           "Win rate of a greedy player forbidden an action",
-                                          ctx.note, ref=0.25, ylabel="win rate (fair 25%)")
+                                          ctx.note(), ref=0.25, ylabel="win rate (fair 25%)")
     s.captions["restricted_play"] = "Restricted play: value of each action (95% CIs)"
     for r in table.sort_values("win_rate").itertuples():
         s.findings.append(f"Without {r.forbidden} a greedy player wins {pct(r.win_rate)} "
@@ -217,7 +182,7 @@ def study_restricted(ctx: Ctx) -> Section:
     vt = B.flag_columns(pd.DataFrame(vrows), ["p_rounds", "p_score_sd"])
     s.tables["simpler_variants"] = vt
     s.figures["simpler_variants"] = F.bars(vt, "variant", "rounds", None, None,
-                                           "Game length under the Simpler Variants", ctx.note,
+                                           "Game length under the Simpler Variants", ctx.note(),
                                            ylabel="mean rounds")
     s.captions["simpler_variants"] = "Mean game length per variant (greedy players)"
     for r in vt.iloc[1:].itertuples():
@@ -251,7 +216,7 @@ def study_cards(ctx: Ctx) -> Section:
     s.tables["card_value"] = cards
     plot = cards.sort_values(["habitat", "difficulty"])
     s.figures["card_value"] = F.bars(plot, "card", "prestige_per_die", None, None,
-                                     "Prestige per die rolled, by animal", ctx.note,
+                                     "Prestige per die rolled, by animal", ctx.note(),
                                      hue="habitat", ylabel="prestige / die", dodge=False)
     s.captions["card_value"] = "Prestige per die by animal (grouped by habitat)"
     top = cards.loc[cards.prestige_per_die.idxmax()]
@@ -289,7 +254,7 @@ def study_awards(ctx: Ctx) -> Section:
     by["flagged"] = (by.ci_low > 0.25) | (by.ci_high < 0.25)
     s.tables["assignments"] = by
     s.figures["assignments"] = F.bars(by, "assignment_name", "win_rate", "ci_low", "ci_high",
-                                      "Win rate by assignment card", ctx.note, ref=0.25,
+                                      "Win rate by assignment card", ctx.note(), ref=0.25,
                                       ylabel="win rate (fair 25%)")
     s.captions["assignments"] = "Assignment balance (95% CIs; dashed line = fair share)"
     first = awards[awards.place == 1]
@@ -332,7 +297,7 @@ def study_raccoon(ctx: Ctx) -> Section:
     t = B.flag_columns(pd.DataFrame(rows), ["p_rounds", "p_score"])
     s.tables["raccoon"] = t
     s.figures["raccoon"] = F.bars(t, "setting", "mean_score", None, None,
-                                  "Mean score per player", ctx.note, ylabel="prestige")
+                                  "Mean score per player", ctx.note(), ylabel="prestige")
     s.captions["raccoon"] = "Mean score with and without the raccoon"
     a, b = t.iloc[0], t.iloc[1]
     s.findings.append(f"The raccoon changes the mean score from {b.mean_score:.1f} to "
@@ -372,11 +337,11 @@ def study_sensitivity(ctx: Ctx) -> Section:
     t = B.flag_columns(pd.DataFrame(rows), ["p_rounds", "p_score"])
     s.tables["rule_sensitivity"] = t
     s.figures["rule_sensitivity_length"] = F.lines(t, "value", ["rounds"],
-                                                   "Game length by rule knob", ctx.note,
+                                                   "Game length by rule knob", ctx.note(),
                                                    panels="knob", ylabel="mean rounds")
     s.captions["rule_sensitivity_length"] = "Mean game length as each knob moves"
     s.figures["rule_sensitivity_seats"] = F.lines(t, "value", ["seat_spread"],
-                                                  "Seat win-rate spread by rule knob", ctx.note,
+                                                  "Seat win-rate spread by rule knob", ctx.note(),
                                                   panels="knob", ylabel="best - worst seat")
     s.captions["rule_sensitivity_seats"] = "Seat advantage as each knob moves"
     moved = t[~t.default].copy()
@@ -411,11 +376,11 @@ def study_tokens(ctx: Ctx) -> Section:
                   value_name="tokens")
     long["source"] = long.source.str.replace("tokens_", "")
     s.figures["token_economy"] = F.bars(long, "source", "tokens", None, None,
-                                        "Tokens per player-game by source", ctx.note,
+                                        "Tokens per player-game by source", ctx.note(),
                                         hue="policy", ylabel="tokens")
     s.captions["token_economy"] = "Token flows per player per game"
     s.figures["draws"] = F.bars(t, "policy", "draws_per_turn", None, None,
-                                "Cards drawn per turn", ctx.note, ylabel="draws / turn")
+                                "Cards drawn per turn", ctx.note(), ylabel="draws / turn")
     s.captions["draws"] = "Push-your-luck: draws per turn by policy"
     hi = t.loc[t.draws_per_turn.idxmax()]
     s.findings.append(f"{hi.policy} draws most ({hi.draws_per_turn:.2f} cards a turn) and "
@@ -440,33 +405,11 @@ STUDIES = {
 def build(out="reports/snapshot", games: int = 20_000, seed: int = 1, studies=None,
           threads: int | None = None, components=None, progress: bool = True) -> Path:
     """Run the chosen studies (default all), save their sections, render the report."""
-    names = list(STUDIES) if studies is None else list(studies)
-    bad = [n for n in names if n not in STUDIES]
-    if bad:
-        raise InputError(f"unknown study {bad[0]!r}; choose from {', '.join(STUDIES)}")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 10:
-        raise InputError(f"games must be a whole number >= 10, got {games!r}")
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    ctx = Ctx(games, seed, threads, components)
-    total = sum(STUDIES[n][1] for n in names)
-    with tqdm(total=total, unit="run", desc="snapshot report", disable=not progress) as bar:
-        ctx.bar = bar
-        for n in names:
-            STUDIES[n][0](ctx).save(out)
-    return write_report(out, Report("Snapshot: Wildlife Photographer - balance report",
-                                    {"games per configuration": f"{games:,}", "seed": seed,
-                                     "snapsim": __version__}))
+    return build_report("snapshot", "Snapshot: Wildlife Photographer - balance report",
+                        STUDIES, out, games, seed, studies, threads, components, progress,
+                        runs_type=Ctx)
 
 
 def study_main(study: str, argv=None) -> None:
     """Command line of an `analyses/` script: regenerate one study's section in place."""
-    import argparse
-
-    ap = argparse.ArgumentParser(description=f"Regenerate the '{study}' section of the "
-                                             "Snapshot report and re-render the report.")
-    ap.add_argument("--games", type=int, default=20_000, help="games per configuration")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", default="reports/snapshot")
-    args = ap.parse_args(argv)
-    print(build(args.out, games=args.games, seed=args.seed, studies=[study]))
+    shared_study_main("snapshot", build, study, 20_000, argv)

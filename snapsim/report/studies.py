@@ -1,0 +1,95 @@
+"""What every game's report shares: a cache of seeded runs, the build driver and the
+command line of the `analyses/` scripts. A game supplies its studies (functions from a
+run cache to a Section) and nothing else."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+from tqdm import tqdm
+
+from .. import __version__
+from ..errors import InputError
+from ..sim import get_game, simulate
+from .render import Report, Section, write_report
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+@dataclass
+class Runs:
+    """Settings shared by a report's studies and a cache of their runs, so sections reuse
+    each other's games; each new run advances the report's progress bar by one."""
+
+    game: str
+    games: int
+    seed: int
+    threads: int | None = None
+    components: object = None
+    bar: object = None
+    cache: dict = field(default_factory=dict)
+
+    def note(self, games: int | None = None) -> str:
+        return f"n = {games or self.games:,} games per configuration, seed {self.seed}"
+
+    def config(self, **knobs):
+        if self.components is not None:
+            knobs.setdefault("components", self.components)
+        return get_game(self.game).make_config(**knobs)
+
+    def tick(self) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def sim(self, policies, games: int | None = None, **knobs) -> pd.DataFrame:
+        games = games or self.games
+        key = ("sim", tuple(policies), games, tuple(sorted(knobs.items())))
+        if key not in self.cache:
+            self.cache[key] = simulate(self.game, policies=list(policies), games=games,
+                                       seed=self.seed, threads=self.threads,
+                                       config=self.config(**knobs))
+            self.tick()
+        return self.cache[key]
+
+
+Study = tuple[Callable[[Runs], Section], int]  # (function, runs it adds to the cache)
+
+
+def build_report(game: str, title: str, studies: dict[str, Study], out, games: int, seed: int,
+                 chosen=None, threads=None, components=None, progress=True,
+                 runs_type: type[Runs] = Runs, min_games: int = 10) -> Path:
+    """Run the chosen studies (default all), save their sections, render the report."""
+    names = list(studies) if chosen is None else list(chosen)
+    bad = [n for n in names if n not in studies]
+    if bad:
+        raise InputError(f"unknown study {bad[0]!r}; choose from {', '.join(studies)}")
+    if isinstance(games, bool) or not isinstance(games, int) or games < min_games:
+        raise InputError(f"games must be a whole number >= {min_games}, got {games!r}")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    runs = runs_type(game, games, seed, threads, components)
+    total = sum(studies[n][1] for n in names)
+    with tqdm(total=total, unit="run", desc=f"{game} report", disable=not progress) as bar:
+        runs.bar = bar
+        for n in names:
+            studies[n][0](runs).save(out)
+    return write_report(out, Report(title, {"games per configuration": f"{games:,}",
+                                            "seed": seed, "snapsim": __version__}))
+
+
+def study_main(game: str, build: Callable[..., Path], study: str, default_games: int,
+               argv=None) -> None:
+    """Command line of an `analyses/` script: regenerate one study's section in place."""
+    ap = argparse.ArgumentParser(description=f"Regenerate the '{study}' section of the "
+                                             f"{game} report and re-render the report.")
+    ap.add_argument("--games", type=int, default=default_games, help="games per configuration")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default=f"reports/{game}")
+    args = ap.parse_args(argv)
+    print(build(args.out, games=args.games, seed=args.seed, studies=[study]))
