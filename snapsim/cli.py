@@ -492,7 +492,8 @@ def _add_report(sub) -> None:
                    help=f"{QUICK_GAMES} games per configuration (a smoke run)")
     p.add_argument("--studies", help="comma-separated subset of the game's studies (snapshot: "
                                      "seats, policies, restricted, cards, awards, raccoon, "
-                                     "sensitivity, tokens)")
+                                     "sensitivity, tokens; shutterbug: seats, assignments, "
+                                     "side_jobs, trading, city, tips, team, solo)")
     p.add_argument("--components", help="component TOML file (default: bundled)")
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -63,7 +63,8 @@ Study = tuple[Callable[[Runs], Section], int]  # (function, runs it adds to the 
 
 def build_report(game: str, title: str, studies: dict[str, Study], out, games: int, seed: int,
                  chosen=None, threads=None, components=None, progress=True,
-                 runs_type: type[Runs] = Runs, min_games: int = 10) -> Path:
+                 runs_type: type[Runs] = Runs, min_games: int = 10,
+                 meta: dict | None = None) -> Path:
     """Run the chosen studies (default all), save their sections, render the report."""
     names = list(studies) if chosen is None else list(chosen)
     bad = [n for n in names if n not in studies]
@@ -80,7 +81,8 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
         for n in names:
             studies[n][0](runs).save(out)
     return write_report(out, Report(title, {"games per configuration": f"{games:,}",
-                                            "seed": seed, "snapsim": __version__}))
+                                            "seed": seed, **(meta or {}),
+                                            "snapsim": __version__}))
 
 
 def study_main(game: str, build: Callable[..., Path], study: str, default_games: int,

@@ -60,6 +60,9 @@ class ShutterbugConfig:
         for name in ("cooperative", "team_game", "trading"):
             if not isinstance(getattr(self, name), bool):
                 raise InputError(f"{name} must be true or false, got {getattr(self, name)!r}")
+        if self.keep > 1 and not self.solo:
+            raise InputError("keep_of (assignments offered, one kept) is a solo rule; "
+                             "use it with players=1")
         if self.cooperative and self.players < 2:
             raise InputError("cooperative needs 2-6 players; one player is the solo variant")
         need = 1 if self.cooperative else self.players

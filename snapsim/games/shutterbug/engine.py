@@ -188,7 +188,6 @@ ST_DISCARDED = _field("ST_DISCARDED", MAX_PLAYERS)  # down to the hand limit
 ST_TRADES = _field("ST_TRADES", MAX_PLAYERS)  # trades started
 ST_TRADED_WITH = _field("ST_TRADED_WITH", MAX_PLAYERS)  # trades others started with me
 ST_SWAPS = _field("ST_SWAPS", MAX_PLAYERS)
-ST_DRY = _field("ST_DRY", 1)  # tip draws lost to an empty deck and discard pile
 # policy scratch: a route planned at the turn's first decision, as pawn * 64 + space moves
 PLAN_N = _field("PLAN_N")  # -1: not planned this turn
 PLAN_I = _field("PLAN_I")
@@ -335,10 +334,10 @@ def legal_actions(st, cfg, comp, out):
         ter = comp[K_TILE_TER + t]
         first = st[PAY_LEFT] == comp[K_TILE_Q + t]
         for u in range(N_TYPES):
-            if hand(st, p, u) > 0:
-                if tip_creature(u) == cre or (not first and tip_terrain(u) == ter):
-                    out[n] = A_PAY * BASE + u
-                    n += 1
+            if hand(st, p, u) > 0 and (tip_creature(u) == cre
+                                       or (not first and tip_terrain(u) == ter)):
+                out[n] = A_PAY * BASE + u
+                n += 1
     elif ph == PH_DISCARD:
         for u in range(N_TYPES):
             if hand(st, p, u) > 0:
@@ -370,8 +369,7 @@ def draw_tip(st, rng, p):
             st[DISC + u] = 0
         shuffle(rng, st[DECK:DECK + n], n)
         st[N_DECK] = n
-        if n == 0:
-            st[ST_DRY] += 1
+        if n == 0:  # every tip is in a hand: nothing to draw
             return
     st[N_DECK] -= 1
     u = st[DECK + st[N_DECK]]

@@ -158,51 +158,68 @@ def reach_values(comp, v, r):
 
 @njit(cache=True)
 def best_routes(st, cfg, comp, par, v, r, k, horizon, vals, routes):
-    """Best route of each length 0..horizon for pawn k (depth-first over the map)."""
+    """Best route of each length 0..horizon (at most 3) for pawn k, by enumeration: a route
+    scores the spaces it enters, tips from cities passed and ended on, the city bonus in the
+    last round and (lookahead) next turn's prospects from its end."""
     p = st[E.CUR]
     p0 = st[E.PAWN + p * E.MAX_PAWNS + k]
-    entered0 = p0 != st[E.START + k]
     tip = par[P_TIP_VALUE] if st[E.N_HAND + p] < cfg[E.C_HAND_LIMIT] else 0.1 * par[P_TIP_VALUE]
     pass_v = tip * cfg[E.C_PASS_TIPS]
-    end_v = tip * cfg[E.C_END_TIPS]
     last = st[E.ROUND] == cfg[E.C_ROUNDS] - 1
     bonus = par[P_W_CITY] * cfg[E.C_CITY_BONUS] if last else 0.0
     look = 0.0 if last else par[P_LOOK]
+    ns = comp[E.K_N_SPACES]
+    end = np.empty(ns)  # value of ending on a space entered this turn
+    pas = np.zeros(ns)  # value of passing through it
+    for s in range(ns):
+        end[s] = look * r[s]
+        if E.is_city(comp, s):
+            end[s] += tip * cfg[E.C_END_TIPS] + bonus
+            pas[s] = pass_v
+    block = st[E.VISITED + k]
+    for j in range(cfg[E.C_PAWNS]):
+        if j != k:
+            block |= 1 << st[E.PAWN + p * E.MAX_PAWNS + j]
     vals[:] = NEG
-    pos = np.empty(horizon + 1, np.int64)
-    idx = np.zeros(horizon + 1, np.int64)
-    acc = np.zeros(horizon + 1)
-    pos[0] = p0
-    mask = st[E.VISITED + k]
-    depth = 0
-    while depth >= 0:
-        s = pos[depth]
-        city = E.is_city(comp, s)
-        if idx[depth] == 0:  # first visit of this node: score the route ending here
-            total = acc[depth] + look * r[s]
-            if city and (depth > 0 or entered0):
-                total += end_v
-            if city:
-                total += bonus
-            if total > vals[depth]:
-                vals[depth] = total
-                for i in range(1, depth + 1):
-                    routes[depth * 3 + i - 1] = pos[i]
-        if depth == horizon or idx[depth] >= E.MAX_DEGREE:
-            if depth > 0:
-                mask &= ~(1 << s)
-            depth -= 1
+    entered0 = p0 != st[E.START + k]
+    vals[0] = (end[p0] if entered0 else look * r[p0] + (bonus if E.is_city(comp, p0) else 0.0))
+    if horizon == 0:
+        return
+    acc0 = pas[p0] if entered0 else 0.0
+    for i in range(E.MAX_DEGREE):
+        a = E.adjacent(comp, p0, i)
+        if a < 0 or (block >> a) & 1:
             continue
-        a = E.adjacent(comp, s, idx[depth])
-        idx[depth] += 1
-        if a < 0 or (mask >> a) & 1 or not E.can_move_to(st, cfg, comp, k, a):
+        acc1 = acc0 + v[a]
+        if acc1 + end[a] > vals[1]:
+            vals[1] = acc1 + end[a]
+            routes[3] = a
+        if horizon == 1:
             continue
-        mask |= 1 << a
-        acc[depth + 1] = acc[depth] + v[a] + (pass_v if city and (depth > 0 or entered0)
-                                              else 0.0)
-        depth += 1
-        pos[depth] = a
-        idx[depth] = 0
+        b1 = block | (1 << a)
+        acc1 += pas[a]
+        for j in range(E.MAX_DEGREE):
+            b = E.adjacent(comp, a, j)
+            if b < 0 or (b1 >> b) & 1:
+                continue
+            acc2 = acc1 + v[b]
+            if acc2 + end[b] > vals[2]:
+                vals[2] = acc2 + end[b]
+                routes[6] = a
+                routes[7] = b
+            if horizon == 2:
+                continue
+            b2 = b1 | (1 << b)
+            acc2 += pas[b]
+            for m in range(E.MAX_DEGREE):
+                c = E.adjacent(comp, b, m)
+                if c < 0 or (b2 >> c) & 1:
+                    continue
+                if acc2 + v[c] + end[c] > vals[3]:
+                    vals[3] = acc2 + v[c] + end[c]
+                    routes[9] = a
+                    routes[10] = b
+                    routes[11] = c
 
 
 @njit(cache=True)

@@ -1,0 +1,9 @@
+"""Seat advantage for 2-6 players (section of reports/shutterbug).
+
+Run from the repository root: python analyses/shutterbug_seats.py [--games N] [--seed S]
+"""
+
+from snapsim.games.shutterbug.report import study_main
+
+if __name__ == "__main__":
+    study_main("seats")

@@ -1,0 +1,9 @@
+"""Side-job completion rates and value (section of reports/shutterbug).
+
+Run from the repository root: python analyses/shutterbug_side_jobs.py [--games N] [--seed S]
+"""
+
+from snapsim.games.shutterbug.report import study_main
+
+if __name__ == "__main__":
+    study_main("side_jobs")

@@ -1,0 +1,9 @@
+"""The two-player team game against one pawn each (section of reports/shutterbug).
+
+Run from the repository root: python analyses/shutterbug_team.py [--games N] [--seed S]
+"""
+
+from snapsim.games.shutterbug.report import study_main
+
+if __name__ == "__main__":
+    study_main("team")

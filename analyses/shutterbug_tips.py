@@ -1,0 +1,9 @@
+"""Tip economy (section of reports/shutterbug).
+
+Run from the repository root: python analyses/shutterbug_tips.py [--games N] [--seed S]
+"""
+
+from snapsim.games.shutterbug.report import study_main
+
+if __name__ == "__main__":
+    study_main("tips")

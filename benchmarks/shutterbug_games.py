@@ -1,0 +1,73 @@
+"""ShutterBug throughput: games/s per policy for 2 and 4 players on one thread, and the jitted
+kernel against the same games interpreted (NUMBA_DISABLE_JIT=1, in a subprocess).
+
+Run from the repository root: python benchmarks/shutterbug_games.py [--games N]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numba
+
+from snapsim.games.shutterbug import ShutterbugConfig, run_games
+
+POLICIES = ("random", "greedy", "trader", "lookahead")
+TARGET_GREEDY_4P = 10_000
+
+
+def rate(players, policy, games, seed=1):
+    cfg = ShutterbugConfig(players=players)
+    run_games(cfg, [policy] * players, 0, 4, seed)  # compile or load the cache
+    t = time.perf_counter()
+    run_games(cfg, [policy] * players, 0, games, seed)
+    return games / (time.perf_counter() - t)
+
+
+def interpreted_seconds_per_game(games):
+    """Same games with the JIT off, timed in a fresh interpreter."""
+    code = (
+        "import time, json\n"
+        "from snapsim.games.shutterbug import ShutterbugConfig, run_games\n"
+        "cfg = ShutterbugConfig(players=4)\n"
+        "t = time.perf_counter()\n"
+        f"run_games(cfg, ['greedy'] * 4, 0, {games}, 1)\n"
+        f"print(json.dumps((time.perf_counter() - t) / {games}))\n"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=20_000)
+    ap.add_argument("--interpreted-games", type=int, default=3)
+    args = ap.parse_args()
+    numba.set_num_threads(1)
+    t = time.perf_counter()
+    run_games(ShutterbugConfig(players=4), ["greedy"] * 4, 0, 1, 0)
+    print(f"first call (compile or cache load): {time.perf_counter() - t:.1f} s")
+    print(f"{'policy':<12}{'2 players':>14}{'4 players':>14}   (games/s, one thread)")
+    rates = {}
+    for pol in POLICIES:
+        r2, r4 = rate(2, pol, args.games), rate(4, pol, args.games)
+        rates[pol] = r4
+        print(f"{pol:<12}{r2:>14,.0f}{r4:>14,.0f}")
+    interp = interpreted_seconds_per_game(args.interpreted_games)
+    print(f"interpreted greedy 4p: {1 / interp:,.2f} games/s over {args.interpreted_games} games")
+    print(f"jit / interpreted speed ratio: {interp * rates['greedy']:,.0f}x")
+    print(f"greedy 4p on one core: {rates['greedy']:,.0f} games/s (target {TARGET_GREEDY_4P:,})")
+    threads = numba.config.NUMBA_NUM_THREADS
+    numba.set_num_threads(threads)
+    t = time.perf_counter()
+    run_games(ShutterbugConfig(players=4), ["greedy"] * 4, 0, args.games, 1)
+    print(f"greedy 4p on {threads} threads: {args.games / (time.perf_counter() - t):,.0f} games/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,323 @@
+"""The ShutterBug balance report: eight studies, each a section with findings, figures, tables.
+
+Every number shown is computed here from seeded simulations and every finding is generated
+from those numbers. Each study can be re-run on its own (`analyses/shutterbug_*.py`), which
+rewrites its section and re-renders the report.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ...analysis import balance as B
+from ...analysis.stats import wilson_interval
+from ...report import Section
+from ...report import figures as F
+from ...report.studies import Runs, build_report, pct
+from ...report.studies import study_main as shared_study_main
+
+PLAYERS = (2, 3, 4, 5, 6)
+POLICIES = ("greedy", "trader", "lookahead", "random")
+COMPONENTS = ("assignment_points", "side_job_points", "city_points")
+TIPS = ("tips_drawn", "tips_paid", "tips_discarded", "trades", "traded_with", "swaps")
+
+
+def winners_without(df: pd.DataFrame, col: str) -> float:
+    """Share of games whose winner set changes when `col` is taken out of the scores
+    (ties on the reduced score broken by photo quality, as the rulebook does)."""
+    key = (df.score - df[col]) * 1000 + df.quality
+    best = key.groupby(df.game).transform("max")
+    alt = (key == best).astype(float)
+    alt = alt / alt.groupby(df.game).transform("sum")
+    changed = ((alt - df.won).abs() > 1e-9).groupby(df.game).any()
+    return float(changed.mean())
+
+
+# ---------------------------------------------------------------- 1 seats
+
+
+def study_seats(ctx: Runs) -> Section:
+    s = Section("1-seats", 1, "1. Seat advantage",
+                "Win rate by seat (seat 1 plays first every round) with greedy players in "
+                "every seat, tested against the fair share 1/players (Holm-corrected). Two "
+                "players play the rulebook's team game.")
+    seats = B.seat_advantage(pd.concat([ctx.sim(["greedy"], players=n) for n in PLAYERS],
+                                       ignore_index=True))
+    seats["vs_fair"] = seats.win_rate - seats.fair_share
+    s.tables["seat_advantage"] = seats
+    plot = seats.assign(lo=seats.ci_low - seats.fair_share, hi=seats.ci_high - seats.fair_share,
+                        seat=seats.seat + 1)
+    s.figures["seat_advantage"] = F.bars(plot, "seat", "vs_fair", "lo", "hi",
+                                         "Win rate minus fair share, by seat", ctx.note(),
+                                         hue="players", ref=0.0, ylabel="win rate - 1/players")
+    s.captions["seat_advantage"] = "Seat advantage (95% Wilson CIs) for 2-6 players"
+    for n in PLAYERS:
+        sub = seats[seats.players == n]
+        best, worst = sub.loc[sub.win_rate.idxmax()], sub.loc[sub.win_rate.idxmin()]
+        sig = "significant" if sub.significant.any() else "not significant"
+        s.findings.append(
+            f"{n} players: seat {int(best.seat) + 1} wins {pct(best.win_rate)} "
+            f"[{pct(best.ci_low)}, {pct(best.ci_high)}], seat {int(worst.seat) + 1} "
+            f"{pct(worst.win_rate)}, fair {pct(1 / n)} ({sig}).")
+    return s
+
+
+# ---------------------------------------------------------------- 2 assignments
+
+
+def study_assignments(ctx: Runs) -> Section:
+    s = Section("2-assignments", 2, "2. Secret assignment balance",
+                "Assignment points scored with each card (4 greedy players, the better side "
+                "taken exactly at the end). A card is an outlier when its mean differs from "
+                "the mean over all cards (Welch t-test, Holm-corrected over the 72 cards).")
+    df = ctx.sim(["greedy"], players=4)
+    comp = ctx.config().components
+    overall = df.assignment_points.to_numpy(float)
+    rows = []
+    for a, sub in df.groupby("assignment"):
+        x = sub.assignment_points.to_numpy(float)
+        p = stats.ttest_ind(x, overall, equal_var=False).pvalue if len(x) > 2 else 1.0
+        rows.append({"card": comp.assignments[a].name, "n": len(x), "mean_points": x.mean(),
+                     "sd": x.std(ddof=1) if len(x) > 1 else np.nan,
+                     "full_side_rate": float((sub.creatures_met == 3).mean()),
+                     "right_side_rate": float(sub.side.mean()),
+                     "win_rate": float(sub.won.mean()),
+                     "p_value": float(p) if np.isfinite(p) else 1.0})
+    table = B.with_flags(pd.DataFrame(rows)).rename(columns={"significant": "outlier"})
+    s.tables["assignment_balance"] = table
+    s.figures["assignment_points"] = F.histogram(table.mean_points.round(0),
+                                                 "Mean assignment points per card", ctx.note(),
+                                                 "mean points (rounded)")
+    s.captions["assignment_points"] = "Distribution of the 72 cards' mean assignment points"
+    hi, lo = table.loc[table.mean_points.idxmax()], table.loc[table.mean_points.idxmin()]
+    s.findings.append(f"Cards average {table.mean_points.min():.1f}-"
+                      f"{table.mean_points.max():.1f} assignment points (overall "
+                      f"{overall.mean():.1f}); best {hi.card}, worst {lo.card}.")
+    flagged = table[table.outlier]
+    s.findings.append("Outlier cards: " + (", ".join(f"{r.card} ({r.mean_points:.1f})"
+                                                     for r in flagged.itertuples())
+                                           if len(flagged) else "none after correction."))
+    s.findings.append(f"Players complete all three creatures of their chosen side in "
+                      f"{pct((df.creatures_met == 3).mean())} of player-games.")
+    return s
+
+
+# ---------------------------------------------------------------- 3 side jobs
+
+
+def study_side_jobs(ctx: Runs) -> Section:
+    s = Section("3-side-jobs", 3, "3. Side jobs",
+                "Completion rate of each side job per player-game and the points it adds on "
+                "average, by player count (greedy players).")
+    jobs = ctx.config().components.side_jobs
+    rows = []
+    for n in PLAYERS:
+        df = ctx.sim(["greedy"], players=n)
+        for j, job in enumerate(jobs):
+            done = ((df.jobs_mask.to_numpy() >> j) & 1).astype(float)
+            lo, hi = wilson_interval(done.sum(), len(done))
+            rows.append({"players": n, "job": job.name, "points": job.points,
+                         "completion": done.mean(), "ci_low": float(lo), "ci_high": float(hi),
+                         "points_per_player": done.mean() * job.points})
+    table = pd.DataFrame(rows)
+    s.tables["side_jobs"] = table
+    s.figures["side_jobs"] = F.bars(table, "job", "completion", "ci_low", "ci_high",
+                                    "Side-job completion rate", ctx.note(), hue="players",
+                                    ylabel="share of player-games")
+    s.captions["side_jobs"] = "Side-job completion (95% Wilson CIs)"
+    four = table[table.players == 4]
+    for r in four.itertuples():
+        s.findings.append(f"4 players: {r.job} ({r.points} points) completed in "
+                          f"{pct(r.completion)}, worth {r.points_per_player:.2f} points per "
+                          f"player on average.")
+    return s
+
+
+# ---------------------------------------------------------------- 4 trading
+
+
+def study_trading(ctx: Runs) -> Section:
+    s = Section("4-trading", 4, "4. Value of trading",
+                "One trading-aware player against three greedy players who never start a "
+                "trade (seats rotated), and the whole table with trading switched off by rule.")
+    mixed = ctx.sim(["trader", "greedy", "greedy", "greedy"], players=4)
+    mixed = mixed.assign(policy=mixed.policy.astype(str).str.split("#").str[0])
+    table = B.rates(mixed, "policy", fair=0.25)
+    table = table.merge(mixed.groupby("policy").agg(mean_score=("score", "mean"),
+                                                    trades=("trades", "mean")).reset_index())
+    s.tables["trader_vs_greedy"] = table
+    s.figures["trader_vs_greedy"] = F.bars(table, "policy", "win_rate", "ci_low", "ci_high",
+                                           "Trader vs greedy (4 players)", ctx.note(), ref=0.25,
+                                           ylabel="win rate (fair 25%)")
+    s.captions["trader_vs_greedy"] = "Win rate of the trading-aware policy (95% CIs)"
+    t = table[table.policy == "trader"].iloc[0]
+    s.findings.append(f"A trader wins {pct(t.win_rate)} [{pct(t.ci_low)}, {pct(t.ci_high)}] "
+                      f"against greedy players (fair 25%, p = {t.p_value:.3g}) with "
+                      f"{t.trades:.1f} trades a game.")
+    on = ctx.sim(["trader"], players=4)
+    off = ctx.sim(["trader"], players=4, trading=False)
+    cmp = B.compare_runs(on, off, "score")
+    s.tables["trading_rule"] = pd.DataFrame([cmp])
+    s.findings.append(f"Four traders score {cmp['mean_a']:.2f} a player with trading and "
+                      f"{cmp['mean_b']:.2f} without (Welch p = {cmp['p_value']:.3g}).")
+    return s
+
+
+# ---------------------------------------------------------------- 5 city bonus
+
+
+def study_city(ctx: Runs) -> Section:
+    s = Section("5-city", 5, "5. Value of the city bonus",
+                "Share of players ending in a city, the bonus's share of scores, and the share "
+                "of games whose winner would change without it (greedy players).")
+    rows = []
+    for n in PLAYERS:
+        df = ctx.sim(["greedy"], players=n)
+        rows.append({"players": n, "city_points": df.city_points.mean(),
+                     "share_of_score": df.city_points.sum() / df.score.sum(),
+                     "in_city": float((df.city_points > 0).mean()),
+                     "winner_changes": winners_without(df, "city_points")})
+    table = pd.DataFrame(rows)
+    s.tables["city_bonus"] = table
+    s.figures["city_bonus"] = F.bars(table, "players", "winner_changes", None, None,
+                                     "Games whose winner the city bonus decides", ctx.note(),
+                                     ylabel="share of games")
+    s.captions["city_bonus"] = "Games decided by the punctuality bonus"
+    for r in table.itertuples():
+        s.findings.append(f"{r.players} players: {r.city_points:.2f} bonus points a player "
+                          f"({pct(r.share_of_score)} of scores); it decides "
+                          f"{pct(r.winner_changes)} of games.")
+    return s
+
+
+# ---------------------------------------------------------------- 6 tip economy
+
+
+def study_tips(ctx: Runs) -> Section:
+    s = Section("6-tips", 6, "6. Tip economy",
+                "Tips drawn from cities, paid for photos, discarded to the hand limit and "
+                "traded, per player and game (greedy, and a table of traders).")
+    rows = []
+    for n in PLAYERS:
+        for pol in ("greedy", "trader"):
+            df = ctx.sim([pol], players=n)
+            row = {"players": n, "policy": pol, **{c: df[c].mean() for c in TIPS}}
+            row["tips_per_photo"] = df.tips_paid.sum() / max(df.photos.sum(), 1)
+            row["photos"] = df.photos.mean()
+            rows.append(row)
+    table = pd.DataFrame(rows)
+    s.tables["tip_economy"] = table
+    g = table[table.policy == "greedy"]
+    s.figures["tip_economy"] = F.lines(g, "players", ["tips_drawn", "tips_paid",
+                                                      "tips_discarded", "photos"],
+                                       "Tips and photos per player and game (greedy)",
+                                       ctx.note())
+    s.captions["tip_economy"] = "Tip flow by player count"
+    for r in g.itertuples():
+        s.findings.append(f"{r.players} players: {r.tips_drawn:.1f} tips drawn, "
+                          f"{r.tips_paid:.1f} paid for {r.photos:.1f} photos "
+                          f"({r.tips_per_photo:.2f} a photo), {r.tips_discarded:.1f} "
+                          f"discarded.")
+    return s
+
+
+# ---------------------------------------------------------------- 7 team game
+
+
+def study_team(ctx: Runs) -> Section:
+    s = Section("7-team", 7, "7. Two players: team game vs standard",
+                "The rulebook's two-player team game (two pawns each, 1 point per pawn in a "
+                "city) against two players with one pawn each (greedy players).")
+    team = ctx.sim(["greedy"], players=2)
+    solo = ctx.sim(["greedy"], players=2, team_game=False)
+    rows = []
+    for label, df in (("team game", team), ("one pawn each", solo)):
+        seat0 = df[df.seat == 0]
+        lo, hi = wilson_interval(seat0.won.sum(), len(seat0))
+        rows.append({"mode": label, "score": df.score.mean(), "photos": df.photos.mean(),
+                     "tips_drawn": df.tips_drawn.mean(), "city_points": df.city_points.mean(),
+                     "seat1_win_rate": seat0.won.mean(), "ci_low": float(lo),
+                     "ci_high": float(hi)})
+    table = pd.DataFrame(rows)
+    s.tables["team_game"] = table
+    s.figures["team_game"] = F.bars(table, "mode", "score", None, None,
+                                    "Mean score per player, two players", ctx.note(),
+                                    ylabel="score")
+    s.captions["team_game"] = "Team game vs one pawn each"
+    cmp = B.compare_runs(solo, team, "score")
+    s.findings.append(f"The team game scores {cmp['mean_b']:.2f} a player against "
+                      f"{cmp['mean_a']:.2f} with one pawn each (Welch p = "
+                      f"{cmp['p_value']:.3g}); photos {table.photos[0]:.1f} vs "
+                      f"{table.photos[1]:.1f}.")
+    for r in table.itertuples():
+        s.findings.append(f"{r.mode}: seat 1 wins {pct(r.seat1_win_rate)} [{pct(r.ci_low)}, "
+                          f"{pct(r.ci_high)}].")
+    return s
+
+
+# ---------------------------------------------------------------- 8 solo
+
+
+def study_solo(ctx: Runs) -> Section:
+    s = Section("8-solo", 8, "8. Solo variant",
+                "Win rate of the official solo variant (all-or-nothing: every creature of the "
+                "chosen side at its minimum and the side jobs required) by policy, and by the "
+                "number of side jobs required (greedy).")
+    rows = []
+    for pol in POLICIES:
+        df = ctx.sim([pol], players=1)
+        lo, hi = wilson_interval(df.won.sum(), len(df))
+        rows.append({"policy": pol, "goal_side_jobs": "all", "win_rate": df.won.mean(),
+                     "ci_low": float(lo), "ci_high": float(hi),
+                     "side_met": float((df.creatures_met == 3).mean()),
+                     "jobs": df.side_jobs.mean()})
+    n_jobs = len(ctx.config().components.side_jobs)
+    for k in range(n_jobs):
+        df = ctx.sim(["greedy"], players=1, goal_side_jobs=k)
+        lo, hi = wilson_interval(df.won.sum(), len(df))
+        rows.append({"policy": "greedy", "goal_side_jobs": str(k), "win_rate": df.won.mean(),
+                     "ci_low": float(lo), "ci_high": float(hi),
+                     "side_met": float((df.creatures_met == 3).mean()),
+                     "jobs": df.side_jobs.mean()})
+    table = pd.DataFrame(rows)
+    s.tables["solo"] = table
+    plot = table.assign(label=table.policy + " / jobs " + table.goal_side_jobs)
+    s.figures["solo"] = F.bars(plot, "label", "win_rate", "ci_low", "ci_high",
+                               "Solo win rate", ctx.note(), ylabel="win rate")
+    s.captions["solo"] = "Solo variant win rate (95% Wilson CIs)"
+    for r in table[table.goal_side_jobs == "all"].itertuples():
+        s.findings.append(f"{r.policy}: wins {pct(r.win_rate)} [{pct(r.ci_low)}, "
+                          f"{pct(r.ci_high)}]; chosen side complete in {pct(r.side_met)}, "
+                          f"{r.jobs:.2f} side jobs.")
+    easy = table[table.goal_side_jobs != "all"]
+    s.findings.append("Greedy win rate when only k side jobs are required: " + ", ".join(
+        f"k={r.goal_side_jobs}: {pct(r.win_rate)}" for r in easy.itertuples()) + ".")
+    coop = ctx.sim(["greedy"], players=3, cooperative=True)
+    s.findings.append(f"Cooperative variant, 3 greedy players: the team wins "
+                      f"{pct(coop.groupby('game').won.first().mean())} of games.")
+    return s
+
+
+STUDIES = {
+    "seats": (study_seats, 5), "assignments": (study_assignments, 1),
+    "side_jobs": (study_side_jobs, 5), "trading": (study_trading, 3), "city": (study_city, 5),
+    "tips": (study_tips, 10), "team": (study_team, 2), "solo": (study_solo, 9),
+}
+
+
+def build(out="reports/shutterbug", games: int = 3000, seed: int = 1, studies=None,
+          threads: int | None = None, components=None, progress: bool = True) -> Path:
+    """Run the chosen studies (default all), save their sections, render the report."""
+    source = "reconstructed (see data/standard.toml)" if components is None \
+        else Path(components.path).name
+    return build_report("shutterbug", "ShutterBug - balance report", STUDIES, out, games, seed,
+                        studies, threads, components, progress, meta={"components": source})
+
+
+def study_main(study: str, argv=None) -> None:
+    """Command line of an `analyses/` script: regenerate one study's section in place."""
+    shared_study_main("shutterbug", build, study, 3000, argv)

@@ -1,0 +1,413 @@
+"""ShutterBug rules, clause by clause (SB-* in shared/rules/CLAUSES.md), through the step API.
+
+Most situations use `populate=1` so that the board holds exactly the tiles a test places.
+"""
+
+import numpy as np
+import pytest
+from shutterbug_helpers import (
+    CRE,
+    NO_TRADE,
+    SKIP,
+    STOP,
+    arrange,
+    check_invariants,
+    code,
+    deck_top,
+    hand,
+    legal,
+    move,
+    new,
+    pay,
+    play,
+    set_side,
+    sid,
+    tile_with,
+    tiles_of,
+    tip,
+)
+
+from snapsim.games.shutterbug import ShutterbugConfig
+from snapsim.games.shutterbug import engine as E
+
+THREE = ShutterbugConfig(players=3, populate=1)
+
+
+def photo(t):
+    return code(E.A_PHOTO, t)
+
+
+# ============================================================================ set-up
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
+def test_setup_SB_SET_1(players):
+    # clause SB-SET-1: tiles in the bag, one assignment each, 3 tips each, pawns on cities
+    for seed in range(5):
+        g = new(ShutterbugConfig(players=players), seed=seed)
+        st, comp = g.state, g.config.components
+        check_invariants(g)
+        tips = 4 if players == 1 else 3
+        assert [int(st[E.N_HAND + p]) for p in range(players)] == [tips] * players
+        assigned = [int(st[E.ASSIGN + p]) for p in range(players)]
+        assert len(set(assigned)) == players
+        for p in range(players):
+            for k in range(g.config.pawns):
+                assert comp.spaces[int(st[E.PAWN + p * E.MAX_PAWNS + k])].city
+
+
+def test_board_is_populated_to_7_spaces_SB_POP_1():
+    # clause SB-POP-1: at the start of every turn the board is refilled to 7 spaces
+    g = new(ShutterbugConfig(players=4))
+    comp = g.config.components
+    for _ in range(6):
+        assert g.state[E.OCCUPIED] == 7
+        on_board = [t for t in range(E.N_TILES) if g.state[E.TILE_LOC + t] == E.T_BOARD]
+        spaces = {comp.tiles[t].space for t in on_board}
+        assert len(spaces) == 7
+        for t in on_board:  # a tile lies on the space of its creature and terrain
+            s = comp.spaces[comp.tiles[t].space]
+            assert (s.creature, s.terrain) == (comp.tiles[t].creature, comp.tiles[t].terrain)
+        turn = g.state[E.ST_TURNS:E.ST_TURNS + 4].sum()
+        while g.state[E.ST_TURNS:E.ST_TURNS + 4].sum() == turn:
+            g.apply(g.policy_action())
+
+
+def test_duplicate_tile_stacks_and_drawing_continues_SB_POP_2():
+    # clause SB-POP-2: a twin joins its space and the drawing goes on until 7 spaces hold tiles
+    g = new(ShutterbugConfig(players=3))
+    st = g.state
+    arrange(g, ["Seattle"] * 3, board=[])
+    twins = tiles_of(g, "Mountain 2")
+    for t in range(E.N_TILES):
+        st[E.TILE_LOC + t] = E.T_BAG
+    st[E.ON_SPACE:E.ON_SPACE + 63] = 0
+    st[E.OCCUPIED] = 0
+    rest = [t for t in range(E.N_TILES) if t not in twins]
+    order = rest + twins  # the twins are drawn first
+    st[E.BAG:E.BAG + E.N_TILES] = order
+    st[E.N_BAG] = E.N_TILES
+    E.populate(st, g._cfg, g._comp)
+    assert st[E.ON_SPACE + sid(g, "Mountain 2")] == 2
+    assert st[E.OCCUPIED] == 7
+    assert (st[E.TILE_LOC:E.TILE_LOC + E.N_TILES] == E.T_BOARD).sum() >= 8
+
+
+# ============================================================================ movement
+
+
+def test_move_one_to_three_spaces_without_revisiting_SB_MOV_1():
+    # clause SB-MOV-1
+    g = arrange(new(THREE), ["Seattle", "Swamp 4", "Swamp 4"], board=[tiles_of(new(THREE),
+                                                                          "Beach 3")[0]])
+    assert legal(g) == {move(g, "Mountain 1"), move(g, "Beach 1")}  # no stop before a step
+    play(g, move(g, "Mountain 1"))
+    assert move(g, "Seattle") not in legal(g)  # never back onto a space of this turn
+    assert legal(g) == {move(g, "Mountain 2"), move(g, "Beach 1"), move(g, "Mountain 3"), STOP}
+    play(g, move(g, "Mountain 2"))
+    assert move(g, "Mountain 1") not in legal(g)
+    play(g, move(g, "Mountain 4"))  # the third step: stopping is forced, the turn passes
+    assert g.state[E.CUR] == 1 and g.state[E.ST_STEPS] == 3
+
+
+# ============================================================================ trading
+
+
+def test_trade_gives_chosen_and_takes_random_once_per_player_SB_TRD_1():
+    # clause SB-TRD-1
+    g = new(THREE)
+    a, b, c = tip("Bigfoot", "beach"), tip("Pegasus", "forest"), tip("Jackalope", "swamp")
+    arrange(g, ["Plains 1", "New Orleans", "New Orleans"], hands={0: [a, b], 1: [c]},
+            board=[tiles_of(g, "Beach 3")[0]])
+    play(g, move(g, "New Orleans"))
+    assert g.phase == "trade"  # with P2 only: P3 holds no tips
+    assert legal(g) == {code(E.A_TRADE, a), code(E.A_TRADE, b), NO_TRADE}
+    play(g, code(E.A_TRADE, a))
+    assert hand(g, 0)[b] == 1 and hand(g, 0)[c] == 1 and hand(g, 0).sum() == 2
+    assert hand(g, 1)[a] == 1 and hand(g, 1).sum() == 1  # P2 receives the face-down tip
+    assert g.phase == "move"
+    check_invariants(g)
+
+
+def test_trade_takes_a_random_tip_not_the_one_given_SB_TRD_1():
+    # clause SB-TRD-1: the tip given is not in the partner's hand while they are drawn from
+    taken = set()
+    for seed in range(20):
+        g = new(THREE, seed=seed)
+        a, b, c = tip("Bigfoot", "beach"), tip("Pegasus", "forest"), tip("Jackalope", "swamp")
+        arrange(g, ["Plains 1", "New Orleans", "Swamp 4"], hands={0: [a], 1: [b, c]},
+                board=[tiles_of(g, "Beach 3")[0]])
+        play(g, move(g, "New Orleans"), code(E.A_TRADE, a))
+        got = hand(g, 0)
+        assert got[a] == 0 and got.sum() == 1
+        taken.add(int(np.argmax(got)))
+    assert taken == {b, c}
+
+
+def test_no_trade_without_tips_or_when_trading_is_off_SB_TRD_1():
+    # clause SB-TRD-1: only "if you have Tip cards in your hand"
+    g = new(THREE)
+    arrange(g, ["Plains 1", "New Orleans", "Swamp 4"], hands={1: [tip("Bigfoot", "beach")]},
+            board=[tiles_of(g, "Beach 3")[0]])
+    play(g, move(g, "New Orleans"))
+    assert g.phase == "move"
+    g = new(THREE.replace(trading=False))
+    arrange(g, ["Plains 1", "New Orleans", "Swamp 4"], hands={0: [0], 1: [1]},
+            board=[tiles_of(g, "Beach 3")[0]])
+    play(g, move(g, "New Orleans"))
+    assert g.phase == "move"
+
+
+# ============================================================================ tips
+
+
+def test_city_tips_pass_one_end_two_and_trade_first_SB_TIP_1():
+    # clause SB-TIP-1
+    g = new(THREE)
+    arrange(g, ["Plains 1", "New Orleans", "Swamp 4"], hands={0: [0], 1: [1]},
+            board=[tiles_of(g, "Beach 3")[0]])
+    play(g, move(g, "New Orleans"))
+    assert g.phase == "trade" and hand(g, 0).sum() == 1  # no tips drawn before trading
+    play(g, NO_TRADE, move(g, "Swamp 1"))
+    assert hand(g, 0).sum() == 2  # passed through: one tip
+    g = new(THREE)
+    arrange(g, ["Plains 1", "Swamp 4", "Swamp 4"], hands={0: [0]},
+            board=[tiles_of(g, "Beach 3")[0]])
+    play(g, move(g, "New Orleans"), STOP)
+    assert hand(g, 0).sum() == 3  # ended there: two tips
+    g = new(THREE)
+    arrange(g, ["Denver", "Swamp 4", "Swamp 4"], hands={0: [0]},
+            board=[tiles_of(g, "Beach 3")[0]])
+    play(g, move(g, "Plains 1"), STOP)
+    assert hand(g, 0).sum() == 1  # leaving the starting city draws nothing
+
+
+# ============================================================================ photographs
+
+
+def test_three_point_photo_is_creature_creature_terrain_SB_PHO_1_SB_PHO_4():
+    # clauses SB-PHO-1, SB-PHO-4 (rulebook example: 3 point photo = creature + creature +
+    # terrain)
+    g = new(THREE)
+    t = tile_with(g, "Mountain 2", 3)
+    cards = [tip("Jackalope", "beach"), tip("Jackalope", "desert"), tip("Bigfoot", "mountain")]
+    arrange(g, ["Mountain 1", "Swamp 4", "Swamp 4"], hands={0: cards}, board=[t])
+    play(g, move(g, "Mountain 2"))
+    assert legal(g) == {photo(t), SKIP}
+    play(g, photo(t))
+    assert legal(g) == {pay("Jackalope", "beach"), pay("Jackalope", "desert")}
+    play(g, pay("Jackalope", "beach"))
+    assert legal(g) == {pay("Jackalope", "desert"), pay("Bigfoot", "mountain")}
+    play(g, pay("Bigfoot", "mountain"))  # the last tip left is paid as a forced move
+    assert g.state[E.TILE_LOC + t] == E.T_PORTFOLIO and g.state[E.TILE_OWNER + t] == 0
+    assert g.state[E.QUAL + CRE["Jackalope"]] == 3
+    assert hand(g, 0).sum() == 0
+    check_invariants(g)
+
+
+@pytest.mark.parametrize("cards", [
+    [("Bigfoot", "mountain"), ("Pegasus", "mountain")],  # no tip shows the creature
+    [("Jackalope", "mountain")],  # one tip cannot count as creature and terrain
+    [("Jackalope", "beach"), ("Bigfoot", "forest")],  # second tip matches nothing
+])
+def test_first_tip_shows_the_creature_and_each_tip_counts_once_SB_PHO_2(cards):
+    # clause SB-PHO-2
+    g = new(THREE)
+    t = tile_with(g, "Mountain 2", 2)
+    arrange(g, ["Mountain 1", "Swamp 4", "Swamp 4"], hands={0: [tip(*c) for c in cards]},
+            board=[t])
+    play(g, move(g, "Mountain 2"))
+    assert g.phase == "move" and photo(t) not in legal(g)
+
+
+def test_one_tile_per_space_even_with_a_duplicate_SB_PHO_3():
+    # clause SB-PHO-3
+    g = new(THREE)
+    t1, t2 = tiles_of(g, "Mountain 2")
+    cards = [tip("Jackalope", "beach")] * 2 + [tip("Jackalope", "desert")] * 2 + \
+        [tip("Bigfoot", "mountain")]
+    arrange(g, ["Mountain 1", "Swamp 4", "Swamp 4"], hands={0: cards}, board=[t1, t2])
+    play(g, move(g, "Mountain 2"))
+    assert legal(g) == {photo(t1), photo(t2), SKIP}
+    play(g, photo(t1))
+    while g.phase == "pay tips":
+        g.apply(g.legal_actions()[0])
+    assert g.phase == "move"
+    assert not any(a.kind == "photograph" for a in g.legal_actions())
+    assert g.state[E.TILE_LOC + t2] == E.T_BOARD
+
+
+# ============================================================================ end of turn
+
+
+def test_discard_down_to_seven_SB_DIS_1():
+    # clause SB-DIS-1
+    g = new(THREE)
+    arrange(g, ["Plains 1", "Swamp 4", "Swamp 4"], hands={0: list(range(7))},
+            board=[tiles_of(g, "Beach 3")[0]])
+    deck_top(g, [10, 11])
+    play(g, move(g, "New Orleans"), STOP)
+    assert g.phase == "discard" and hand(g, 0).sum() == 9
+    assert legal(g) == {code(E.A_DISCARD, u) for u in [*range(7), 10, 11]}
+    play(g, code(E.A_DISCARD, 10))
+    assert g.state[E.CUR] == 0
+    play(g, code(E.A_DISCARD, 3))
+    assert g.state[E.CUR] == 1 and hand(g, 0).sum() == 7
+    assert g.state[E.DISC + 10] == 1 and g.state[E.DISC + 3] == 1
+
+
+@pytest.mark.parametrize("players", [1, 2, 4, 6])
+def test_eight_rounds_first_player_stays_SB_RND_1(players):
+    # clause SB-RND-1
+    g = new(ShutterbugConfig(players=players), seed=3)
+    seen = []
+    while not g.is_over():
+        seen.append((int(g.state[E.ROUND]), int(g.state[E.CUR])))
+        g.apply(g.policy_action())
+    order = list(dict.fromkeys(seen))
+    assert order == [(r, p) for r in range(8) for p in range(players)]
+    assert g.state[E.ROUND] == 8
+
+
+# ============================================================================ scoring
+
+
+def score_with(g, qualities, p=0):
+    """Give seat p a portfolio of these per-creature qualities and score the game."""
+    st = g.state
+    for c, q in qualities.items():
+        st[E.QUAL + E.team(g._cfg, p) * E.N_CREATURES + CRE[c]] = q
+    E.end_game(st, g._cfg, g._comp)
+    return int(st[E.S_ASSIGN + p])
+
+
+def test_assignment_example_scores_8_SB_SCO_2():
+    # clause SB-SCO-2: minimums 5 / 4 / 1, qualities 7 / 3 / 1 -> 7 + 0 + 1 = 8
+    g = new(THREE)
+    side, portfolio, total = g.config.components.example
+    names = g.config.components.creatures
+    a = int(g.state[E.ASSIGN])
+    set_side(g, a, 0, [(names[c], m) for c, m in side])
+    set_side(g, a, 1, [("Chupacabra", 9), ("Bigfoot", 9), ("Pegasus", 9)])
+    qual = {}
+    for c, q in portfolio:
+        qual[names[c]] = qual.get(names[c], 0) + q
+    assert score_with(g, qual) == total == 8
+    assert g.state[E.MET] == 2 and g.state[E.SIDE] == 0
+
+
+def test_better_side_is_chosen_and_short_creatures_score_zero_SB_SCO_1():
+    # clause SB-SCO-1
+    g = new(THREE)
+    a = int(g.state[E.ASSIGN])
+    set_side(g, a, 0, [("Bigfoot", 5), ("Pegasus", 4), ("Jackalope", 1)])
+    set_side(g, a, 1, [("Chupacabra", 2), ("Bigfoot", 1), ("Pegasus", 6)])
+    assert score_with(g, {"Bigfoot": 4, "Pegasus": 5, "Chupacabra": 2}) == 6  # right: 2 + 4
+    assert g.state[E.SIDE] == 1
+
+
+def test_side_jobs_shared_between_players_SB_SCO_3():
+    # clause SB-SCO-3: both players fulfil "one photo of each creature"; each scores it once
+    g = new(THREE)
+    st = g.state
+    job = next(j for j, s in enumerate(g.config.components.side_jobs) if s.kind == 0)
+    for p in (0, 1):
+        for c in range(4):
+            st[E.NPH + p * 4 + c] = 2  # two of each creature still scores the job once
+    E.end_game(st, g._cfg, g._comp)
+    pts = g.config.components.side_jobs[job].points
+    for p in (0, 1):
+        assert st[E.JOBS_DONE + p] >> job & 1
+        assert st[E.S_JOBS + p] >= pts
+    assert not st[E.JOBS_DONE + 2] >> job & 1
+
+
+def test_city_bonus_two_points_SB_SCO_4():
+    # clause SB-SCO-4
+    g = new(THREE)
+    arrange(g, ["Denver", "Plains 1", "Chicago"], board=[tiles_of(g, "Beach 3")[0]])
+    E.end_game(g.state, g._cfg, g._comp)
+    assert [int(g.state[E.S_CITY + p]) for p in range(3)] == [2, 0, 2]
+
+
+def test_ties_broken_by_total_quality_then_shared_SB_TIE_1():
+    # clause SB-TIE-1
+    g = new(THREE)
+    st = g.state
+    E.end_game(st, g._cfg, g._comp)
+    for p, (s, q) in enumerate([(10, 6), (10, 8), (9, 12)]):
+        st[E.S_ASSIGN + p], st[E.S_JOBS + p], st[E.S_CITY + p] = s, 0, 0
+        st[E.QUAL + p * 4:E.QUAL + p * 4 + 4] = (q, 0, 0, 0)
+    assert list(E.win_shares(st, g._cfg)) == [0, 1, 0]
+    st[E.QUAL + 4] = 6
+    assert list(E.win_shares(st, g._cfg)) == [0.5, 0.5, 0]
+
+
+# ============================================================================ two players
+
+
+def test_team_game_two_pawns_split_movement_SB_2P_1():
+    # clause SB-2P-1
+    for seed in range(10):
+        g = new(ShutterbugConfig(players=2), seed=seed)
+        for p in range(2):
+            a, b = (int(g.state[E.PAWN + p * 2 + k]) for k in range(2))
+            assert a != b  # separate starting cities
+    g = new(ShutterbugConfig(players=2, populate=1))
+    arrange(g, [["Denver", "Plains 1"], ["Seattle", "Beach 3"]],
+            board=[tiles_of(g, "Swamp 4")[0]])
+    moves = legal(g)
+    assert move(g, "Plains 1", pawn=0) not in moves  # never onto the own other pawn
+    assert move(g, "Denver", pawn=1) not in moves
+    assert move(g, "Desert 1", pawn=0) in moves and move(g, "Plains 2", pawn=1) in moves
+    play(g, move(g, "Desert 1", pawn=0), move(g, "Plains 3", pawn=1))
+    assert move(g, "Plains 3", pawn=0) not in legal(g)
+    play(g, move(g, "New Orleans", pawn=1))  # third step between both pawns: turn over
+    assert g.state[E.CUR] == 1
+
+
+def test_team_game_four_tips_and_one_point_per_pawn_SB_2P_2():
+    # clause SB-2P-2
+    g = new(ShutterbugConfig(players=2, populate=1))
+    arrange(g, [["Plains 1", "Mountain 3"], ["Seattle", "Beach 3"]],
+            board=[tiles_of(g, "Swamp 4")[0]])
+    play(g, move(g, "New Orleans", pawn=0), move(g, "Denver", pawn=1), STOP)
+    assert hand(g, 0).sum() == 4
+    E.end_game(g.state, g._cfg, g._comp)
+    assert g.state[E.S_CITY] == 2 and g.state[E.S_CITY + 1] == 1
+
+
+# ============================================================================ variants
+
+
+def test_solo_variant_SB_VAR_SOLO():
+    # clause SB-VAR-SOLO: keep 1 of 3 assignments, 2 pawns, 10 tiled spaces, 4 tips, one
+    # swap per turn, all-or-nothing
+    g = new(ShutterbugConfig(players=1))
+    assert g.phase == "keep an assignment" and len(g.legal_actions()) == 3
+    offered = int(g.state[E.OFFER + 2])
+    g.apply(code(E.A_KEEP, 2))
+    assert g.state[E.ASSIGN] == offered
+    assert g.state[E.OCCUPIED] == 10 and g.config.pawns == 2 and hand(g, 0).sum() == 4
+    swaps = [a for a in g.legal_actions() if a.kind == "swap"]
+    assert swaps
+    g.apply(swaps[0])
+    assert not any(a.kind == "swap" for a in g.legal_actions()) and hand(g, 0).sum() == 4
+    g.play()
+    won = g.scores().won.iloc[0]
+    st = g.state
+    assert won == (st[E.MET] == 3 and bin(int(st[E.JOBS_DONE])).count("1") == 4)
+
+
+def test_cooperative_variant_SB_VAR_COOP():
+    # clause SB-VAR-COOP: one shared assignment and portfolio, all win or all lose
+    g = new(ShutterbugConfig(players=3, cooperative=True, populate=1))
+    assert len({int(g.state[E.ASSIGN + p]) for p in range(3)}) == 1
+    t = tile_with(g, "Mountain 2", 2)
+    arrange(g, ["Swamp 4", "Mountain 1", "Swamp 4"], cur=1, board=[t],
+            hands={1: [tip("Jackalope", "beach"), tip("Jackalope", "desert")]})
+    play(g, move(g, "Mountain 2"), photo(t), pay("Jackalope", "beach"))  # the other: forced
+    assert g.state[E.QUAL + CRE["Jackalope"]] == 2  # the shared slot
+    g.play()
+    won = g.scores().won
+    assert won.nunique() == 1 and g.scores().score.nunique() == 1
