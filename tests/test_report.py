@@ -81,7 +81,7 @@ def test_a_trivially_easy_assignment_is_flagged(tmp_path):
 
 
 def test_bad_report_arguments_exit_2(capsys):
-    assert main(["report", "yosemite"]) == 2
+    assert main(["report", "monopoly"]) == 2
     assert main(["report", "snapshot", "--studies", "seats,bogus"]) == 2
     assert main(["report", "snapshot", "--games", "3"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -22,6 +22,16 @@ def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def seat_finding(seats: pd.DataFrame, players: int) -> str:
+    """One line on the best and worst seat at a player count (from analysis.seat_advantage)."""
+    sub = seats[seats.players == players]
+    best, worst = sub.loc[sub.win_rate.idxmax()], sub.loc[sub.win_rate.idxmin()]
+    sig = "significant" if sub.significant.any() else "not significant"
+    return (f"{players} players: seat {int(best.seat) + 1} wins {pct(best.win_rate)} "
+            f"[{pct(best.ci_low)}, {pct(best.ci_high)}], seat {int(worst.seat) + 1} "
+            f"{pct(worst.win_rate)}, fair {pct(1 / players)} ({sig} after Holm correction).")
+
+
 @dataclass
 class Runs:
     """Settings shared by a report's studies and a cache of their runs, so sections reuse

@@ -17,7 +17,7 @@ from ...analysis import balance as B
 from ...analysis.stats import wilson_interval
 from ...report import Section
 from ...report import figures as F
-from ...report.studies import Runs, build_report, pct
+from ...report.studies import Runs, build_report, pct, seat_finding
 from ...report.studies import study_main as shared_study_main
 
 PLAYERS = (2, 3, 4, 5, 6)
@@ -55,14 +55,7 @@ def study_seats(ctx: Runs) -> Section:
                                          "Win rate minus fair share, by seat", ctx.note(),
                                          hue="players", ref=0.0, ylabel="win rate - 1/players")
     s.captions["seat_advantage"] = "Seat advantage (95% Wilson CIs) for 2-6 players"
-    for n in PLAYERS:
-        sub = seats[seats.players == n]
-        best, worst = sub.loc[sub.win_rate.idxmax()], sub.loc[sub.win_rate.idxmin()]
-        sig = "significant" if sub.significant.any() else "not significant"
-        s.findings.append(
-            f"{n} players: seat {int(best.seat) + 1} wins {pct(best.win_rate)} "
-            f"[{pct(best.ci_low)}, {pct(best.ci_high)}], seat {int(worst.seat) + 1} "
-            f"{pct(worst.win_rate)}, fair {pct(1 / n)} ({sig}).")
+    s.findings += [seat_finding(seats, n) for n in PLAYERS]
     return s
 
 

@@ -16,7 +16,7 @@ from scipy import stats
 from ...analysis import balance as B
 from ...report import Section
 from ...report import figures as F
-from ...report.studies import Runs, build_report, pct
+from ...report.studies import Runs, build_report, pct, seat_finding
 from ...report.studies import study_main as shared_study_main
 from .api import details
 from .config import RULEBOOK_TARGET
@@ -71,15 +71,8 @@ def study_seats(ctx: Ctx) -> Section:
                                          "Win rate minus fair share, by seat", ctx.note(),
                                          hue="players", ref=0.0, ylabel="win rate - 1/players")
     s.captions["seat_advantage"] = "Seat advantage (95% Wilson CIs) for 2-5 players"
-    for n in sorted(runs, key=lambda k: (k != 4, k)):  # the main player count first
-        sub = seats[seats.players == n]
-        best = sub.loc[sub.win_rate.idxmax()]
-        worst = sub.loc[sub.win_rate.idxmin()]
-        sig = "significant" if sub.significant.any() else "not significant"
-        s.findings.append(
-            f"{n} players: seat {int(best.seat) + 1} wins {pct(best.win_rate)} "
-            f"[{pct(best.ci_low)}, {pct(best.ci_high)}], seat {int(worst.seat) + 1} "
-            f"{pct(worst.win_rate)}, fair {pct(1 / n)} ({sig} after Holm correction).")
+    # the main player count first
+    s.findings += [seat_finding(seats, n) for n in sorted(runs, key=lambda k: (k != 4, k))]
     rows = []
     for n, schedules in SCHEDULES.items():
         for sched in schedules:
