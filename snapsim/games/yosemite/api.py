@@ -26,7 +26,7 @@ from ...sim.kernel import (
 )
 from . import engine as E
 from . import policies as P
-from .components import ANIMALS, BONUSES
+from .components import ANIMALS
 from .config import YosemiteConfig
 
 ANIMAL_KEYS = ("fox", "sheep", "bear", "snake", "cougar")
@@ -321,7 +321,6 @@ class YosemiteGame:
                                                      f"P{int(s[E.LM_OWNER + lm]) + 1}"
                                                      if s[E.LM_OWNER + lm] >= 0 else "board")
                                 for lm in range(E.N_LM)},
-            "bonus_names": BONUSES,
         }
 
     def scores(self) -> pd.DataFrame:

@@ -142,7 +142,6 @@ FROM = _field("FROM")  # square left by Explore B this turn (-1: none)
 MOVED = _field("MOVED")  # animal whose movement was used this turn (-1: none)
 PUSH_MIN = _field("PUSH_MIN")
 PUSH_MAX = _field("PUSH_MAX")
-LAST_TILE = _field("LAST_TILE")  # for logs: the tile drawn most recently
 PARK = _field("PARK", N_SQ)  # tile on each square
 POS = _field("POS", 2)  # pawn squares (-1: not placed)
 FISH = _field("FISH", 2)
@@ -182,6 +181,8 @@ ST_DISCARDS = _field("ST_DISCARDS", 2)
 PLAN_READY = _field("PLAN_READY")
 PLAN_TARGET = _field("PLAN_TARGET")
 PLAN_ACTION = _field("PLAN_ACTION")
+# scratch for path searches (distances and their queue): saves an allocation per search
+SCRATCH = _field("SCRATCH", 2 * N_SQ)
 STATE_SIZE = _layout.size
 
 
@@ -199,11 +200,15 @@ def neighbour(sq, d):
 
 
 @njit(cache=True)
-def distances(frm, block, max_d, dist):
+def manhattan(a, b):
+    return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
+
+
+@njit(cache=True)
+def distances(frm, block, max_d, dist, queue):
     """Orthogonal steps from frm to every square (-1: beyond max_d), never entering `block`."""
     for i in range(N_SQ):
         dist[i] = -1
-    queue = np.empty(N_SQ, np.int64)
     dist[frm] = 0
     queue[0] = frm
     head, tail = 0, 1
@@ -221,6 +226,12 @@ def distances(frm, block, max_d, dist):
 
 
 @njit(cache=True)
+def scratch(st):
+    """Two scratch views of the state for `distances`: (dist, queue)."""
+    return st[SCRATCH:SCRATCH + N_SQ], st[SCRATCH + N_SQ:SCRATCH + 2 * N_SQ]
+
+
+@njit(cache=True)
 def tile_animal(st, comp, sq):
     """Animal of the tile on sq (-1 on a landmark tile)."""
     return comp[K_TILE_ANIMAL + st[PARK + sq]]
@@ -233,25 +244,30 @@ def tile_landmark(st, sq):
 
 
 @njit(cache=True)
-def animal_dests(frm, opp, animal, out, n):
+def animal_dests(frm, opp, animal, out, n, dist, queue):
     """Append A_ANIMAL actions for every end square of `animal`'s movement from frm.
 
     Fox 1-3 and rattlesnake 1-2 steps in any directions, sheep any distance in one direction,
     bear exactly 2 in one direction, cougar to the edge; only the rattlesnake may end on the
     opponent and only the cougar may pass through them; the end square is never frm.
     """
-    if animal == FOX or animal == SNAKE:
-        dist = np.empty(N_SQ, np.int64)
-        distances(frm, opp, 3 if animal == FOX else 2, dist)
-        for s in range(N_SQ):
-            if dist[s] > 0:
-                out[n] = A_ANIMAL * 64 + s
-                n += 1
-        if animal == SNAKE:
-            gap = abs(frm // SIZE - opp // SIZE) + abs(frm % SIZE - opp % SIZE)
-            if gap == 1 or gap == 2:
-                out[n] = A_ANIMAL * 64 + opp
-                n += 1
+    if animal in (FOX, SNAKE):
+        reach = 3 if animal == FOX else 2
+        gap = manhattan(frm, opp)
+        if gap >= reach:  # too far to block a path: every square within reach but theirs
+            for s in range(N_SQ):
+                if s != opp and 0 < manhattan(frm, s) <= reach:
+                    out[n] = A_ANIMAL * 64 + s
+                    n += 1
+        else:
+            distances(frm, opp, reach, dist, queue)
+            for s in range(N_SQ):
+                if dist[s] > 0:
+                    out[n] = A_ANIMAL * 64 + s
+                    n += 1
+        if animal == SNAKE and gap in (1, 2):
+            out[n] = A_ANIMAL * 64 + opp
+            n += 1
         return n
     for d in range(4):
         s = neighbour(frm, d)
@@ -329,7 +345,7 @@ def legal_actions(st, cfg, comp, out):
             if s != opp and tile_animal(st, comp, s) >= 0:
                 out[n] = A_START * 64 + s
                 n += 1
-    elif ph == PH_FISH or ph == PH_EXPLORE:
+    elif ph in (PH_FISH, PH_EXPLORE):
         kind = A_EAT if ph == PH_FISH else A_STEP
         for d in range(4):
             nb = neighbour(pos, d)
@@ -342,15 +358,16 @@ def legal_actions(st, cfg, comp, out):
         else:
             a = tile_animal(st, comp, pos)
             if a >= 0:
-                n = animal_dests(pos, opp, a, out, n)
+                dist, queue = scratch(st)
+                n = animal_dests(pos, opp, a, out, n, dist, queue)
             else:
                 lm = tile_landmark(st, pos)
                 if st[LM_TOKEN_ON + lm] == 1:
                     out[n] = A_LANDMARK * 64
                     n += 1
     elif ph == PH_PUSH:
-        dist = np.empty(N_SQ, np.int64)
-        distances(opp, pos, st[PUSH_MAX], dist)
+        dist, queue = scratch(st)
+        distances(opp, pos, st[PUSH_MAX], dist, queue)
         for s in range(N_SQ):
             if dist[s] > 0:
                 out[n] = A_PUSH * 64 + s
@@ -433,7 +450,6 @@ def new_game(cfg, comp, rng):
     st[TENT_SUPPLY] = comp[K_TENTS]
     st[FROM] = -1
     st[MOVED] = -1
-    st[LAST_TILE] = -1
     st[FIRST] = randint(rng, 0, 2)
     st[CUR] = st[FIRST]
     st[PHASE] = PH_PLACE
@@ -612,9 +628,7 @@ def draw_tile(st, rng):
         shuffle(rng, st[DECK:DECK + n], n)
         st[N_DECK] = n
     st[N_DECK] -= 1
-    t = st[DECK + st[N_DECK]]
-    st[LAST_TILE] = t
-    return t
+    return st[DECK + st[N_DECK]]
 
 
 @njit(cache=True)

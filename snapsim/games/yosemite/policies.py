@@ -33,7 +33,7 @@ PARAM_NAMES = (
 )
 N_PARAMS = len(PARAM_NAMES)
 P_FISH, P_PHOTO, P_JUDGE, P_LANDMARK, P_NEXT, P_TENT, P_ROLLOUTS = range(N_PARAMS)
-_BASE = (0.6, 1.0, 0.4, 0.8, 0.3, 1.0, 4.0)
+_BASE = (0.6, 1.0, 0.4, 0.8, 0.3, 1.0, 8.0)
 DEFAULT_PARAMS = {"random": _BASE, "greedy": _BASE, "rollout": _BASE}
 NEG = -1e18
 
@@ -53,16 +53,6 @@ def photo_gain(st, comp, par, p, ph):
     elif st[E.LM_OWNER + lm] < 0:
         v += 0.5 * par[P_LANDMARK] * step
     return v
-
-
-@njit(cache=True)
-def missing(st, comp, p, ph, extra):
-    """Tiles still needed for photo ph with one more tile of animal `extra` (-1: none)."""
-    m = 0
-    for a in range(E.N_ANIMALS):
-        h = st[E.HAND + p * E.N_ANIMALS + a] + (1 if a == extra else 0)
-        m += max(0, E.need(comp, ph, a) - h)
-    return m
 
 
 @njit(cache=True)
@@ -101,22 +91,28 @@ def tile_values(st, cfg, comp, par, p, out):
     tg = np.zeros(E.N_ANIMALS)
     cam = np.zeros(E.N_ANIMALS)
     for a in range(E.N_ANIMALS):
-        v = par[P_JUDGE] * st[E.JUDGE_IN + a]
-        best = 0.0
-        for s in range(cfg[E.C_SLOTS]):
-            ph = st[E.SLOT + s]
-            if ph < 0:
-                continue
-            g = photo_gain(st, comp, par, p, ph)
-            before = missing(st, comp, p, ph, -1)
-            after = missing(st, comp, p, ph, a)
-            v += par[P_PHOTO] * g * (1.0 / (1 + after) - 1.0 / (1 + before))
-            st[E.HAND + p * E.N_ANIMALS + a] += 1
-            if E.can_take(st, cfg, comp, p, ph) and g > best:
-                best = g
-            st[E.HAND + p * E.N_ANIMALS + a] -= 1
-        tg[a] = v
-        cam[a] = best
+        tg[a] = par[P_JUDGE] * st[E.JUDGE_IN + a]
+    hand = st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS]
+    for s in range(cfg[E.C_SLOTS]):
+        ph = st[E.SLOT + s]
+        if ph < 0:
+            continue
+        g = photo_gain(st, comp, par, p, ph)
+        miss = 0
+        pairs = 0
+        for a in range(E.N_ANIMALS):
+            k = E.need(comp, ph, a)
+            miss += max(0, k - hand[a])
+            pairs += max(0, hand[a] - k) // 2
+        for a in range(E.N_ANIMALS):  # one more tile of a: one fewer missing, or maybe a pair
+            k = E.need(comp, ph, a)
+            if hand[a] < k:
+                m, pr = miss - 1, pairs
+            else:
+                m, pr = miss, pairs + (hand[a] - k + 1) // 2 - (hand[a] - k) // 2
+            tg[a] += par[P_PHOTO] * g * (1.0 / (1 + m) - 1.0 / (1 + miss))
+            if (m == 0 or (cfg[E.C_WILDS] == 1 and pr >= m)) and g > cam[a]:
+                cam[a] = g
     fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
     tent = par[P_TENT] * tent_value(st, comp, p)
     for t in range(E.N_TILES):
@@ -147,7 +143,8 @@ def plan(st, cfg, comp, par, fish):
     tv = np.empty(E.N_ALL_TILES)
     tile_values(st, cfg, comp, par, p, tv)
     dist = np.empty(E.N_SQ, np.int64)
-    E.distances(st[E.POS + p], opp, fish, dist)
+    sd, sq = E.scratch(st)
+    E.distances(st[E.POS + p], opp, fish, dist, sq)
     dests = np.empty(E.MAX_LEGAL, np.int64)
     gain_fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
     best_v = NEG
@@ -165,7 +162,7 @@ def plan(st, cfg, comp, par, fish):
                     best_v, best_q, best_a = v, q, E.A_STEP * 64 + d
         a = E.tile_animal(st, comp, q)
         if a >= 0:  # Explore B
-            k = E.animal_dests(q, opp, a, dests, 0)
+            k = E.animal_dests(q, opp, a, dests, 0, sd, sq)
             for i in range(k):
                 dest = dests[i] % 64
                 v = tv[st[E.PARK + q]] + par[P_NEXT] * square_value(st, tv, dest) - cost
@@ -202,8 +199,8 @@ def greedy_action(st, cfg, comp, par, buf, n):
             target = st[E.PLAN_TARGET]
             if pos == target:
                 return E.A_STOP_EATING * 64
-            dist = np.empty(E.N_SQ, np.int64)
-            E.distances(target, st[E.POS + 1 - p], E.N_SQ, dist)
+            dist, queue = E.scratch(st)
+            E.distances(target, st[E.POS + 1 - p], E.N_SQ, dist, queue)
             for d in range(4):
                 nb = E.neighbour(pos, d)
                 if nb >= 0 and dist[nb] == dist[pos] - 1 and _find(buf, n, E.A_EAT * 64 + d):

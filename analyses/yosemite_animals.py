@@ -1,0 +1,9 @@
+"""Value of each animal's movement: uses per game, points per use (section of reports/yosemite).
+
+Run from the repository root: python analyses/yosemite_animals.py [--games N] [--seed S]
+"""
+
+from snapsim.games.yosemite.report import study_main
+
+if __name__ == "__main__":
+    study_main("animals")

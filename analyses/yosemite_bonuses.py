@@ -1,0 +1,9 @@
+"""Value of the fish, tent and camera bonus icons (section of reports/yosemite).
+
+Run from the repository root: python analyses/yosemite_bonuses.py [--games N] [--seed S]
+"""
+
+from snapsim.games.yosemite.report import study_main
+
+if __name__ == "__main__":
+    study_main("bonuses")

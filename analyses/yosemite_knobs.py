@@ -1,0 +1,10 @@
+"""Effect of the set-up knobs: tiles dealt, photos removed, judges, hand limit, wilds.
+
+A section of reports/yosemite. Run from the repository root:
+python analyses/yosemite_knobs.py [--games N] [--seed S]
+"""
+
+from snapsim.games.yosemite.report import study_main
+
+if __name__ == "__main__":
+    study_main("knobs")

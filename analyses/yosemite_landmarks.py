@@ -1,0 +1,9 @@
+"""Landmark token and judge balance (section of reports/yosemite).
+
+Run from the repository root: python analyses/yosemite_landmarks.py [--games N] [--seed S]
+"""
+
+from snapsim.games.yosemite.report import study_main
+
+if __name__ == "__main__":
+    study_main("landmarks")

@@ -1,0 +1,9 @@
+"""Policy strength: greedy, random and the Monte Carlo rollout player (section of reports/yosemite).
+
+Run from the repository root: python analyses/yosemite_policies.py [--games N] [--seed S]
+"""
+
+from snapsim.games.yosemite.report import study_main
+
+if __name__ == "__main__":
+    study_main("policies")

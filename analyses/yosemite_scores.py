@@ -1,0 +1,9 @@
+"""Share of points from photos, camping, judges and landmarks (section of reports/yosemite).
+
+Run from the repository root: python analyses/yosemite_scores.py [--games N] [--seed S]
+"""
+
+from snapsim.games.yosemite.report import study_main
+
+if __name__ == "__main__":
+    study_main("scores")

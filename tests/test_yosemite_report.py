@@ -1,0 +1,27 @@
+"""The Yosemite report builds from seeded runs, every section with findings and figures."""
+
+import json
+
+import pytest
+
+from snapsim.errors import InputError
+from snapsim.games.yosemite.report import STUDIES, build
+
+
+def test_report_sections_build(tmp_path):
+    names = [n for n in STUDIES if n != "policies"]  # the rollout player is slow
+    index = build(tmp_path, games=40, seed=3, studies=names, progress=False)
+    assert index.exists()
+    sections = sorted((tmp_path / "sections").glob("*.json"))
+    assert len(sections) == len(names)
+    for path in sections:
+        meta = json.loads(path.read_text())
+        assert meta["findings"] and meta["figures"]
+        for fig in meta["figures"]:
+            assert (tmp_path / f"{fig}.png").stat().st_size < 80_000
+
+
+@pytest.mark.parametrize("kw,needle", [({"studies": ["nope"]}, "nope"), ({"games": 5}, "games")])
+def test_report_bad_input(tmp_path, kw, needle):
+    with pytest.raises(InputError, match=needle):
+        build(tmp_path, **{"games": 40, **kw})

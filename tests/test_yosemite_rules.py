@@ -1,0 +1,471 @@
+"""Yosemite rules, clause by clause (IDs from shared/rules/CLAUSES.md), through the step API."""
+
+import numpy as np
+import pytest
+from yosemite_helpers import (
+    BEAR,
+    CAMERA,
+    COUGAR,
+    FISH,
+    FOX,
+    SHEEP,
+    SNAKE,
+    TENT,
+    animal_dests,
+    code,
+    codes,
+    game_in_turn,
+    give,
+    push_dests,
+    put,
+    put_landmark,
+    sq,
+)
+
+from snapsim.errors import InputError
+from snapsim.games.yosemite import YosemiteConfig, YosemiteGame, load_components
+from snapsim.games.yosemite import engine as E
+
+
+def setup_state(**knobs):
+    g = YosemiteGame(YosemiteConfig(**knobs), seed=3)
+    return g, g.state
+
+
+# ---------------------------------------------------------------- set-up
+
+
+@pytest.mark.parametrize("dealt", [3, 5])
+def test_setup_deals_and_lays_the_park_YO_SET_1_YO_SET_2(dealt):
+    g, s = setup_state(tiles_dealt=dealt)
+    assert [E.hand_size(s, p) for p in range(2)] == [dealt, dealt]
+    park = [int(s[E.PARK + q]) for q in range(25)]
+    assert len(set(park)) == 25 and max(park) < E.N_TILES  # animals only in the park
+    deck = {int(s[E.DECK + i]) for i in range(int(s[E.N_DECK]))}
+    assert set(range(E.N_TILES, E.N_ALL_TILES)) <= deck  # YO-SET-2 landmarks in the deck
+    assert len(deck) == 45 - 25 - 2 * dealt + 5
+
+
+def test_setup_tracks_photos_judges_fish_YO_SET_3_YO_SET_4_YO_SET_5_YO_SET_6():
+    g, s = setup_state()
+    assert s[E.CAMP] == 0 and s[E.TENT_SUPPLY] == 10  # YO-SET-3
+    locs = [int(s[E.PHOTO_LOC + ph]) for ph in range(20)]
+    assert locs.count(E.P_BOX) == 10 and locs.count(E.P_SLOT) == 2  # YO-SET-4
+    assert s[E.N_PHOTO_DECK] == 8
+    assert sum(s[E.JUDGE_IN + a] for a in range(5)) == 2  # YO-SET-5
+    assert list(s[E.FISH:E.FISH + 2]) == [2, 2]  # YO-SET-6
+
+
+def test_start_squares_first_player_then_other_YO_SET_7():
+    firsts = set()
+    for seed in range(12):
+        g = YosemiteGame(seed=seed)
+        first = g.current_player
+        firsts.add(first)
+        assert g.phase == "start square" and len(g.legal_actions()) == 25
+        g.apply(code(E.A_START, 7))
+        assert g.current_player == 1 - first
+        assert code(E.A_START, 7) not in codes(g)  # any other animal tile
+        g.apply(code(E.A_START, 8))
+        assert g.current_player == first and g.phase in ("eat fish", "explore")
+    assert firsts == {0, 1}
+
+
+# ---------------------------------------------------------------- eat fish, explore A and C
+
+
+def test_eat_fish_steps_not_through_or_onto_opponent_YO_FSH_1():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(0, 1), fish=(2, 0))
+    assert g.phase == "eat fish"
+    assert codes(g) == {code(E.A_EAT, 1), code(E.A_STOP_EATING)}  # right is the opponent
+    g.apply(code(E.A_EAT, 1))
+    g.apply(code(E.A_EAT, 3))  # any directions; the last fish ends the phase
+    assert g.state[E.POS] == sq(1, 1) and g.state[E.FISH] == 0 and g.phase == "explore"
+
+
+def test_explore_a_one_step_and_a_fish_capped_at_5_YO_EXA_1_YO_BON_FSH():
+    g = game_in_turn(p0=sq(2, 2), p1=sq(2, 3), fish=(0, 0))
+    steps = {a.direction for a in g.legal_actions() if a.kind == "step"}
+    assert steps == {0, 1, 2}
+    g.apply(code(E.A_STEP, 0))
+    s = g.state
+    assert s[E.FISH] == 1 and s[E.CUR] == 1 and s[E.POS] == sq(1, 2)
+    g = game_in_turn(p0=sq(2, 2), p1=sq(4, 4), fish=(5, 0))
+    g.apply(code(E.A_STOP_EATING))
+    g.apply(code(E.A_STEP, 0))
+    assert g.state[E.FISH] == 5
+
+
+def test_explore_c_takes_the_token_and_stays_YO_EXC_1():
+    g = game_in_turn(p0=sq(1, 1), p1=sq(4, 4))
+    put_landmark(g, sq(1, 1), 2)
+    assert code(E.A_LANDMARK) in codes(g)
+    assert not animal_dests(g)
+    g.apply(code(E.A_LANDMARK))
+    s = g.state
+    assert s[E.LM_OWNER + 2] == 0 and s[E.LM_TOKEN_ON + 2] == 0
+    assert s[E.POS] == sq(1, 1) and s[E.PARK + sq(1, 1)] == E.N_TILES + 2
+
+
+def test_empty_landmark_allows_only_step_or_fish_YO_EXC_2():
+    g = game_in_turn(p0=sq(1, 1), p1=sq(4, 4), fish=(1, 0))
+    put_landmark(g, sq(1, 1), 0, token=False)
+    assert {a.kind for a in g.legal_actions()} == {"eat fish", "stop eating"}
+    g.apply(code(E.A_STOP_EATING))
+    assert {a.kind for a in g.legal_actions()} == {"step"}
+
+
+# ---------------------------------------------------------------- explore B and movements
+
+
+def test_fox_one_to_three_any_directions_YO_MOV_FOX_YO_EXB_3():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+    put(g, sq(0, 0), FOX)
+    want = {q for q in range(25) if 0 < q // 5 + q % 5 <= 3}
+    assert animal_dests(g) == want  # never back onto the start square (YO-EXB-3)
+
+
+def test_fox_blocked_by_opponent_YO_MOV_FOX_YO_MOV_1():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(0, 1))
+    put(g, sq(0, 0), FOX)
+    dests = animal_dests(g)
+    assert sq(0, 1) not in dests  # not onto
+    assert sq(1, 2) in dests  # around: (1,0) (1,1) (1,2)
+    assert sq(0, 2) not in dests  # would need 4 steps around the opponent
+
+
+def test_sheep_any_distance_one_direction_YO_MOV_SHP():
+    g = game_in_turn(p0=sq(2, 0), p1=sq(2, 3))
+    put(g, sq(2, 0), SHEEP)
+    assert animal_dests(g) == {sq(2, 1), sq(2, 2), sq(1, 0), sq(0, 0), sq(3, 0), sq(4, 0)}
+
+
+def test_bear_exactly_two_straight_YO_MOV_BER():
+    g = game_in_turn(p0=sq(0, 1), p1=sq(2, 1))
+    put(g, sq(0, 1), BEAR)
+    assert animal_dests(g) == {sq(0, 3)}  # down blocked at the end, left too short
+
+
+def test_bear_may_push_opponent_one_space_YO_MOV_BER_YO_EXB_1():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(3, 3))
+    put(g, sq(0, 0), BEAR, TENT)
+    g.apply(code(E.A_ANIMAL, sq(2, 0)))
+    assert g.phase == "push"
+    assert push_dests(g) == {sq(2, 3), sq(4, 3), sq(3, 2), sq(3, 4)}
+    assert code(E.A_NO_PUSH) in codes(g)
+    assert E.hand_size(g.state, 0) == 3  # the tile is collected only after the push
+    g.apply(code(E.A_PUSH, sq(3, 2)))
+    assert g.state[E.POS + 1] == sq(3, 2) and E.hand_size(g.state, 0) == 4
+
+
+def test_bear_unusable_without_two_clear_spaces_YO_MOV_BER():
+    g2 = game_in_turn(p0=sq(0, 0), p1=sq(0, 2))
+    put(g2, sq(0, 0), BEAR)
+    g2.state[E.POS + 1] = sq(0, 1)
+    assert animal_dests(g2) == {sq(2, 0)}
+    g3 = game_in_turn(p0=sq(1, 0), p1=sq(3, 0))
+    put(g3, sq(1, 0), BEAR)
+    assert animal_dests(g3) == {sq(1, 2)}
+
+
+def test_snake_lands_on_opponent_and_must_move_them_YO_MOV_SNK():
+    g = game_in_turn(p0=sq(2, 2), p1=sq(2, 4))
+    put(g, sq(2, 2), SNAKE, TENT)
+    dests = animal_dests(g)
+    assert sq(2, 4) in dests and sq(0, 2) in dests and sq(1, 3) in dests
+    assert sq(2, 2) not in dests and sq(0, 0) not in dests
+    g.apply(code(E.A_ANIMAL, sq(2, 4)))
+    assert g.phase == "push" and code(E.A_NO_PUSH) not in codes(g)
+    assert push_dests(g) == {sq(1, 4), sq(3, 4), sq(2, 3)}
+    g.apply(code(E.A_PUSH, sq(1, 4)))
+    assert g.state[E.POS + 1] == sq(1, 4) and g.state[E.POS] == sq(2, 4)
+
+
+def test_snake_cannot_pass_through_opponent_YO_MOV_SNK_YO_MOV_1():
+    g = game_in_turn(p0=sq(2, 0), p1=sq(2, 1))
+    put(g, sq(2, 0), SNAKE)
+    dests = animal_dests(g)
+    assert sq(2, 2) not in dests and sq(2, 1) in dests
+
+
+def test_cougar_to_the_edge_through_opponent_push_up_to_two_YO_MOV_CGR():
+    g = game_in_turn(p0=sq(2, 0), p1=sq(2, 2))
+    put(g, sq(2, 0), COUGAR, TENT)
+    assert animal_dests(g) == {sq(0, 0), sq(4, 0), sq(2, 4)}
+    g.apply(code(E.A_ANIMAL, sq(2, 4)))
+    assert g.phase == "push" and code(E.A_NO_PUSH) in codes(g)
+    dests = push_dests(g)
+    assert sq(0, 2) in dests and sq(3, 3) in dests and sq(2, 4) not in dests
+    g.apply(code(E.A_PUSH, sq(0, 2)))
+    assert g.state[E.POS + 1] == sq(0, 2)
+
+
+def test_cougar_landing_on_opponent_must_move_them_and_edge_needs_a_step_YO_MOV_CGR():
+    g = game_in_turn(p0=sq(0, 2), p1=sq(4, 2))
+    put(g, sq(0, 2), COUGAR, TENT)
+    assert animal_dests(g) == {sq(0, 0), sq(0, 4), sq(4, 2)}  # not up: already at the edge
+    g.apply(code(E.A_ANIMAL, sq(4, 2)))
+    assert code(E.A_NO_PUSH) not in codes(g)
+    g.apply(code(E.A_PUSH, sq(3, 1)))
+    assert g.state[E.POS + 1] == sq(3, 1)
+
+
+def test_cougar_not_crossing_gives_no_push_YO_MOV_CGR():
+    g = game_in_turn(p0=sq(2, 2), p1=sq(0, 0))
+    put(g, sq(2, 2), COUGAR, TENT)
+    g.apply(code(E.A_ANIMAL, sq(4, 2)))
+    assert g.state[E.CUR] == 1  # no push phase: the turn is over
+
+
+def test_collect_then_bonus_fish_YO_EXB_2_YO_BON_FSH():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+    t = put(g, sq(0, 0), SHEEP, FISH)
+    g.apply(code(E.A_ANIMAL, sq(0, 3)))
+    s = g.state
+    assert s[E.TILE_LOC + t] == E.L_HAND and s[E.TILE_OWNER + t] == 0
+    assert s[E.FISH] == 1 and s[E.ST_USE + SHEEP] == 1
+
+
+# ---------------------------------------------------------------- bonuses
+
+
+def test_tent_tug_of_war_and_tent_tokens_YO_BON_TNT():
+    s = np.zeros(E.STATE_SIZE, np.int64)
+    comp = YosemiteConfig().comp_vector()
+    s[E.TENT_SUPPLY] = 1
+    E.tent(s, comp, 1)
+    assert s[E.CAMP] == -1  # first tent: on player 1's 1
+    E.tent(s, comp, 0)
+    assert s[E.CAMP] == 1  # one space toward player 0: their 1
+    for _ in range(4):
+        E.tent(s, comp, 0)
+    assert s[E.CAMP] == 5
+    E.tent(s, comp, 0)
+    assert s[E.CAMP] == 5 and s[E.TENTS] == 1 and s[E.TENT_SUPPLY] == 0
+    E.tent(s, comp, 0)  # pile empty: nothing
+    assert s[E.TENTS] == 1
+    E.tent(s, comp, 1)
+    assert s[E.CAMP] == 4
+
+
+def photo_needing(g, animals):
+    comp = g.config.components
+    return next(i for i, p in enumerate(comp.photos) if sorted(p.animals) == sorted(animals))
+
+
+def test_camera_takes_a_photo_with_matching_tiles_YO_BON_CAM_YO_RST_4():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+    s = g.state
+    el_cap = photo_needing(g, [SNAKE, SNAKE, BEAR, FOX])
+    s[E.PHOTO_LOC + s[E.SLOT]] = E.P_BOX
+    s[E.SLOT] = el_cap
+    s[E.PHOTO_LOC + el_cap] = E.P_SLOT
+    give(g, 0, SNAKE, 2)
+    give(g, 0, BEAR)
+    put(g, sq(0, 0), FOX, CAMERA)
+    deck_before = int(s[E.N_PHOTO_DECK])
+    g.apply(code(E.A_ANIMAL, sq(0, 1)))
+    assert g.phase == "camera"
+    g.apply(code(E.A_PHOTO, 0))
+    assert s[E.PHOTO_OWNER + el_cap] == 0 and s[E.S_PHOTOS] == 4
+    assert s[E.SLOT] >= 0 and s[E.SLOT] != el_cap  # refilled (YO-RST-4)
+    assert s[E.N_PHOTO_DECK] == deck_before - 1
+
+
+def test_camera_two_of_a_kind_is_wild_YO_BON_CAM():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+    s = g.state
+    for p in range(2):
+        for a in range(5):
+            while s[E.HAND + p * 5 + a]:
+                E.discard_tile(s, g._comp, p, a)
+    el_cap = photo_needing(g, [SNAKE, SNAKE, BEAR, FOX])
+    s[E.PHOTO_LOC + s[E.SLOT]] = E.P_BOX
+    s[E.SLOT] = el_cap
+    give(g, 0, SNAKE, 2)
+    give(g, 0, COUGAR, 2)  # a wild for the missing bear
+    assert not E.can_take(s, g._cfg, g._comp, 0, el_cap)
+    put(g, sq(0, 0), FOX, CAMERA)
+    g.apply(code(E.A_ANIMAL, sq(0, 1)))
+    g.apply(code(E.A_PHOTO, 0))
+    assert s[E.PHOTO_OWNER + el_cap] == 0 and E.hand_size(s, 0) == 0
+    g2 = game_in_turn(config=YosemiteConfig(wilds=False))
+    g2.state[E.HAND:E.HAND + 5] = (1, 0, 0, 2, 2)
+    assert not E.can_take(g2.state, g2._cfg, g2._comp, 0, el_cap)
+
+
+# ---------------------------------------------------------------- reset and end
+
+
+def test_refill_brings_landmark_token_YO_RST_1():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+    s = g.state
+    put(g, sq(0, 0), SHEEP, TENT)
+    top = int(s[E.N_DECK]) - 1
+    lm_tile = E.N_TILES + 3
+    i = next(i for i in range(top + 1) if s[E.DECK + i] == lm_tile)
+    s[E.DECK + i], s[E.DECK + top] = s[E.DECK + top], s[E.DECK + i]
+    g.apply(code(E.A_ANIMAL, sq(0, 2)))
+    assert s[E.PARK + sq(0, 0)] == lm_tile and s[E.LM_TOKEN_ON + 3] == 1
+
+
+def test_empty_deck_reshuffles_discards_YO_RST_2():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+    s = g.state
+    put(g, sq(0, 0), SHEEP, TENT)
+    spare = iter(range(sq(3, 0), sq(4, 4)))
+    for i in range(int(s[E.N_DECK])):  # the deck to the discards; landmarks into the park
+        t = int(s[E.DECK + i])
+        if t >= E.N_TILES:
+            q = next(spare)
+            t, s[E.PARK + q] = int(s[E.PARK + q]), t
+            s[E.TILE_LOC + s[E.PARK + q]] = E.L_PARK
+        s[E.TILE_LOC + t] = E.L_DISCARD
+    s[E.N_DECK] = 0
+    g.apply(code(E.A_ANIMAL, sq(0, 2)))
+    assert s[E.PARK + sq(0, 0)] >= 0
+    assert sum(s[E.TILE_LOC + t] == E.L_DISCARD for t in range(E.N_ALL_TILES)) == 0
+
+
+def test_discard_down_to_hand_limit_YO_RST_3():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+    s = g.state
+    give(g, 0, FOX, 10 - E.hand_size(s, 0))
+    put(g, sq(0, 0), SHEEP, TENT)
+    g.apply(code(E.A_ANIMAL, sq(0, 2)))
+    assert g.phase == "discard" and E.hand_size(s, 0) == 11
+    g.apply(code(E.A_DISCARD, SHEEP))
+    assert E.hand_size(s, 0) == 10 and s[E.CUR] == 1
+
+
+def test_game_ends_when_a_photo_cannot_be_refilled_YO_END_1():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+    s = g.state
+    s[E.N_PHOTO_DECK] = 0
+    ph = int(s[E.SLOT])
+    s[E.HAND:E.HAND + 5] = 0
+    for a in g.config.components.photos[ph].animals:
+        give(g, 0, a)
+    animal = g.config.components.photos[ph].animals[0]
+    put(g, sq(0, 0), animal, CAMERA)
+    E.discard_tile(s, g._comp, 0, animal)  # the collected tile completes the photo
+    g.apply(next(a for a in g.legal_actions() if a.kind == "animal move"))
+    if g.phase == "push":
+        g.apply(g.legal_actions()[0])
+    g.apply(code(E.A_PHOTO, 0))
+    assert g.is_over() and g.state[E.TURN] == 0
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def score_state(g, p, photos=(), camp=0, tents=0, hand=(), judges=(), landmarks=()):
+    s = g.state
+    s[E.HAND + p * 5:E.HAND + p * 5 + 5] = 0
+    for a in hand:
+        s[E.HAND + p * 5 + a] += 1
+    s[E.JUDGE_IN:E.JUDGE_IN + 5] = 0
+    for a in judges:
+        s[E.JUDGE_IN + a] = 1
+    for ph in photos:
+        _credit(g, p, ph)
+    s[E.CAMP] = camp if p == 0 else -camp
+    s[E.TENTS + p] = tents
+    for lm in landmarks:
+        s[E.LM_OWNER + lm] = p
+    E.end_game(s, g._cfg, g._comp)
+
+
+def _credit(g, p, ph):
+    s, comp = g.state, g.config.components
+    photo = comp.photos[ph]
+    s[E.PHOTO_LOC + ph] = E.P_TAKEN
+    s[E.PHOTO_OWNER + ph] = p
+    s[E.PHOTOS + p] += 1
+    s[E.S_PHOTOS + p] += photo.points
+    for a in photo.animals:
+        s[E.PHOTO_ANIMALS + p * 5 + a] += 1
+    s[E.LM_MATCH + p * 5 + photo.landmark] += 1
+
+
+def blank_game():
+    g = game_in_turn()
+    s = g.state
+    s[E.HAND:E.HAND + 10] = 0
+    return g
+
+
+def test_rulebook_scoring_example_is_34_YO_SCO_EX_YO_SCO_PHO_YO_SCO_CMP_YO_SCO_JDG_YO_SCO_LMK():
+    comp = load_components()
+    ex = comp.example
+    g = blank_game()
+    score_state(g, 0, ex.photos, ex.camping, ex.tents, ex.hand, ex.judges, ex.landmarks)
+    sheet = g.scores().iloc[0]
+    assert (sheet.photos, sheet.camping, sheet.judges, sheet.landmarks) == (14, 5, 4, 11)
+    assert sheet.score == ex.total == 34
+
+
+def test_judge_tie_gives_nobody_the_card_YO_SCO_JDG():
+    g = blank_game()
+    s = g.state
+    s[E.JUDGE_IN:E.JUDGE_IN + 5] = 0
+    s[E.JUDGE_IN + BEAR] = 1
+    s[E.HAND + BEAR] = 2
+    s[E.PHOTO_ANIMALS + 5 + BEAR] = 2  # photo animals count the same as hand tiles
+    E.end_game(s, g._cfg, g._comp)
+    assert s[E.S_JUDGES] == 0 and s[E.S_JUDGES + 1] == 0
+    s[E.HAND + 5 + BEAR] = 1
+    s[E.S_JUDGES:E.S_JUDGES + 2] = 0
+    E.end_game(s, g._cfg, g._comp)
+    assert s[E.S_JUDGES + 1] == 4
+
+
+@pytest.mark.parametrize("matches,points", [(0, 0), (1, 2), (2, 5), (3, 9), (4, 14)])
+def test_landmark_chart_YO_SCO_LMK(matches, points):
+    g = blank_game()
+    s = g.state
+    s[E.LM_OWNER + 1] = 1
+    s[E.LM_MATCH + 5 + 1] = matches
+    E.end_game(s, g._cfg, g._comp)
+    assert s[E.S_LANDMARKS + 1] == points
+
+
+def test_camping_points_on_your_side_only_YO_SCO_CMP():
+    g = blank_game()
+    s = g.state
+    s[E.CAMP] = -4
+    s[E.TENTS] = 3
+    E.end_game(s, g._cfg, g._comp)
+    assert (s[E.S_CAMPING], s[E.S_CAMPING + 1]) == (3, 4)
+
+
+@pytest.mark.parametrize("camp,shares", [(2, [1.0, 0.0]), (-1, [0.0, 1.0]), (0, [0.5, 0.5])])
+def test_tie_break_by_camping_token_else_shared_YO_TIE_1(camp, shares):
+    g = blank_game()
+    s = g.state
+    s[E.S_PHOTOS:E.S_PHOTOS + 2] = (7, 7)
+    s[E.CAMP] = camp
+    assert list(E.win_shares(s)) == shares
+
+
+# ---------------------------------------------------------------- bad inputs
+
+
+@pytest.mark.parametrize("knobs,needle", [
+    (dict(players=3), "two-player"), (dict(tiles_dealt=11), "tiles_dealt"),
+    (dict(hand_limit=13), "hand_limit"), (dict(photos_removed=19), "photos_removed"),
+    (dict(judges=6), "judges"), (dict(wilds=1), "wilds"), (dict(start_fish=6), "start_fish"),
+])
+def test_bad_knobs_raise_input_error(knobs, needle):
+    with pytest.raises(InputError, match=needle):
+        YosemiteConfig(**knobs)
+
+
+def test_unknown_knob_and_illegal_action_are_input_errors():
+    with pytest.raises(InputError, match="unknown Yosemite rule knob"):
+        YosemiteConfig.from_knobs(photo_target=3)
+    g = game_in_turn()
+    before = g.state[:E.SCRATCH].copy()
+    with pytest.raises(InputError, match="not legal"):
+        g.apply(code(E.A_DISCARD, 0))
+    assert (g.state[:E.SCRATCH] == before).all()
