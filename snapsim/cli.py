@@ -462,6 +462,49 @@ def _add_advise(sub) -> None:
     q.set_defaults(run=_advise)
 
 
+# ---------------------------------------------------------------- tune
+
+
+def _tune(args) -> None:
+    if args.game != "snapshot":
+        raise InputError(f"tuning is available for snapshot, not {args.game!r}")
+    from .games.snapshot.tuning import save_tuned, tune
+
+    for name, v in (("--players", args.players), ("--games", args.games),
+                    ("--iterations", args.iterations), ("--verify-games", args.verify_games)):
+        if v < (2 if name == "--players" else 1):
+            raise InputError(f"{name} must be a positive whole number, got {v}")
+    res = tune(args.players, args.policy, args.field, args.games, args.seed, args.iterations,
+               args.popsize, args.verify_games, args.threads)
+    table = pd.DataFrame({"parameter": list(res.params), "tuned": list(res.params.values())})
+    verdict = "significant" if res.significant else "NOT significant: not saved"
+    _emit(table, "table", f"Tuned {res.base} for {res.players} players against {res.field} "
+                          f"({res.evaluations} candidates, {args.games} games each)",
+          {"verify_games": res.verify_games, "win_rate": res.win_rate, "ci_low": res.ci_low,
+           "ci_high": res.ci_high, "fair_share": 1 / res.players, "p_value": res.p_value,
+           "verdict": verdict})
+    if res.significant:
+        print(f"saved as {save_tuned(res, args.out)} (use it as --policies "
+              f"tuned-{res.players}p)")
+
+
+def _add_tune(sub) -> None:
+    p = sub.add_parser("tune", help="optimise a policy's parameters for win rate")
+    p.add_argument("game", help="game name: snapshot")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--policy", default="greedy", help="heuristic policy to tune")
+    p.add_argument("--field", default="greedy", help="opponents' policy")
+    p.add_argument("--games", type=int, default=1000, help="games per candidate")
+    p.add_argument("--iterations", type=int, default=4, help="differential-evolution rounds")
+    p.add_argument("--popsize", type=int, default=5)
+    p.add_argument("--verify-games", type=int, default=20_000,
+                   help="fresh games against greedy for the significance check")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int)
+    p.add_argument("--out", help="tuned TOML file (default: the bundled data folder)")
+    p.set_defaults(run=_tune)
+
+
 # ---------------------------------------------------------------- report
 
 QUICK_GAMES = 300
@@ -508,6 +551,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_simulate(sub)
     _add_report(sub)
     _add_advise(sub)
+    _add_tune(sub)
     return parser
 
 

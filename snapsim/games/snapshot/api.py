@@ -32,7 +32,20 @@ from .config import SnapshotConfig, photo_table
 
 
 def make_policy(spec: str | Policy) -> Policy:
-    """Parse "greedy" or "cautious:max_risk=0.1:token_value=0.5" into a Policy."""
+    """Parse "greedy", "cautious:max_risk=0.1:token_value=0.5" or a bundled tuned policy
+    ("tuned-4p", from data/tuned-4p.toml) into a Policy."""
+    if isinstance(spec, Policy):
+        return spec
+    base = str(spec).split(":")[0].strip().lower()
+    if base.startswith("tuned-"):
+        from .tuning import tuned_policies
+
+        tuned = tuned_policies()
+        if base in tuned:
+            kind, params = tuned[base]
+            pol = parse_policy(spec, "Snapshot", (*P.KIND_NAMES, base), P.PARAM_NAMES,
+                               {**P.DEFAULT_PARAMS, base: params})
+            return Policy(pol.name, P.KIND_NAMES.index(kind), pol.params)
     return parse_policy(spec, "Snapshot", P.KIND_NAMES, P.PARAM_NAMES, P.DEFAULT_PARAMS)
 
 

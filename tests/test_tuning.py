@@ -1,0 +1,64 @@
+"""Policy tuning: deterministic, inside its bounds, saved as data the CLI accepts by name,
+and the bundled tuned policies beat the default greedy policy on fresh seeds."""
+
+import tomllib
+
+import pytest
+
+import snapsim
+from snapsim.analysis.balance import rate_vs
+from snapsim.games.snapshot.api import make_policy
+from snapsim.games.snapshot.tuning import SEARCHED, save_tuned, tune, tuned_policies
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return tune(players=2, games=40, iterations=1, popsize=1, verify_games=200, seed=3,
+                threads=1)
+
+
+def test_tuning_is_deterministic_and_bounded(tiny):
+    again = tune(players=2, games=40, iterations=1, popsize=1, verify_games=200, seed=3,
+                 threads=2)
+    assert again.params == tiny.params and again.win_rate == tiny.win_rate
+    for key, (lo, hi) in SEARCHED.items():
+        assert lo <= tiny.params[key] <= hi
+    assert tiny.evaluations >= len(SEARCHED)
+
+
+def test_saved_tuned_policy_loads_by_name(tiny, tmp_path):
+    path = save_tuned(tiny, tmp_path / "tuned-2p.toml")
+    data = tomllib.loads(path.read_text())
+    assert data["players"] == 2 and set(data["params"]) == set(SEARCHED)
+    kind, params = tuned_policies(tmp_path)["tuned-2p"]
+    assert kind == "greedy"
+    from snapsim.games.snapshot.policies import PARAM_NAMES
+
+    for key, value in tiny.params.items():
+        assert params[PARAM_NAMES.index(key)] == pytest.approx(value, rel=1e-5)
+
+
+BUNDLED = sorted(tuned_policies())
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_bundled_tuned_policy_beats_greedy_on_fresh_seeds(name):
+    players = int(name.split("-")[1].rstrip("p"))
+    pol = make_policy(name)
+    assert pol.name == name
+    df = snapsim.simulate("snapshot", players=players,
+                          policies=[name] + ["greedy"] * (players - 1), games=4000, seed=77)
+    mine = df[df.policy.astype(str) == name]
+    rate = mine.won.sum() / len(mine)
+    assert rate > 1 / players
+    assert rate_vs(mine.won.sum(), len(mine), 1 / players) < 0.05
+
+
+def test_bad_tune_arguments(capsys):
+    from snapsim.cli import main
+
+    assert main(["tune", "snapshot", "--policy", "random"]) == 2
+    assert main(["tune", "yosemite"]) == 2
+    assert main(["tune", "snapshot", "--games", "0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith("snapsim: error:") for line in err)
