@@ -62,3 +62,16 @@ def test_bad_tune_arguments(capsys):
     assert main(["tune", "snapshot", "--games", "0"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith("snapsim: error:") for line in err)
+
+
+def test_a_tuned_policy_only_makes_legal_moves(tiny):
+    from snapsim.games.snapshot import SnapshotConfig, SnapshotGame
+    from snapsim.games.snapshot.tuning import _policy
+
+    pol = _policy("greedy", list(tiny.params.values()), name="tuned")
+    for i in range(3):
+        g = SnapshotGame(SnapshotConfig(players=2), seed=5, game=i, policies=[pol, "greedy"])
+        while not g.is_over():
+            a = g.policy_action()
+            assert a.code in {b.code for b in g.legal_actions()}
+            g.apply(a)
