@@ -109,7 +109,8 @@ def test_every_backend_and_chunking_gives_the_same_table(reference, options):
     assert df.equals(reference)
     assert len(df) == 1200 * 4
     if "workers" in options or "scheduler" in options:
-        assert wait_no_children() == [], "worker processes outlived the call"
+        alive = wait_no_children()
+        assert not alive, f"worker processes outlived the call: {alive}"
 
 
 def test_another_seed_gives_another_table(reference):
@@ -189,7 +190,7 @@ def interrupt_mid_run(tmp_path: Path, sig: int, name: str):
                 proc.kill()
                 proc.communicate()
         done = manifest(out)["chunks"] if manifest(out) else []
-        if proc.returncode == 0 and len(done) == total:  # finished before the signal: retry
+        if len(done) == total:  # every chunk finished before the signal landed: retry
             games *= 4
             continue
         assert proc.returncode in (-sig, 130), f"rc {proc.returncode}:\n{err}"
@@ -250,13 +251,13 @@ def small_run(tmp_path_factory):
 SMALL = ("simulate", GAME, "--games", "400", "--chunk-size", "100", "--quiet")
 
 
-@pytest.mark.parametrize("change, setting", [
-    (["--seed", "2"], "seed"),
-    (["--seed", "1", "--set", "photo_target=8"], "photo_target"),
-    (["--seed", "1", "--policies", ",".join(LINEUP)], "policies"),
+@pytest.mark.parametrize("change, setting, values", [
+    (["--seed", "2"], "seed", ["1", "2"]),
+    (["--seed", "1", "--set", "photo_target=8"], "photo_target", ["8"]),
+    (["--seed", "1", "--policies", ",".join(LINEUP)], "policies", ["greedy", "cautious"]),
 ], ids=["seed", "knob", "line-up"])
 def test_resume_with_other_settings_is_refused_and_changes_nothing(small_run, capsys, change,
-                                                                   setting):
+                                                                   setting, values):
     capsys.readouterr()
     before = folder_state(small_run)
     rc, _, err = cli(capsys, *SMALL, "--out", small_run, "--resume", *change)
@@ -268,6 +269,8 @@ def test_resume_with_other_settings_is_refused_and_changes_nothing(small_run, ca
     text = line.replace(str(small_run), "DIR")
     assert len(text) < 250, f"{len(text)}-character line does not say clearly what differs:" \
                             f"\n{text}"
+    for value in values:  # ... and both values as the user wrote them
+        assert value in text.split(setting, 1)[1], text
 
 
 def test_existing_run_folder_without_resume_is_refused(small_run, capsys):

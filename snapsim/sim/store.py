@@ -40,6 +40,8 @@ def _atomic_write(path: Path, write) -> None:
 def _first_difference(old, new, path=""):
     """(dotted key, old value, new value) of the first difference between two identities."""
     if isinstance(old, dict) and isinstance(new, dict):
+        if "name" in old and old.get("name") != new.get("name"):  # e.g. a policy: its name
+            return path, json.dumps(old.get("name")), json.dumps(new.get("name"))
         for key in sorted(set(old) | set(new)):
             found = _first_difference(old.get(key), new.get(key), f"{path}.{key}" if path
                                       else str(key))
