@@ -220,3 +220,56 @@ def test_research_advice_is_the_mean_over_unseen_cards():
     exact = research_odds([6, 0, 8, 0], pairs, raccoon=True)  # tops: otter 6, eagle 8
     assert out["p_cannot_place"] == pytest.approx(exact.next_draw, abs=1e-12)
     assert out["draw"] == (out["value_draw"] > out["value_stop"])
+
+
+SITUATIONS = [
+    {"tokens": 4, "table": {"Shoreline": ["sea otter", "walrus"], "Savannah": ["meerkat"],
+                            "Rainforest": ["jaguar"]}},
+    {"tokens": 0, "table": {"Mountain": ["golden eagle", "pika"], "Savannah": ["lion"]}},
+    {"tokens": 7, "players": 3, "table": {"Rainforest": ["jaguar", "harpy eagle"],
+                                          "Shoreline": ["walrus"]},
+     "portfolio": ["meerkat", "pika"], "assignment": "The Long Lunch"},
+    {"tokens": 2, "table": {"Savannah": ["lion"], "Mountain": ["golden eagle"]},
+     "sideways": ["lion"], "token_value": 0.9},
+]
+
+
+@pytest.mark.parametrize("sit", SITUATIONS)
+def test_exact_policy_never_disagrees_with_the_advisor(sit):
+    """The `exact` policy's preparation is the advisor's top allocation, re-roll cap included."""
+    from snapsim.games.snapshot import engine as E
+    from snapsim.games.snapshot import policies as P
+    from snapsim.games.snapshot.advisor import situation_game
+    from snapsim.games.snapshot.api import make_policy
+    from snapsim.sim.kernel import policy_arrays
+
+    top = advise(sit).table.iloc[0]
+    g = situation_game(sit)
+    lam = sit.get("token_value", 0.4)
+    pol = make_policy(f"exact:token_value={lam}")
+    g._kinds, g._params = policy_arrays([pol])
+    g._seats[:] = 0
+    g.policy_action()  # the first dice decision computes and stores the plan
+    st = g.state
+    assert [int(st[E.PLAN_HAB + h]) for h in range(E.N_HAB)] == top.plan["habitat_dice"]
+    assert [int(st[E.PLAN_DICE + c]) for c in top.plan["cards"]] == top.plan["dice"]
+    assert [int(st[E.PLAN_TOK + c]) for c in top.plan["cards"]] == top.plan["tokens"]
+    assert int(st[E.PLAN_CAP]) == top.reroll_cap
+    assert pol.kind == P.EXACT
+
+
+def test_exact_policy_plays_whole_games_legally_and_matches_the_batch():
+    import snapsim
+    from snapsim.games.snapshot import SnapshotConfig, SnapshotGame
+
+    cfg = SnapshotConfig(players=2)
+    for i in range(2):
+        g = SnapshotGame(cfg, seed=4, game=i, policies=["exact", "greedy"])
+        while not g.is_over():
+            a = g.policy_action()
+            assert a.code in {b.code for b in g.legal_actions()}
+            g.apply(a)
+        batch = snapsim.simulate("snapshot", players=2, policies=["exact", "greedy"], games=2,
+                                 seed=4, threads=1)
+        row = batch[batch.game == i].sort_values("seat")
+        assert row.score.tolist() == g.scores().score.tolist()

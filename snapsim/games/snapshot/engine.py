@@ -187,6 +187,8 @@ AWARD_NEXT = _field("AWARD_NEXT", N_CAT)
 PLAN_DICE = _field("PLAN_DICE", N_CARDS)  # policy scratch
 PLAN_TOK = _field("PLAN_TOK", N_CARDS)
 PLAN_HAB = _field("PLAN_HAB", N_HAB)
+PLAN_CAP = _field("PLAN_CAP")  # policy scratch: re-rolls the plan allows this turn
+REROLLS_TURN = _field("REROLLS_TURN")  # re-rolls bought this turn
 # per player
 TOKENS = _field("TOKENS", MAX_PLAYERS)
 ASSIGN = _field("ASSIGN", MAX_PLAYERS)
@@ -544,6 +546,7 @@ def start_turn(st, cfg):
     st[PLACED_TURN] = 0
     st[PHOTOS_TURN] = 0
     st[PLAN_READY] = 0
+    st[REROLLS_TURN] = 0
     st[DICE_LEFT] = cfg[C_DICE]
     st[ST_TURNS + st[CUR]] += 1
 
@@ -880,6 +883,7 @@ def apply_action(st, cfg, comp, rng, action):
         st[TOKENS + p] -= cost
         st[POT] += cfg[C_REROLL_COST]
         st[ST_REROLLS + p] += 1
+        st[REROLLS_TURN] += 1
         h = st[RES_HAB]
         if roll(rng) >= comp[K_EXPLORE + h]:
             explored(st, cfg, comp, rng, h)

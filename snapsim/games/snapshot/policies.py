@@ -1,7 +1,9 @@
 """Snapshot policies: a kind plus a small float vector, interpreted by njit code.
 
 `random` picks uniformly among the legal actions. The heuristic kinds (greedy, cautious,
-aggressive, collector) share one interpreter and differ only in their parameter vectors:
+aggressive, collector, exact) share one interpreter and differ only in their parameter
+vectors, except that `exact` prepares with the advisor's exhaustive search (and its re-roll
+cap) instead of the fast programme below, so it plays what `snapsim advise prep` ranks first:
 
 - research: keep drawing while fewer than `max_placed` cards were placed this turn and the
   exact risk that the next card cannot be placed (card counting over the unseen cards) is at
@@ -22,10 +24,11 @@ from numba import njit
 
 from ...odds.explore import explore_kernel
 from ...sim.kernel import randint
+from . import advisor as A  # circular but safe: both are complete before numba compiles
 from . import engine as E
 
-RANDOM, GREEDY, CAUTIOUS, AGGRESSIVE, COLLECTOR = 0, 1, 2, 3, 4
-KIND_NAMES = ("random", "greedy", "cautious", "aggressive", "collector")
+RANDOM, GREEDY, CAUTIOUS, AGGRESSIVE, COLLECTOR, EXACT = 0, 1, 2, 3, 4, 5
+KIND_NAMES = ("random", "greedy", "cautious", "aggressive", "collector", "exact")
 
 PARAM_NAMES = (
     "max_risk",  # stop drawing when P(next card cannot be placed) exceeds this
@@ -59,6 +62,7 @@ DEFAULT_PARAMS = {
     "cautious": (0.12, 2.0, 1.3) + _BASE[3:],
     "aggressive": (0.45, 6.0, 2.0) + _BASE[3:],
     "collector": _BASE[:4] + (1.5, 0.6, 1.5, 1.5, 4.0, 2.0, 4.0, 0.0, 7.0) + _ALLOW,
+    "exact": _BASE,  # greedy whose preparation is the advisor's exhaustive search
 }
 NEG = -1e18
 MAX_T = 20  # tokens beyond this change no probability (difficulties are at most 10)
@@ -326,9 +330,55 @@ def plan_value(st, cfg, comp, ptab, par, extra_card, extra_hab, write):
 
 
 @njit(cache=True)
-def reserved_choice(st, cfg, comp, ptab, par, buf, n):
+def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, write):
+    """The advisor's exhaustive optimum (snapsim advise prep) for the current player, with
+    one more reserved card placed; optionally stored as the plan, with its re-roll cap."""
+    p = st[E.CUR]
+    n = 0
+    cards = np.empty(E.N_CARDS, np.int64)
+    for c in range(E.N_CARDS):
+        if st[E.LOC + c] == E.L_TABLE or c == extra_card:
+            cards[n] = c
+            n += 1
+    hab = np.empty(n, np.int64)
+    diff = np.empty(n, np.int64)
+    val = np.empty(n)
+    mand = np.zeros(n, np.bool_)
+    for i in range(n):
+        c = cards[i]
+        on = st[E.LOC + c] == E.L_TABLE
+        hab[i] = st[E.ON_HAB + c] if on else extra_hab
+        diff[i] = E.card_difficulty(st, comp, c)
+        val[i] = card_value(st, cfg, comp, par, p, c)
+        mand[i] = (not on) or st[E.SIDEWAYS + c] == 1
+    targets = np.empty(E.N_HAB, np.int64)
+    for h in range(E.N_HAB):
+        targets[h] = comp[E.K_EXPLORE + h]
+    tokens = st[E.TOKENS + p] if cfg[E.C_TOKENS] == 1 else 0
+    kept, _ = A.search(ptab, hab, diff, val, mand, targets, cfg[E.C_DICE], tokens,
+                       cfg[E.C_REROLL_COST], par[P_TOKEN_VALUE], 1)
+    row = kept[0]
+    if write:
+        for h in range(E.N_HAB):
+            st[E.PLAN_HAB + h] = np.int64(row[1 + h])
+        for c in range(E.N_CARDS):
+            st[E.PLAN_DICE + c] = 0
+            st[E.PLAN_TOK + c] = 0
+        for i in range(n):
+            st[E.PLAN_DICE + cards[i]] = np.int64(row[1 + E.N_HAB + i])
+            st[E.PLAN_TOK + cards[i]] = np.int64(row[1 + E.N_HAB + n + i])
+        st[E.PLAN_CAP] = np.int64(row[1 + E.N_HAB + 2 * n])
+        st[E.PLAN_READY] = 1
+    return row[0]
+
+
+@njit(cache=True)
+def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact):
     """Place the reserved cards whose placement raises the best plan's value."""
-    base = plan_value(st, cfg, comp, ptab, par, -1, -1, False)
+    if exact:
+        base = exact_plan(st, cfg, comp, ptab, par, -1, -1, False)
+    else:
+        base = plan_value(st, cfg, comp, ptab, par, -1, -1, False)
     best = base
     best_a = E.A_RESERVED_DONE * 64
     # one more card at a time: each decision re-plans with the cards already placed
@@ -339,7 +389,10 @@ def reserved_choice(st, cfg, comp, ptab, par, buf, n):
         arg = a % 64
         c = E.RACCOON if arg >= E.RACCOON_ARG else arg
         h = arg - E.RACCOON_ARG if arg >= E.RACCOON_ARG else comp[E.K_HAB + c]
-        v = plan_value(st, cfg, comp, ptab, par, c, h, False)
+        if exact:
+            v = exact_plan(st, cfg, comp, ptab, par, c, h, False)
+        else:
+            v = plan_value(st, cfg, comp, ptab, par, c, h, False)
         if v > best + 1e-9:
             best = v
             best_a = a
@@ -378,7 +431,7 @@ def raccoon_habitat(st, comp, buf, n):
 
 
 @njit(cache=True)
-def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n):
+def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact):
     ph = st[E.PHASE]
     p = E.decider(st)
     if ph == E.PH_RESEARCH:
@@ -433,10 +486,13 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n):
                     best, best_v = buf[i], hv
         return best
     if ph == E.PH_PREP_RESERVED:
-        return reserved_choice(st, cfg, comp, ptab, par, buf, n)
+        return reserved_choice(st, cfg, comp, ptab, par, buf, n, exact)
     if ph == E.PH_PREP_DICE:
         if st[E.PLAN_READY] == 0:
-            plan_value(st, cfg, comp, ptab, par, -1, -1, True)
+            if exact:
+                exact_plan(st, cfg, comp, ptab, par, -1, -1, True)
+            else:
+                plan_value(st, cfg, comp, ptab, par, -1, -1, True)
         for h in range(E.N_HAB):
             if st[E.HAB_DICE + h] < st[E.PLAN_HAB + h]:
                 return E.A_DIE_HABITAT * 64 + h
@@ -451,6 +507,10 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n):
         return E.A_TOKENS_DONE * 64
     if ph == E.PH_RESOLVE:
         return buf[0]
+    if ph == E.PH_REROLL and exact:  # the advisor's model: supply re-rolls up to the cap
+        if st[E.REROLLS_TURN] < st[E.PLAN_CAP] and _find(buf, n, E.A_REROLL * 64 + E.SUPPLY):
+            return E.A_REROLL * 64 + E.SUPPLY
+        return E.A_GIVE_UP * 64
     if ph == E.PH_REROLL:
         h = st[E.RES_HAB]
         stake = 0.0
@@ -478,4 +538,4 @@ def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n):
     buf (as `engine.step` leaves them); always one of them."""
     if kind == RANDOM:
         return buf[randint(rng, 1, n)]
-    return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n)
+    return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, kind == EXACT)

@@ -115,7 +115,7 @@ def plan_is_legal(st, cfg, comp, ptab, hab, dice, tok):
     buf = np.empty(E.MAX_LEGAL, np.int64)
     n = E.legal_actions(s, cfg, comp, buf)
     while s[E.CUR] == me and (s[E.PHASE] == E.PH_PREP_DICE or s[E.PHASE] == E.PH_PREP_TOKENS):
-        a = P.heuristic_action(s, cfg, comp, ptab, rng, GREEDY_PARAMS, buf, n)
+        a = P.heuristic_action(s, cfg, comp, ptab, rng, GREEDY_PARAMS, buf, n, False)
         ok = False
         for i in range(n):
             if buf[i] == a:
@@ -282,7 +282,7 @@ class SearchAgent:
             if self._plan is not None and self._plan[0] == key:
                 write_plan(s, *self._plan[1:])
                 a = int(P.heuristic_action(s, cfg, comp, game._ptab, rng, GREEDY_PARAMS, buf,
-                                           n))
+                                           n, False))
                 if a in legal:
                     return a
                 s = st.copy()
