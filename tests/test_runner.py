@@ -126,8 +126,12 @@ def test_run_to_a_folder_loads_back_row_for_row(reference, tmp_path):
     assert sorted(p.name for p in out.iterdir()) == run_files(5)
     assert manifest(out)["complete"] is True
     assert_same_rows(snapsim.load(out), reference)
-    # the streamed summary counts every game once
-    assert res.by_seat is not None and res.by_policy is not None
+    # the summary streamed from the chunks equals the one from the whole table
+    want = reference.groupby("seat")[["won", "score"]].sum()
+    assert res.by_seat["n"].tolist() == [1200] * 4
+    assert res.by_seat["won"].tolist() == pytest.approx(want["won"].tolist())
+    assert res.by_seat["score"].tolist() == want["score"].tolist()
+    assert res.by_policy["n"].sum() == 1200 * 4
     # resuming a finished run computes nothing and changes nothing
     before = folder_state(out)
     again = snapsim.run(GAME, out, policies=LINEUP, games=1200, seed=11, chunk_size=250,
@@ -433,6 +437,7 @@ BAD_SWEEPS = {
     "rotate_not_bool": 'games = 10\nrotate_seats = 3\n[grid]\nphoto_target = [7]\n',
     "set_wrong_type": 'games = 10\n[set]\nraccoon = "yes"\n[grid]\nphoto_target = [7]\n',
     "out_not_text": 'games = 10\nout = 5\n[grid]\nphoto_target = [7]\n',
+    "policies_not_list": 'games = 10\npolicies = "greedy"\n[grid]\nphoto_target = [7]\n',
     "invalid_toml": 'games = = 10\n[grid\n',
     "lineup_length": 'games = 10\nplayers = 3\n[grid]\nlineup = [["greedy", "random"]]\n',
     "lineup_not_lists": 'games = 10\n[grid]\nlineup = ["greedy"]\n',

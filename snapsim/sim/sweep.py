@@ -100,6 +100,10 @@ def read_sweep(path) -> Sweep:
     if out is not None and not isinstance(out, str):
         raise InputError(f"{name}: out must be a folder name in quotes, got {out!r}")
     base_lineup = data.get("policies")
+    if base_lineup is not None and (not isinstance(base_lineup, list) or not base_lineup
+                                    or not all(isinstance(x, str) for x in base_lineup)):
+        raise InputError(f"{name}: policies must be a list of policy names, e.g. "
+                         f'["greedy", "cautious"], got {base_lineup!r}')
     keys = list(grid)
     points = []
     for combo in itertools.product(*(grid[k] for k in keys)):
