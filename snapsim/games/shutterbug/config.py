@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ...errors import InputError
+from ...sim.config import RuleKnobs
 from . import engine as E
 from .components import Components, load_components
 
 
 @dataclass(frozen=True)
-class ShutterbugConfig:
+class ShutterbugConfig(RuleKnobs):
     """One ShutterBug rule set. Defaults are the rulebook's game for the player count: the
     team game for 2 players, the official solo variant for 1; `cooperative` switches on the
     official cooperative variant. None means "the rulebook's value for this mode"."""
+
+    GAME = "ShutterBug"  # in messages (a plain class attribute, not a field)
 
     players: int = 4
     cooperative: bool = False
@@ -86,21 +88,6 @@ class ShutterbugConfig:
     @property
     def keep(self) -> int:
         return self.keep_of if self.keep_of is not None else (3 if self.solo else 1)
-
-    def replace(self, **changes) -> ShutterbugConfig:
-        """A copy with some knobs changed (unknown knobs are a clear error)."""
-        return self.from_knobs(**{**{f.name: getattr(self, f.name)
-                                     for f in dataclasses.fields(self)}, **changes})
-
-    @classmethod
-    def from_knobs(cls, **knobs) -> ShutterbugConfig:
-        """Build from keyword knobs, naming an unknown knob clearly (CLI --set, sweeps)."""
-        known = {f.name for f in dataclasses.fields(cls)}
-        bad = sorted(set(knobs) - known)
-        if bad:
-            raise InputError(f"unknown ShutterBug rule knob {bad[0]!r}; knobs are "
-                             f"{', '.join(sorted(known - {'components'}))}")
-        return cls(**knobs)
 
     def to_array(self) -> np.ndarray:
         def pick(v, default):

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ...errors import InputError
 from ...odds.dice import photo_table_kernel
+from ...sim.config import RuleKnobs
 from . import engine as E
 from .components import Components, load_components
 
@@ -22,8 +22,10 @@ SIMPLER_VARIANTS = {
 
 
 @dataclass(frozen=True)
-class SnapshotConfig:
+class SnapshotConfig(RuleKnobs):
     """One Snapshot rule set. Defaults are the rulebook's full game with the raccoon."""
+
+    GAME = "Snapshot"  # in messages (a plain class attribute, not a field)
 
     players: int = 4
     photo_target: int | None = None  # None: the rulebook's target for the player count
@@ -88,21 +90,6 @@ class SnapshotConfig:
         if self.start_tokens is not None:
             return self.start_tokens[: self.players]
         return tuple(2 + i for i in range(self.players))
-
-    def replace(self, **changes) -> SnapshotConfig:
-        """A copy with some knobs changed (unknown knobs are a clear error)."""
-        return self.from_knobs(**{**{f.name: getattr(self, f.name)
-                                     for f in dataclasses.fields(self)}, **changes})
-
-    @classmethod
-    def from_knobs(cls, **knobs) -> SnapshotConfig:
-        """Build from keyword knobs, naming an unknown knob clearly (CLI --set, sweeps)."""
-        known = {f.name for f in dataclasses.fields(cls)}
-        bad = sorted(set(knobs) - known)
-        if bad:
-            raise InputError(f"unknown Snapshot rule knob {bad[0]!r}; knobs are "
-                             f"{', '.join(sorted(known - {'components'}))}")
-        return cls(**knobs)
 
     @classmethod
     def simpler(cls, *variants: int, **kw) -> SnapshotConfig:

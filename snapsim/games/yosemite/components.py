@@ -8,7 +8,6 @@ naming the file, the entry and the problem, so a bad file never reaches the engi
 
 from __future__ import annotations
 
-import functools
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from snapsim.errors import ComponentError
+from snapsim.sim.config import load_cached
 
 BUNDLED_PATH = Path(__file__).resolve().parent / "data" / "standard.toml"
 
@@ -92,21 +92,12 @@ class Components:
 
 
 def load_components(path: str | os.PathLike[str] | None = None) -> Components:
-    """Load and validate a components file (None: the bundled set), cached by mtime and size."""
-    target = BUNDLED_PATH if path is None else Path(path).expanduser()
-    try:
-        resolved = target.resolve()
-        stat = resolved.stat()
-    except OSError as exc:
-        raise ComponentError(f"{target.name}: file: cannot open {str(target)!r} "
-                             f"({exc.strerror or exc}); check the path given to --components"
-                             ) from None
-    return _load_cached(str(resolved), stat.st_mtime_ns, stat.st_size)
+    """Load and validate a components file (None: the bundled set), cached per file version."""
+    return load_cached(path, BUNDLED_PATH, _parse)
 
 
-@functools.lru_cache(maxsize=16)
-def _load_cached(path: str, mtime_ns: int, size: int) -> Components:
-    return _Loader(Path(path)).load()
+def _parse(path: Path) -> Components:
+    return _Loader(path).load()
 
 
 class _Loader:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ...errors import InputError
+from ...sim.config import RuleKnobs
 from . import engine as E
 from .components import Components, component_arrays, load_components
 
@@ -17,8 +17,10 @@ MAX_HAND_LIMIT = 12
 
 
 @dataclass(frozen=True)
-class YosemiteConfig:
+class YosemiteConfig(RuleKnobs):
     """One Yosemite rule set. Defaults are the rulebook's."""
+
+    GAME = "Yosemite"  # in messages (a plain class attribute, not a field)
 
     players: int = 2
     tiles_dealt: int = 3  # set-up step 2 (some printings: 5)
@@ -50,22 +52,11 @@ class YosemiteConfig:
         if not isinstance(self.wilds, bool):
             raise InputError(f"wilds must be true or false, got {self.wilds!r}")
 
-    def replace(self, **changes) -> YosemiteConfig:
-        """A copy with some knobs changed (unknown knobs are a clear error)."""
-        return self.from_knobs(**{**{f.name: getattr(self, f.name)
-                                     for f in dataclasses.fields(self)}, **changes})
-
     @classmethod
-    def from_knobs(cls, **knobs) -> YosemiteConfig:
-        """Build from keyword knobs, naming an unknown knob clearly (CLI --set, sweeps)."""
-        known = {f.name for f in dataclasses.fields(cls)}
-        bad = sorted(set(knobs) - known)
-        if bad:
-            raise InputError(f"unknown Yosemite rule knob {bad[0]!r}; knobs are "
-                             f"{', '.join(sorted(known - {'components'}))}")
-        if knobs.get("players") is None:
+    def from_knobs(cls, **knobs):
+        if knobs.get("players") is None:  # two players only: a missing count is the default
             knobs.pop("players", None)
-        return cls(**knobs)
+        return super().from_knobs(**knobs)
 
     def to_array(self) -> np.ndarray:
         cfg = np.zeros(E.CFG_SIZE, np.int64)
