@@ -5,13 +5,10 @@ Run from the repository root: python benchmarks/shutterbug_games.py [--games N]
 """
 
 import argparse
-import json
-import os
-import subprocess
-import sys
 import time
 
 import numba
+from common import interpreted_seconds_per_game
 
 from snapsim.games.shutterbug import ShutterbugConfig, run_games
 
@@ -26,21 +23,6 @@ def rate(players, policy, games, seed=1):
     run_games(cfg, [policy] * players, 0, games, seed)
     return games / (time.perf_counter() - t)
 
-
-def interpreted_seconds_per_game(games):
-    """Same games with the JIT off, timed in a fresh interpreter."""
-    code = (
-        "import time, json\n"
-        "from snapsim.games.shutterbug import ShutterbugConfig, run_games\n"
-        "cfg = ShutterbugConfig(players=4)\n"
-        "t = time.perf_counter()\n"
-        f"run_games(cfg, ['greedy'] * 4, 0, {games}, 1)\n"
-        f"print(json.dumps((time.perf_counter() - t) / {games}))\n"
-    )
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env,
-                         capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main():
@@ -58,7 +40,7 @@ def main():
         r2, r4 = rate(2, pol, args.games), rate(4, pol, args.games)
         rates[pol] = r4
         print(f"{pol:<12}{r2:>14,.0f}{r4:>14,.0f}")
-    interp = interpreted_seconds_per_game(args.interpreted_games)
+    interp = interpreted_seconds_per_game('shutterbug', 4, args.interpreted_games)
     print(f"interpreted greedy 4p: {1 / interp:,.2f} games/s over {args.interpreted_games} games")
     print(f"jit / interpreted speed ratio: {interp * rates['greedy']:,.0f}x")
     print(f"greedy 4p on one core: {rates['greedy']:,.0f} games/s (target {TARGET_GREEDY_4P:,})")

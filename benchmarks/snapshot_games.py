@@ -5,13 +5,10 @@ Run from the repository root: python benchmarks/snapshot_games.py [--games N]
 """
 
 import argparse
-import json
-import os
-import subprocess
-import sys
 import time
 
 import numba
+from common import interpreted_seconds_per_game
 
 from snapsim.games.snapshot import SnapshotConfig, run_games
 
@@ -26,21 +23,6 @@ def rate(players, policy, games, seed=1):
     run_games(cfg, [policy] * players, 0, games, seed)
     return games / (time.perf_counter() - t)
 
-
-def interpreted_seconds_per_game(games):
-    """Same games with the JIT off, timed in a fresh interpreter."""
-    code = (
-        "import time, json\n"
-        "from snapsim.games.snapshot import SnapshotConfig, run_games\n"
-        "cfg = SnapshotConfig(players=4)\n"
-        "t = time.perf_counter()\n"
-        f"run_games(cfg, ['greedy'] * 4, 0, {games}, 1)\n"
-        f"print(json.dumps((time.perf_counter() - t) / {games}))\n"
-    )
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main():
@@ -59,7 +41,7 @@ def main():
         rates[pol] = r4
         print(f"{pol:<12}{r2:>14,.0f}{r4:>14,.0f}")
     jit = 1.0 / rates["greedy"]
-    interp = interpreted_seconds_per_game(args.interpreted_games)
+    interp = interpreted_seconds_per_game('snapshot', 4, args.interpreted_games)
     print(f"interpreted greedy 4p: {1 / interp:,.1f} games/s over {args.interpreted_games} games")
     print(f"jit / interpreted speed ratio: {interp / jit:,.0f}x "
           f"(target {TARGETS['jit / interpreted']}x)")

@@ -5,13 +5,10 @@ Run from the repository root: python benchmarks/yosemite_games.py [--games N]
 """
 
 import argparse
-import json
-import os
-import subprocess
-import sys
 import time
 
 import numba
+from common import interpreted_seconds_per_game
 
 from snapsim.games.yosemite import YosemiteConfig, run_games
 
@@ -29,20 +26,6 @@ def rate(policies, games, seed=1):
     return best
 
 
-def interpreted_seconds_per_game(games):
-    """Same games with the JIT off, timed in a fresh interpreter."""
-    code = (
-        "import time, json\n"
-        "from snapsim.games.yosemite import YosemiteConfig, run_games\n"
-        "t = time.perf_counter()\n"
-        f"run_games(YosemiteConfig(), ['greedy', 'greedy'], 0, {games}, 1)\n"
-        f"print(json.dumps((time.perf_counter() - t) / {games}))\n"
-    )
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
@@ -58,7 +41,7 @@ def main():
     rates["rollout vs greedy"] = rate(["rollout", "greedy"], args.rollout_games)
     for name, r in rates.items():
         print(f"{name:<20}{r:>12,.1f} games/s (one thread)")
-    interp = interpreted_seconds_per_game(args.interpreted_games)
+    interp = interpreted_seconds_per_game('yosemite', 2, args.interpreted_games)
     print(f"interpreted greedy: {1 / interp:,.1f} games/s over {args.interpreted_games} games")
     print(f"jit / interpreted speed ratio: {interp * rates['greedy']:,.0f}x "
           f"(target {TARGETS['jit / interpreted']}x)")
