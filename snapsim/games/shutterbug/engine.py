@@ -188,10 +188,6 @@ ST_DISCARDED = _field("ST_DISCARDED", MAX_PLAYERS)  # down to the hand limit
 ST_TRADES = _field("ST_TRADES", MAX_PLAYERS)  # trades started
 ST_TRADED_WITH = _field("ST_TRADED_WITH", MAX_PLAYERS)  # trades others started with me
 ST_SWAPS = _field("ST_SWAPS", MAX_PLAYERS)
-# policy scratch: a route planned at the turn's first decision, as pawn * 64 + space moves
-PLAN_N = _field("PLAN_N")  # -1: not planned this turn
-PLAN_I = _field("PLAN_I")
-PLAN = _field("PLAN", 2 * 3)
 STATE_SIZE = _layout.size
 
 
@@ -449,7 +445,6 @@ def start_turn(st, cfg, comp, rng):
     st[PHASE] = PH_MOVE
     st[STEPS] = 0
     st[SWAPS_LEFT] = cfg[C_SWAPS]
-    st[PLAN_N] = -1
     for k in range(MAX_PAWNS):
         s = st[PAWN + p * MAX_PAWNS + k]
         st[START + k] = s

@@ -6,11 +6,11 @@
   its creatures weigh `w_assign`, the others `w_off`;
 - a tile's value = weight * quality + `w_job` * side-job progress (points times the share
   of the job the photo completes) - `tip_value` per tip it costs;
-- route planning at the turn's first decision: every route of up to 3 steps (split between
-  the two pawns in the team game) is scored by the best affordable tile on each space
+- route planning at every step: every route of up to the steps left (split between the
+  two pawns in the team game) is scored by the best affordable tile on each space
   entered, tips from cities passed (1) and ended on (2), the city bonus in the last round,
   and (`lookahead`) `look` times the best tile value reachable next turn from the end;
-  the route is stored in the state and followed;
+  the first step of the best route is taken;
 - tips paid, discarded, swapped and traded away are the ones worth least to keep;
 - `trader` starts a trade when its least useful tip is worth less than a random unseen
   tip, and values spaces holding other pawns (`seek`).
@@ -223,8 +223,10 @@ def best_routes(st, cfg, comp, par, v, r, k, horizon, vals, routes):
 
 
 @njit(cache=True)
-def plan_turn(st, cfg, comp, par, p):
-    """Choose the turn's route (both pawns in the team game) and store it in the state."""
+def planned_step(st, cfg, comp, par, p):
+    """The first step of the best route for the rest of the turn (both pawns in the team
+    game), or -1 to stop. The route is planned afresh at every step from what the player
+    sees now, so asking for a move never writes to the game."""
     w = np.empty(E.N_CREATURES)
     creature_weights(st, cfg, comp, par, p, w)
     ns = comp[E.K_N_SPACES]
@@ -250,15 +252,11 @@ def plan_turn(st, cfg, comp, par, p):
             tot = vals[0, l0] + (vals[1, l1] if pawns == 2 else 0.0)
             if tot > best:
                 best, b0, b1 = tot, l0, l1
-    n = 0
-    for i in range(b0):
-        st[E.PLAN + n] = routes[0, b0 * 3 + i]
-        n += 1
-    for i in range(b1):
-        st[E.PLAN + n] = 64 + routes[1, b1 * 3 + i]
-        n += 1
-    st[E.PLAN_N] = n
-    st[E.PLAN_I] = 0
+    if b0 > 0:
+        return routes[0, b0 * 3]
+    if b1 > 0:
+        return 64 + routes[1, b1 * 3]
+    return -1
 
 
 # ---------------------------------------------------------------- decisions
@@ -274,22 +272,13 @@ def _find(buf, n, action):
 
 @njit(cache=True)
 def move_action(st, cfg, comp, par, buf, n, kv):
-    p = st[E.CUR]
     if st[E.SWAPS_LEFT] > 0:
         a = cheapest(buf, n, E.A_SWAP, kv)
         if a >= 0 and kv[a % E.BASE] <= par[P_SWAP_MAX]:
             return a
-    if st[E.PLAN_N] < 0:
-        plan_turn(st, cfg, comp, par, p)
-    if st[E.PLAN_I] < st[E.PLAN_N]:
-        a = E.A_MOVE * E.BASE + st[E.PLAN + st[E.PLAN_I]]
-        if _find(buf, n, a):
-            st[E.PLAN_I] += 1
-            return a
-        plan_turn(st, cfg, comp, par, p)  # the board changed under the plan: plan again
-        if st[E.PLAN_N] > 0:
-            st[E.PLAN_I] = 1
-            return E.A_MOVE * E.BASE + st[E.PLAN]
+    target = planned_step(st, cfg, comp, par, st[E.CUR])
+    if target >= 0 and _find(buf, n, E.A_MOVE * E.BASE + target):
+        return E.A_MOVE * E.BASE + target
     if _find(buf, n, E.A_STOP * E.BASE):
         return E.A_STOP * E.BASE
     return buf[0]
