@@ -373,8 +373,40 @@ def test_team_game_four_tips_and_one_point_per_pawn_SB_2P_2():
             board=[tiles_of(g, "Swamp 4")[0]])
     play(g, move(g, "New Orleans", pawn=0), move(g, "Denver", pawn=1), STOP)
     assert hand(g, 0).sum() == 4
-    E.end_game(g.state, g._cfg, g._comp)
-    assert g.state[E.S_CITY] == 2 and g.state[E.S_CITY + 1] == 1
+
+
+def team_five_tip_turn(config, opponent_tips=()):
+    """Pawn 1 passes Chicago (1 tip) and ends on New Orleans (2), pawn 2 ends on Denver (2):
+    five tips without the team game's limit."""
+    g = new(config)
+    arrange(g, [["Forest 3", "Mountain 4"], ["Chicago", "Beach 3"]],
+            hands={0: [tip("Bigfoot", "beach")], 1: list(opponent_tips)},
+            board=[tiles_of(g, "Swamp 4")[0]])
+    deck = int(g.state[E.N_DECK])
+    play(g, move(g, "Chicago", pawn=0))
+    if opponent_tips:  # a trade exchanges a tip: the hand does not grow
+        assert g.phase == "trade"
+        play(g, code(E.A_TRADE, tip("Bigfoot", "beach")))
+        assert hand(g, 0).sum() == 1
+    play(g, move(g, "New Orleans", pawn=0), move(g, "Denver", pawn=1))
+    return g, deck - int(g.state[E.N_DECK])
+
+
+def test_team_game_gains_at_most_four_tips_a_turn_SB_2P_2():
+    # clause SB-2P-2: "a maximum of four cards per turn in a two-player game"
+    g, drawn = team_five_tip_turn(ShutterbugConfig(players=2, populate=1))
+    assert drawn == 4 and hand(g, 0).sum() == 1 + 4
+    assert g.state[E.ST_DRAWN] == 4 and g.state[E.CUR] == 1
+    g, drawn = team_five_tip_turn(ShutterbugConfig(players=2, populate=1, turn_tips=0))
+    assert drawn == 5 and hand(g, 0).sum() == 1 + 5  # the limit is the rule, not the map
+
+
+def test_trades_do_not_count_toward_the_four_tips_SB_2P_2():
+    # clause SB-2P-2: a trade is an exchange, not a gain; the four city tips still come
+    g, drawn = team_five_tip_turn(ShutterbugConfig(players=2, populate=1),
+                                  opponent_tips=[tip("Pegasus", "swamp")])
+    assert drawn == 4 and hand(g, 0).sum() == 1 + 4
+    assert hand(g, 0)[tip("Pegasus", "swamp")] == 1 and hand(g, 1)[tip("Bigfoot", "beach")] == 1
 
 
 # ============================================================================ variants

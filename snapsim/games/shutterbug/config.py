@@ -30,6 +30,7 @@ class ShutterbugConfig(RuleKnobs):
     max_steps: int = 3
     pass_tips: int = 1
     end_tips: int = 2
+    turn_tips: int | None = None  # most city tips gained in a turn: 4 with two pawns; 0: no limit
     city_bonus: int | None = None  # per pawn ending in a city: 2; 1 with two pawns each
     tip_swaps: int | None = None  # per turn: solo 1, else 0
     trading: bool = True
@@ -55,6 +56,7 @@ class ShutterbugConfig(RuleKnobs):
         whole("max_steps", 1, 20)
         whole("pass_tips", 0, 10)
         whole("end_tips", 0, 10)
+        whole("turn_tips", 0, 48, optional=True)
         whole("city_bonus", 0, 20, optional=True)
         whole("tip_swaps", 0, 10, optional=True)
         whole("keep_of", 1, 3, optional=True)
@@ -110,6 +112,7 @@ class ShutterbugConfig(RuleKnobs):
         cfg[E.C_MAX_STEPS] = self.max_steps
         cfg[E.C_PASS_TIPS] = self.pass_tips
         cfg[E.C_END_TIPS] = self.end_tips
+        cfg[E.C_TURN_TIPS] = pick(self.turn_tips, 4 if self.pawns == 2 else 0)
         return cfg
 
     def comp_vector(self) -> np.ndarray:

@@ -44,7 +44,8 @@ C_ALL_OR_NOTHING = 12
 C_MAX_STEPS = 13
 C_PASS_TIPS = 14
 C_END_TIPS = 15
-CFG_SIZE = 16
+C_TURN_TIPS = 16  # most city tips one player gains in a turn (0: no limit)
+CFG_SIZE = 17
 
 # ---------------------------------------------------------------- component vector
 K_N_SPACES = 0
@@ -147,6 +148,7 @@ TRADE_NEXT = _field("TRADE_NEXT")  # seat offset of the next possible trade part
 PHOTO_TILE = _field("PHOTO_TILE")
 PAY_LEFT = _field("PAY_LEFT")
 SWAPS_LEFT = _field("SWAPS_LEFT")
+TURN_TIPS = _field("TURN_TIPS")  # city tips the active player gained this turn
 N_DECK = _field("N_DECK")
 N_BAG = _field("N_BAG")
 LAST_TRADE = _field("LAST_TRADE")  # for logs: tip type taken in the last trade
@@ -374,6 +376,19 @@ def draw_tip(st, rng, p):
 
 
 @njit(cache=True)
+def city_tips(st, cfg, rng, k):
+    """Draw k city tips for the active player, none beyond the turn's limit (the team game:
+    "a maximum of four cards per turn")."""
+    p = st[CUR]
+    for _ in range(k):
+        if cfg[C_TURN_TIPS] > 0 and st[TURN_TIPS] >= cfg[C_TURN_TIPS]:
+            return
+        draw_tip(st, rng, p)
+        st[TURN_TIPS] += 1
+        st[ST_DRAWN + p] += 1
+
+
+@njit(cache=True)
 def discard_tip(st, p, u):
     st[HAND + p * N_TYPES + u] -= 1
     st[N_HAND + p] -= 1
@@ -445,6 +460,7 @@ def start_turn(st, cfg, comp, rng):
     st[PHASE] = PH_MOVE
     st[STEPS] = 0
     st[SWAPS_LEFT] = cfg[C_SWAPS]
+    st[TURN_TIPS] = 0
     for k in range(MAX_PAWNS):
         s = st[PAWN + p * MAX_PAWNS + k]
         st[START + k] = s
@@ -526,9 +542,7 @@ def end_movement(st, cfg, comp, rng):
     for k in range(cfg[C_PAWNS]):
         s = st[PAWN + p * MAX_PAWNS + k]
         if is_city(comp, s) and s != st[START + k]:
-            for _ in range(cfg[C_END_TIPS]):
-                draw_tip(st, rng, p)
-                st[ST_DRAWN + p] += 1
+            city_tips(st, cfg, rng, cfg[C_END_TIPS])
     if st[N_HAND + p] > cfg[C_HAND_LIMIT]:
         st[PHASE] = PH_DISCARD
     else:
@@ -687,9 +701,7 @@ def apply_action(st, cfg, comp, rng, action):
         s = arg % 64
         at = PAWN + p * MAX_PAWNS + k
         if is_city(comp, st[at]) and st[at] != st[START + k]:  # passing through a city
-            for _ in range(cfg[C_PASS_TIPS]):
-                draw_tip(st, rng, p)
-                st[ST_DRAWN + p] += 1
+            city_tips(st, cfg, rng, cfg[C_PASS_TIPS])
         st[at] = s
         st[VISITED + k] |= 1 << s
         st[STEPS] += 1

@@ -157,13 +157,35 @@ def reach_values(comp, v, r):
 
 
 @njit(cache=True)
+def tip_worth(st, cfg, par, p):
+    """Value of one more tip: little once the hand is at its limit."""
+    return par[P_TIP_VALUE] if st[E.N_HAND + p] < cfg[E.C_HAND_LIMIT] else 0.1 * par[P_TIP_VALUE]
+
+
+@njit(cache=True)
+def route_tips(st, cfg, comp, k, routes, length):
+    """City tips pawn k draws on its best route of `length` steps (before any turn limit)."""
+    s = st[E.PAWN + st[E.CUR] * E.MAX_PAWNS + k]
+    entered = s != st[E.START + k]
+    if length == 0:
+        return cfg[E.C_END_TIPS] if entered and E.is_city(comp, s) else 0
+    n = cfg[E.C_PASS_TIPS] if entered and E.is_city(comp, s) else 0
+    for i in range(length - 1):
+        if E.is_city(comp, routes[length * 3 + i]):
+            n += cfg[E.C_PASS_TIPS]
+    if E.is_city(comp, routes[length * 3 + length - 1]):
+        n += cfg[E.C_END_TIPS]
+    return n
+
+
+@njit(cache=True)
 def best_routes(st, cfg, comp, par, v, r, k, horizon, vals, routes):
     """Best route of each length 0..horizon (at most 3) for pawn k, by enumeration: a route
     scores the spaces it enters, tips from cities passed and ended on, the city bonus in the
     last round and (lookahead) next turn's prospects from its end."""
     p = st[E.CUR]
     p0 = st[E.PAWN + p * E.MAX_PAWNS + k]
-    tip = par[P_TIP_VALUE] if st[E.N_HAND + p] < cfg[E.C_HAND_LIMIT] else 0.1 * par[P_TIP_VALUE]
+    tip = tip_worth(st, cfg, par, p)
     pass_v = tip * cfg[E.C_PASS_TIPS]
     last = st[E.ROUND] == cfg[E.C_ROUNDS] - 1
     bonus = par[P_W_CITY] * cfg[E.C_CITY_BONUS] if last else 0.0
@@ -242,14 +264,24 @@ def planned_step(st, cfg, comp, par, p):
     routes = np.zeros((E.MAX_PAWNS, (HORIZON + 1) * 3), np.int64)
     for k in range(pawns):
         best_routes(st, cfg, comp, par, v, r, k, horizon, vals[k], routes[k])
+    # tips beyond the turn's limit are not drawn, so they are worth nothing
+    left = cfg[E.C_TURN_TIPS] - st[E.TURN_TIPS] if cfg[E.C_TURN_TIPS] > 0 else 1 << 30
+    tip = tip_worth(st, cfg, par, p)
     best = NEG
     b0 = 0
     b1 = 0
     for l0 in range(horizon + 1):
         for l1 in range(horizon + 1 if pawns == 2 else 1):
-            if l0 + l1 > horizon or l0 + l1 < must:
+            if l0 + l1 > horizon or l0 + l1 < must or vals[0, l0] == NEG:
                 continue
-            tot = vals[0, l0] + (vals[1, l1] if pawns == 2 else 0.0)
+            tot = vals[0, l0]
+            tips = route_tips(st, cfg, comp, 0, routes[0], l0)
+            if pawns == 2:
+                if vals[1, l1] == NEG:
+                    continue
+                tot += vals[1, l1]
+                tips += route_tips(st, cfg, comp, 1, routes[1], l1)
+            tot -= tip * max(0, tips - left)
             if tot > best:
                 best, b0, b1 = tot, l0, l1
     if b0 > 0:
