@@ -135,6 +135,13 @@ def play(g: ShutterbugGame, *codes: int) -> ShutterbugGame:
     return g
 
 
+def place_cities(g: ShutterbugGame) -> ShutterbugGame:
+    """Play set-up's starting-city choices (and a solo keep) with the seats' policies."""
+    while g.phase in ("keep an assignment", "choose a starting city"):
+        g.apply(g.policy_action())
+    return g
+
+
 def check_invariants(g: ShutterbugGame) -> None:
     """Tips and tiles are conserved; hands stay within bounds between turns."""
     st, comp = g.state, g.config.components

@@ -59,12 +59,17 @@ def mid_game(policy):
     return g
 
 
+def city_choice(policy):
+    g = new(ShutterbugConfig(players=2), seed=6, policies=[policy] * 2)
+    return play(g, g.policy_action())  # the second pawn of the team, then the rival's
+
+
 def solo_keep(policy):
     return new(ShutterbugConfig(players=1), seed=4, policies=[policy])
 
 
 POSITIONS = [move_start, trade_phase, photo_phase, pay_phase, discard_phase, team_move,
-             mid_game, solo_keep]
+             mid_game, city_choice, solo_keep]
 
 
 def twin(g: ShutterbugGame) -> ShutterbugGame:

@@ -3,7 +3,7 @@ API, reproducibility across threads and chunks, and one-line errors for bad inpu
 
 import numpy as np
 import pytest
-from shutterbug_helpers import check_invariants, new
+from shutterbug_helpers import check_invariants, new, place_cities
 
 import snapsim
 from snapsim.cli import main
@@ -75,7 +75,7 @@ def test_simulate_is_independent_of_threads_and_chunks():
 
 
 def test_observation_shows_own_hand_only():
-    g = new(ShutterbugConfig(players=3), seed=2)
+    g = place_cities(new(ShutterbugConfig(players=3), seed=2))
     obs = g.observation(1)
     assert sum(obs["hand"].values()) == 3 and obs["hand_sizes"] == [3, 3, 3]
     assert len(obs["board"]) == 7 and obs["round"] == 1

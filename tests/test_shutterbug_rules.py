@@ -19,6 +19,7 @@ from shutterbug_helpers import (
     move,
     new,
     pay,
+    place_cities,
     play,
     set_side,
     sid,
@@ -42,23 +43,111 @@ def photo(t):
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
 def test_setup_SB_SET_1(players):
-    # clause SB-SET-1: tiles in the bag, one assignment each, 3 tips each, pawns on cities
-    for seed in range(5):
+    # clause SB-SET-1: tiles in the bag, one assignment each, 3 tips each, then every pawn
+    # is placed on a city before the first turn
+    for seed in range(3):
         g = new(ShutterbugConfig(players=players), seed=seed)
         st, comp = g.state, g.config.components
-        check_invariants(g)
+        assert g.phase == ("keep an assignment" if players == 1 else "choose a starting city")
+        assert st[E.N_BAG] == E.N_TILES and st[E.OCCUPIED] == 0
         tips = 4 if players == 1 else 3
         assert [int(st[E.N_HAND + p]) for p in range(players)] == [tips] * players
         assigned = [int(st[E.ASSIGN + p]) for p in range(players)]
         assert len(set(assigned)) == players
+        place_cities(g)
+        check_invariants(g)
+        assert g.phase == "move" and g.current_player == 0 and st[E.OCCUPIED] == 7 + 3 * (
+            players == 1)
         for p in range(players):
             for k in range(g.config.pawns):
                 assert comp.spaces[int(st[E.PAWN + p * E.MAX_PAWNS + k])].city
 
 
+CITIES = {"Seattle", "New York", "Chicago", "San Francisco", "Denver", "New Orleans"}
+
+
+def test_players_choose_starting_cities_in_turn_order_SB_SET_1():
+    # clause SB-SET-1: "Players each choose a starting City ... more than one Character can
+    # occupy the same City"
+    g = new(ShutterbugConfig(players=3))
+    for p, city in enumerate(["Denver", "Denver", "Seattle"]):
+        assert g.phase == "choose a starting city" and g.current_player == p
+        assert {a.space for a in g.legal_actions()} == {sid(g, c) for c in CITIES}
+        assert g.observation(0)["pawns"][p] == [None]
+        play(g, code(E.A_CITY, sid(g, city)))
+    assert g.phase == "move" and g.current_player == 0 and g.state[E.ROUND] == 0
+    assert g.observation(2)["pawns"] == [["Denver"], ["Denver"], ["Seattle"]]
+    assert g.state[E.OCCUPIED] == 7  # the first turn starts with Step 1
+    assert move(g, "Plains 1") in legal(g)  # the pawn moves from its chosen city
+
+
+def test_team_pawns_choose_two_separate_cities_SB_SET_1_SB_2P_1():
+    # clauses SB-SET-1, SB-2P-1: "The teamed-up pawns must start the game on separate Cities"
+    g = new(ShutterbugConfig(players=2))
+    play(g, code(E.A_CITY, sid(g, "Chicago")))
+    assert g.current_player == 0  # the same player places their second pawn
+    second = {a.space for a in g.legal_actions()}
+    assert second == {sid(g, c) for c in CITIES - {"Chicago"}}
+    assert all(a.pawn == 1 for a in g.legal_actions())
+    play(g, code(E.A_CITY, 64 + sid(g, "New Orleans")))
+    assert g.current_player == 1 and len(g.legal_actions()) == 6  # the rival may share
+    play(g, code(E.A_CITY, sid(g, "Chicago")), code(E.A_CITY, 64 + sid(g, "Denver")))
+    assert g.phase == "move"
+    assert g.observation(1)["pawns"] == [["Chicago", "New Orleans"], ["Chicago", "Denver"]]
+
+
+def test_solo_keeps_an_assignment_then_chooses_cities_SB_SET_1_SB_VAR_SOLO():
+    # clauses SB-SET-1, SB-VAR-SOLO: cities are chosen knowing the assignment kept
+    g = new(ShutterbugConfig(players=1))
+    play(g, code(E.A_KEEP, 1))
+    assert g.phase == "choose a starting city"
+    play(g, code(E.A_CITY, sid(g, "Seattle")))
+    assert move(g, "Seattle", pawn=1) not in legal(g)
+    assert sid(g, "Seattle") not in {a.space for a in g.legal_actions()}
+    play(g, code(E.A_CITY, 64 + sid(g, "New York")))
+    assert g.phase == "move" and g.state[E.OCCUPIED] == 10
+
+
+def test_random_cities_knob_draws_the_cities():
+    # a study may still draw the starting cities: no set-up decision, separate team cities
+    for seed in range(5):
+        g = new(ShutterbugConfig(players=2, random_cities=True), seed=seed)
+        assert g.phase == "move"
+        for p in range(2):
+            a, b = g.observation(p)["pawns"][p]
+            assert {a, b} <= CITIES and a != b
+
+
+def greedy_city(policy, creature, other):
+    g = new(ShutterbugConfig(players=3), policies=[policy] * 3)
+    a = int(g.state[E.ASSIGN])
+    for side in (0, 1):
+        set_side(g, a, side, [(creature, 6), (other, 2), ("Chupacabra", 2)])
+    g.state[E.HAND:E.HAND + E.N_TYPES] = 0
+    for terrain in ("beach", "forest", "swamp"):
+        g.state[E.HAND + tip(creature, terrain)] += 1
+    return g.config.components.spaces[g.policy_action().space].name
+
+
+@pytest.mark.parametrize("policy", ["greedy", "trader", "lookahead"])
+def test_heuristic_policies_choose_cities_by_assignment_and_tips(policy):
+    # SB-SET-1 as a decision: Denver reaches most of the map, but a Jackalope hunter with
+    # Jackalope tips starts next to the Jackalope plains and swamps of New Orleans
+    assert greedy_city(policy, "Bigfoot", "Pegasus") == "Denver"
+    assert greedy_city(policy, "Jackalope", "Bigfoot") == "New Orleans"
+
+
+def test_random_policy_chooses_cities_at_random():
+    picks = set()
+    for game in range(12):
+        g = new(ShutterbugConfig(players=3), game=game)
+        picks.add(g.config.components.spaces[g.policy_action().space].name)
+    assert len(picks) >= 4 and picks <= CITIES
+
+
 def test_board_is_populated_to_7_spaces_SB_POP_1():
     # clause SB-POP-1: at the start of every turn the board is refilled to 7 spaces
-    g = new(ShutterbugConfig(players=4))
+    g = place_cities(new(ShutterbugConfig(players=4)))
     comp = g.config.components
     for _ in range(6):
         assert g.state[E.OCCUPIED] == 7
@@ -347,12 +436,7 @@ def test_ties_broken_by_total_quality_then_shared_SB_TIE_1():
 
 
 def test_team_game_two_pawns_split_movement_SB_2P_1():
-    # clause SB-2P-1
-    for seed in range(10):
-        g = new(ShutterbugConfig(players=2), seed=seed)
-        for p in range(2):
-            a, b = (int(g.state[E.PAWN + p * 2 + k]) for k in range(2))
-            assert a != b  # separate starting cities
+    # clause SB-2P-1 (separate starting cities: test_team_pawns_choose_two_separate_cities)
     g = new(ShutterbugConfig(players=2, populate=1))
     arrange(g, [["Denver", "Plains 1"], ["Seattle", "Beach 3"]],
             board=[tiles_of(g, "Swamp 4")[0]])
@@ -420,6 +504,7 @@ def test_solo_variant_SB_VAR_SOLO():
     offered = int(g.state[E.OFFER + 2])
     g.apply(code(E.A_KEEP, 2))
     assert g.state[E.ASSIGN] == offered
+    place_cities(g)
     assert g.state[E.OCCUPIED] == 10 and g.config.pawns == 2 and hand(g, 0).sum() == 4
     swaps = [a for a in g.legal_actions() if a.kind == "swap"]
     assert swaps

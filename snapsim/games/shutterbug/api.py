@@ -117,7 +117,7 @@ def run_games(config: ShutterbugConfig, policies, first: int, count: int, seed: 
 # ---------------------------------------------------------------- step API
 
 ACTION_NAMES = ("keep", "move", "stop", "swap", "trade", "no trade", "photograph", "skip",
-                "pay", "discard")
+                "pay", "discard", "start")
 
 
 @dataclass(frozen=True)
@@ -156,7 +156,7 @@ def decode(code: int) -> Action:
     name = ACTION_NAMES[kind]
     if kind == E.A_KEEP:
         return Action(code, name, option=arg)
-    if kind == E.A_MOVE:
+    if kind in (E.A_MOVE, E.A_CITY):
         return Action(code, name, pawn=arg // 64, space=arg % 64)
     if kind == E.A_PHOTO:
         return Action(code, name, tile=arg)
@@ -172,7 +172,8 @@ class ShutterbugGame:
     this game when every decision comes from `policy_action()`.
     """
 
-    PHASES = ("keep an assignment", "move", "trade", "photograph", "pay tips", "discard", "over")
+    PHASES = ("keep an assignment", "move", "trade", "photograph", "pay tips", "discard", "over",
+              "choose a starting city")
 
     def __init__(self, config: ShutterbugConfig | None = None, seed: int = 0, game: int = 0,
                  policies=None, rotate_seats: bool = True):
@@ -265,6 +266,7 @@ class ShutterbugGame:
             "round": int(s[E.ROUND]) + 1,
             "board": board,
             "pawns": [[comp.spaces[int(s[E.PAWN + p * E.MAX_PAWNS + k])].name
+                       if s[E.PAWN + p * E.MAX_PAWNS + k] >= 0 else None  # not placed yet
                        for k in range(self.config.pawns)] for p in range(n)],
             "hand": {tip_name(comp, u): int(E.hand(s, player, u)) for u in range(E.N_TYPES)
                      if E.hand(s, player, u) > 0},

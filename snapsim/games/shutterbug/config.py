@@ -34,6 +34,7 @@ class ShutterbugConfig(RuleKnobs):
     city_bonus: int | None = None  # per pawn ending in a city: 2; 1 with two pawns each
     tip_swaps: int | None = None  # per turn: solo 1, else 0
     trading: bool = True
+    random_cities: bool = False  # starting cities drawn at random, not chosen in turn order
     keep_of: int | None = None  # assignments offered, one kept: solo 3, else 1
     goal_side_jobs: int | None = None  # all-or-nothing games: side jobs needed (None: all)
     components: Components = field(default_factory=load_components, compare=True)
@@ -61,7 +62,7 @@ class ShutterbugConfig(RuleKnobs):
         whole("tip_swaps", 0, 10, optional=True)
         whole("keep_of", 1, 3, optional=True)
         whole("goal_side_jobs", 0, len(self.components.side_jobs), optional=True)
-        for name in ("cooperative", "team_game", "trading"):
+        for name in ("cooperative", "team_game", "trading", "random_cities"):
             if not isinstance(getattr(self, name), bool):
                 raise InputError(f"{name} must be true or false, got {getattr(self, name)!r}")
         if self.keep > 1 and not self.solo:
@@ -113,6 +114,7 @@ class ShutterbugConfig(RuleKnobs):
         cfg[E.C_PASS_TIPS] = self.pass_tips
         cfg[E.C_END_TIPS] = self.end_tips
         cfg[E.C_TURN_TIPS] = pick(self.turn_tips, 4 if self.pawns == 2 else 0)
+        cfg[E.C_RANDOM_CITIES] = self.random_cities
         return cfg
 
     def comp_vector(self) -> np.ndarray:

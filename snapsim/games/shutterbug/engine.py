@@ -45,7 +45,8 @@ C_MAX_STEPS = 13
 C_PASS_TIPS = 14
 C_END_TIPS = 15
 C_TURN_TIPS = 16  # most city tips one player gains in a turn (0: no limit)
-CFG_SIZE = 17
+C_RANDOM_CITIES = 17  # 1: starting cities drawn at random instead of chosen
+CFG_SIZE = 18
 
 # ---------------------------------------------------------------- component vector
 K_N_SPACES = 0
@@ -116,6 +117,7 @@ PH_PHOTO = 3
 PH_PAY = 4
 PH_DISCARD = 5
 PH_OVER = 6
+PH_CITY = 7  # set-up: players choose their starting cities in turn order
 
 BASE = 128  # action = kind * BASE + arg
 A_KEEP = 0  # arg: offered assignment
@@ -128,7 +130,8 @@ A_PHOTO = 6  # arg: tile
 A_SKIP = 7
 A_PAY = 8  # arg: tip type
 A_DISCARD = 9  # arg: tip type
-N_KINDS = 10
+A_CITY = 10  # arg: pawn * 64 + city
+N_KINDS = 11
 MAX_LEGAL = 128
 
 T_BAG = 0
@@ -259,6 +262,15 @@ def pawn_at(st, cfg, p, s):
 
 
 @njit(cache=True)
+def unplaced_pawn(st, p):
+    """The first of p's pawns not yet on the board (set-up)."""
+    k = 0
+    while k < MAX_PAWNS and st[PAWN + p * MAX_PAWNS + k] >= 0:
+        k += 1
+    return k
+
+
+@njit(cache=True)
 def can_draw(st):
     if st[N_DECK] > 0:
         return True
@@ -341,6 +353,12 @@ def legal_actions(st, cfg, comp, out):
             if hand(st, p, u) > 0:
                 out[n] = A_DISCARD * BASE + u
                 n += 1
+    elif ph == PH_CITY:
+        k = unplaced_pawn(st, p)
+        for s in range(comp[K_N_SPACES]):
+            if is_city(comp, s) and not pawn_at(st, cfg, p, s):  # own pawns: separate cities
+                out[n] = A_CITY * BASE + k * 64 + s
+                n += 1
     return n
 
 
@@ -397,7 +415,8 @@ def discard_tip(st, p, u):
 
 @njit(cache=True)
 def new_game(cfg, comp, rng):
-    """Set-up: tiles into the bag, assignments, 3 tips each, pawns on random cities."""
+    """Set-up: tiles into the bag, assignments, 3 tips each; then (solo) an assignment is
+    kept and the players choose their starting cities, unless they are drawn at random."""
     st = np.zeros(STATE_SIZE, np.int64)
     n = n_players(cfg)
     for t in range(N_TILES):
@@ -418,26 +437,34 @@ def new_game(cfg, comp, rng):
     for p in range(n):
         for _ in range(cfg[C_START_TIPS]):
             draw_tip(st, rng, p)
-    cities = np.empty(comp[K_N_SPACES], np.int64)
-    nc = 0
-    for s in range(comp[K_N_SPACES]):
-        if is_city(comp, s):
-            cities[nc] = s
-            nc += 1
-    for p in range(n):
-        for k in range(MAX_PAWNS):
-            st[PAWN + p * MAX_PAWNS + k] = -1
-        # a team's pawns start on separate cities
-        shuffle(rng, cities, nc)
-        for k in range(cfg[C_PAWNS]):
-            st[PAWN + p * MAX_PAWNS + k] = cities[k]
+    st[PAWN:PAWN + MAX_PLAYERS * MAX_PAWNS] = -1
+    if cfg[C_RANDOM_CITIES] == 1:
+        cities = np.empty(comp[K_N_SPACES], np.int64)
+        nc = 0
+        for s in range(comp[K_N_SPACES]):
+            if is_city(comp, s):
+                cities[nc] = s
+                nc += 1
+        for p in range(n):
+            shuffle(rng, cities, nc)  # a team's pawns start on separate cities
+            for k in range(cfg[C_PAWNS]):
+                st[PAWN + p * MAX_PAWNS + k] = cities[k]
     st[PHOTO_TILE] = -1
     st[LAST_TRADE] = -1
     if cfg[C_KEEP] > 1:
         st[PHASE] = PH_KEEP
     else:
-        start_turn(st, cfg, comp, rng)
+        place_pawns(st, cfg, comp, rng)
     return st
+
+
+@njit(cache=True)
+def place_pawns(st, cfg, comp, rng):
+    """Starting cities are chosen in turn order (PH_CITY) unless they were drawn."""
+    if st[PAWN] < 0:
+        st[PHASE] = PH_CITY
+    else:
+        start_turn(st, cfg, comp, rng)
 
 
 @njit(cache=True)
@@ -695,7 +722,13 @@ def apply_action(st, cfg, comp, rng, action):
     p = st[CUR]
     if kind == A_KEEP:
         st[ASSIGN + p] = st[OFFER + arg]
-        start_turn(st, cfg, comp, rng)
+        place_pawns(st, cfg, comp, rng)
+    elif kind == A_CITY:
+        st[PAWN + p * MAX_PAWNS + arg // 64] = arg % 64
+        if unplaced_pawn(st, p) == cfg[C_PAWNS]:
+            st[CUR] = (p + 1) % n_players(cfg)
+            if st[CUR] == 0:
+                start_turn(st, cfg, comp, rng)
     elif kind == A_MOVE:
         k = arg // 64
         s = arg % 64

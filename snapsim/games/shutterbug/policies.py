@@ -11,6 +11,9 @@
   entered, tips from cities passed (1) and ended on (2), the city bonus in the last round,
   and (`lookahead`) `look` times the best tile value reachable next turn from the end;
   the first step of the best route is taken;
+- starting cities (set-up, an empty board): the one with the most target-creature spaces
+  near it (within 3 steps, nearer counts more), weighted up by the tips in hand that show
+  those creatures;
 - tips paid, discarded, swapped and traded away are the ones worth least to keep;
 - `trader` starts a trade when its least useful tip is worth less than a random unseen
   tip, and values spaces holding other pawns (`seek`).
@@ -370,6 +373,48 @@ def keep_action(st, comp, buf, n):
 
 
 @njit(cache=True)
+def within(comp, s, steps):
+    """Bitmask of the spaces at most `steps` moves from s."""
+    mask = 1 << s
+    for _ in range(steps):
+        grown = mask
+        for x in range(comp[E.K_N_SPACES]):
+            if (mask >> x) & 1:
+                for i in range(E.MAX_DEGREE):
+                    a = E.adjacent(comp, x, i)
+                    if a >= 0:
+                        grown |= 1 << a
+        mask = grown
+    return mask
+
+
+@njit(cache=True)
+def city_action(st, comp, buf, n, w):
+    """Set-up (the board is still empty): the city with the most promising wilderness
+    nearby. A space d steps away (d <= 3) counts its silhouette creature's weight, once more
+    for each tip in hand showing that creature (a photo there needs one first), over d."""
+    p = st[E.CUR]
+    best = buf[0]
+    best_v = NEG
+    for i in range(n):
+        s = buf[i] % 64
+        val = 0.0
+        for d in range(1, HORIZON + 1):
+            ring = within(comp, s, d) & ~within(comp, s, d - 1)
+            for x in range(comp[E.K_N_SPACES]):
+                cre = comp[E.K_SCRE + x]
+                if (ring >> x) & 1 and cre >= 0:
+                    have = 0
+                    for ter in range(E.N_TERRAINS):
+                        have += E.hand(st, p, cre * E.N_TERRAINS + ter)
+                    val += w[cre] * (1 + have) / d
+        if val > best_v:
+            best_v = val
+            best = buf[i]
+    return best
+
+
+@njit(cache=True)
 def heuristic_action(st, cfg, comp, par, buf, n):
     p = st[E.CUR]
     ph = st[E.PHASE]
@@ -377,6 +422,8 @@ def heuristic_action(st, cfg, comp, par, buf, n):
         return keep_action(st, comp, buf, n)
     w = np.empty(E.N_CREATURES)
     creature_weights(st, cfg, comp, par, p, w)
+    if ph == E.PH_CITY:
+        return city_action(st, comp, buf, n, w)
     if ph == E.PH_PHOTO:
         return photo_action(st, cfg, comp, par, buf, n, w)
     kv = np.empty(E.N_TYPES)
