@@ -326,6 +326,29 @@ def test_one_tile_per_space_even_with_a_duplicate_SB_PHO_3():
     assert g.state[E.TILE_LOC + t2] == E.T_BOARD
 
 
+def test_team_player_takes_one_tile_per_space_a_turn_SB_PHO_3():
+    # clause SB-PHO-3 in the team game: "You may take only one Creature Photo tile per
+    # space, even if there is a duplicate present" binds the player, not each pawn
+    g = new(ShutterbugConfig(players=2, populate=1))
+    q2, q3 = tile_with(g, "Mountain 2", 2), tile_with(g, "Mountain 2", 3)
+    cards = [tip("Jackalope", "beach")] * 2 + [tip("Jackalope", "desert")] * 2 + \
+        [tip("Bigfoot", "mountain")] * 2
+    arrange(g, [["Mountain 1", "Forest 1"], ["Seattle", "Beach 3"]], hands={0: cards},
+            board=[q2, q3])
+    play(g, move(g, "Mountain 2", pawn=0), photo(q2), pay("Jackalope", "beach"),
+         pay("Bigfoot", "mountain"))
+    assert g.state[E.TILE_OWNER + q2] == 0 and hand(g, 0).sum() == 4
+    play(g, move(g, "Mountain 4", pawn=0))  # makes room: own pawns never share a space
+    play(g, move(g, "Mountain 2", pawn=1))  # the twin is there and affordable, but not now
+    assert g.current_player == 1 and g.state[E.TILE_LOC + q3] == E.T_BOARD
+    play(g, move(g, "Beach 1"), STOP)  # the rival's turn
+    # a later turn is a new visit: the player may take the twin
+    play(g, move(g, "Mountain 1", pawn=1), move(g, "Mountain 2", pawn=0))
+    assert photo(q3) in legal(g)
+    play(g, photo(q3))
+    assert g.phase == "pay tips"
+
+
 # ============================================================================ end of turn
 
 

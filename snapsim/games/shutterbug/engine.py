@@ -152,6 +152,7 @@ PHOTO_TILE = _field("PHOTO_TILE")
 PAY_LEFT = _field("PAY_LEFT")
 SWAPS_LEFT = _field("SWAPS_LEFT")
 TURN_TIPS = _field("TURN_TIPS")  # city tips the active player gained this turn
+SHOT = _field("SHOT")  # spaces where the active player took a tile this turn, bitmask
 N_DECK = _field("N_DECK")
 N_BAG = _field("N_BAG")
 LAST_TRADE = _field("LAST_TRADE")  # for logs: tip type taken in the last trade
@@ -254,6 +255,12 @@ def can_afford(st, comp, p, tile):
 
 
 @njit(cache=True)
+def photo_open(st, s):
+    """A tile may be taken on s: one per space a turn, whichever of the player's pawns."""
+    return st[ON_SPACE + s] > 0 and not (st[SHOT] >> s) & 1
+
+
+@njit(cache=True)
 def pawn_at(st, cfg, p, s):
     for k in range(cfg[C_PAWNS]):
         if st[PAWN + p * MAX_PAWNS + k] == s:
@@ -333,7 +340,7 @@ def legal_actions(st, cfg, comp, out):
         s = st[PAWN + p * MAX_PAWNS + st[AT_PAWN]]
         for t in range(N_TILES):
             if st[TILE_LOC + t] == T_BOARD and comp[K_TILE_SPACE + t] == s \
-                    and can_afford(st, comp, p, t):
+                    and photo_open(st, s) and can_afford(st, comp, p, t):
                 out[n] = A_PHOTO * BASE + t
                 n += 1
         out[n] = A_SKIP * BASE
@@ -488,6 +495,7 @@ def start_turn(st, cfg, comp, rng):
     st[STEPS] = 0
     st[SWAPS_LEFT] = cfg[C_SWAPS]
     st[TURN_TIPS] = 0
+    st[SHOT] = 0
     for k in range(MAX_PAWNS):
         s = st[PAWN + p * MAX_PAWNS + k]
         st[START + k] = s
@@ -511,7 +519,7 @@ def resolve_space(st, cfg, comp):
             st[PHASE] = PH_TRADE
             return
         st[TRADE_NEXT] += 1
-    if st[ON_SPACE + s] > 0:
+    if photo_open(st, s):
         for t in range(N_TILES):
             if st[TILE_LOC + t] == T_BOARD and comp[K_TILE_SPACE + t] == s \
                     and can_afford(st, comp, p, t):
@@ -768,8 +776,9 @@ def apply_action(st, cfg, comp, rng, action):
         st[PAY_LEFT] -= 1
         if st[PAY_LEFT] == 0:
             take_photo(st, cfg, comp, p, st[PHOTO_TILE])
+            st[SHOT] |= 1 << comp[K_TILE_SPACE + st[PHOTO_TILE]]  # one tile per space
             st[PHOTO_TILE] = -1
-            st[PHASE] = PH_MOVE  # one tile per space: the space is done
+            st[PHASE] = PH_MOVE
     elif kind == A_DISCARD:
         discard_tip(st, p, arg)
         st[ST_DISCARDED + p] += 1

@@ -128,12 +128,14 @@ def cheapest(buf, n, kind, kv):
 
 @njit(cache=True)
 def space_values(st, cfg, comp, par, p, w, v):
-    """Best affordable tile value on each space (0 if none), plus `seek` for other pawns."""
+    """Best affordable tile value on each space (0 if none, or if a tile was taken there this
+    turn), plus `seek` for other pawns."""
     m = E.team(cfg, p)
     v[:] = 0.0
     for t in range(E.N_TILES):
-        if st[E.TILE_LOC + t] == E.T_BOARD and E.can_afford(st, comp, p, t):
-            s = comp[E.K_TILE_SPACE + t]
+        s = comp[E.K_TILE_SPACE + t]
+        if st[E.TILE_LOC + t] == E.T_BOARD and E.photo_open(st, s) \
+                and E.can_afford(st, comp, p, t):
             v[s] = max(v[s], tile_value(st, cfg, comp, par, m, w, t))
     if par[P_TRADE] > 0 and cfg[E.C_TRADING] == 1 and st[E.N_HAND + p] > 0:
         for q in range(E.n_players(cfg)):
