@@ -97,6 +97,34 @@ def arrange(g: ShutterbugGame, pawns, hands=None, board=(), cur: int = 0,
     return g
 
 
+def give_portfolio(g: ShutterbugGame, p: int, tiles) -> None:
+    """Put these tiles (from the bag) in seat p's portfolio, as if photographed earlier."""
+    st, comp = g.state, g.config.components
+    m = E.team(g._cfg, p)
+    bag = [int(t) for t in st[E.BAG:E.BAG + st[E.N_BAG]] if t not in set(tiles)]
+    st[E.BAG:E.BAG + len(bag)] = bag
+    st[E.N_BAG] = len(bag)
+    for t in tiles:
+        assert st[E.TILE_LOC + t] == E.T_BAG
+        tile = comp.tiles[t]
+        st[E.TILE_LOC + t] = E.T_PORTFOLIO
+        st[E.TILE_OWNER + t] = p
+        st[E.QUAL + m * E.N_CREATURES + tile.creature] += tile.quality
+        st[E.NPH + m * E.N_CREATURES + tile.creature] += 1
+        st[E.TERC + m * E.N_TERRAINS + tile.terrain] += 1
+        st[E.QC + m * E.N_Q + tile.quality - 1] += 1
+
+
+def last_turn(g: ShutterbugGame, pawns, portfolios, hands=None, board=()) -> ShutterbugGame:
+    """The last player's turn of the last round, with these portfolios: the next move that
+    ends the turn ends the game and scores it."""
+    n = g.config.players
+    arrange(g, pawns, hands=hands, board=board, cur=n - 1, round_=g.config.rounds - 1)
+    for p, tiles in portfolios.items():
+        give_portfolio(g, p, tiles)
+    return g
+
+
 def set_side(g: ShutterbugGame, a: int, side: int, pairs) -> None:
     """Overwrite one tabloid side of assignment card a in the game's component vector."""
     for i, (creature, need) in enumerate(pairs):

@@ -3,6 +3,8 @@
 Most situations use `populate=1` so that the board holds exactly the tiles a test places.
 """
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from shutterbug_helpers import (
@@ -15,6 +17,7 @@ from shutterbug_helpers import (
     code,
     deck_top,
     hand,
+    last_turn,
     legal,
     move,
     new,
@@ -28,8 +31,9 @@ from shutterbug_helpers import (
     tip,
 )
 
-from snapsim.games.shutterbug import ShutterbugConfig
+from snapsim.games.shutterbug import ShutterbugConfig, load_components
 from snapsim.games.shutterbug import engine as E
+from snapsim.games.shutterbug.components import SideJob
 
 THREE = ShutterbugConfig(players=3, populate=1)
 
@@ -432,6 +436,39 @@ def test_side_jobs_shared_between_players_SB_SCO_3():
         assert st[E.JOBS_DONE + p] >> job & 1
         assert st[E.S_JOBS + p] >= pts
     assert not st[E.JOBS_DONE + 2] >> job & 1
+
+
+# Bigfoot x4 (mountain, forest, plains, swamp), Pegasus beach, Jackalope desert and two
+# quality-3 Chupacabras: every creature, 6 terrains, 4 of one creature, 2 top-quality photos
+EVERY_JOB = [12, 14, 20, 46, 24, 40, 11, 23]
+
+
+def test_four_side_job_markers_mark_the_best_paid_jobs_SB_SCO_3():
+    # clause SB-SCO-3 with the contents' "Side Job markers (4 each ...)": a board listing six
+    # jobs, all six fulfilled; the player marks the four best paid ones
+    base = load_components()
+    six = replace(base, side_jobs=base.side_jobs + (SideJob("Big game", 4, 1, 5),
+                                                    SideJob("Day trip", 3, 1, 1)))
+    g = new(ShutterbugConfig(players=3, populate=1, components=six))
+    last_turn(g, ["Swamp 4", "Swamp 4", "Plains 1"], board=[tiles_of(g, "Swamp 1")[0]],
+              portfolios={0: EVERY_JOB, 1: [0, 2, 6, 9]})
+    play(g, move(g, "Plains 3"), STOP)
+    assert g.is_over()
+    # 5 (Big game) + 4 (Cryptid census) + 4 (Coast to coast) + 3 (Obsession, before the
+    # equal Prize winners on the board); Day trip (1) gets no marker
+    assert g.scores().side_jobs.tolist() == [16, 5 + 4 + 1, 0]
+    assert g.state[E.JOBS_DONE] == 0b010111
+    assert g.state[E.JOBS_DONE + 1] == 0b110001  # three jobs, three markers
+
+
+def test_side_job_markers_knob_and_default_goal_SB_SCO_3():
+    # clause SB-SCO-3: with two markers the same portfolio scores the two best jobs only
+    g = new(ShutterbugConfig(players=3, populate=1, side_job_markers=2))
+    last_turn(g, ["Swamp 4", "Swamp 4", "Plains 1"], board=[tiles_of(g, "Swamp 1")[0]],
+              portfolios={0: EVERY_JOB})
+    play(g, move(g, "Plains 3"), STOP)
+    assert g.scores().side_jobs.tolist() == [8, 0, 0]
+    assert ShutterbugConfig(players=1, side_job_markers=2).to_array()[E.C_GOAL_JOBS] == 2
 
 
 def test_city_bonus_two_points_SB_SCO_4():

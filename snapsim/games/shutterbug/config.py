@@ -36,7 +36,8 @@ class ShutterbugConfig(RuleKnobs):
     trading: bool = True
     random_cities: bool = False  # starting cities drawn at random, not chosen in turn order
     keep_of: int | None = None  # assignments offered, one kept: solo 3, else 1
-    goal_side_jobs: int | None = None  # all-or-nothing games: side jobs needed (None: all)
+    side_job_markers: int = 4  # per player (the rulebook's contents): side jobs one can score
+    goal_side_jobs: int | None = None  # all-or-nothing: side jobs needed (None: all markable)
     components: Components = field(default_factory=load_components, compare=True)
 
     def __post_init__(self):
@@ -61,7 +62,8 @@ class ShutterbugConfig(RuleKnobs):
         whole("city_bonus", 0, 20, optional=True)
         whole("tip_swaps", 0, 10, optional=True)
         whole("keep_of", 1, 3, optional=True)
-        whole("goal_side_jobs", 0, len(self.components.side_jobs), optional=True)
+        whole("side_job_markers", 0, 8)
+        whole("goal_side_jobs", 0, self.markable_jobs, optional=True)
         for name in ("cooperative", "team_game", "trading", "random_cities"):
             if not isinstance(getattr(self, name), bool):
                 raise InputError(f"{name} must be true or false, got {getattr(self, name)!r}")
@@ -89,6 +91,11 @@ class ShutterbugConfig(RuleKnobs):
         return self.solo or self.cooperative
 
     @property
+    def markable_jobs(self) -> int:
+        """Side jobs one player can fulfil: one marker each."""
+        return min(len(self.components.side_jobs), self.side_job_markers)
+
+    @property
     def keep(self) -> int:
         return self.keep_of if self.keep_of is not None else (3 if self.solo else 1)
 
@@ -108,13 +115,14 @@ class ShutterbugConfig(RuleKnobs):
         cfg[E.C_TRADING] = self.trading
         cfg[E.C_COOP] = self.cooperative
         cfg[E.C_KEEP] = self.keep
-        cfg[E.C_GOAL_JOBS] = pick(self.goal_side_jobs, len(self.components.side_jobs))
+        cfg[E.C_GOAL_JOBS] = pick(self.goal_side_jobs, self.markable_jobs)
         cfg[E.C_ALL_OR_NOTHING] = self.all_or_nothing
         cfg[E.C_MAX_STEPS] = self.max_steps
         cfg[E.C_PASS_TIPS] = self.pass_tips
         cfg[E.C_END_TIPS] = self.end_tips
         cfg[E.C_TURN_TIPS] = pick(self.turn_tips, 4 if self.pawns == 2 else 0)
         cfg[E.C_RANDOM_CITIES] = self.random_cities
+        cfg[E.C_MARKERS] = self.side_job_markers
         return cfg
 
     def comp_vector(self) -> np.ndarray:

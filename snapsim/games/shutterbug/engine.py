@@ -46,7 +46,8 @@ C_PASS_TIPS = 14
 C_END_TIPS = 15
 C_TURN_TIPS = 16  # most city tips one player gains in a turn (0: no limit)
 C_RANDOM_CITIES = 17  # 1: starting cities drawn at random instead of chosen
-CFG_SIZE = 18
+C_MARKERS = 18  # side-job markers per player: no one fulfils more side jobs than this
+CFG_SIZE = 19
 
 # ---------------------------------------------------------------- component vector
 K_N_SPACES = 0
@@ -639,6 +640,37 @@ def job_progress(st, comp, m, j, cre, ter, q):
 
 
 @njit(cache=True)
+def job_points(comp, j):
+    return comp[comp[K_JOBS_AT] + 3 * j + 2]
+
+
+@njit(cache=True)
+def marked_jobs(st, cfg, comp, m):
+    """(bitmask, count, points) of the side jobs team slot m marks: fulfilled ones, the best
+    paid first (board order on ties), one marker each while markers last."""
+    done = 0
+    for j in range(comp[K_N_JOBS]):
+        got, need = job_progress(st, comp, m, j, -1, -1, 0)
+        if got >= need:
+            done |= 1 << j
+    mask = 0
+    count = 0
+    pts = 0
+    while count < cfg[C_MARKERS]:
+        best = -1
+        for j in range(comp[K_N_JOBS]):
+            if (done >> j) & 1 and not (mask >> j) & 1 and \
+                    (best < 0 or job_points(comp, j) > job_points(comp, best)):
+                best = j
+        if best < 0:
+            break
+        mask |= 1 << best
+        count += 1
+        pts += job_points(comp, best)
+    return mask, count, pts
+
+
+@njit(cache=True)
 def end_game(st, cfg, comp):
     """Scoring: the better tabloid side, side jobs, punctuality bonus; all-or-nothing goal."""
     st[PHASE] = PH_OVER
@@ -664,14 +696,8 @@ def end_game(st, cfg, comp):
                 st[SIDE + p] = side
                 st[S_ASSIGN + p] = pts
                 st[MET + p] = met
-        jobs = 0
-        done = 0
-        for j in range(comp[K_N_JOBS]):
-            got, need = job_progress(st, comp, m, j, -1, -1, 0)
-            if got >= need:
-                st[JOBS_DONE + p] |= 1 << j
-                jobs += comp[comp[K_JOBS_AT] + 3 * j + 2]
-                done += 1
+        mask, done, jobs = marked_jobs(st, cfg, comp, m)
+        st[JOBS_DONE + p] = mask
         st[S_JOBS + p] = jobs
         if cfg[C_COOP] == 1:
             st[S_CITY + p] = city_total

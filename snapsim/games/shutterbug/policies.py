@@ -92,11 +92,19 @@ def tile_value(st, cfg, comp, par, m, w, t):
     ter = comp[E.K_TILE_TER + t]
     q = comp[E.K_TILE_Q + t]
     v = w[cre] * q - par[P_TIP_VALUE] * q
+    floor = -1  # with every marker placed, only a better-paid job is worth working toward
+    if comp[E.K_N_JOBS] > cfg[E.C_MARKERS]:
+        mask, count, _ = E.marked_jobs(st, cfg, comp, m)
+        if count == cfg[E.C_MARKERS]:
+            floor = 1 << 30
+            for j in range(comp[E.K_N_JOBS]):
+                if (mask >> j) & 1:
+                    floor = min(floor, E.job_points(comp, j))
     for j in range(comp[E.K_N_JOBS]):
         got, need = E.job_progress(st, comp, m, j, -1, -1, 0)
-        if got < need:
+        if got < need and E.job_points(comp, j) > floor:
             got2, _ = E.job_progress(st, comp, m, j, cre, ter, q)
-            v += par[P_W_JOB] * comp[comp[E.K_JOBS_AT] + 3 * j + 2] * (got2 - got) / need
+            v += par[P_W_JOB] * E.job_points(comp, j) * (got2 - got) / need
     return v
 
 

@@ -268,7 +268,7 @@ def study_solo(ctx: Runs) -> Section:
                      "ci_low": float(lo), "ci_high": float(hi),
                      "side_met": float((df.creatures_met == 3).mean()),
                      "jobs": df.side_jobs.mean()})
-    n_jobs = len(ctx.config().components.side_jobs)
+    n_jobs = ctx.config().markable_jobs
     for k in range(n_jobs):
         df = ctx.sim(["greedy"], players=1, goal_side_jobs=k)
         lo, hi = wilson_interval(df.won.sum(), len(df))
