@@ -1,4 +1,5 @@
-"""Solo and cooperative variant win rates (section of reports/shutterbug).
+"""Solo and cooperative variant win rates (section of reports/shutterbug); both variants come
+from other public sources, not from the rulebook.
 
 Run from the repository root: python analyses/shutterbug_solo.py [--games N] [--seed S]
 """

@@ -536,7 +536,9 @@ def _add_report(sub) -> None:
     p.add_argument("--studies", help="comma-separated subset of the game's studies (snapshot: "
                                      "seats, policies, restricted, cards, awards, raccoon, "
                                      "sensitivity, tokens; shutterbug: seats, assignments, "
-                                     "side_jobs, trading, city, tips, team, solo)")
+                                     "side_jobs, trading, city, tips, team, solo = the solo "
+                                     "and cooperative variants from other public sources, "
+                                     "not rulebook rules)")
     p.add_argument("--components", help="component TOML file (default: bundled)")
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

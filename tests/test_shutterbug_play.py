@@ -135,3 +135,19 @@ def test_report_builds_selected_studies(tmp_path):
     assert "city bonus" in text and "team game" in text
     with pytest.raises(InputError, match="unknown study"):
         build(tmp_path, games=20, studies=["dice"])
+
+
+def test_solo_and_cooperative_are_labelled_as_variants_outside_the_rulebook(tmp_path, capsys):
+    from snapsim.games.shutterbug.report import build
+
+    build(tmp_path, games=10, seed=1, studies=["solo"], progress=False)
+    text = (tmp_path / "report.md").read_text()
+    section = text[text.index("8. Solo"):]
+    assert "variants from other public sources, not rulebook rules" in section
+    assert "Cooperative variant (not a rulebook rule)" in section
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    helptext = " ".join(capsys.readouterr().out.split())
+    assert "solo = the solo and cooperative variants from other public sources, not " \
+           "rulebook rules" in helptext
+    assert "not rulebook rules" in (ShutterbugConfig.__doc__ or "").replace("\n    ", " ")

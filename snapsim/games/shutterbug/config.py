@@ -14,9 +14,10 @@ from .components import Components, load_components
 
 @dataclass(frozen=True)
 class ShutterbugConfig(RuleKnobs):
-    """One ShutterBug rule set. Defaults are the rulebook's game for the player count: the
-    team game for 2 players, the official solo variant for 1; `cooperative` switches on the
-    official cooperative variant. None means "the rulebook's value for this mode"."""
+    """One ShutterBug rule set. Defaults are the rulebook's game for the player count (the
+    team game for 2 players). players=1 plays the solo variant and `cooperative` the
+    cooperative variant: variants from other public sources, not rulebook rules. None means
+    "the rulebook's (or the variant's) value for this mode"."""
 
     GAME = "ShutterBug"  # in messages (a plain class attribute, not a field)
 

@@ -24,6 +24,7 @@ PLAYERS = (2, 3, 4, 5, 6)
 POLICIES = ("greedy", "trader", "lookahead", "random")
 COMPONENTS = ("assignment_points", "side_job_points", "city_points")
 TIPS = ("tips_drawn", "tips_paid", "tips_discarded", "trades", "traded_with", "swaps")
+VARIANTS = "variants from other public sources, not rulebook rules"
 
 
 def winners_without(df: pd.DataFrame, col: str) -> float:
@@ -256,10 +257,10 @@ def study_team(ctx: Runs) -> Section:
 
 
 def study_solo(ctx: Runs) -> Section:
-    s = Section("8-solo", 8, "8. Solo variant",
-                "Win rate of the official solo variant (all-or-nothing: every creature of the "
-                "chosen side at its minimum and the side jobs required) by policy, and by the "
-                "number of side jobs required (greedy).")
+    s = Section("8-solo", 8, f"8. Solo and cooperative variants ({VARIANTS})",
+                f"Both variants are {VARIANTS}. Win rate of the solo variant (all-or-nothing: "
+                "every creature of the chosen side at its minimum and the side jobs required) "
+                "by policy, and by the number of side jobs required (greedy).")
     rows = []
     for pol in POLICIES:
         df = ctx.sim([pol], players=1)
@@ -281,7 +282,7 @@ def study_solo(ctx: Runs) -> Section:
     plot = table.assign(label=table.policy + " / jobs " + table.goal_side_jobs)
     s.figures["solo"] = F.bars(plot, "label", "win_rate", "ci_low", "ci_high",
                                "Solo win rate", ctx.note(), ylabel="win rate")
-    s.captions["solo"] = "Solo variant win rate (95% Wilson CIs)"
+    s.captions["solo"] = "Solo variant win rate (95% Wilson CIs; not a rulebook rule)"
     for r in table[table.goal_side_jobs == "all"].itertuples():
         s.findings.append(f"{r.policy}: wins {pct(r.win_rate)} [{pct(r.ci_low)}, "
                           f"{pct(r.ci_high)}]; chosen side complete in {pct(r.side_met)}, "
@@ -290,7 +291,7 @@ def study_solo(ctx: Runs) -> Section:
     s.findings.append("Greedy win rate when only k side jobs are required: " + ", ".join(
         f"k={r.goal_side_jobs}: {pct(r.win_rate)}" for r in easy.itertuples()) + ".")
     coop = ctx.sim(["greedy"], players=3, cooperative=True)
-    s.findings.append(f"Cooperative variant, 3 greedy players: the team wins "
+    s.findings.append(f"Cooperative variant (not a rulebook rule), 3 greedy players: the team wins "
                       f"{pct(coop.groupby('game').won.first().mean())} of games.")
     return s
 
