@@ -149,6 +149,14 @@ def deck_top(g: ShutterbugGame, types) -> None:
     st[E.DECK:E.DECK + n] = deck
 
 
+def bag_top(g: ShutterbugGame, tiles) -> None:
+    """Put these tiles (in the bag) on top of it, first drawn first."""
+    st = g.state
+    n = int(st[E.N_BAG])
+    bag = [int(t) for t in st[E.BAG:E.BAG + n] if t not in set(tiles)]
+    st[E.BAG:E.BAG + n] = bag + list(tiles)[::-1]
+
+
 def hand(g: ShutterbugGame, p: int) -> np.ndarray:
     return g.state[E.HAND + p * E.N_TYPES:E.HAND + (p + 1) * E.N_TYPES].copy()
 

@@ -13,6 +13,7 @@ from shutterbug_helpers import (
     SKIP,
     STOP,
     arrange,
+    bag_top,
     check_invariants,
     code,
     deck_top,
@@ -167,23 +168,23 @@ def test_board_is_populated_to_7_spaces_SB_POP_1():
 
 
 def test_duplicate_tile_stacks_and_drawing_continues_SB_POP_2():
-    # clause SB-POP-2: a twin joins its space and the drawing goes on until 7 spaces hold tiles
+    # clause SB-POP-2: P1 photographs two lone tiles, leaving 5 spaces with tiles; P2's Step 1
+    # draws both Mountain 2 twins (one space: 6) and goes on to a seventh space
     g = new(ShutterbugConfig(players=3))
-    st = g.state
-    arrange(g, ["Seattle"] * 3, board=[])
-    twins = tiles_of(g, "Mountain 2")
-    for t in range(E.N_TILES):
-        st[E.TILE_LOC + t] = E.T_BAG
-    st[E.ON_SPACE:E.ON_SPACE + 63] = 0
-    st[E.OCCUPIED] = 0
-    rest = [t for t in range(E.N_TILES) if t not in twins]
-    order = rest + twins  # the twins are drawn first
-    st[E.BAG:E.BAG + E.N_TILES] = order
-    st[E.N_BAG] = E.N_TILES
-    E.populate(st, g._cfg, g._comp)
-    assert st[E.ON_SPACE + sid(g, "Mountain 2")] == 2
-    assert st[E.OCCUPIED] == 7
-    assert (st[E.TILE_LOC:E.TILE_LOC + E.N_TILES] == E.T_BOARD).sum() >= 8
+    board = [8, 10, 24, 28, 34, 40, 42]  # seven spaces, Mountain 2 empty
+    cards = [tip("Bigfoot", "plains"), tip("Bigfoot", "desert"), tip("Chupacabra", "forest")]
+    arrange(g, ["Mountain 1", "Swamp 4", "Swamp 4"], hands={0: cards}, board=board)
+    twin_a, twin_b = tiles_of(g, "Mountain 2")
+    bag_top(g, [twin_a, twin_b, 0, 1])
+    bag = int(g.state[E.N_BAG])
+    play(g, move(g, "Beach 1"), photo(8), pay("Bigfoot", "plains"))  # 2nd tip forced
+    play(g, move(g, "Mountain 3"), photo(10))  # its one tip is paid as a forced move
+    assert g.state[E.OCCUPIED] == 5 and g.current_player == 0
+    play(g, STOP)
+    assert g.current_player == 1 and g.state[E.OCCUPIED] == 7
+    assert g.state[E.ON_SPACE + sid(g, "Mountain 2")] == 2
+    assert g.state[E.TILE_LOC + 0] == E.T_BOARD and g.state[E.TILE_LOC + 1] == E.T_BAG
+    assert g.state[E.N_BAG] == bag - 3
 
 
 # ============================================================================ movement
@@ -388,13 +389,22 @@ def test_eight_rounds_first_player_stays_SB_RND_1(players):
 # ============================================================================ scoring
 
 
-def score_with(g, qualities, p=0):
-    """Give seat p a portfolio of these per-creature qualities and score the game."""
-    st = g.state
-    for c, q in qualities.items():
-        st[E.QUAL + E.team(g._cfg, p) * E.N_CREATURES + CRE[c]] = q
-    E.end_game(st, g._cfg, g._comp)
-    return int(st[E.S_ASSIGN + p])
+def tiles_for(g, photos, used=()):
+    """Tiles of these (creature name, quality) photographs, none of them in `used`."""
+    comp, out = g.config.components, []
+    for creature, quality in photos:
+        out.append(next(t for t, tile in enumerate(comp.tiles)
+                        if comp.creatures[tile.creature] == creature and tile.quality == quality
+                        and t not in out and t not in used))
+    return out
+
+
+def end_with(g, portfolios, pawns=("Swamp 4", "Swamp 4", "Plains 1"), to="Plains 3"):
+    """Play the last turn of the game from these portfolios; return the score sheet."""
+    last_turn(g, list(pawns), board=[tiles_of(g, "Swamp 1")[0]], portfolios=portfolios)
+    play(g, move(g, to), STOP)
+    assert g.is_over()
+    return g.scores()
 
 
 def test_assignment_example_scores_8_SB_SCO_2():
@@ -405,37 +415,31 @@ def test_assignment_example_scores_8_SB_SCO_2():
     a = int(g.state[E.ASSIGN])
     set_side(g, a, 0, [(names[c], m) for c, m in side])
     set_side(g, a, 1, [("Chupacabra", 9), ("Bigfoot", 9), ("Pegasus", 9)])
-    qual = {}
-    for c, q in portfolio:
-        qual[names[c]] = qual.get(names[c], 0) + q
-    assert score_with(g, qual) == total == 8
+    sheet = end_with(g, {0: tiles_for(g, [(names[c], q) for c, q in portfolio])})
+    assert sheet.assignment[0] == total == 8
     assert g.state[E.MET] == 2 and g.state[E.SIDE] == 0
 
 
 def test_better_side_is_chosen_and_short_creatures_score_zero_SB_SCO_1():
-    # clause SB-SCO-1
+    # clause SB-SCO-1: Bigfoot 4, Pegasus 5, Chupacabra 2 in the portfolio; the left side
+    # would give 5 (Pegasus only), the right side gives 2 + 4 with Pegasus short
     g = new(THREE)
     a = int(g.state[E.ASSIGN])
     set_side(g, a, 0, [("Bigfoot", 5), ("Pegasus", 4), ("Jackalope", 1)])
     set_side(g, a, 1, [("Chupacabra", 2), ("Bigfoot", 1), ("Pegasus", 6)])
-    assert score_with(g, {"Bigfoot": 4, "Pegasus": 5, "Chupacabra": 2}) == 6  # right: 2 + 4
-    assert g.state[E.SIDE] == 1
+    sheet = end_with(g, {0: [9, 12, 17, 1, 7]})
+    assert sheet.assignment[0] == 6 and g.state[E.SIDE] == 1 and g.state[E.MET] == 2
+    assert sheet.side_jobs[0] == 3  # two quality-3 photos: Prize winners
+    assert sheet.score[0] == 9
 
 
 def test_side_jobs_shared_between_players_SB_SCO_3():
-    # clause SB-SCO-3: both players fulfil "one photo of each creature"; each scores it once
+    # clause SB-SCO-3: P1 (two photos of each creature) and P2 both fulfil Cryptid census;
+    # each scores its 4 points once
     g = new(THREE)
-    st = g.state
-    job = next(j for j, s in enumerate(g.config.components.side_jobs) if s.kind == 0)
-    for p in (0, 1):
-        for c in range(4):
-            st[E.NPH + p * 4 + c] = 2  # two of each creature still scores the job once
-    E.end_game(st, g._cfg, g._comp)
-    pts = g.config.components.side_jobs[job].points
-    for p in (0, 1):
-        assert st[E.JOBS_DONE + p] >> job & 1
-        assert st[E.S_JOBS + p] >= pts
-    assert not st[E.JOBS_DONE + 2] >> job & 1
+    sheet = end_with(g, {0: [12, 14, 0, 24, 2, 4, 6, 10], 1: [8, 1, 30, 18]})
+    assert sheet.side_jobs.tolist() == [4, 4, 0]
+    assert [int(g.state[E.JOBS_DONE + p]) for p in range(3)] == [0b0001, 0b0001, 0]
 
 
 # Bigfoot x4 (mountain, forest, plains, swamp), Pegasus beach, Jackalope desert and two
@@ -472,24 +476,29 @@ def test_side_job_markers_knob_and_default_goal_SB_SCO_3():
 
 
 def test_city_bonus_two_points_SB_SCO_4():
-    # clause SB-SCO-4
+    # clause SB-SCO-4: P3 ends the eighth round by moving into Denver, P1 never left Chicago,
+    # P2 waits on the plains
     g = new(THREE)
-    arrange(g, ["Denver", "Plains 1", "Chicago"], board=[tiles_of(g, "Beach 3")[0]])
-    E.end_game(g.state, g._cfg, g._comp)
-    assert [int(g.state[E.S_CITY + p]) for p in range(3)] == [2, 0, 2]
+    sheet = end_with(g, {}, pawns=("Chicago", "Plains 1", "Plains 2"), to="Denver")
+    assert sheet.city.tolist() == [2, 0, 2]
 
 
 def test_ties_broken_by_total_quality_then_shared_SB_TIE_1():
-    # clause SB-TIE-1
-    g = new(THREE)
-    st = g.state
-    E.end_game(st, g._cfg, g._comp)
-    for p, (s, q) in enumerate([(10, 6), (10, 8), (9, 12)]):
-        st[E.S_ASSIGN + p], st[E.S_JOBS + p], st[E.S_CITY + p] = s, 0, 0
-        st[E.QUAL + p * 4:E.QUAL + p * 4 + 4] = (q, 0, 0, 0)
-    assert list(E.win_shares(st, g._cfg)) == [0, 1, 0]
-    st[E.QUAL + 4] = 6
-    assert list(E.win_shares(st, g._cfg)) == [0.5, 0.5, 0]
+    # clause SB-TIE-1: P1 and P2 both score Cryptid census only (4 points)
+    def game(second):
+        g = new(THREE)
+        for p in range(3):  # nobody reaches an assignment minimum
+            for side in (0, 1):
+                set_side(g, int(g.state[E.ASSIGN + p]), side,
+                         [("Bigfoot", 9), ("Pegasus", 9), ("Jackalope", 9)])
+        return end_with(g, {0: [12, 0, 4, 6], 1: second})
+
+    sheet = game([8, 1, 30, 18])  # quality 6 beats 4
+    assert sheet.score.tolist() == [4, 4, 0] and sheet.quality.tolist() == [4, 6, 0]
+    assert sheet.won.tolist() == [0, 1, 0]
+    sheet = game([46, 16, 30, 18])  # quality 4 too: the victory is shared
+    assert sheet.score.tolist() == [4, 4, 0] and sheet.quality.tolist() == [4, 4, 0]
+    assert sheet.won.tolist() == [0.5, 0.5, 0]
 
 
 # ============================================================================ two players
@@ -517,6 +526,16 @@ def test_team_game_four_tips_and_one_point_per_pawn_SB_2P_2():
             board=[tiles_of(g, "Swamp 4")[0]])
     play(g, move(g, "New Orleans", pawn=0), move(g, "Denver", pawn=1), STOP)
     assert hand(g, 0).sum() == 4
+
+
+def test_team_game_one_point_per_pawn_in_a_city_SB_2P_2():
+    # clause SB-2P-2: "each Character pawn occupying a City space provides its owner 1 Bonus
+    # point": P2 brings its second pawn into Denver on the last turn
+    g = new(ShutterbugConfig(players=2, populate=1))
+    last_turn(g, [["Chicago", "Plains 1"], ["Seattle", "Mountain 4"]],
+              board=[tiles_of(g, "Swamp 4")[0]], portfolios={})
+    play(g, move(g, "Denver", pawn=1), STOP)
+    assert g.is_over() and g.scores().city.tolist() == [1, 2]
 
 
 def team_five_tip_turn(config, opponent_tips=()):
