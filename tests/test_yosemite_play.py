@@ -23,7 +23,7 @@ def random_playthrough(config, seed, game):
     key0, key1 = root_keys(seed)
     rng = game_rngs(np.uint64(key0), np.uint64(key1), game)
     cfg, comp = config.to_array(), config.comp_vector()
-    buf = np.empty(E.MAX_LEGAL, np.int64)
+    buf = E.action_buffer()
     st = E.new_game(cfg, comp, rng)
     n = E.settle(st, cfg, comp, rng, buf)
     while st[E.PHASE] != E.PH_OVER:
@@ -99,14 +99,25 @@ def test_greedy_beats_random_and_rollout_is_deterministic():
     pd.testing.assert_frame_equal(a, b)
 
 
-def test_determinize_keeps_hidden_sets():
+def test_determinize_samples_only_what_the_seat_cannot_see():
     g = YosemiteGame(seed=1)
     s = g.state.copy()
     rng = game_rngs(np.uint64(3), np.uint64(4), 0)
-    P.determinize(s, rng)
+    P.determinize(s, g._comp, rng, 0)
+
+    def where(st, t):
+        return int(st[E.TILE_LOC + t]), int(st[E.TILE_OWNER + t])
+
+    mine = [t for t in range(E.N_TILES) if where(g.state, t) == (E.L_HAND, 0)]
+    assert all(where(s, t) == (E.L_HAND, 0) for t in mine)  # own hand kept
+    assert E.hand_size(s, 1) == E.hand_size(g.state, 1) == 3
+    theirs = {t for t in range(E.N_TILES) if where(s, t) == (E.L_HAND, 1)}
+    assert theirs != {t for t in range(E.N_TILES) if where(g.state, t) == (E.L_HAND, 1)}
+    assert all(where(g.state, t)[0] in (E.L_DECK, E.L_HAND) for t in theirs)  # never seen
     deck = lambda st: sorted(st[E.DECK:E.DECK + st[E.N_DECK]])  # noqa: E731
-    assert deck(s) == deck(g.state)
-    assert s[E.N_PHOTO_DECK] == g.state[E.N_PHOTO_DECK]
+    assert len(deck(s)) == len(deck(g.state)) and s[E.N_PHOTO_DECK] == g.state[E.N_PHOTO_DECK]
+    assert sorted(deck(s) + sorted(theirs)) == sorted(
+        deck(g.state) + [t for t in range(E.N_TILES) if where(g.state, t) == (E.L_HAND, 1)])
     slots = lambda st: list(st[E.SLOT:E.SLOT + E.MAX_SLOTS])  # noqa: E731
     assert slots(s) == slots(g.state)
 

@@ -1,6 +1,7 @@
 """Yosemite rules, clause by clause (IDs from shared/rules/CLAUSES.md), through the step API."""
 
-import numpy as np
+import copy
+
 import pytest
 from yosemite_helpers import (
     BEAR,
@@ -14,11 +15,16 @@ from yosemite_helpers import (
     animal_dests,
     code,
     codes,
+    empty_hand,
     game_in_turn,
     give,
+    hand,
+    pay_options,
+    photo_needing,
     push_dests,
     put,
     put_landmark,
+    show_photo,
     sq,
 )
 
@@ -113,16 +119,82 @@ def test_empty_landmark_allows_only_step_or_fish_YO_EXC_2():
     assert {a.kind for a in g.legal_actions()} == {"eat fish", "stop eating"}
     g.apply(code(E.A_STOP_EATING))
     assert {a.kind for a in g.legal_actions()} == {"step"}
+    g.apply(code(E.A_STEP, 1))  # Explore A from an empty landmark: a fish, turn over
+    assert g.state[E.FISH] == 2 and g.state[E.POS] == sq(2, 1) and g.current_player == 1
+
+
+def test_eat_fish_from_empty_landmark_onto_an_animal_then_explore_b_YO_EXC_2_YO_FSH_1():
+    g = game_in_turn(p0=sq(1, 1), p1=sq(4, 4), fish=(1, 0))
+    put_landmark(g, sq(1, 1), 0, token=False)
+    t = put(g, sq(1, 2), SHEEP, TENT)
+    g.apply(code(E.A_EAT, 3))  # the last fish: straight on to Explore
+    assert g.phase == "explore" and g.state[E.POS] == sq(1, 2)
+    assert {a.kind for a in g.legal_actions()} == {"step", "animal move"}
+    g.apply(code(E.A_ANIMAL, sq(1, 4)))
+    assert g.state[E.TILE_OWNER + t] == 0 and g.state[E.TILE_LOC + t] == E.L_HAND
+
+
+def test_eat_fish_onto_a_landmark_with_its_token_then_explore_c_YO_EXC_1_YO_FSH_1():
+    g = game_in_turn(p0=sq(2, 0), p1=sq(4, 4), fish=(3, 0))
+    put(g, sq(2, 0), SHEEP, TENT)
+    put_landmark(g, sq(2, 2), 1)
+    g.apply(code(E.A_EAT, 3))
+    g.apply(code(E.A_EAT, 3))
+    g.apply(code(E.A_STOP_EATING))  # one fish kept
+    assert {a.kind for a in g.legal_actions()} == {"step", "take landmark"}
+    g.apply(code(E.A_LANDMARK))
+    s = g.state
+    assert s[E.LM_OWNER + 1] == 0 and s[E.POS] == sq(2, 2) and s[E.FISH] == 1
+    assert g.current_player == 1
+
+
+def test_landmark_with_token_also_allows_explore_a_YO_EXA_1_YO_EXC_1():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+    put_landmark(g, sq(0, 0), 4)
+    assert codes(g) == {code(E.A_STEP, 1), code(E.A_STEP, 3), code(E.A_LANDMARK)}
+    g.apply(code(E.A_STEP, 3))
+    s = g.state
+    assert s[E.LM_TOKEN_ON + 4] == 1 and s[E.LM_OWNER + 4] == -1 and s[E.FISH] == 1
+
+
+def test_eat_fish_off_a_landmark_onto_an_animal_leaves_the_token_YO_EXB_1_YO_FSH_1():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4), fish=(1, 0))
+    put_landmark(g, sq(0, 0), 2)
+    put(g, sq(1, 0), BEAR, TENT)
+    g.apply(code(E.A_EAT, 1))
+    assert code(E.A_LANDMARK) not in codes(g)  # C only on the landmark tile itself
+    assert animal_dests(g) == {sq(3, 0), sq(1, 2)}
 
 
 # ---------------------------------------------------------------- explore B and movements
 
 
-def test_fox_one_to_three_any_directions_YO_MOV_FOX_YO_EXB_3():
+def test_fox_one_to_three_any_directions_YO_MOV_FOX():
     g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
     put(g, sq(0, 0), FOX)
-    want = {q for q in range(25) if 0 < q // 5 + q % 5 <= 3}
-    assert animal_dests(g) == want  # never back onto the start square (YO-EXB-3)
+    want = {q for q in range(25) if q // 5 + q % 5 <= 3}  # the start square: out and back
+    assert animal_dests(g) == want
+
+
+@pytest.mark.parametrize("animal", [FOX, SNAKE])
+def test_fox_and_snake_may_end_on_their_start_square_YO_EXB_3(animal):
+    """Out and back is two spaces moved: the tile left is collected and the square refilled
+    under the pawn (docs/rulings.md, Animal Movement)."""
+    g = game_in_turn(p0=sq(0, 0), p1=sq(0, 1))  # the opponent blocks one way out
+    t = put(g, sq(0, 0), animal, TENT)
+    assert sq(0, 0) in animal_dests(g)
+    top = int(g.state[E.DECK + g.state[E.N_DECK] - 1])
+    g.apply(code(E.A_ANIMAL, sq(0, 0)))
+    s = g.state
+    assert s[E.POS] == sq(0, 0) and s[E.TILE_OWNER + t] == 0 and s[E.TILE_LOC + t] == E.L_HAND
+    assert s[E.PARK + sq(0, 0)] == top and s[E.CAMP] == 1  # refilled; the bonus happened
+
+
+def test_cougar_and_sheep_and_bear_never_end_where_they_started_YO_EXB_3():
+    for animal in (SHEEP, BEAR, COUGAR):
+        g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+        put(g, sq(0, 0), animal)
+        assert sq(0, 0) not in animal_dests(g)
 
 
 def test_fox_blocked_by_opponent_YO_MOV_FOX_YO_MOV_1():
@@ -173,7 +245,7 @@ def test_snake_lands_on_opponent_and_must_move_them_YO_MOV_SNK():
     put(g, sq(2, 2), SNAKE, TENT)
     dests = animal_dests(g)
     assert sq(2, 4) in dests and sq(0, 2) in dests and sq(1, 3) in dests
-    assert sq(2, 2) not in dests and sq(0, 0) not in dests
+    assert sq(2, 2) in dests and sq(0, 0) not in dests  # out and back; three is too far
     g.apply(code(E.A_ANIMAL, sq(2, 4)))
     assert g.phase == "push" and code(E.A_NO_PUSH) not in codes(g)
     assert push_dests(g) == {sq(1, 4), sq(3, 4), sq(2, 3)}
@@ -229,69 +301,138 @@ def test_collect_then_bonus_fish_YO_EXB_2_YO_BON_FSH():
 # ---------------------------------------------------------------- bonuses
 
 
+def collect_tent(g):
+    """The current player collects a sheep, fox or rattlesnake tent tile, moving one space."""
+    p = g.current_player
+    if g.phase == "eat fish":
+        g.apply(code(E.A_STOP_EATING))
+    pos = int(g.state[E.POS + p])
+    for animal in (SHEEP, FOX, SNAKE):
+        try:
+            put(g, pos, animal, TENT)
+            break
+        except LookupError:
+            continue
+    g.apply(code(E.A_ANIMAL, pos + 5 if pos < 20 else pos - 5))
+
+
 def test_tent_tug_of_war_and_tent_tokens_YO_BON_TNT():
-    s = np.zeros(E.STATE_SIZE, np.int64)
-    comp = YosemiteConfig().comp_vector()
-    s[E.TENT_SUPPLY] = 1
-    E.tent(s, comp, 1)
-    assert s[E.CAMP] == -1  # first tent: on player 1's 1
-    E.tent(s, comp, 0)
-    assert s[E.CAMP] == 1  # one space toward player 0: their 1
-    for _ in range(4):
-        E.tent(s, comp, 0)
-    assert s[E.CAMP] == 5
-    E.tent(s, comp, 0)
-    assert s[E.CAMP] == 5 and s[E.TENTS] == 1 and s[E.TENT_SUPPLY] == 0
-    E.tent(s, comp, 0)  # pile empty: nothing
-    assert s[E.TENTS] == 1
-    E.tent(s, comp, 1)
-    assert s[E.CAMP] == 4
+    g = game_in_turn(p0=sq(0, 0), p1=sq(0, 4))
+    g.state[E.TENT_SUPPLY] = 1
+    g.state[E.CUR] = 1
+    E.start_turn(g.state)
+    track = []
+    for _ in range(4):  # player 1 first, then alternately
+        collect_tent(g)
+        track.append(int(g.state[E.CAMP]))
+    # the first tent puts the token on the collector's 1; each later one moves it one space
+    # toward its collector (from the opponent's 1 to your 1: the track has no centre)
+    assert track == [-1, 1, -1, 1]
+    g.state[E.CAMP] = 4
+    collect_tent(g)  # player 1: one space back toward them
+    assert g.state[E.CAMP] == 3
+    g.state[E.CAMP] = 4
+    for _ in range(2):  # player 0 collects, player 1 steps
+        collect_tent(g)
+        if g.current_player == 1:
+            if g.phase == "eat fish":
+                g.apply(code(E.A_STOP_EATING))
+            g.apply(next(a for a in g.legal_actions() if a.kind == "step"))
+    s = g.state
+    assert s[E.CAMP] == 5 and s[E.TENTS] == 1 and s[E.TENT_SUPPLY] == 0  # at 5: a tent token
+    collect_tent(g)  # the pile is empty: nothing more
+    assert s[E.CAMP] == 5 and s[E.TENTS] == 1
 
 
-def photo_needing(g, animals):
-    comp = g.config.components
-    return next(i for i, p in enumerate(comp.photos) if sorted(p.animals) == sorted(animals))
+def camera_turn(hand_tiles, config=None, other=None):
+    """Player 0 holds `hand_tiles` ({animal: count}) and collects a fox camera tile with El
+    Capitan (2 rattlesnakes, a bear, a fox; 4 points) face up in slot 0 (`other` in slot 1)."""
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4), config=config)
+    empty_hand(g, 0)
+    el_cap = photo_needing(g, [SNAKE, SNAKE, BEAR, FOX])
+    show_photo(g, 0, el_cap)
+    if other is not None:
+        show_photo(g, 1, photo_needing(g, other))
+    for animal, k in hand_tiles.items():
+        give(g, 0, animal, k)
+    put(g, sq(0, 0), FOX, CAMERA)
+    g.apply(code(E.A_ANIMAL, sq(0, 1)))
+    return g, el_cap
 
 
 def test_camera_takes_a_photo_with_matching_tiles_YO_BON_CAM_YO_RST_4():
-    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+    g, el_cap = camera_turn({SNAKE: 2, BEAR: 1})
     s = g.state
-    el_cap = photo_needing(g, [SNAKE, SNAKE, BEAR, FOX])
-    s[E.PHOTO_LOC + s[E.SLOT]] = E.P_BOX
-    s[E.SLOT] = el_cap
-    s[E.PHOTO_LOC + el_cap] = E.P_SLOT
-    give(g, 0, SNAKE, 2)
-    give(g, 0, BEAR)
-    put(g, sq(0, 0), FOX, CAMERA)
     deck_before = int(s[E.N_PHOTO_DECK])
-    g.apply(code(E.A_ANIMAL, sq(0, 1)))
-    assert g.phase == "camera"
-    g.apply(code(E.A_PHOTO, 0))
-    assert s[E.PHOTO_OWNER + el_cap] == 0 and s[E.S_PHOTOS] == 4
+    assert g.phase == "camera" and codes(g) >= {code(E.A_PHOTO, 0), code(E.A_NO_PHOTO)}
+    g.apply(code(E.A_PHOTO, 0))  # one payment only: paid at once
+    assert s[E.PHOTO_OWNER + el_cap] == 0 and s[E.S_PHOTOS] == 4 and hand(g, 0) == [0] * 5
     assert s[E.SLOT] >= 0 and s[E.SLOT] != el_cap  # refilled (YO-RST-4)
-    assert s[E.N_PHOTO_DECK] == deck_before - 1
+    assert s[E.N_PHOTO_DECK] == deck_before - 1 and g.current_player == 1
 
 
-def test_camera_two_of_a_kind_is_wild_YO_BON_CAM():
-    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+def test_camera_photo_is_optional_YO_BON_CAM():
+    g, el_cap = camera_turn({SNAKE: 2, BEAR: 1})
+    g.apply(code(E.A_NO_PHOTO))
     s = g.state
-    for p in range(2):
-        for a in range(5):
-            while s[E.HAND + p * 5 + a]:
-                E.discard_tile(s, g._comp, p, a)
-    el_cap = photo_needing(g, [SNAKE, SNAKE, BEAR, FOX])
-    s[E.PHOTO_LOC + s[E.SLOT]] = E.P_BOX
-    s[E.SLOT] = el_cap
-    give(g, 0, SNAKE, 2)
-    give(g, 0, COUGAR, 2)  # a wild for the missing bear
-    assert not E.can_take(s, g._cfg, g._comp, 0, el_cap)
-    put(g, sq(0, 0), FOX, CAMERA)
-    g.apply(code(E.A_ANIMAL, sq(0, 1)))
+    assert s[E.PHOTO_LOC + el_cap] == E.P_SLOT and s[E.PHOTOS] == 0
+    assert hand(g, 0) == [1, 0, 1, 2, 0] and g.current_player == 1
+
+
+def test_camera_player_chooses_which_photo_YO_BON_CAM():
+    g, el_cap = camera_turn({SNAKE: 2, BEAR: 1}, other=[FOX, SNAKE])
+    other = int(g.state[E.SLOT + 1])
+    assert {code(E.A_PHOTO, 0), code(E.A_PHOTO, 1)} <= codes(g)
+    g.apply(code(E.A_PHOTO, 1))
+    assert pay_options(g) == [1, 2]  # the fox is forced; one snake, or the pair as a wild
+    g.apply(code(E.A_PAY, 1))
+    assert g.state[E.PHOTO_OWNER + other] == 0 and g.state[E.PHOTO_LOC + el_cap] == E.P_SLOT
+    assert hand(g, 0) == [0, 0, 1, 1, 0]
+
+
+def test_camera_two_of_a_kind_is_wild_and_the_player_picks_the_payment_YO_BON_CAM():
+    g, el_cap = camera_turn({SNAKE: 2, BEAR: 1, COUGAR: 2})
     g.apply(code(E.A_PHOTO, 0))
-    assert s[E.PHOTO_OWNER + el_cap] == 0 and E.hand_size(s, 0) == 0
-    g2 = game_in_turn(config=YosemiteConfig(wilds=False))
-    g2.state[E.HAND:E.HAND + 5] = (1, 0, 0, 2, 2)
-    assert not E.can_take(g2.state, g2._cfg, g2._comp, 0, el_cap)
+    assert g.phase == "pay" and pay_options(g) == [0, 1]  # the fox: itself or a wild pair
+    g.apply(code(E.A_PAY, 0))  # keep the fox
+    # sheep: none held (forced); then the bear must be paid, both snakes too, and the
+    # cougar pair stands in for the fox
+    assert hand(g, 0) == [1, 0, 0, 0, 0] and g.state[E.PHOTO_OWNER + el_cap] == 0
+    log = [line for line in g.log if ": pay" in line]
+    assert [line.split(": ")[1].split(" (")[0].split(" [")[0] for line in log] == [
+        "pay 0 red fox", "pay 0 bighorn sheep", "pay 1 black bear", "pay 2 rattlesnake",
+        "pay 2 cougar"]
+
+
+def test_camera_every_distinct_payment_is_one_choice_sequence_YO_BON_CAM():
+    g, _ = camera_turn({SNAKE: 2, BEAR: 1, COUGAR: 2})
+    g.apply(code(E.A_PHOTO, 0))
+    held = hand(g, 0)
+    payments = set()
+
+    def walk(game):
+        if game.phase != "pay":
+            payments.add(tuple(h - k for h, k in zip(held, hand(game, 0), strict=True)))
+            return
+        for c in pay_options(game):
+            nxt = copy.deepcopy(game)
+            nxt.apply(code(E.A_PAY, c))
+            walk(nxt)
+
+    walk(g)
+    spent = sorted(payments)
+    # tiles of fox, sheep, bear, rattlesnake, cougar discarded: all matching; the cougar pair
+    # standing in for the fox, the bear or one snake; or the snake pair standing in for one
+    # snake and the cougar pair for the other (legal as written, never better)
+    assert spent == sorted([(1, 0, 1, 2, 0), (0, 0, 1, 2, 2), (1, 0, 0, 2, 2),
+                            (1, 0, 1, 1, 2), (1, 0, 1, 2, 2)])
+
+
+def test_camera_wilds_off_only_matching_tiles_pay_YO_BON_CAM():
+    g, el_cap = camera_turn({SNAKE: 2, COUGAR: 2}, config=YosemiteConfig(wilds=False))
+    assert g.current_player == 1 and g.state[E.PHOTO_LOC + el_cap] == E.P_SLOT  # no camera
+    g, el_cap = camera_turn({SNAKE: 2, COUGAR: 2})
+    assert g.phase == "camera"  # with wilds the cougar pair stands in for the bear
 
 
 # ---------------------------------------------------------------- reset and end
@@ -338,22 +479,23 @@ def test_discard_down_to_hand_limit_YO_RST_3():
     assert E.hand_size(s, 0) == 10 and s[E.CUR] == 1
 
 
-def test_game_ends_when_a_photo_cannot_be_refilled_YO_END_1():
-    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+def empty_photo_deck(g):
     s = g.state
+    for i in range(int(s[E.N_PHOTO_DECK])):
+        s[E.PHOTO_LOC + s[E.PHOTO_DECK + i]] = E.P_BOX
     s[E.N_PHOTO_DECK] = 0
-    ph = int(s[E.SLOT])
-    s[E.HAND:E.HAND + 5] = 0
-    for a in g.config.components.photos[ph].animals:
-        give(g, 0, a)
-    animal = g.config.components.photos[ph].animals[0]
-    put(g, sq(0, 0), animal, CAMERA)
-    E.discard_tile(s, g._comp, 0, animal)  # the collected tile completes the photo
-    g.apply(next(a for a in g.legal_actions() if a.kind == "animal move"))
-    if g.phase == "push":
-        g.apply(g.legal_actions()[0])
+
+
+def test_game_ends_when_a_photo_cannot_be_refilled_YO_END_1():
+    g, el_cap = camera_turn({SNAKE: 2, BEAR: 1})
+    empty_photo_deck(g)
+    g.apply(code(E.A_NO_PHOTO))  # nothing to refill: play goes on
+    assert not g.is_over() and g.current_player == 1
+    g, el_cap = camera_turn({SNAKE: 2, BEAR: 1})
+    empty_photo_deck(g)
     g.apply(code(E.A_PHOTO, 0))
-    assert g.is_over() and g.state[E.TURN] == 0
+    assert g.is_over() and g.state[E.TURN] == 0 and g.state[E.SLOT] == -1
+    assert g.scores().photos.tolist() == [4, 0]
 
 
 # ---------------------------------------------------------------- scoring
@@ -465,7 +607,7 @@ def test_unknown_knob_and_illegal_action_are_input_errors():
     with pytest.raises(InputError, match="unknown Yosemite rule knob"):
         YosemiteConfig.from_knobs(photo_target=3)
     g = game_in_turn()
-    before = g.state[:E.SCRATCH].copy()
+    before = g.state.copy()
     with pytest.raises(InputError, match="not legal"):
         g.apply(code(E.A_DISCARD, 0))
-    assert (g.state[:E.SCRATCH] == before).all()
+    assert (g.state == before).all()

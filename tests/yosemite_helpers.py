@@ -123,3 +123,38 @@ def check_invariants(s, cfg: YosemiteConfig) -> None:
     assert taken == s[E.PHOTOS] + s[E.PHOTOS + 1]
     assert abs(s[E.CAMP]) <= len(comp.camping_track)
     assert s[E.TENTS] + s[E.TENTS + 1] + s[E.TENT_SUPPLY] == comp.tent_tokens
+
+
+def empty_hand(g: YosemiteGame, p: int) -> None:
+    """Discard every tile in p's hand (face up, as the engine discards)."""
+    s = g.state
+    for a in range(5):
+        while s[E.HAND + p * 5 + a]:
+            E.discard_tile(s, g._comp, p, a)
+
+
+def show_photo(g: YosemiteGame, slot: int, photo: int) -> None:
+    """Photo `photo` face up in `slot`; the photo there goes back to the box."""
+    s = g.state
+    if s[E.SLOT + slot] >= 0:
+        s[E.PHOTO_LOC + s[E.SLOT + slot]] = E.P_BOX
+    if s[E.PHOTO_LOC + photo] == E.P_DECK:  # keep the deck whole: a box photo takes its place
+        box = next(ph for ph in range(E.N_PHOTOS) if s[E.PHOTO_LOC + ph] == E.P_BOX)
+        i = next(i for i in range(int(s[E.N_PHOTO_DECK])) if s[E.PHOTO_DECK + i] == photo)
+        s[E.PHOTO_DECK + i] = box
+        s[E.PHOTO_LOC + box] = E.P_DECK
+    s[E.SLOT + slot] = photo
+    s[E.PHOTO_LOC + photo] = E.P_SLOT
+
+
+def photo_needing(g: YosemiteGame, animals) -> int:
+    comp = g.config.components
+    return next(i for i, p in enumerate(comp.photos) if sorted(p.animals) == sorted(animals))
+
+
+def hand(g: YosemiteGame, p: int) -> list[int]:
+    return [int(g.state[E.HAND + p * 5 + a]) for a in range(5)]
+
+
+def pay_options(g: YosemiteGame) -> list[int]:
+    return sorted(a.count for a in g.legal_actions() if a.kind == "pay")

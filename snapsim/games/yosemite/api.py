@@ -97,7 +97,7 @@ def _record(st, out_i, out_f, row, policy_of_seat):
 @njit(cache=True)
 def play_game(cfg, comp, kinds, params, rng, seats):
     """Play one game to the end; return its final state."""
-    buf = np.empty(E.MAX_LEGAL, np.int64)
+    buf = np.empty(E.BUF_SIZE, np.int64)
     st = E.new_game(cfg, comp, rng)
     n = E.settle(st, cfg, comp, rng, buf)
     while st[E.PHASE] != E.PH_OVER:
@@ -143,14 +143,15 @@ def run_games(config: YosemiteConfig, policies, first: int, count: int, seed: in
 # ---------------------------------------------------------------- step API
 
 ACTION_NAMES = ("start", "eat fish", "stop eating", "step", "animal move", "take landmark",
-                "push", "no push", "photo", "no photo", "discard")
+                "push", "no push", "photo", "no photo", "discard", "pay")
 DIRECTIONS = ("up", "down", "left", "right")
-PHASES = ("start square", "eat fish", "explore", "push", "camera", "discard", "over")
+PHASES = ("start square", "eat fish", "explore", "push", "camera", "pay", "discard", "over")
 
 
 @dataclass(frozen=True)
 class Action:
-    """A decoded action: kind name and its square, direction, photo slot or animal."""
+    """A decoded action: kind name and its square, direction, photo slot or animal (and for a
+    payment, how many tiles of that animal)."""
 
     code: int
     kind: str
@@ -158,9 +159,12 @@ class Action:
     direction: int | None = None
     slot: int | None = None
     animal: int | None = None
+    count: int | None = None
 
     def describe(self) -> str:
         parts = [self.kind]
+        if self.count is not None:
+            parts.append(str(self.count))
         if self.direction is not None:
             parts.append(DIRECTIONS[self.direction])
         if self.square is not None:
@@ -177,9 +181,13 @@ def square_name(s: int) -> str:
     return f"{'abcde'[s // E.SIZE]}{s % E.SIZE + 1}"
 
 
-def decode(code: int) -> Action:
+def decode(code: int, state: np.ndarray | None = None) -> Action:
+    """The action a code stands for; a payment names its animal from the state it is legal in."""
     kind, arg = divmod(int(code), 64)
     name = ACTION_NAMES[kind]
+    if kind == E.A_PAY:
+        return Action(code, name, count=arg,
+                      animal=None if state is None else int(state[E.PAY_ANIMAL]))
     if kind in (E.A_START, E.A_ANIMAL, E.A_PUSH):
         return Action(code, name, square=arg)
     if kind in (E.A_EAT, E.A_STEP):
@@ -205,7 +213,7 @@ class YosemiteGame:
         self._comp = self.config.comp_vector()
         key0, key1 = root_keys(seed)
         self._rng = game_rngs(np.uint64(key0), np.uint64(key1), game)
-        self._buf = np.empty(E.MAX_LEGAL, np.int64)
+        self._buf = E.action_buffer()
         self.policies = [make_policy(p) for p in (policies or ["greedy", "greedy"])]
         if len(self.policies) != 2:
             raise InputError(f"2 players need 2 policies, got {len(self.policies)}")
@@ -230,7 +238,7 @@ class YosemiteGame:
         if self.is_over():
             return []
         n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
-        return [decode(c) for c in self._buf[:n]]
+        return [decode(c, self.state) for c in self._buf[:n]]
 
     def policy_action(self) -> Action:
         """The action the seat's policy would take now."""
@@ -238,20 +246,21 @@ class YosemiteGame:
         n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
         code = P.policy_action(self.state, self._cfg, self._comp, self._rng, self._kinds[k],
                                self._params[k], self._buf, n)
-        return decode(code)
+        return decode(code, self.state)
 
     def apply(self, action: Action | int) -> None:
         code = action.code if isinstance(action, Action) else int(action)
         if code not in {a.code for a in self.legal_actions()}:
-            raise InputError(f"action {decode(code).describe()!r} is not legal now "
+            raise InputError(f"action {decode(code, self.state).describe()!r} is not legal now "
                              f"(phase {self.phase})")
         # what engine.step does, one move at a time so that forced moves are logged too
         forced = False
         while True:
             who = self.current_player
             before = self.state.copy()
+            action = decode(code, before)
             E.apply_action(self.state, self._cfg, self._comp, self._rng, code)
-            self._log(who, decode(code), before, forced)
+            self._log(who, action, before, forced)
             if self.is_over() or E.legal_actions(self.state, self._cfg, self._comp,
                                                  self._buf) != 1:
                 return
@@ -287,7 +296,8 @@ class YosemiteGame:
 
     def observation(self, player: int) -> dict:
         """What `player` sees: the park, pawns, tracks, face-up cards, both photo sets, their
-        own hand and the opponent's hand size (hands are held hidden)."""
+        own hand, the opponent's hand size and the opponent's tiles it saw them take from the
+        park (the rest of a hand is hidden)."""
         if player not in (0, 1):
             raise InputError(f"player must be 0 or 1, got {player!r}")
         comp = self.config.components
@@ -309,6 +319,9 @@ class YosemiteGame:
             "tents": [int(s[E.TENTS + p]) for p in range(2)],
             "hand": hand,
             "opponent_hand_size": int(E.hand_size(s, 1 - player)),
+            "opponent_tiles_seen": dict(zip(ANIMALS, map(int, P.visible_hand(s, self._comp,
+                                                                             1 - player)),
+                                            strict=True)),
             "photos_face_up": [comp.photos[int(s[E.SLOT + k])].name if s[E.SLOT + k] >= 0
                                else None for k in range(self.config.photo_slots)],
             "photos_taken": [[comp.photos[ph].name for ph in range(E.N_PHOTOS)

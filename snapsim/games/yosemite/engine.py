@@ -5,8 +5,17 @@ A game is an int64 state vector `st` (layout below), two splitmix64 streams in `
 vector `cfg` and the flat int64 component vector `comp` (one array, not a tuple of arrays:
 every call passing a tuple pays a reference count per member). Every decision the rulebook
 gives a player is one small action (a start square, one fish step, an explore choice, a push,
-a photo, a discard); `legal_actions` lists them and `step` applies one and then every forced
-move, so the batch kernel and the step API run exactly the same code.
+a photo, its payment, a discard); `legal_actions` lists them and `step` applies one and then
+every forced move, so the batch kernel and the step API run exactly the same code.
+
+A camera payment is chosen animal by animal in component order (fox, sheep, bear, rattlesnake,
+cougar): action `A_PAY * 64 + c` discards c tiles of the animal `PAY_ANIMAL` names, and only
+counts that still leave a complete payment are legal, so each distinct set of discarded tiles
+(matching tiles and wild pairs, two of one animal standing in for any animal) is exactly one
+sequence of choices.
+
+The action buffer has `BUF_SIZE` entries: the legal actions at the front and a scratch tail for
+path searches, so neither listing moves nor asking a policy ever writes to the state.
 
 The park is 5x5, square = row * 5 + column. Tiles 0..44 are the animal tiles (component
 order), tile 45 + l is landmark l's tile. The camping token sits at CAMP = +k on player 0's
@@ -98,8 +107,9 @@ PH_FISH = 1
 PH_EXPLORE = 2
 PH_PUSH = 3  # the mover moves the opponent (bear, rattlesnake, cougar)
 PH_CAMERA = 4
-PH_DISCARD = 5
-PH_OVER = 6
+PH_PAY = 5  # the photo's payment, one animal at a time
+PH_DISCARD = 6
+PH_OVER = 7
 
 A_START = 0  # arg square
 A_EAT = 1  # arg direction: eat one fish, one step
@@ -112,8 +122,10 @@ A_NO_PUSH = 7
 A_PHOTO = 8  # arg photo slot
 A_NO_PHOTO = 9
 A_DISCARD = 10  # arg animal
-N_KINDS = 11
+A_PAY = 11  # arg how many tiles of PAY_ANIMAL go to the discard pile
+N_KINDS = 12
 MAX_LEGAL = 64
+BUF_SIZE = MAX_LEGAL + 2 * N_SQ  # legal actions, then scratch for `distances`
 
 # ---------------------------------------------------------------- locations
 L_DECK = 0
@@ -142,6 +154,10 @@ FROM = _field("FROM")  # square left by Explore B this turn (-1: none)
 MOVED = _field("MOVED")  # animal whose movement was used this turn (-1: none)
 PUSH_MIN = _field("PUSH_MIN")
 PUSH_MAX = _field("PUSH_MAX")
+PAY_SLOT = _field("PAY_SLOT")  # the photo being paid for
+PAY_ANIMAL = _field("PAY_ANIMAL")  # the animal whose tiles are chosen next
+PAY_LO = _field("PAY_LO")  # needs the tiles paid so far cover at least ...
+PAY_HI = _field("PAY_HI")  # ... and at most
 PARK = _field("PARK", N_SQ)  # tile on each square
 POS = _field("POS", 2)  # pawn squares (-1: not placed)
 FISH = _field("FISH", 2)
@@ -149,6 +165,7 @@ TENTS = _field("TENTS", 2)
 HAND = _field("HAND", 2 * N_ANIMALS)  # tiles in hand by animal
 TILE_LOC = _field("TILE_LOC", N_ALL_TILES)
 TILE_OWNER = _field("TILE_OWNER", N_ALL_TILES)
+SEEN = _field("SEEN", N_ALL_TILES)  # 1 once the tile has been face up (park, discards)
 DECK = _field("DECK", N_ALL_TILES)
 LM_TOKEN_ON = _field("LM_TOKEN_ON", N_LM)  # 1: the token lies on its tile in the park
 LM_OWNER = _field("LM_OWNER", N_LM)
@@ -177,12 +194,6 @@ ST_EXPLORE_A = _field("ST_EXPLORE_A", 2)
 ST_EXPLORE_C = _field("ST_EXPLORE_C", 2)
 ST_PUSHES = _field("ST_PUSHES", 2)
 ST_DISCARDS = _field("ST_DISCARDS", 2)
-# policy scratch: the turn plan (target square reached by eating fish, then an explore action)
-PLAN_READY = _field("PLAN_READY")
-PLAN_TARGET = _field("PLAN_TARGET")
-PLAN_ACTION = _field("PLAN_ACTION")
-# scratch for path searches (distances and their queue): saves an allocation per search
-SCRATCH = _field("SCRATCH", 2 * N_SQ)
 STATE_SIZE = _layout.size
 
 
@@ -225,10 +236,15 @@ def distances(frm, block, max_d, dist, queue):
                 tail += 1
 
 
+def action_buffer():
+    """A buffer for `legal_actions` and `step` (legal actions, then path-search scratch)."""
+    return np.empty(BUF_SIZE, np.int64)
+
+
 @njit(cache=True)
-def scratch(st):
-    """Two scratch views of the state for `distances`: (dist, queue)."""
-    return st[SCRATCH:SCRATCH + N_SQ], st[SCRATCH + N_SQ:SCRATCH + 2 * N_SQ]
+def scratch(buf):
+    """The scratch tail of an action buffer for `distances`: (dist, queue)."""
+    return buf[MAX_LEGAL:MAX_LEGAL + N_SQ], buf[MAX_LEGAL + N_SQ:BUF_SIZE]
 
 
 @njit(cache=True)
@@ -249,20 +265,22 @@ def animal_dests(frm, opp, animal, out, n, dist, queue):
 
     Fox 1-3 and rattlesnake 1-2 steps in any directions, sheep any distance in one direction,
     bear exactly 2 in one direction, cougar to the edge; only the rattlesnake may end on the
-    opponent and only the cougar may pass through them; the end square is never frm.
+    opponent and only the cougar may pass through them. A fox or rattlesnake may end on frm
+    itself, one step out and back (two spaces moved; the opponent can block at most one of
+    frm's two or more neighbours, so that is always possible).
     """
     if animal in (FOX, SNAKE):
         reach = 3 if animal == FOX else 2
         gap = manhattan(frm, opp)
         if gap >= reach:  # too far to block a path: every square within reach but theirs
             for s in range(N_SQ):
-                if s != opp and 0 < manhattan(frm, s) <= reach:
+                if s != opp and manhattan(frm, s) <= reach:
                     out[n] = A_ANIMAL * 64 + s
                     n += 1
         else:
             distances(frm, opp, reach, dist, queue)
             for s in range(N_SQ):
-                if dist[s] > 0:
+                if dist[s] >= 0:
                     out[n] = A_ANIMAL * 64 + s
                     n += 1
         if animal == SNAKE and gap in (1, 2):
@@ -302,18 +320,61 @@ def hand_size(st, p):
 
 
 @njit(cache=True)
-def can_take(st, cfg, comp, p, ph):
-    """Camera: the hand covers the photo, two of one animal standing in for any one."""
-    missing = 0
-    pairs = 0
+def photo_size(comp, ph):
+    k = 0
     for a in range(N_ANIMALS):
-        h = st[HAND + p * N_ANIMALS + a]
-        k = need(comp, ph, a)
-        if h < k:
-            missing += k - h
-        else:
-            pairs += (h - k) // 2
-    return missing == 0 or (cfg[C_WILDS] == 1 and pairs >= missing)
+        k += need(comp, ph, a)
+    return k
+
+
+@njit(cache=True)
+def cover_span(cfg, comp, ph, a, d):
+    """Camera: how many of the photo's animals d discarded tiles of animal a can stand for,
+    (least, most); least > most when no split works. Each tile matching a needed a stands for
+    one animal, each pair of the same animal (a wild, if allowed) for any one."""
+    k = need(comp, ph, a)
+    if cfg[C_WILDS] == 0:
+        return (d, d) if d <= k else (1, 0)
+    if d % 2 == 1 and k == 0:  # an odd tile out can only be a matching one
+        return 1, 0
+    m = min(k, d)
+    if (d - m) % 2 == 1:
+        m -= 1
+    return (d + d % 2) // 2, (d + m) // 2
+
+
+@njit(cache=True)
+def cover_max(st, cfg, comp, p, ph, a):
+    """The most of the photo's animals p's tiles of animal a can stand for."""
+    h = st[HAND + p * N_ANIMALS + a]
+    m = min(h, need(comp, ph, a))
+    return m + (h - m) // 2 if cfg[C_WILDS] == 1 else m
+
+
+@njit(cache=True)
+def pay_allows(st, cfg, comp, p, c):
+    """Whether discarding c tiles of PAY_ANIMAL still leaves a complete payment: the tiles
+    paid so far and these stand for few enough of the photo's animals, and the animals still to
+    come can stand for the rest."""
+    ph = st[SLOT + st[PAY_SLOT]]
+    j = st[PAY_ANIMAL]
+    lo, hi = cover_span(cfg, comp, ph, j, c)
+    if lo > hi:
+        return False
+    rest = 0
+    for a in range(j + 1, N_ANIMALS):
+        rest += cover_max(st, cfg, comp, p, ph, a)
+    k = photo_size(comp, ph)
+    return st[PAY_LO] + lo <= k <= st[PAY_HI] + hi + rest
+
+
+@njit(cache=True)
+def can_take(st, cfg, comp, p, ph):
+    """Camera: p's tiles can pay for the photo (matching tiles, and pairs as wilds)."""
+    total = 0
+    for a in range(N_ANIMALS):
+        total += cover_max(st, cfg, comp, p, ph, a)
+    return total >= photo_size(comp, ph)
 
 
 @njit(cache=True)
@@ -358,7 +419,7 @@ def legal_actions(st, cfg, comp, out):
         else:
             a = tile_animal(st, comp, pos)
             if a >= 0:
-                dist, queue = scratch(st)
+                dist, queue = scratch(out)
                 n = animal_dests(pos, opp, a, out, n, dist, queue)
             else:
                 lm = tile_landmark(st, pos)
@@ -366,7 +427,7 @@ def legal_actions(st, cfg, comp, out):
                     out[n] = A_LANDMARK * 64
                     n += 1
     elif ph == PH_PUSH:
-        dist, queue = scratch(st)
+        dist, queue = scratch(out)
         distances(opp, pos, st[PUSH_MAX], dist, queue)
         for s in range(N_SQ):
             if dist[s] > 0:
@@ -382,6 +443,11 @@ def legal_actions(st, cfg, comp, out):
                 n += 1
         out[n] = A_NO_PHOTO * 64
         n += 1
+    elif ph == PH_PAY:
+        for c in range(st[HAND + p * N_ANIMALS + st[PAY_ANIMAL]] + 1):
+            if pay_allows(st, cfg, comp, p, c):
+                out[n] = A_PAY * 64 + c
+                n += 1
     elif ph == PH_DISCARD:
         for a in range(N_ANIMALS):
             if st[HAND + p * N_ANIMALS + a] > 0:
@@ -416,6 +482,7 @@ def new_game(cfg, comp, rng):
     for s in range(N_SQ):
         st[PARK + s] = tiles[k]
         st[TILE_LOC + tiles[k]] = L_PARK
+        st[SEEN + tiles[k]] = 1
         k += 1
     n = 0
     for i in range(k, N_TILES):
@@ -473,7 +540,6 @@ def draw_photo(st, slot):
 
 @njit(cache=True)
 def start_turn(st):
-    st[PLAN_READY] = 0
     st[FROM] = -1
     st[MOVED] = -1
     st[PHASE] = PH_FISH if st[FISH + st[CUR]] > 0 else PH_EXPLORE
@@ -571,35 +637,40 @@ def collect(st, cfg, comp, rng):
 
 @njit(cache=True)
 def discard_tile(st, comp, p, a):
-    """One of p's tiles of animal a to the discard pile."""
+    """One of p's tiles of animal a to the discard pile, face up: a tile the opponent has
+    already seen if p holds one (tiles of one animal differ only in what they reveal)."""
+    pick = -1
     for t in range(N_TILES):
         if st[TILE_LOC + t] == L_HAND and st[TILE_OWNER + t] == p and \
-                comp[K_TILE_ANIMAL + t] == a:
-            st[TILE_LOC + t] = L_DISCARD
-            st[TILE_OWNER + t] = -1
-            st[HAND + p * N_ANIMALS + a] -= 1
-            return
+                comp[K_TILE_ANIMAL + t] == a and (pick < 0 or st[SEEN + t] > st[SEEN + pick]):
+            pick = t
+    st[TILE_LOC + pick] = L_DISCARD
+    st[TILE_OWNER + pick] = -1
+    st[SEEN + pick] = 1
+    st[HAND + p * N_ANIMALS + a] -= 1
 
 
 @njit(cache=True)
-def take_photo(st, cfg, comp, slot):
-    """Camera: pay with matching tiles first, then a pair of the animal held most for each
-    animal still missing (the engine's payment rule), and take the photo."""
+def pay(st, cfg, comp, rng, c):
+    """Discard c tiles of the animal being paid; after the last animal, take the photo."""
+    p = st[CUR]
+    a = st[PAY_ANIMAL]
+    lo, hi = cover_span(cfg, comp, st[SLOT + st[PAY_SLOT]], a, c)
+    st[PAY_LO] += lo
+    st[PAY_HI] += hi
+    for _ in range(c):
+        discard_tile(st, comp, p, a)
+    st[PAY_ANIMAL] = a + 1
+    if a + 1 == N_ANIMALS:
+        take_photo(st, comp, st[PAY_SLOT])
+        reset(st, cfg, comp, rng)
+
+
+@njit(cache=True)
+def take_photo(st, comp, slot):
+    """Camera, once paid: the photo goes face up in front of the player."""
     p = st[CUR]
     ph = st[SLOT + slot]
-    missing = 0
-    for a in range(N_ANIMALS):
-        use = min(st[HAND + p * N_ANIMALS + a], need(comp, ph, a))
-        missing += need(comp, ph, a) - use
-        for _ in range(use):
-            discard_tile(st, comp, p, a)
-    for _ in range(missing):
-        best = 0
-        for a in range(1, N_ANIMALS):
-            if st[HAND + p * N_ANIMALS + a] > st[HAND + p * N_ANIMALS + best]:
-                best = a
-        discard_tile(st, comp, p, best)
-        discard_tile(st, comp, p, best)
     st[SLOT + slot] = -1
     st[PHOTO_LOC + ph] = P_TAKEN
     st[PHOTO_OWNER + ph] = p
@@ -640,6 +711,7 @@ def reset(st, cfg, comp, rng):
         t = draw_tile(st, rng)
         st[PARK + sq] = t
         st[TILE_LOC + t] = L_PARK
+        st[SEEN + t] = 1
         if t >= N_TILES:
             st[LM_TOKEN_ON + t - N_TILES] = 1
     if hand_size(st, st[CUR]) > cfg[C_HAND_LIMIT]:
@@ -758,8 +830,13 @@ def apply_action(st, cfg, comp, rng, action):
     elif kind == A_NO_PUSH:
         collect(st, cfg, comp, rng)
     elif kind == A_PHOTO:
-        take_photo(st, cfg, comp, arg)
-        reset(st, cfg, comp, rng)
+        st[PAY_SLOT] = arg
+        st[PAY_ANIMAL] = 0
+        st[PAY_LO] = 0
+        st[PAY_HI] = 0
+        st[PHASE] = PH_PAY
+    elif kind == A_PAY:
+        pay(st, cfg, comp, rng, arg)
     elif kind == A_NO_PHOTO:
         reset(st, cfg, comp, rng)
     elif kind == A_DISCARD:

@@ -1,16 +1,22 @@
 """Yosemite policies: a kind plus a small float vector, interpreted by njit code.
 
 - `random` picks uniformly among the legal actions.
-- `greedy` plans its turn once (one ply): for every square it can reach by eating fish it
-  values each explore choice there (the tile collected: progress toward the face-up photos,
-  judges, its bonus; a landmark token by the chart; the square it ends on, for next turn)
-  less the fish eaten, walks there and plays the best; pushes leave the opponent on the
-  square worth least to them, the camera takes the best photo and discards drop the tile
-  worth least.
+- `greedy` plans its turn (one ply): for every square it can reach by eating fish it values
+  each explore choice there (the tile collected: progress toward the face-up photos, judges,
+  its bonus; a landmark token by the chart; the square it ends on, for next turn) less the
+  fish eaten, walks there and plays the best; pushes leave the opponent on the square worth
+  least to them by the tiles it has seen them take; the camera takes the photo worth most
+  net of the tiles it costs, paid with the tiles worth least kept (judges, other photos);
+  discards drop the tile worth least. The plan is recomputed at every decision, so the
+  policy keeps no memory.
 - `rollout` is a Monte Carlo player: every legal action is tried in `rollouts` games played
-  to the end by greedy players, on a reshuffled copy of the hidden decks (the same rollout
-  seeds for every action), and the best mean result (win share plus a little score margin)
-  is played. Deterministic for a seed: its randomness comes from the policy stream.
+  to the end by greedy players, each on a copy whose hidden part is sampled afresh (the
+  opponent's unseen tiles, the deck order, the unseen photos; the same rollout seeds for
+  every action), and the best mean result (win share plus a little score margin) is played.
+  Deterministic for a seed: its randomness comes from the policy stream.
+
+Every seat decides from what it may see: the public table, its own hand, and of the opponent's
+hand only the size and the tiles it took face up from the park (`engine.SEEN`).
 """
 
 import numpy as np
@@ -85,14 +91,23 @@ def landmark_value(st, comp, par, p, lm):
 
 
 @njit(cache=True)
-def tile_values(st, cfg, comp, par, p, out):
-    """out[t] for every tile t: what collecting it is worth to p now (landmark tiles: the
-    token's worth if it lies there)."""
+def visible_hand(st, comp, p):
+    """p's tiles by animal as the opponent knows them: those taken face up from the park."""
+    out = np.zeros(E.N_ANIMALS, np.int64)
+    for t in range(E.N_TILES):
+        if st[E.TILE_LOC + t] == E.L_HAND and st[E.TILE_OWNER + t] == p and st[E.SEEN + t]:
+            out[comp[E.K_TILE_ANIMAL + t]] += 1
+    return out
+
+
+@njit(cache=True)
+def tile_values(st, cfg, comp, par, p, hand, out):
+    """out[t] for every tile t: what collecting it is worth to p, who holds `hand` (by animal),
+    now (landmark tiles: the token's worth if it lies there)."""
     tg = np.zeros(E.N_ANIMALS)
     cam = np.zeros(E.N_ANIMALS)
     for a in range(E.N_ANIMALS):
         tg[a] = par[P_JUDGE] * st[E.JUDGE_IN + a]
-    hand = st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS]
     for s in range(cfg[E.C_SLOTS]):
         ph = st[E.SLOT + s]
         if ph < 0:
@@ -126,6 +141,15 @@ def tile_values(st, cfg, comp, par, p, out):
 
 
 @njit(cache=True)
+def own_tile_values(st, cfg, comp, par):
+    p = st[E.CUR]
+    tv = np.empty(E.N_ALL_TILES)
+    tile_values(st, cfg, comp, par, p, st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS],
+                tv)
+    return tv
+
+
+@njit(cache=True)
 def square_value(st, tv, s):
     t = st[E.PARK + s]
     return tv[t] if t >= 0 else 0.0
@@ -135,15 +159,13 @@ def square_value(st, tv, s):
 
 
 @njit(cache=True)
-def plan(st, cfg, comp, par, fish):
-    """Best (square reached by eating up to `fish` fish, explore action there); stored in the
-    state's plan fields."""
+def plan(st, cfg, comp, par, fish, buf):
+    """Best (square reached by eating up to `fish` fish, explore action there)."""
     p = st[E.CUR]
     opp = st[E.POS + 1 - p]
-    tv = np.empty(E.N_ALL_TILES)
-    tile_values(st, cfg, comp, par, p, tv)
+    tv = own_tile_values(st, cfg, comp, par)
     dist = np.empty(E.N_SQ, np.int64)
-    sd, sq = E.scratch(st)
+    sd, sq = E.scratch(buf)
     E.distances(st[E.POS + p], opp, fish, dist, sq)
     dests = np.empty(E.MAX_LEGAL, np.int64)
     gain_fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
@@ -161,11 +183,12 @@ def plan(st, cfg, comp, par, fish):
                 if v > best_v:
                     best_v, best_q, best_a = v, q, E.A_STEP * 64 + d
         a = E.tile_animal(st, comp, q)
-        if a >= 0:  # Explore B
+        if a >= 0:  # Explore B (ending on q itself: q is refilled from the unseen deck)
             k = E.animal_dests(q, opp, a, dests, 0, sd, sq)
             for i in range(k):
                 dest = dests[i] % 64
-                v = tv[st[E.PARK + q]] + par[P_NEXT] * square_value(st, tv, dest) - cost
+                nxt = square_value(st, tv, dest) if dest != q else 0.0
+                v = tv[st[E.PARK + q]] + par[P_NEXT] * nxt - cost
                 if v > best_v:
                     best_v, best_q, best_a = v, q, dests[i]
         else:  # Explore C
@@ -174,9 +197,7 @@ def plan(st, cfg, comp, par, fish):
                 v = tv[st[E.PARK + q]] - cost
                 if v > best_v:
                     best_v, best_q, best_a = v, q, E.A_LANDMARK * 64
-    st[E.PLAN_TARGET] = best_q
-    st[E.PLAN_ACTION] = best_a
-    st[E.PLAN_READY] = 1
+    return best_q, best_a
 
 
 @njit(cache=True)
@@ -187,31 +208,113 @@ def _find(buf, n, action):
     return False
 
 
+# ---------------------------------------------------------------- the camera
+
+
+@njit(cache=True)
+def keep_value(st, cfg, comp, par, hand, skip):
+    """What tiles still held are worth: judged animals, and progress toward the face-up
+    photos other than slot `skip`."""
+    v = 0.0
+    for a in range(E.N_ANIMALS):
+        v += par[P_JUDGE] * st[E.JUDGE_IN + a] * hand[a]
+    for s in range(cfg[E.C_SLOTS]):
+        ph = st[E.SLOT + s]
+        if ph < 0 or s == skip:
+            continue
+        miss = 0
+        for a in range(E.N_ANIMALS):
+            miss += max(0, E.need(comp, ph, a) - hand[a])
+        v += par[P_PHOTO] * photo_gain(st, comp, par, st[E.CUR], ph) / (1 + miss)
+    return v
+
+
+@njit(cache=True)
+def best_payment(st, cfg, comp, par, slot, first, lo, hi):
+    """The payment for the photo in `slot` that keeps the most valuable hand: over every count
+    of tiles of animals first.. (the earlier ones paid, covering lo..hi of its animals) that
+    completes it, (kept value, tiles of `first` to pay). The first best in count order wins."""
+    p = st[E.CUR]
+    ph = st[E.SLOT + slot]
+    k = E.photo_size(comp, ph)
+    hand = st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS]
+    left = np.empty(E.N_ANIMALS, np.int64)
+    total = 1
+    for a in range(first, E.N_ANIMALS):
+        total *= hand[a] + 1
+    best_v, best_c = NEG, 0
+    for code in range(total):  # the counts as digits of a mixed-radix number
+        r = code
+        l, h = lo, hi
+        ok = True
+        for a in range(E.N_ANIMALS):
+            d = 0
+            if a >= first:
+                d = r % (hand[a] + 1)
+                r //= hand[a] + 1
+                dl, dh = E.cover_span(cfg, comp, ph, a, d)
+                ok = ok and dl <= dh
+                l += dl
+                h += dh
+            left[a] = hand[a] - d
+        if ok and l <= k <= h:
+            v = keep_value(st, cfg, comp, par, left, slot)
+            if v > best_v:
+                best_v, best_c = v, hand[first] - left[first]
+    return best_v, best_c
+
+
+@njit(cache=True)
+def camera_action(st, cfg, comp, par, buf, n):
+    """Take the photo worth most net of the tiles it costs, if any is worth taking."""
+    p = st[E.CUR]
+    hand = st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS]
+    best, best_v = E.A_NO_PHOTO * 64, 0.0
+    for i in range(n):
+        if buf[i] // 64 != E.A_PHOTO:
+            continue
+        slot = buf[i] % 64
+        ph = st[E.SLOT + slot]
+        judged = 0.0
+        for a in range(E.N_ANIMALS):
+            judged += par[P_JUDGE] * st[E.JUDGE_IN + a] * E.need(comp, ph, a)
+        kept, _ = best_payment(st, cfg, comp, par, slot, 0, 0, 0)
+        v = photo_gain(st, comp, par, p, ph) + judged + kept - \
+            keep_value(st, cfg, comp, par, hand, slot)
+        if v > best_v:
+            best, best_v = buf[i], v
+    return best
+
+
+# ---------------------------------------------------------------- greedy
+
+
 @njit(cache=True)
 def greedy_action(st, cfg, comp, par, buf, n):
     ph = st[E.PHASE]
     p = st[E.CUR]
     pos = st[E.POS + p]
     if ph == E.PH_FISH or ph == E.PH_EXPLORE:
-        if st[E.PLAN_READY] == 0 or (ph == E.PH_EXPLORE and pos != st[E.PLAN_TARGET]):
-            plan(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0)
+        target, action = plan(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf)
         if ph == E.PH_FISH:
-            target = st[E.PLAN_TARGET]
             if pos == target:
                 return E.A_STOP_EATING * 64
-            dist, queue = E.scratch(st)
+            dist, queue = E.scratch(buf)
             E.distances(target, st[E.POS + 1 - p], E.N_SQ, dist, queue)
             for d in range(4):
                 nb = E.neighbour(pos, d)
                 if nb >= 0 and dist[nb] == dist[pos] - 1 and _find(buf, n, E.A_EAT * 64 + d):
                     return E.A_EAT * 64 + d
             return E.A_STOP_EATING * 64
-        return st[E.PLAN_ACTION] if _find(buf, n, st[E.PLAN_ACTION]) else buf[0]
+        return action if _find(buf, n, action) else buf[0]
     if ph == E.PH_PLACE or ph == E.PH_PUSH:
-        # start square: the tile worth most to me; push: the square worth least to them
-        who = p if ph == E.PH_PLACE else 1 - p
-        tv = np.empty(E.N_ALL_TILES)
-        tile_values(st, cfg, comp, par, who, tv)
+        # start square: the tile worth most to me; push: the square worth least to them, as
+        # far as I know their hand
+        if ph == E.PH_PLACE:
+            tv = own_tile_values(st, cfg, comp, par)
+        else:
+            tv = np.empty(E.N_ALL_TILES)
+            tile_values(st, cfg, comp, par, 1 - p, visible_hand(st, comp, 1 - p), tv)
         sign = 1.0 if ph == E.PH_PLACE else -1.0
         best = buf[0]
         best_v = NEG
@@ -222,17 +325,13 @@ def greedy_action(st, cfg, comp, par, buf, n):
                 best, best_v = buf[i], v
         return best
     if ph == E.PH_CAMERA:
-        best = E.A_NO_PHOTO * 64
-        best_v = 0.0
-        for i in range(n):
-            if buf[i] // 64 == E.A_PHOTO:
-                v = photo_gain(st, comp, par, p, st[E.SLOT + buf[i] % 64])
-                if v > best_v:
-                    best, best_v = buf[i], v
-        return best
+        return camera_action(st, cfg, comp, par, buf, n)
+    if ph == E.PH_PAY:
+        _, c = best_payment(st, cfg, comp, par, st[E.PAY_SLOT], st[E.PAY_ANIMAL], st[E.PAY_LO],
+                            st[E.PAY_HI])
+        return E.A_PAY * 64 + c
     if ph == E.PH_DISCARD:
-        tv = np.empty(E.N_ALL_TILES)
-        tile_values(st, cfg, comp, par, p, tv)
+        tv = own_tile_values(st, cfg, comp, par)
         keep = np.full(E.N_ANIMALS, -NEG)
         for t in range(E.N_TILES):  # an animal's worth: its tiles' worth without the bonus
             a = comp[E.K_TILE_ANIMAL + t]
@@ -249,9 +348,37 @@ def greedy_action(st, cfg, comp, par, buf, n):
 
 
 @njit(cache=True)
-def determinize(st, rng):
-    """Reshuffle what no player can see: the tile deck and the unseen photos (deck + box)."""
-    E.shuffle(rng, st[E.DECK:E.DECK + st[E.N_DECK]], st[E.N_DECK])
+def determinize(st, comp, rng, p):
+    """Sample what p cannot see, from what p can: the opponent's tiles p never saw face up
+    come from the pool of such tiles (theirs and the deck's), the deck is reshuffled and the
+    unseen photos are dealt afresh to the photo deck and the box. Pools are built in tile
+    order, so the sample depends only on p's view and the stream."""
+    opp = 1 - p
+    pool = np.empty(E.N_TILES, np.int64)
+    k = 0
+    hidden = 0
+    for t in range(E.N_TILES):
+        loc = st[E.TILE_LOC + t]
+        theirs = loc == E.L_HAND and st[E.TILE_OWNER + t] == opp
+        if st[E.SEEN + t] == 0 and (loc == E.L_DECK or theirs):
+            pool[k] = t
+            k += 1
+            hidden += theirs
+    E.shuffle(rng, pool, k)
+    for i in range(k):
+        t = pool[i]
+        st[E.TILE_LOC + t] = E.L_HAND if i < hidden else E.L_DECK
+        st[E.TILE_OWNER + t] = opp if i < hidden else -1
+    n = 0
+    for a in range(E.N_ANIMALS):
+        st[E.HAND + opp * E.N_ANIMALS + a] = 0
+    for t in range(E.N_ALL_TILES):
+        if st[E.TILE_LOC + t] == E.L_DECK:
+            st[E.DECK + n] = t
+            n += 1
+        elif st[E.TILE_LOC + t] == E.L_HAND and st[E.TILE_OWNER + t] == opp:
+            st[E.HAND + opp * E.N_ANIMALS + comp[E.K_TILE_ANIMAL + t]] += 1
+    E.shuffle(rng, st[E.DECK:E.DECK + n], n)
     unseen = np.empty(E.N_PHOTOS, np.int64)
     k = 0
     for ph in range(E.N_PHOTOS):
@@ -276,7 +403,7 @@ def rollout_action(st, cfg, comp, rng, par, buf, n):
     seeds = np.empty(r, np.uint64)
     for j in range(r):
         seeds[j] = next_u64(rng, 1)
-    buf2 = np.empty(E.MAX_LEGAL, np.int64)
+    buf2 = np.empty(E.BUF_SIZE, np.int64)
     rng2 = np.empty(2, np.uint64)
     best = buf[0]
     best_v = NEG
@@ -286,9 +413,8 @@ def rollout_action(st, cfg, comp, rng, par, buf, n):
             rng2[0] = seeds[j]
             rng2[1] = seeds[j] ^ np.uint64(0x5DEECE66D)
             sim = st.copy()
-            determinize(sim, rng2)
+            determinize(sim, comp, rng2, p)
             m = E.step(sim, cfg, comp, rng2, buf[i], buf2)
-            sim[E.PLAN_READY] = 0
             while sim[E.PHASE] != E.PH_OVER:
                 m = E.step(sim, cfg, comp, rng2, greedy_action(sim, cfg, comp, par, buf2, m),
                            buf2)
