@@ -501,26 +501,14 @@ def test_game_ends_when_a_photo_cannot_be_refilled_YO_END_1():
 # ---------------------------------------------------------------- scoring
 
 
-def score_state(g, p, photos=(), camp=0, tents=0, hand=(), judges=(), landmarks=()):
-    s = g.state
-    s[E.HAND + p * 5:E.HAND + p * 5 + 5] = 0
-    for a in hand:
-        s[E.HAND + p * 5 + a] += 1
-    s[E.JUDGE_IN:E.JUDGE_IN + 5] = 0
-    for a in judges:
-        s[E.JUDGE_IN + a] = 1
-    for ph in photos:
-        _credit(g, p, ph)
-    s[E.CAMP] = camp if p == 0 else -camp
-    s[E.TENTS + p] = tents
-    for lm in landmarks:
-        s[E.LM_OWNER + lm] = p
-    E.end_game(s, g._cfg, g._comp)
-
-
-def _credit(g, p, ph):
+def credit(g, p, ph):
+    """Photo ph taken by p on an earlier turn (the arranged position's history)."""
     s, comp = g.state, g.config.components
     photo = comp.photos[ph]
+    if s[E.PHOTO_LOC + ph] == E.P_SLOT:
+        slot = next(k for k in range(E.MAX_SLOTS) if s[E.SLOT + k] == ph)
+        s[E.SLOT + slot] = next(q for q in range(E.N_PHOTOS) if s[E.PHOTO_LOC + q] == E.P_BOX)
+        s[E.PHOTO_LOC + s[E.SLOT + slot]] = E.P_SLOT
     s[E.PHOTO_LOC + ph] = E.P_TAKEN
     s[E.PHOTO_OWNER + ph] = p
     s[E.PHOTOS + p] += 1
@@ -530,64 +518,106 @@ def _credit(g, p, ph):
     s[E.LM_MATCH + p * 5 + photo.landmark] += 1
 
 
-def blank_game():
-    g = game_in_turn()
-    s = g.state
-    s[E.HAND:E.HAND + 10] = 0
+def scoring_game():
+    """Player 0 to play the last turn, both hands empty, no judges, the photo deck empty."""
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+    for p in range(2):
+        empty_hand(g, p)
+    g.state[E.JUDGE_IN:E.JUDGE_IN + 5] = 0
+    empty_photo_deck(g)
     return g
 
 
+def last_photo(g, ph):
+    """Player 0 collects a camera tile, takes photo ph paying its own animals, and the game
+    ends, since the photo deck cannot refill the slot (YO-END-1)."""
+    animals = g.config.components.photos[ph].animals
+    show_photo(g, 0, ph)
+    for a in animals[1:]:
+        give(g, 0, a)
+    put(g, sq(0, 0), animals[0], CAMERA)
+    g.apply(next(a for a in g.legal_actions() if a.kind == "animal move"))
+    if g.phase == "push":
+        g.apply(g.legal_actions()[0])
+    g.apply(code(E.A_PHOTO, 0))
+    while g.phase == "pay":
+        a = int(g.state[E.PAY_ANIMAL])
+        g.apply(code(E.A_PAY, animals.count(a)))
+    assert g.is_over()
+    return g.scores()
+
+
+def plain_photo(g, avoid=()):
+    """A photo worth scoring that needs none of `avoid` and is not on a landmark in `avoid`."""
+    comp = g.config.components
+    return next(i for i, ph in enumerate(comp.photos) if g.state[E.PHOTO_LOC + i] != E.P_TAKEN
+                and not set(ph.animals) & set(avoid))
+
+
 def test_rulebook_scoring_example_is_34_YO_SCO_EX_YO_SCO_PHO_YO_SCO_CMP_YO_SCO_JDG_YO_SCO_LMK():
-    comp = load_components()
-    ex = comp.example
-    g = blank_game()
-    score_state(g, 0, ex.photos, ex.camping, ex.tents, ex.hand, ex.judges, ex.landmarks)
-    sheet = g.scores().iloc[0]
+    ex = load_components().example
+    g = scoring_game()
+    s = g.state
+    for ph in ex.photos[:-1]:
+        credit(g, 0, ph)
+    s[E.CAMP], s[E.TENTS] = ex.camping, ex.tents
+    s[E.TENT_SUPPLY] -= ex.tents
+    for a in ex.judges:
+        s[E.JUDGE_IN + a] = 1
+    for lm in ex.landmarks:
+        s[E.LM_OWNER + lm], s[E.LM_TOKEN_ON + lm] = 0, 0
+    for a in ex.hand:
+        give(g, 0, a)
+    sheet = last_photo(g, ex.photos[-1]).iloc[0]  # the example's fourth photo, taken in play
+    assert hand(g, 0) == [list(ex.hand).count(a) for a in range(5)]
     assert (sheet.photos, sheet.camping, sheet.judges, sheet.landmarks) == (14, 5, 4, 11)
     assert sheet.score == ex.total == 34
 
 
-def test_judge_tie_gives_nobody_the_card_YO_SCO_JDG():
-    g = blank_game()
-    s = g.state
-    s[E.JUDGE_IN:E.JUDGE_IN + 5] = 0
-    s[E.JUDGE_IN + BEAR] = 1
-    s[E.HAND + BEAR] = 2
-    s[E.PHOTO_ANIMALS + 5 + BEAR] = 2  # photo animals count the same as hand tiles
-    E.end_game(s, g._cfg, g._comp)
-    assert s[E.S_JUDGES] == 0 and s[E.S_JUDGES + 1] == 0
-    s[E.HAND + 5 + BEAR] = 1
-    s[E.S_JUDGES:E.S_JUDGES + 2] = 0
-    E.end_game(s, g._cfg, g._comp)
-    assert s[E.S_JUDGES + 1] == 4
+def test_judge_needs_strictly_the_most_photos_and_hand_tiles_YO_SCO_JDG():
+    for extra, judges in ((0, [0, 0]), (1, [0, 4])):
+        g = scoring_game()
+        g.state[E.JUDGE_IN + BEAR] = 1
+        give(g, 0, BEAR, 2)  # two bear tiles in hand ...
+        credit(g, 1, photo_needing(g, [BEAR, BEAR, FOX]))  # ... against two bears photographed
+        give(g, 1, BEAR, extra)
+        sheet = last_photo(g, plain_photo(g, avoid=[BEAR]))
+        assert sheet.judges.tolist() == judges  # a tie gives nobody the card
 
 
 @pytest.mark.parametrize("matches,points", [(0, 0), (1, 2), (2, 5), (3, 9), (4, 14)])
 def test_landmark_chart_YO_SCO_LMK(matches, points):
-    g = blank_game()
-    s = g.state
-    s[E.LM_OWNER + 1] = 1
-    s[E.LM_MATCH + 5 + 1] = matches
-    E.end_game(s, g._cfg, g._comp)
-    assert s[E.S_LANDMARKS + 1] == points
+    g = scoring_game()
+    comp = g.config.components
+    lm = 1
+    g.state[E.LM_OWNER + lm], g.state[E.LM_TOKEN_ON + lm] = 1, 0
+    for ph in [i for i, p in enumerate(comp.photos) if p.landmark == lm][:matches]:
+        credit(g, 1, ph)
+    last = next(i for i, p in enumerate(comp.photos) if p.landmark != lm)
+    assert last_photo(g, last).landmarks.tolist() == [0, points]
 
 
-def test_camping_points_on_your_side_only_YO_SCO_CMP():
-    g = blank_game()
-    s = g.state
-    s[E.CAMP] = -4
-    s[E.TENTS] = 3
-    E.end_game(s, g._cfg, g._comp)
-    assert (s[E.S_CAMPING], s[E.S_CAMPING + 1]) == (3, 4)
+def test_camping_points_on_your_side_only_plus_tent_tokens_YO_SCO_CMP():
+    g = scoring_game()
+    g.state[E.CAMP] = -4  # on player 1's 4
+    g.state[E.TENTS], g.state[E.TENT_SUPPLY] = 3, 7
+    sheet = last_photo(g, plain_photo(g))
+    track = g.config.components.camping_track
+    assert sheet.camping.tolist() == [3, track[3]] == [3, 4]
 
 
-@pytest.mark.parametrize("camp,shares", [(2, [1.0, 0.0]), (-1, [0.0, 1.0]), (0, [0.5, 0.5])])
-def test_tie_break_by_camping_token_else_shared_YO_TIE_1(camp, shares):
-    g = blank_game()
-    s = g.state
-    s[E.S_PHOTOS:E.S_PHOTOS + 2] = (7, 7)
-    s[E.CAMP] = camp
-    assert list(E.win_shares(s)) == shares
+@pytest.mark.parametrize("camp,won", [(2, [1.0, 0.0]), (-1, [0.0, 1.0]), (0, [0.5, 0.5])])
+def test_tie_break_by_camping_token_else_shared_YO_TIE_1(camp, won):
+    g = scoring_game()
+    track = g.config.components.camping_track
+    ph = plain_photo(g)
+    g.state[E.CAMP] = camp
+    mine = track[camp - 1] if camp > 0 else 0
+    theirs = track[-camp - 1] if camp < 0 else 0
+    g.state[E.S_PHOTOS + 1] = g.config.components.photos[ph].points + mine - theirs
+    sheet = last_photo(g, ph)
+    assert sheet.score[0] == sheet.score[1]
+    assert sheet.won.tolist() == won
 
 
 # ---------------------------------------------------------------- bad inputs
