@@ -416,10 +416,13 @@ def _advise(args) -> None:
     from .games.snapshot import advisor as A
 
     if args.kind == "reroll":
+        animals = [_animal(a) for a in args.animal]
         out = A.reroll_advice(args.stake, args.target, args.tokens, args.paid, args.reroll_cost,
-                              args.token_value)
+                              args.token_value, animals)
         _emit(pd.DataFrame([out]), args.format, "Re-roll after a failed explore? (value "
-                                                "relative to giving up now; exact)")
+                                                "relative to giving up now; exact over every "
+                                                "payment from the supply and the animals' "
+                                                "tokens)")
         return
     if args.top < 1:
         raise InputError(f"--top must be at least 1, got {args.top}")
@@ -437,6 +440,17 @@ def _advise(args) -> None:
           "prestige incl. award and assignment gains, minus token_value per token lost)")
 
 
+def _animal(text: str) -> tuple:
+    """--animal DICE,DIFFICULTY,VALUE,TOKENS (tokens on the card)."""
+    parts = text.split(",")
+    try:
+        if len(parts) != 4:
+            raise ValueError
+        return int(parts[0]), int(parts[1]), float(parts[2]), int(parts[3])
+    except ValueError:
+        raise InputError(f"--animal wants DICE,DIFFICULTY,VALUE,TOKENS, got {text!r}") from None
+
+
 def _add_advise(sub) -> None:
     p = sub.add_parser("advise", help="exact best moves for a Snapshot situation")
     kinds = p.add_subparsers(dest="kind", required=True, parser_class=_Parser)
@@ -451,8 +465,12 @@ def _add_advise(sub) -> None:
         q.add_argument("--format", **fmt)
         q.set_defaults(run=_advise)
     q = kinds.add_parser("reroll", help="re-roll a failed explore or give up")
-    q.add_argument("--stake", type=float, required=True,
-                   help="expected value of the habitat's photographs once explored")
+    q.add_argument("--stake", type=float, default=0.0,
+                   help="expected value of the habitat's photographs once explored (those "
+                        "not given with --animal)")
+    q.add_argument("--animal", action="append", default=[], metavar="D,DIFF,VALUE,TOKENS",
+                   help="an animal with dice in the habitat: its dice, difficulty, value and "
+                        "tokens on the card, which may pay for re-rolls (repeatable)")
     q.add_argument("--target", type=int, required=True, help="the habitat's explore value")
     q.add_argument("--tokens", type=int, required=True, help="tokens in your supply")
     q.add_argument("--paid", type=int, default=0, help="re-roll tokens already on the habitat")

@@ -203,6 +203,62 @@ def test_reroll_advice_equals_the_best_fixed_number_of_rerolls(stake, target, su
     assert out["reroll"] == (best > 0)
 
 
+def brute_reroll(animals, stake, target, supply, pot, cost, lam):
+    """max(give up, re-roll) by plain recursion over every payment (supply and card tokens)."""
+    p = (7 - target) / 6
+
+    @cache
+    def value(supply, toks, pot):
+        best = 0.0
+        srcs = [supply, *toks]
+        for pay in itertools.product(*(range(min(s, cost) + 1) for s in srcs)):
+            if sum(pay) != cost:
+                continue
+            left = tuple(t - x for t, x in zip(toks, pay[1:], strict=True))
+            win = stake - lam * (pot + cost) + sum(
+                p_sum_at_least(d, diff - t) * (v - lam * t)
+                for (d, diff, v, _), t in zip(animals, left, strict=True))
+            best = max(best, p * win + (1 - p) * value(supply - pay[0], left, pot + cost))
+        return best
+
+    return value(supply, tuple(a[3] for a in animals), pot)
+
+
+@pytest.mark.parametrize("animals,stake,target,supply,paid,cost,lam", [
+    ([(2, 7, 4.0, 2)], 0.0, 5, 0, 0, 2, 0.4),
+    ([(1, 2, 2.0, 1), (2, 8, 5.0, 3)], 0.5, 4, 1, 2, 2, 0.4),
+    ([(1, 5, 3.0, 2), (1, 3, 1.0, 1)], 0.0, 6, 3, 0, 2, 0.8),
+    ([(2, 9, 6.0, 4)], 1.0, 3, 2, 0, 3, 0.3),
+])
+def test_reroll_advice_is_exact_over_card_payments(animals, stake, target, supply, paid, cost,
+                                                   lam):
+    """Phase 3, Re-Rolls: the advice may take tokens off the animals (lowering their totals);
+    its value equals a brute force over every payment of every re-roll."""
+    from snapsim.games.snapshot.advisor import reroll_advice
+
+    out = reroll_advice(stake, target, supply, paid, cost, lam, animals)
+    want = brute_reroll(animals, stake, target, supply, paid, cost, lam)
+    assert out["value_of_rerolling"] == pytest.approx(want, abs=1e-12)
+    assert out["reroll"] == (want > 1e-12)
+
+
+def test_reroll_advice_pays_with_card_tokens_when_the_supply_is_empty():
+    """One spare token on each of two animals, none in the supply: the re-roll is paid with
+    both cards' tokens (the supply-only model would give up)."""
+    from snapsim.games.snapshot.advisor import reroll_advice
+
+    # animals: a 2-difficulty frog with 1 die and 1 token (the token is nearly spare), a
+    # 5-difficulty animal with 2 dice and 1 token
+    out = reroll_advice(0.0, 5, 0, 0, 2, 0.4, [(1, 2, 3.0, 1), (2, 5, 4.0, 1)])
+    assert out["reroll"] and out["pay"] == "1 from animal 1, 1 from animal 2"
+    assert out["rerolls_affordable"] == 1
+    assert out["p_explore"] == pytest.approx(1 / 3)
+    assert out["expected_tokens_lost"] == pytest.approx(2 / 3)
+    frog, other = 5 / 6 * 3.0, (1 - 6 / 36) * 4.0  # P(photo) x value, no tokens left
+    assert out["value_of_rerolling"] == pytest.approx((frog + other - 0.4 * 2) / 3)
+    assert not reroll_advice(0.0, 5, 0, 0, 2, 0.4)["reroll"]  # nothing to pay with
+
+
 def test_research_advice_is_the_mean_over_unseen_cards():
     from snapsim.games.snapshot.advisor import research_advice
     from snapsim.games.snapshot.components import load_components
@@ -249,7 +305,7 @@ def test_exact_policy_never_disagrees_with_the_advisor(sit):
     pol = make_policy(f"exact:token_value={lam}")
     g._kinds, g._params = policy_arrays([pol])
     g._seats[:] = 0
-    g.policy_action()  # the first dice decision computes and stores the plan
+    g.apply(g.policy_action())  # the first dice decision computes and stores the plan
     st = g.state
     assert [int(st[E.PLAN_HAB + h]) for h in range(E.N_HAB)] == top.plan["habitat_dice"]
     assert [int(st[E.PLAN_DICE + c]) for c in top.plan["cards"]] == top.plan["dice"]
@@ -273,3 +329,26 @@ def test_exact_policy_plays_whole_games_legally_and_matches_the_batch():
                                  seed=4, threads=1)
         row = batch[batch.game == i].sort_values("seat")
         assert row.score.tolist() == g.scores().score.tolist()
+
+
+def test_cli_advise_reroll_takes_animals(capsys):
+    """`snapsim advise reroll --animal ...`: the same advice as the API; bad animals are one
+    line, exit 2."""
+    import io
+
+    import pandas as pd
+
+    from snapsim.cli import main
+    from snapsim.games.snapshot.advisor import reroll_advice
+
+    rc = main(["advise", "reroll", "--target", "5", "--tokens", "0", "--animal", "1,2,3,1",
+               "--animal", "2,5,4,1", "--format", "csv"])
+    out, _ = capsys.readouterr()
+    assert rc in (0, None)
+    row = pd.read_csv(io.StringIO(out)).iloc[0]
+    want = reroll_advice(0.0, 5, 0, 0, 2, 0.4, [(1, 2, 3.0, 1), (2, 5, 4.0, 1)])
+    assert bool(row.reroll) and row.pay == want["pay"]
+    assert row.value_of_rerolling == pytest.approx(want["value_of_rerolling"], abs=1e-9)
+    rc = main(["advise", "reroll", "--target", "5", "--tokens", "0", "--animal", "1,2"])
+    _, err = capsys.readouterr()
+    assert rc == 2 and "DICE,DIFFICULTY,VALUE,TOKENS" in err and err.count("\n") == 1

@@ -56,7 +56,7 @@ from snapshot_helpers import (
 )
 
 from snapsim.errors import InputError
-from snapsim.games.snapshot import SnapshotConfig, load_components
+from snapsim.games.snapshot import SnapshotConfig, SnapshotGame, load_components
 from snapsim.games.snapshot import engine as E
 from snapsim.games.snapshot.config import RULEBOOK_TARGET
 
@@ -104,31 +104,82 @@ def test_award_stacks_highest_on_top_SN_SET_2(comp):
 
 
 def test_setup_three_cards_in_their_habitats_without_spooking_SN_SET_3(comp):
-    # clause SN-SET-3
-    shared_habitat = 0
+    # clause SN-SET-3: three cards, each in its natural habitat, none spooked (a lower card
+    # under a higher one stays); a dealt raccoon waits for the starting player's decision
+    shared_habitat = raccoons = 0
     for i in range(300):
         g = new(FULL, seed=11, game=i)
-        check_invariants(g)
         st_ = g.state
-        table = [c for c in range(E.N_CARDS) if st_[E.LOC + c] == E.L_TABLE]
-        assert len(table) == 3
+        animals = [c for c in range(E.RACCOON) if st_[E.LOC + c] == E.L_TABLE]
         assert st_[E.N_DECK] == 37 - 3
-        habs = []
-        for c in table:
-            h = int(st_[E.ON_HAB + c])
-            habs.append(h)
-            if c == E.RACCOON:
-                # ruling in the engine: the raccoon enters a habitat whose animals are below 6
-                mates = [d for d in table if d != c and st_[E.ON_HAB + d] == h]
-                assert all(comp.cards[d].difficulty < 6 for d in mates)
-            else:
-                assert h == comp.cards[c].habitat, "set-up card outside its natural habitat"
-        if len(set(habs)) < 3:
-            shared_habitat += 1  # two set-up cards in one habitat: both stay (no spook)
-        assert g.phase == "research" and g.current_player == 0
-    assert shared_habitat > 20
-    g = new(SnapshotConfig(setup_cards=5), seed=1)
+        for c in animals:
+            assert st_[E.ON_HAB + c] == comp.cards[c].habitat, "set-up card out of its habitat"
+        habs = [int(st_[E.ON_HAB + c]) for c in animals]
+        shared_habitat += len(set(habs)) < len(habs)  # both stay: no spooking at set-up
+        if loc(g, "raccoon") == E.L_DRAWN:
+            raccoons += 1
+            assert len(animals) == 2
+            assert g.phase == "set-up" and g.current_player == 0
+        else:
+            assert len(animals) == 3 and g.phase == "research"
+        check_invariants(g)
+    assert shared_habitat > 20 and raccoons > 5
+    g = new(SnapshotConfig(setup_cards=5, raccoon=False), seed=1)
     assert sum(g.state[E.LOC + c] == E.L_TABLE for c in range(E.N_CARDS)) == 5
+
+
+def _setup_with_raccoon(table):
+    """A game at its set-up decision: the raccoon dealt with the animals `table`."""
+    g = arrange(new(FULL), table=table, tokens=[2, 3, 4, 5])
+    g.state[E.LOC + E.RACCOON] = E.L_DRAWN
+    g.state[E.DRAWN] = E.RACCOON
+    g.state[E.PHASE] = E.PH_SETUP
+    g.state[E.N_DECK] -= 1
+    deck = [c for c in g.state[E.DECK:E.DECK + g.state[E.N_DECK] + 1] if c != E.RACCOON]
+    g.state[E.DECK:E.DECK + len(deck)] = deck
+    return g
+
+
+def setup_raccoon(h):
+    return code(E.A_SETUP_RACCOON, h)
+
+
+def test_setup_raccoon_habitat_is_the_starting_players_decision_SN_SET_3_SN_RAC_1():
+    # clauses SN-SET-3, SN-RAC-1 (ruling docs/rulings.md "Set-Up 4"): the set-up cards go out
+    # in ascending difficulty, so the raccoon (6) may go under the golden eagle (8, out after
+    # it) but not beside the sea otter (6, out before it); the starting player chooses
+    g = _setup_with_raccoon(["sea otter", "golden eagle"])
+    check_invariants(g)
+    assert g.phase == "set-up" and g.current_player == 0
+    assert legal(g) == {setup_raccoon(SAV), setup_raccoon(MOUNT), setup_raccoon(RAIN)}
+    play(g, setup_raccoon(MOUNT))
+    assert g.state[E.ON_HAB + E.RACCOON] == MOUNT and loc(g, "raccoon") == E.L_TABLE
+    assert on_table(g, MOUNT) == {"golden eagle", "raccoon"}
+    assert g.phase == "research" and g.current_player == 0
+    assert [tok(g, p) for p in range(4)] == [2, 3, 4, 5]  # set-up placing earns nothing
+    check_invariants(g)
+    # every habitat closed by a 6: no spooking at set-up, so any habitat will do
+    g = _setup_with_raccoon(["sea otter", "giraffe", "mountain goat", "jaguar"])
+    assert legal(g) == {setup_raccoon(RAIN)}  # the jaguar (8) goes out after it: forced
+    g = _setup_with_raccoon(["sea otter", "giraffe", "mountain goat", "capuchin monkey"])
+    assert legal(g) == {setup_raccoon(h) for h in range(4)}
+    play(g, setup_raccoon(SAV))
+    assert on_table(g, SAV) == {"giraffe", "raccoon"}
+
+
+def test_setup_raccoon_decision_through_play_SN_SET_3():
+    # clause SN-SET-3: dealt games stop at the decision; each policy answers it legally and
+    # the game then starts with the raccoon where that answer put it
+    dealt = [i for i in range(120) if loc(new(FULL, seed=11, game=i), "raccoon") == E.L_DRAWN]
+    assert dealt
+    for i in dealt[:4]:
+        for policy in ("random", "greedy"):
+            g = SnapshotGame(FULL, seed=11, game=i, policies=[policy] * 4)
+            options = legal(g)
+            a = g.policy_action()
+            assert a.code in options and a.kind == "raccoon at set-up"
+            g.apply(a)
+            assert g.state[E.ON_HAB + E.RACCOON] == a.habitat and g.phase == "research"
 
 
 def test_random_distinct_secret_assignments_SN_SET_4(comp):
@@ -167,9 +218,9 @@ def test_raccoon_in_or_out_of_the_deck_SN_SET_6():
     for i in range(200):
         g = new(FULL, seed=2, game=i)
         locs = [int(g.state[E.LOC + c]) for c in range(E.N_CARDS)]
-        assert locs[E.RACCOON] in (E.L_DECK, E.L_TABLE)
+        assert locs[E.RACCOON] in (E.L_DECK, E.L_DRAWN)  # dealt: awaiting its habitat
         assert E.L_BOX not in locs
-        seen_on_table += locs[E.RACCOON] == E.L_TABLE
+        seen_on_table += locs[E.RACCOON] == E.L_DRAWN
         g = new(SnapshotConfig(raccoon=False), seed=2, game=i)
         locs = [int(g.state[E.LOC + c]) for c in range(E.N_CARDS)]
         assert locs[E.RACCOON] == E.L_BOX
@@ -764,6 +815,84 @@ def test_reroll_paid_from_a_card_in_another_habitat_SN_PHO_4():
     assert loc(g, "jaguar") == E.L_DISCARD and loc(g, "mudskipper") == E.L_PORTFOLIO
     assert int(g.state[E.ST_TOK_PHOTO + 0]) == 0
     assert tok(g, 0) == 2
+
+
+def test_two_cards_one_token_each_share_a_reroll_SN_PHO_4():
+    # clause SN-PHO-4: no supply, one token on each of two cards in different habitats: the
+    # re-roll is paid with both (ruling docs/rulings.md, Phase 3 Re-Rolls: any combination)
+    g = arrange(new(QUIET), table=["poison dart frog", "mudskipper"], tokens=[2, 0, 0, 0])
+    frog, mud = cid(g, "poison dart frog"), cid(g, "mudskipper")
+    play(g, STOP, die_hab(RAIN), die_on(frog), die_hab(SHORE), die_on(mud), DICE_DONE,
+         token_on(frog), token_on(mud))
+    assert tok(g, 0) == 0 and g.phase == "photograph"
+    # Rainforest: explore fails, the re-roll explores; the frog (2) then rolls a 1, and
+    # fails because its token paid for the re-roll; Shoreline: explored, mudskipper taken
+    with_rolls(g, lambda r: r[0] < 5 <= r[1] and r[2] == 1 and r[3] >= 2 and r[4] >= 2, 5)
+    play(g, resolve(RAIN))
+    first, second = sorted((frog, mud))
+    assert legal(g) == {reroll_from(first), GIVE_UP}  # card order: the other card follows
+    play(g, reroll_from(first))  # the second token can only come from the other card
+    assert int(g.state[E.ST_REROLLS + 0]) == 1
+    assert int(g.state[E.ST_TOK_REROLL + 0]) == 2  # explored: both tokens to the bank
+    assert loc(g, "poison dart frog") == E.L_DISCARD  # 1 + no token < 2
+    assert loc(g, "mudskipper") == E.L_PORTFOLIO
+    assert int(g.state[E.ST_TOK_PHOTO + 0]) == 0  # the mudskipper's token was gone
+    assert tok(g, 0) == 0  # a photograph: no experience
+
+
+def test_card_and_supply_share_a_reroll_by_choice_SN_PHO_4():
+    # clause SN-PHO-4: with 2 tokens on the jaguar and 1 in the supply, the second token of
+    # the re-roll is the player's choice; paying it from the supply keeps one on the jaguar
+    def start():
+        g = arrange(new(QUIET), table=["jaguar"], tokens=[3, 0, 0, 0])
+        jag = cid(g, "jaguar")
+        play(g, STOP, die_hab(RAIN), die_on(jag), die_on(jag), DICE_DONE, token_on(jag),
+             token_on(jag))
+        return g, jag
+
+    # explore 1 fails, re-roll explores, jaguar (8) rolls 3 + 4 = 7
+    g, jag = start()
+    with_rolls(g, lambda r: r[0] < 5 <= r[1] and r[2] + r[3] == 7, 4)
+    play(g, TOKENS_DONE)
+    assert legal(g) == {reroll_from(jag), GIVE_UP}  # the supply alone cannot pay
+    play(g, reroll_from(jag))
+    assert g.phase == "re-roll" and legal(g) == {reroll_from(jag), REROLL_SUPPLY}
+    assert GIVE_UP not in legal(g)  # a re-roll once begun is paid in full
+    assert g.state[E.TOK_ON + jag] == 1 and g.state[E.POT] == 1
+    play(g, REROLL_SUPPLY)
+    assert loc(g, "jaguar") == E.L_PORTFOLIO  # 7 + the token it kept = 8
+    assert int(g.state[E.ST_TOK_REROLL + 0]) == 2 and int(g.state[E.ST_TOK_PHOTO + 0]) == 1
+    assert tok(g, 0) == 0
+    # the same dice, both tokens taken off the jaguar: 7 < 8, the photograph fails
+    g, jag = start()
+    with_rolls(g, lambda r: r[0] < 5 <= r[1] and r[2] + r[3] == 7, 4)
+    play(g, TOKENS_DONE, reroll_from(jag), reroll_from(jag))
+    assert loc(g, "jaguar") == E.L_DISCARD
+    assert tok(g, 0) == 1 + 3  # the supply token kept, plus experience
+
+
+def test_a_reroll_combination_is_offered_once_SN_PHO_4():
+    # clause SN-PHO-4: tokens are named in card order with the supply last, so each way of
+    # paying is one sequence of actions
+    g = arrange(new(QUIET), table=["jaguar", "mudskipper"], tokens=[6, 0, 0, 0])
+    jag, mud = cid(g, "jaguar"), cid(g, "mudskipper")
+    play(g, STOP, die_hab(RAIN), die_on(jag), die_hab(SHORE), die_on(mud), DICE_DONE,
+         token_on(jag), token_on(jag), token_on(mud), token_on(mud))
+    with_rolls(g, lambda r: r[0] < 5 and r[1] < 5 and r[2] >= 2, 3)
+    play(g, TOKENS_DONE, resolve(RAIN))
+    lo, hi = sorted((jag, mud))
+    assert hi == jag  # Shoreline cards come first
+    assert legal(g) == {reroll_from(lo), reroll_from(hi), REROLL_SUPPLY, GIVE_UP}
+    play(g, reroll_from(hi))
+    assert legal(g) == {reroll_from(hi), REROLL_SUPPLY}
+    play(g, reroll_from(hi))  # paid (from one card): the die fails, a new choice
+    assert g.phase == "re-roll" and g.state[E.TOK_ON + hi] == 0 and g.state[E.POT] == 2
+    assert legal(g) == {reroll_from(lo), REROLL_SUPPLY, GIVE_UP}
+    # giving up returns the re-roll tokens taken off the jaguar to the supply, not to the
+    # card; then the Shoreline is explored and the mudskipper taken with its 2 tokens
+    play(g, GIVE_UP)
+    assert loc(g, "jaguar") == E.L_DISCARD and loc(g, "mudskipper") == E.L_PORTFOLIO
+    assert tok(g, 0) == 2 + 2 and int(g.state[E.ST_TOK_PHOTO + 0]) == 2
 
 
 def test_no_rerolls_for_animal_dice_SN_PHO_5():

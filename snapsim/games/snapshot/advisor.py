@@ -2,11 +2,14 @@
 
 Model (the rulebook's Phase 3 with one documented simplification): habitats are resolved in
 habitat order; after a failed explore roll the player keeps buying re-rolls while the tokens
-left in the supply pay for them (tokens on cards are not taken back for re-rolls); re-roll
-tokens are lost only when the exploration finally succeeds, card tokens only when the
-photograph succeeds. The value of a photograph is the policies' `card_value` (prestige plus
-award, cover and feature-article gains), and each token lost costs `token_value`, so the
-advisor and the greedy policy rank with the same numbers.
+left in the supply pay for them (the preparation search does not take tokens back off cards
+for re-rolls, although the rules allow it); re-roll tokens are lost only when the exploration
+finally succeeds, card tokens only when the photograph succeeds. The re-roll decision itself
+(`reroll_search`, `snapsim advise reroll`, the `exact` policy) is exact over every way of
+paying: supply tokens and tokens taken off the habitat's animal cards, in any combination.
+The value of a photograph is the policies' `card_value` (prestige plus award, cover and
+feature-article gains), and each token lost costs `token_value`, so the advisor and the
+greedy policy rank with the same numbers.
 """
 
 from __future__ import annotations
@@ -188,6 +191,105 @@ def search(ptab, hab, diff, val, mandatory, targets, dice, tokens, cost, lam, to
     return kept, count
 
 
+MAX_REROLL_STATES = 200_000  # beyond this, card tokens are not offered as re-roll sources
+
+
+@njit(cache=True)
+def reroll_search(ptab, dice, diff, val, tok, stake, supply, pot, cost, lam, target, need,
+                  floor, pay):
+    """After a failed explore roll: the best way on, exact over every payment of every re-roll.
+
+    The habitat's animals with dice are given by (dice, diff, val, tok), in card order; tokens
+    may be taken off them (lowering their totals) and from the supply, any combination per
+    re-roll. Value relative to giving up now (which returns every token): on success the pot
+    is lost and each animal is worth P(photo) x (val - lam x its tokens), plus `stake` for
+    animals without tokens to take. `need` tokens are still owed for the re-roll being paid
+    (cost: none begun, giving up allowed), from sources numbered from `floor` (cards 0..m-1,
+    then the supply m). Returns (value, P(explore), E[re-roll tokens lost]) and writes the
+    best payment now into pay[0..m] (all zero: give up). States: supply x tokens on each
+    card; if there are more than MAX_REROLL_STATES, card tokens stay where they are.
+    """
+    m = dice.shape[0]
+    dims = np.empty(m + 1, np.int64)
+    dims[m] = supply + 1
+    n_states = supply + 1
+    for i in range(m):
+        dims[i] = tok[i] + 1
+        n_states *= tok[i] + 1
+    fixed = np.zeros(m, np.int64)  # tokens that stay on their card
+    if n_states > MAX_REROLL_STATES:
+        for i in range(m):
+            fixed[i] = tok[i]
+            dims[i] = 1
+        n_states = supply + 1
+    stride = np.empty(m + 1, np.int64)
+    k = 1
+    for j in range(m + 1):
+        stride[j] = k
+        k *= dims[j]
+    p = face_success(target)
+    q = 1.0 - p
+    value = np.zeros(n_states)
+    p_ok = np.zeros(n_states)
+    lost = np.zeros(n_states)
+    have = np.empty(m + 1, np.int64)
+    x = np.zeros(m + 1, np.int64)
+    total0 = supply
+    for i in range(m):
+        total0 += dims[i] - 1
+    pay[:] = 0
+    root = n_states - 1
+    # a payment takes tokens away, so it leads to a smaller index: increasing order works
+    for idx in range(n_states):
+        r = idx
+        left = 0
+        for j in range(m + 1):
+            have[j] = r % dims[j]
+            r //= dims[j]
+            left += have[j]
+        at_root = idx == root
+        owe = need if at_root else cost
+        lo = floor if at_root else 0
+        pot2 = pot + (total0 - left) + owe
+        best, best_p, best_l = P.NEG, 0.0, 0.0
+        if owe == cost:
+            best = 0.0  # give up
+        x[:] = 0
+        while True:  # odometer over payments x (x[j] <= have[j], only sources >= lo)
+            s = 0
+            for j in range(m + 1):
+                s += x[j]
+            if s == owe:
+                child = idx
+                succ = stake - lam * pot2
+                for j in range(m + 1):
+                    child -= x[j] * stride[j]
+                for i in range(m):
+                    t = fixed[i] + have[i] - x[i]
+                    succ += P.photo_p(ptab, dice[i], t, diff[i]) * (val[i] - lam * t)
+                v = p * succ + q * value[child]
+                if v > best + 1e-12:
+                    best = v
+                    best_p = p + q * p_ok[child]
+                    best_l = p * pot2 + q * lost[child]
+                    if at_root:
+                        pay[:] = x
+            j = lo
+            while j <= m:
+                if x[j] < have[j] and s < owe:
+                    x[j] += 1
+                    break
+                s -= x[j]
+                x[j] = 0
+                j += 1
+            if j > m:
+                break
+        value[idx] = best
+        p_ok[idx] = best_p
+        lost[idx] = best_l
+    return value[root], p_ok[root], lost[root]
+
+
 @dataclass(frozen=True)
 class Advice:
     """Ranked allocations (best first) and how many were searched."""
@@ -359,15 +461,17 @@ def advise(data: dict, source: str = "situation", top: int = TOP) -> Advice:
 
 
 def reroll_advice(stake: float, target: int, supply: int, paid: int = 0, cost: int = 2,
-                  token_value: float = 0.4) -> dict:
-    """After a failed explore roll: re-roll or give up? Exact over every later re-roll.
+                  token_value: float = 0.4, animals=()) -> dict:
+    """After a failed explore roll: re-roll or give up? Exact over every later re-roll and
+    every way of paying for it (`reroll_search`).
 
-    `stake` is the expected value of the habitat's photographs once explored (each animal's
-    P(photo) x (value - token_value x its tokens)); `paid` tokens already on the habitat
-    for re-rolls come back on giving up and are lost on success. V(pot, b) = max(0, p (stake -
-    lam (pot + cost)) + q V(pot + cost, b - 1)), relative to giving up now.
+    `animals` are the habitat's animals with dice, as (dice, difficulty, value, tokens on the
+    card): their tokens may pay for re-rolls, lowering their totals. `stake` is the expected
+    value of any other photographs once explored; `paid` tokens already on the habitat for
+    re-rolls come back on giving up and are lost on success.
     """
     from ...errors import InputError
+    from .config import photo_table
 
     for name, v in (("supply", supply), ("paid", paid)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
@@ -376,22 +480,28 @@ def reroll_advice(stake: float, target: int, supply: int, paid: int = 0, cost: i
         raise InputError(f"target must be an explore value from 1 to 6, got {target!r}")
     if cost < 1 or token_value < 0:
         raise InputError("reroll cost must be >= 1 and token value >= 0")
-    p = face_success(target)
-    q = 1.0 - p
-    budget = supply // cost
-
-    def value(pot, b):
-        if b == 0:
-            return 0.0, 0.0, 0.0
-        cont, p_cont, lost_cont = value(pot + cost, b - 1)
-        v = p * (stake - token_value * (pot + cost)) + q * cont
-        if v <= 0.0:
-            return 0.0, 0.0, 0.0
-        return v, p + q * p_cont, p * (pot + cost) + q * lost_cont
-
-    v, p_ok, lost = value(paid, budget)
+    rows = []
+    for a in animals:
+        if len(a) != 4 or any(isinstance(x, bool) for x in a) or not (
+                isinstance(a[0], int) and 1 <= a[0] <= 6 and isinstance(a[1], int)
+                and 1 <= a[1] <= 40 and isinstance(a[3], int) and 0 <= a[3] <= P.MAX_T
+                and isinstance(a[2], int | float)):
+            raise InputError(f"an animal is (dice 1-6, difficulty 1-40, value, tokens "
+                             f"0-{P.MAX_T}), got {a!r}")
+        rows.append(a)
+    dice = np.array([a[0] for a in rows], np.int64)
+    diff = np.array([a[1] for a in rows], np.int64)
+    val = np.array([float(a[2]) for a in rows])
+    tok = np.array([a[3] for a in rows], np.int64)
+    pay = np.zeros(len(rows) + 1, np.int64)
+    v, p_ok, lost = reroll_search(photo_table(), dice, diff, val, tok, float(stake), supply,
+                                  paid, cost, float(token_value), target, cost, 0, pay)
+    sources = [f"{pay[-1]} from the supply"] if pay[-1] else []
+    sources += [f"{pay[i]} from animal {i + 1}" for i in range(len(rows)) if pay[i]]
     return {"reroll": v > 0.0, "value_of_rerolling": v, "p_explore": p_ok,
-            "expected_tokens_lost": lost, "rerolls_affordable": budget}
+            "expected_tokens_lost": lost,
+            "rerolls_affordable": (supply + int(tok.sum())) // cost,
+            "pay": ", ".join(sources) or "-"}
 
 
 def research_advice(data: dict, source: str = "situation", free_slots: int | None = None):

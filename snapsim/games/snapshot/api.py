@@ -213,7 +213,8 @@ def run_games(config: SnapshotConfig, policies, first: int, count: int, seed: in
 
 ACTION_NAMES = ("draw", "stop", "offer", "pass", "place", "reserve", "accept", "spook",
                 "place reserved", "reserved done", "die on habitat", "die on animal",
-                "dice done", "token", "tokens done", "resolve", "re-roll", "give up")
+                "dice done", "token", "tokens done", "resolve", "re-roll token", "give up",
+                "raccoon at set-up")
 
 
 @dataclass(frozen=True)
@@ -229,6 +230,8 @@ class Action:
         parts = [self.kind]
         if self.card is not None:
             parts.append(comp.cards[self.card].name)
+        elif self.kind == "re-roll token":
+            parts.append("from the supply")
         if self.habitat is not None:
             parts.append(f"in {comp.habitats[self.habitat].name}")
         return " ".join(parts)
@@ -237,7 +240,7 @@ class Action:
 def decode(code: int) -> Action:
     kind, arg = divmod(int(code), 64)
     name = ACTION_NAMES[kind]
-    if kind in (E.A_PLACE, E.A_SPOOK, E.A_DIE_HABITAT, E.A_RESOLVE):
+    if kind in (E.A_PLACE, E.A_SPOOK, E.A_DIE_HABITAT, E.A_RESOLVE, E.A_SETUP_RACCOON):
         return Action(code, name, habitat=arg)
     if kind == E.A_PLACE_RESERVED:
         if arg >= E.RACCOON_ARG:
@@ -277,6 +280,7 @@ class SnapshotGame:
         self._seats = seat_policies(self.config.players, len(pols), game, rotate_seats)
         self.state = E.new_game(self._cfg, self._comp, self._rng)
         self.log: list[str] = []
+        self._asked = None  # (state, action, policy's state, policy's streams) of the last ask
         E.settle(self.state, self._cfg, self._comp, self._rng, self._buf)
 
     # -- queries
@@ -288,7 +292,8 @@ class SnapshotGame:
     @property
     def phase(self) -> str:
         return ("research", "offer", "decide", "prepare: reserved", "prepare: dice",
-                "prepare: tokens", "photograph", "re-roll", "over")[int(self.state[E.PHASE])]
+                "prepare: tokens", "photograph", "re-roll", "over",
+                "set-up")[int(self.state[E.PHASE])]
 
     def is_over(self) -> bool:
         return int(self.state[E.PHASE]) == E.PH_OVER
@@ -300,11 +305,16 @@ class SnapshotGame:
         return [decode(c) for c in self._buf[:n]]
 
     def policy_action(self) -> Action:
-        """The action the seat's policy would take now."""
+        """The action the seat's policy would take now. Asking changes nothing: the policy
+        works on copies of the state and the random streams; what it wrote there (its plan,
+        the draws of a random policy) is taken over only when that action is applied, so a
+        game played by its policies is the batch's game."""
         k = self._seats[self.current_player]
         n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
-        code = P.policy_action(self.state, self._cfg, self._comp, self._ptab, self._rng,
-                               self._kinds[k], self._params[k], self._buf, n)
+        st, rng = self.state.copy(), self._rng.copy()
+        code = int(P.policy_action(st, self._cfg, self._comp, self._ptab, rng,
+                                   self._kinds[k], self._params[k], self._buf, n))
+        self._asked = (self.state.copy(), code, st, rng)
         return decode(code)
 
     # -- play
@@ -314,6 +324,11 @@ class SnapshotGame:
         if code not in legal:
             raise InputError(f"action {decode(code).describe(self.config.components)!r} is "
                              f"not legal now (phase {self.phase})")
+        asked = self._asked
+        if asked is not None and asked[1] == code and np.array_equal(asked[0], self.state):
+            self.state[:] = asked[2]  # the asking policy's scratch (its plan) and draws
+            self._rng[:] = asked[3]
+        self._asked = None
         # what engine.step does, one move at a time so that forced moves are logged too
         forced = False
         while True:

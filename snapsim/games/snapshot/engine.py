@@ -6,12 +6,13 @@ config vector `cfg` and the component vector `comp` (flat int64, layout below: o
 rather than a tuple of arrays, because every call passing a tuple pays a reference count
 per member). Play advances by actions: every
 decision the rulebook gives a player is one small action (draw, offer, place, one die, one
-token, re-roll ...), `legal_actions` lists them and `step` applies one and then plays every
+re-roll token ...), `legal_actions` lists them and `step` applies one and then plays every
 forced move, so the batch kernel and the step API run exactly the same code.
 
-Phases follow the rulebook: Research (draw / stop, offers, place / reserve / accept /
-spook), Preparation (reserved cards, dice, tokens), Photography (resolve a habitat:
-explore, re-rolls, photograph) and Review (experience, awards, game end).
+Phases follow the rulebook: Set-Up (where a dealt raccoon goes), Research (draw / stop,
+offers, place / reserve / accept / spook), Preparation (reserved cards, dice, tokens),
+Photography (resolve a habitat: explore, re-rolls, photograph) and Review (experience,
+awards, game end).
 """
 
 import numpy as np
@@ -25,7 +26,7 @@ N_HAB = 4
 N_CAT = 5  # award categories: 4 Specialist (habitat order) + Generalist
 GENERALIST = 4
 MAX_PLAYERS = 5
-SUPPLY = 63  # re-roll source: the player's own supply
+SUPPLY = 63  # re-roll token source: the player's own supply (after every card)
 
 # ---------------------------------------------------------------- config vector
 C_PLAYERS = 0
@@ -120,6 +121,7 @@ PH_PREP_TOKENS = 5
 PH_RESOLVE = 6
 PH_REROLL = 7
 PH_OVER = 8
+PH_SETUP = 9  # the starting player puts a raccoon dealt at set-up into a habitat
 
 # ---------------------------------------------------------------- actions: kind * 64 + arg
 A_DRAW = 0
@@ -138,9 +140,10 @@ A_DICE_DONE = 12
 A_TOKEN = 13  # arg card
 A_TOKENS_DONE = 14
 A_RESOLVE = 15  # arg habitat
-A_REROLL = 16  # arg SUPPLY or the card whose tokens pay first
+A_REROLL = 16  # one re-roll token, arg its source: a card or SUPPLY (see `reroll_sources`)
 A_GIVE_UP = 17
-N_KINDS = 18
+A_SETUP_RACCOON = 18  # arg habitat
+N_KINDS = 19
 RACCOON_ARG = 40
 MAX_LEGAL = 128
 
@@ -169,6 +172,8 @@ ASKED = _field("ASKED")
 OFFERER = _field("OFFERER")
 RES_HAB = _field("RES_HAB")
 POT = _field("POT")  # re-roll tokens on the habitat being explored
+PAY_PENDING = _field("PAY_PENDING")  # tokens paid so far toward the re-roll being bought
+PAY_FLOOR = _field("PAY_FLOOR")  # lowest source the next token of that re-roll may come from
 PLACED_TURN = _field("PLACED_TURN")
 PHOTOS_TURN = _field("PHOTOS_TURN")
 DICE_LEFT = _field("DICE_LEFT")
@@ -332,15 +337,43 @@ def deck_can_draw(st):
 
 
 @njit(cache=True)
-def reroll_affordable(st, cfg, c):
-    """Re-roll paid from the supply (c == SUPPLY) or from card c's tokens topped up by it."""
-    p = st[CUR]
-    cost = cfg[C_REROLL_COST]
+def reroll_sources(st, cfg, out, n):
+    """Phase 3, Re-Rolls: the tokens of one re-roll may come from the supply and from tokens
+    on any animal cards, in any combination. A re-roll is bought one token at a time, each
+    action naming where that token comes from; the die is re-rolled once the cost is paid.
+    So that each combination is one sequence, a re-roll's tokens are named in card order with
+    the supply last (PAY_FLOOR), and a source is offered only if it and the sources after it
+    still hold the tokens the re-roll needs. Writes the token actions from out[n]; returns n."""
     if cfg[C_TOKENS] == 0:
-        return False
-    if c == SUPPLY:
-        return st[TOKENS + p] >= cost
-    return st[LOC + c] == L_TABLE and st[TOK_ON + c] > 0 and st[TOK_ON + c] + st[TOKENS + p] >= cost
+        return n
+    need = cfg[C_REROLL_COST] - st[PAY_PENDING]
+    floor = st[PAY_FLOOR]
+    supply = st[TOKENS + st[CUR]]
+    later = supply  # tokens at the sources from the current one on
+    for c in range(floor, N_CARDS):
+        later += st[TOK_ON + c]  # cards off the table hold no tokens
+    for c in range(floor, N_CARDS):
+        if st[TOK_ON + c] > 0:
+            if later >= need:
+                out[n] = A_REROLL * 64 + c
+                n += 1
+            later -= st[TOK_ON + c]
+    if supply > 0 and supply >= need:
+        out[n] = A_REROLL * 64 + SUPPLY
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def setup_raccoon_fits(st, comp, h):
+    """Set-Up 4: cards go out in ascending difficulty, so when the raccoon goes out only the
+    set-up animals up to its difficulty are there (an equal one first: a ruling); it needs a
+    habitat where those are all below it."""
+    rd = st[RACCOON_DIFF]
+    for c in range(RACCOON):
+        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h and comp[K_DIFF + c] == rd:
+            return False
+    return True
 
 
 # ---------------------------------------------------------------- legal actions
@@ -440,15 +473,19 @@ def legal_actions(st, cfg, comp, out):
                 out[n] = A_RESOLVE * 64 + h
                 n += 1
     elif ph == PH_REROLL:
-        if reroll_affordable(st, cfg, SUPPLY):
-            out[n] = A_REROLL * 64 + SUPPLY
+        n = reroll_sources(st, cfg, out, n)
+        if st[PAY_PENDING] == 0:  # a re-roll once begun is paid in full
+            out[n] = A_GIVE_UP * 64
             n += 1
-        for c in range(N_CARDS):
-            if st[TOK_ON + c] > 0 and reroll_affordable(st, cfg, c):
-                out[n] = A_REROLL * 64 + c
+    elif ph == PH_SETUP:
+        for h in range(N_HAB):
+            if setup_raccoon_fits(st, comp, h):
+                out[n] = A_SETUP_RACCOON * 64 + h
                 n += 1
-        out[n] = A_GIVE_UP * 64
-        n += 1
+        if n == 0:  # no spooking at set-up: with every habitat closed, any habitat will do
+            for h in range(N_HAB):
+                out[n] = A_SETUP_RACCOON * 64 + h
+                n += 1
     return n
 
 
@@ -501,26 +538,17 @@ def new_game(cfg, comp, rng):
         st[LOC + c] = L_BOX
     cards = np.arange(N_CARDS)
     shuffle_deck(st, rng, cards, N_CARDS if cfg[C_RACCOON] == 1 else N_CARDS - 1)
-    # set-up cards: no spooking, lower difficulties placed first; the raccoon goes last into
-    # the first habitat it can enter (a ruling: the rulebook gives no set-up choice)
+    # set-up cards go to their natural habitats without spooking; a raccoon among them waits,
+    # drawn, for the starting player to choose its habitat (PH_SETUP, `setup_raccoon_fits`)
     k = min(cfg[C_SETUP_CARDS], st[N_DECK])
-    dealt = np.empty(k, np.int64)
-    for i in range(k):
-        dealt[i] = draw_card(st, rng)
-    keys = np.empty(k, np.int64)
-    for i in range(k):
-        keys[i] = card_difficulty(st, comp, dealt[i]) + (100 if dealt[i] == RACCOON else 0)
-    for i in np.argsort(keys, kind="mergesort"):
-        c = dealt[i]
-        h = comp[K_HAB + c]
+    raccoon_dealt = False
+    for _ in range(k):
+        c = draw_card(st, rng)
         if c == RACCOON:
-            h = 0
-            for j in range(N_HAB):
-                if habitat_top(st, comp, j) < st[RACCOON_DIFF]:
-                    h = j
-                    break
-        st[LOC + c] = L_TABLE
-        st[ON_HAB + c] = h
+            raccoon_dealt = True
+        else:
+            st[LOC + c] = L_TABLE
+            st[ON_HAB + c] = comp[K_HAB + c]
     n = n_players(cfg)
     n_assign = comp[K_N_ASSIGN]
     perm = np.arange(n_assign)
@@ -537,6 +565,9 @@ def new_game(cfg, comp, rng):
     st[ASKED] = -1
     st[RES_HAB] = -1
     start_turn(st, cfg)
+    if raccoon_dealt:
+        st[DRAWN] = RACCOON
+        st[PHASE] = PH_SETUP
     return st
 
 
@@ -866,6 +897,8 @@ def apply_action(st, cfg, comp, rng, action):
     elif kind == A_RESOLVE:
         st[RES_HAB] = arg
         st[POT] = 0
+        st[PAY_PENDING] = 0
+        st[PAY_FLOOR] = 0
         success = False
         for _ in range(st[HAB_DICE + arg]):
             if roll(rng) >= comp[K_EXPLORE + arg]:  # dice are never summed
@@ -875,20 +908,28 @@ def apply_action(st, cfg, comp, rng, action):
         else:
             st[PHASE] = PH_REROLL
     elif kind == A_REROLL:
-        cost = cfg[C_REROLL_COST]
-        if arg != SUPPLY:
-            take = min(cost, st[TOK_ON + arg])
-            st[TOK_ON + arg] -= take
-            cost -= take
-        st[TOKENS + p] -= cost
-        st[POT] += cfg[C_REROLL_COST]
-        st[ST_REROLLS + p] += 1
-        st[REROLLS_TURN] += 1
-        h = st[RES_HAB]
-        if roll(rng) >= comp[K_EXPLORE + h]:
-            explored(st, cfg, comp, rng, h)
+        if arg == SUPPLY:
+            st[TOKENS + p] -= 1
+        else:
+            st[TOK_ON + arg] -= 1  # off the card: that animal's total drops by one
+        st[POT] += 1
+        st[PAY_PENDING] += 1
+        st[PAY_FLOOR] = arg
+        if st[PAY_PENDING] == cfg[C_REROLL_COST]:  # paid: re-roll one die
+            st[PAY_PENDING] = 0
+            st[PAY_FLOOR] = 0
+            st[ST_REROLLS + p] += 1
+            st[REROLLS_TURN] += 1
+            h = st[RES_HAB]
+            if roll(rng) >= comp[K_EXPLORE + h]:
+                explored(st, cfg, comp, rng, h)
     elif kind == A_GIVE_UP:
         fail_explore(st, cfg, comp, st[RES_HAB])
+    elif kind == A_SETUP_RACCOON:
+        st[LOC + RACCOON] = L_TABLE
+        st[ON_HAB + RACCOON] = arg
+        st[DRAWN] = -1
+        st[PHASE] = PH_RESEARCH
 
 
 @njit(cache=True)

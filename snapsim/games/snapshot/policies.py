@@ -16,7 +16,14 @@ cap) instead of the fast programme below, so it plays what `snapsim advise prep`
 - value of a photograph = prestige + award, cover and feature-article gains, weighted by
   `w_award`, `w_progress`, `w_cover` and `w_article`; a token lost costs `token_value`;
 - offers, acceptances and reserving compare that value with thresholds;
-- re-rolls are bought while what is at stake exceeds the tokens' value.
+- re-rolls are bought while what is at stake exceeds what paying costs; each token comes
+  from the cheapest source, the supply (a token is worth `token_value`) or an animal card
+  (the photograph value its total loses), so cards may share a re-roll's cost;
+- a raccoon (drawn or dealt at set-up) goes where it turns the fewest unseen cards into
+  spookers.
+
+`exact` re-rolls as the advisor's exact re-roll search says (`advisor.reroll_search`, over
+every payment from the supply and the habitat's animal cards), at most the plan's cap.
 """
 
 import numpy as np
@@ -411,12 +418,13 @@ def _find(buf, n, action):
 
 
 @njit(cache=True)
-def raccoon_habitat(st, comp, buf, n):
-    """Put the raccoon where it turns the fewest unseen cards into spookers."""
+def raccoon_habitat(st, comp, buf, n, kind):
+    """The action of `kind` (place, or place at set-up) that puts the raccoon where it turns
+    the fewest unseen cards into spookers."""
     best = -1
     best_new = 1 << 30
     for i in range(n):
-        if buf[i] // 64 != E.A_PLACE:
+        if buf[i] // 64 != kind:
             continue
         h = buf[i] % 64
         top = E.habitat_top(st, comp, h)
@@ -459,7 +467,7 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact):
                 place = buf[i]
                 break
         if c == E.RACCOON and place >= 0:
-            place = raccoon_habitat(st, comp, buf, n)
+            place = raccoon_habitat(st, comp, buf, n, E.A_PLACE)
         if _find(buf, n, E.A_ACCEPT * 64):
             if place >= 0 and v >= par[P_ACCEPT_MAX]:
                 return place
@@ -507,11 +515,56 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact):
         return E.A_TOKENS_DONE * 64
     if ph == E.PH_RESOLVE:
         return buf[0]
-    if ph == E.PH_REROLL and exact:  # the advisor's model: supply re-rolls up to the cap
-        if st[E.REROLLS_TURN] < st[E.PLAN_CAP] and _find(buf, n, E.A_REROLL * 64 + E.SUPPLY):
-            return E.A_REROLL * 64 + E.SUPPLY
-        return E.A_GIVE_UP * 64
+    if ph == E.PH_SETUP:
+        return raccoon_habitat(st, comp, buf, n, E.A_SETUP_RACCOON)
     if ph == E.PH_REROLL:
+        a = exact_reroll(st, cfg, comp, ptab, par, p) if exact else \
+            greedy_reroll(st, cfg, comp, ptab, par, p)
+        if _find(buf, n, a):
+            return a
+        return buf[0]  # (a re-roll once begun must be paid in full: any legal token)
+    return buf[0]
+
+
+@njit(cache=True)
+def token_loss(st, cfg, comp, ptab, par, p, c, taken):
+    """What taking one more token off card c (after `taken`) costs in photograph value."""
+    d = E.card_difficulty(st, comp, c)
+    t = st[E.TOK_ON + c] - taken
+    drop = photo_p(ptab, st[E.DICE_ON + c], t, d) - photo_p(ptab, st[E.DICE_ON + c], t - 1, d)
+    return drop * card_value(st, cfg, comp, par, p, c)
+
+
+@njit(cache=True)
+def greedy_reroll(st, cfg, comp, ptab, par, p):
+    """Buy a re-roll while the habitat's stake beats the cheapest payment; pay each token from
+    the cheapest source (card order, supply last, as the engine asks for them)."""
+    if st[E.PAY_PENDING] == 0 and (par[P_ALLOW_REROLLS] <= 0 or par[P_ALLOW_TOKENS] <= 0):
+        return E.A_GIVE_UP * 64
+    need = cfg[E.C_REROLL_COST] - st[E.PAY_PENDING]
+    floor = st[E.PAY_FLOOR]
+    taken = np.zeros(E.N_CARDS, np.int64)
+    from_supply = 0
+    loss = 0.0
+    first = E.SUPPLY
+    for _ in range(need):
+        best_c = E.SUPPLY
+        best = par[P_TOKEN_VALUE] if st[E.TOKENS + p] > from_supply else 1e18
+        for c in range(floor if floor < E.N_CARDS else E.N_CARDS, E.N_CARDS):
+            if st[E.TOK_ON + c] > taken[c]:
+                x = token_loss(st, cfg, comp, ptab, par, p, c, taken[c])
+                if x < best:
+                    best, best_c = x, c
+        if best >= 1e18:
+            return E.A_GIVE_UP * 64
+        loss += best
+        if best_c == E.SUPPLY:
+            from_supply += 1
+        else:
+            taken[best_c] += 1
+            first = min(first, best_c)
+    if st[E.PAY_PENDING] == 0:
+        # the tokens are lost only if this die succeeds, and then the stake is won
         h = st[E.RES_HAB]
         stake = 0.0
         for c in range(E.N_CARDS):
@@ -519,17 +572,53 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact):
                 stake += photo_p(ptab, st[E.DICE_ON + c], st[E.TOK_ON + c],
                                  E.card_difficulty(st, comp, c)) * \
                     card_value(st, cfg, comp, par, p, c)
-        # the tokens are lost only if this die succeeds, and then the stake is won:
-        # worth it when the stake beats the tokens' value
-        allowed = par[P_ALLOW_REROLLS] > 0 and par[P_ALLOW_TOKENS] > 0
-        if allowed and stake > par[P_TOKEN_VALUE] * cfg[E.C_REROLL_COST]:
-            if _find(buf, n, E.A_REROLL * 64 + E.SUPPLY):
-                return E.A_REROLL * 64 + E.SUPPLY
-            for i in range(n):
-                if buf[i] // 64 == E.A_REROLL:
-                    return buf[i]
+        if stake <= loss:
+            return E.A_GIVE_UP * 64
+    return E.A_REROLL * 64 + first
+
+
+@njit(cache=True)
+def exact_reroll(st, cfg, comp, ptab, par, p):
+    """The advisor's exact re-roll search over the habitat's animals and the supply; at most
+    the plan's re-roll cap (the advisor's preparation model keeps the rest of the supply for
+    the habitats still to come)."""
+    h = st[E.RES_HAB]
+    cost = cfg[E.C_REROLL_COST]
+    left = st[E.PLAN_CAP] - st[E.REROLLS_TURN]  # the re-roll being paid included
+    if left <= 0:
         return E.A_GIVE_UP * 64
-    return buf[0]
+    m = 0
+    cards = np.empty(E.N_CARDS, np.int64)
+    for c in range(E.N_CARDS):
+        if st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h and st[E.DICE_ON + c] > 0:
+            cards[m] = c
+            m += 1
+    dice = np.empty(m, np.int64)
+    diff = np.empty(m, np.int64)
+    val = np.empty(m)
+    tok = np.empty(m, np.int64)
+    floor = m
+    for i in range(m):
+        c = cards[i]
+        dice[i] = st[E.DICE_ON + c]
+        diff[i] = E.card_difficulty(st, comp, c)
+        val[i] = card_value(st, cfg, comp, par, p, c)
+        tok[i] = st[E.TOK_ON + c]
+        if c >= st[E.PAY_FLOOR] and floor == m:
+            floor = i
+    if st[E.PAY_FLOOR] == E.SUPPLY:
+        floor = m
+    supply = min(st[E.TOKENS + p], left * cost - st[E.PAY_PENDING])
+    pay = np.zeros(m + 1, np.int64)
+    A.reroll_search(ptab, dice, diff, val, tok, 0.0, supply, st[E.POT], cost,
+                    par[P_TOKEN_VALUE], comp[E.K_EXPLORE + h], cost - st[E.PAY_PENDING], floor,
+                    pay)
+    for j in range(m):
+        if pay[j] > 0:
+            return E.A_REROLL * 64 + cards[j]
+    if pay[m] > 0:
+        return E.A_REROLL * 64 + E.SUPPLY
+    return E.A_GIVE_UP * 64
 
 
 @njit(cache=True)
