@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-from yosemite_helpers import check_invariants
+from yosemite_helpers import BEAR, COUGAR, FOX, SNAKE, camera_turn, check_invariants, code, hand
 
 from snapsim.cli import main
 from snapsim.errors import InputError
@@ -15,7 +15,7 @@ from snapsim.games.yosemite import YosemiteConfig, YosemiteGame, make_policy, ru
 from snapsim.games.yosemite import engine as E
 from snapsim.games.yosemite import policies as P
 from snapsim.sim import simulate
-from snapsim.sim.kernel import game_rngs, randint, root_keys
+from snapsim.sim.kernel import game_rngs, policy_arrays, randint, root_keys
 
 
 def random_playthrough(config, seed, game):
@@ -158,3 +158,26 @@ def test_cli_simulate_runs_and_process_exit_code():
                            "5", "--set", "tiles_dealt=99"], capture_output=True, text=True,
                           timeout=300)
     assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("judge,kept", [(FOX, [1, 0, 0, 0, 0]), (BEAR, [0, 0, 1, 0, 0])])
+def test_greedy_pays_for_a_photo_with_the_tiles_worth_least(judge, kept):
+    """El Capitan paid from a fox, two snakes, a bear and two cougars: greedy keeps the tile
+    the only judge in play likes, paying with the cougar pair instead."""
+    g, el_cap = camera_turn({SNAKE: 2, BEAR: 1, COUGAR: 2}, config=YosemiteConfig(photo_slots=1))
+    g.state[E.JUDGE_IN:E.JUDGE_IN + 5] = 0
+    g.state[E.JUDGE_IN + judge] = 1
+    while not g.is_over() and g.current_player == 0:
+        g.apply(g.policy_action())
+    assert g.state[E.PHOTO_OWNER + el_cap] == 0 and hand(g, 0) == kept
+
+
+def test_random_chooses_among_every_legal_payment():
+    g, _ = camera_turn({SNAKE: 2, BEAR: 1, COUGAR: 2})
+    g.apply(code(E.A_PHOTO, 0))
+    kinds, params = policy_arrays([make_policy("random")])
+    buf = E.action_buffer()
+    n = E.legal_actions(g.state, g._cfg, g._comp, buf)
+    picks = {int(P.policy_action(g.state, g._cfg, g._comp, np.array([0, s], np.uint64),
+                                 kinds[0], params[0], buf, n)) for s in range(40)}
+    assert picks == {code(E.A_PAY, 0), code(E.A_PAY, 1)}

@@ -13,6 +13,7 @@ from yosemite_helpers import (
     SNAKE,
     TENT,
     animal_dests,
+    camera_turn,
     code,
     codes,
     empty_hand,
@@ -342,22 +343,6 @@ def test_tent_tug_of_war_and_tent_tokens_YO_BON_TNT():
     assert s[E.CAMP] == 5 and s[E.TENTS] == 1 and s[E.TENT_SUPPLY] == 0  # at 5: a tent token
     collect_tent(g)  # the pile is empty: nothing more
     assert s[E.CAMP] == 5 and s[E.TENTS] == 1
-
-
-def camera_turn(hand_tiles, config=None, other=None):
-    """Player 0 holds `hand_tiles` ({animal: count}) and collects a fox camera tile with El
-    Capitan (2 rattlesnakes, a bear, a fox; 4 points) face up in slot 0 (`other` in slot 1)."""
-    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4), config=config)
-    empty_hand(g, 0)
-    el_cap = photo_needing(g, [SNAKE, SNAKE, BEAR, FOX])
-    show_photo(g, 0, el_cap)
-    if other is not None:
-        show_photo(g, 1, photo_needing(g, other))
-    for animal, k in hand_tiles.items():
-        give(g, 0, animal, k)
-    put(g, sq(0, 0), FOX, CAMERA)
-    g.apply(code(E.A_ANIMAL, sq(0, 1)))
-    return g, el_cap
 
 
 def test_camera_takes_a_photo_with_matching_tiles_YO_BON_CAM_YO_RST_4():

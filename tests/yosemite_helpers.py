@@ -158,3 +158,19 @@ def hand(g: YosemiteGame, p: int) -> list[int]:
 
 def pay_options(g: YosemiteGame) -> list[int]:
     return sorted(a.count for a in g.legal_actions() if a.kind == "pay")
+
+
+def camera_turn(hand_tiles, config=None, other=None):
+    """Player 0 holds `hand_tiles` ({animal: count}) and collects a fox camera tile with El
+    Capitan (2 rattlesnakes, a bear, a fox; 4 points) face up in slot 0 (`other` in slot 1)."""
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4), config=config)
+    empty_hand(g, 0)
+    el_cap = photo_needing(g, [SNAKE, SNAKE, BEAR, FOX])
+    show_photo(g, 0, el_cap)
+    if other is not None:
+        show_photo(g, 1, photo_needing(g, other))
+    for animal, k in hand_tiles.items():
+        give(g, 0, animal, k)
+    put(g, sq(0, 0), FOX, CAMERA)
+    g.apply(code(E.A_ANIMAL, sq(0, 1)))
+    return g, el_cap
