@@ -68,8 +68,10 @@ def recount_assignment(st, cfg, comp, p):
 @njit(cache=True)
 def determinize(st, cfg, comp, me, rng):
     """Resample what `me` cannot see, in place, from rng stream 0: the deck order (same
-    cards, same N_DECK) and the other players' assignments."""
+    cards, same N_DECK) and the other players' assignments. The result depends on what `me`
+    sees only: the deck is put in card order before it is shuffled."""
     nd = st[E.N_DECK]
+    st[E.DECK:E.DECK + nd] = np.sort(st[E.DECK:E.DECK + nd])
     for i in range(nd - 1, 0, -1):
         j = randint(rng, 0, i + 1)
         a = st[E.DECK + i]
@@ -137,8 +139,23 @@ def plan_is_legal(st, cfg, comp, ptab, hab, dice, tok):
 
 
 @njit(cache=True)
+def public_view(st, cfg, me):
+    """A copy of the state with what `me` cannot see blanked: the deck order (sorted) and
+    the other players' assignments and what follows from them."""
+    s = st.copy()
+    nd = s[E.N_DECK]
+    s[E.DECK:E.DECK + nd] = np.sort(s[E.DECK:E.DECK + nd])
+    for p in range(E.n_players(cfg)):
+        if p != me:
+            s[E.ASSIGN + p] = -1
+            s[E.SYM_COUNT + p] = 0
+            s[E.COVER_DONE + p] = 0
+    return s
+
+
+@njit(cache=True)
 def state_key(st, seed):
-    """A 64-bit digest of the state and the agent seed (the agent's randomness)."""
+    """A 64-bit digest of a state (the agent hashes its `public_view`) and the agent seed."""
     h = np.empty(1, np.uint64)
     h[0] = np.uint64(seed) ^ np.uint64(0x5DEECE66D)
     for i in range(st.shape[0]):
@@ -249,7 +266,8 @@ class SearchAgent:
             habs = np.array([c[0] for c in cands], np.int64)
             dices = np.array([c[1] for c in cands], np.int64)
             toks = np.array([c[2] for c in cands], np.int64)
-            key = np.uint64(state_key(st, np.uint64(self.seed & 0xFFFFFFFFFFFFFFFF)))
+            key = np.uint64(state_key(public_view(st, game._cfg, me),
+                                      np.uint64(self.seed & 0xFFFFFFFFFFFFFFFF)))
             shares = evaluate_plans(st, game._cfg, game._comp, game._ptab, kinds, params,
                                     seats, me, habs, dices, toks, self.rollouts, key)
         means = shares.mean(axis=0)

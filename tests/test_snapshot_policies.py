@@ -1,0 +1,191 @@
+"""What Snapshot policies may see, and what asking them does.
+
+A seat sees the table, the discards, every portfolio, reserve and token count (reserved cards
+lie face up in front of their owner), the card just drawn and its own assignment. Hidden from
+it: the deck order and the other players' assignments. Every policy kind must decide the same
+from two positions that differ only there, and asking a policy for a move must leave the game
+(state and random streams) exactly as it was.
+"""
+
+import numpy as np
+import pytest
+from snapshot_helpers import (
+    DICE_DONE,
+    DRAW,
+    GIVE_UP,
+    RAIN,
+    SAV,
+    SHORE,
+    STOP,
+    TOKENS_DONE,
+    arrange,
+    cid,
+    code,
+    die_hab,
+    die_on,
+    legal,
+    play,
+    reroll_from,
+    resolve,
+    token_on,
+    with_rolls,
+)
+
+from snapsim.games.snapshot import SnapshotConfig, SnapshotGame
+from snapsim.games.snapshot import engine as E
+from snapsim.games.snapshot.search import SearchAgent, recount_assignment
+from snapsim.games.snapshot.tuning import tuned_policies
+
+FULL = SnapshotConfig()
+KINDS = ["random", "greedy", "cautious", "aggressive", "collector", "exact",
+         *sorted(tuned_policies())]
+
+
+def _game(policy):
+    return SnapshotGame(FULL, seed=3, game=1, policies=[policy] * 4, rotate_seats=False)
+
+
+def research(g):
+    return arrange(g, table=["pika", "meerkat", "sea otter"],
+                   deck=["golden eagle", "walrus", "lion"], tokens=[3, 3, 4, 5],
+                   reserves={2: ["jaguar"]}, portfolios={1: ["green iguana"]})
+
+
+def offer(g):
+    arrange(g, table=["golden eagle", "meerkat"], deck=["guanaco", "walrus"],
+            tokens=[3, 4, 4, 5], portfolios={0: ["pika", "red panda"]})
+    play(g, DRAW)
+    assert g.phase == "offer" and g.current_player == 1
+    return g
+
+
+def decide(g):
+    arrange(g, table=["golden pheasant", "mudskipper"], deck=["golden eagle", "lion"],
+            tokens=[2, 0, 0, 0], portfolios={0: ["pika", "red panda"]})
+    play(g, DRAW)
+    assert g.phase == "decide"
+    return g
+
+
+def prep_reserved(g):
+    arrange(g, table=["golden eagle", "meerkat", "jaguar"], reserves={0: ["guanaco", "lion"]},
+            deck=["walrus"], tokens=[5, 3, 4, 5])
+    play(g, STOP)
+    assert g.phase == "prepare: reserved"
+    return g
+
+
+def prep_dice(g):
+    arrange(g, table=["sea otter", "walrus", "meerkat", "jaguar", "pika"],
+            deck=["lion", "mudskipper"], tokens=[4, 3, 4, 5],
+            portfolios={0: ["green iguana"], 3: ["ostrich"]})
+    play(g, STOP)
+    assert g.phase == "prepare: dice"
+    return g
+
+
+def reroll(g):
+    arrange(g, table=["poison dart frog", "mudskipper", "white rhino"], deck=["lion"],
+            tokens=[4, 3, 4, 5])
+    frog, mud, rhino = cid(g, "poison dart frog"), cid(g, "mudskipper"), cid(g, "white rhino")
+    play(g, STOP, die_hab(RAIN), die_on(frog), die_hab(SHORE), die_on(mud), die_hab(SAV),
+         die_on(rhino), token_on(frog), token_on(mud), token_on(rhino), TOKENS_DONE)
+    with_rolls(g, lambda r: r[0] < 5, 1)
+    play(g, resolve(RAIN))
+    assert g.phase == "re-roll" and reroll_from(min(frog, mud)) in legal(g)
+    return g
+
+
+def setup(g):
+    arrange(g, table=["sea otter", "golden eagle"], tokens=[2, 3, 4, 5])
+    st = g.state
+    n = int(st[E.N_DECK])
+    deck = [c for c in st[E.DECK:E.DECK + n] if c != E.RACCOON]
+    st[E.DECK:E.DECK + n - 1] = deck
+    st[E.N_DECK] = n - 1
+    st[E.LOC + E.RACCOON] = E.L_DRAWN
+    st[E.DRAWN] = E.RACCOON
+    st[E.PHASE] = E.PH_SETUP
+    return g
+
+
+POSITIONS = [research, offer, decide, prep_reserved, prep_dice, reroll, setup]
+
+
+def hide_differently(g, seed):
+    """Change only what the seat to move cannot see: the deck order and the other players'
+    assignments (with what follows from them)."""
+    st, cfg, comp = g.state, g._cfg, g._comp
+    me = g.current_player
+    rng = np.random.default_rng(seed)
+    n = int(st[E.N_DECK])
+    st[E.DECK:E.DECK + n] = rng.permutation(st[E.DECK:E.DECK + n])
+    others = [a for a in range(len(g.config.components.assignments)) if a != st[E.ASSIGN + me]]
+    picks = rng.choice(others, size=g.config.players - 1, replace=False)
+    for p, a in zip([q for q in range(g.config.players) if q != me], picks, strict=True):
+        st[E.ASSIGN + p] = a
+        recount_assignment(st, cfg, comp, p)
+
+
+def decision(g, policy):
+    """The move; for the search agent also the win shares it measured for its candidates,
+    which must not depend on hidden information either."""
+    if policy == "search":
+        agent = SearchAgent(candidates=2, rollouts=3, seed=1)
+        code = agent.choose(g)
+        shares = () if agent.last_search is None else tuple(agent.last_search.win_share)
+        return code, shares
+    return g.policy_action().code
+
+
+@pytest.mark.parametrize("position", POSITIONS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("policy", [*KINDS, "search"])
+def test_decisions_ignore_hidden_information(position, policy):
+    spec = "greedy" if policy == "search" else policy
+    base = position(_game(spec))
+    want = decision(base, policy)
+    assert (want[0] if policy == "search" else want) in legal(base)
+    for seed in range(3):
+        g = position(_game(spec))
+        hide_differently(g, seed)
+        assert not np.array_equal(g.state, base.state)  # the hidden part did change
+        assert decision(g, policy) == want, (position.__name__, seed)
+
+
+@pytest.mark.parametrize("position", POSITIONS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("policy", [*KINDS, "search"])
+def test_asking_for_a_move_changes_nothing(position, policy):
+    g = position(_game("greedy" if policy == "search" else policy))
+    st, rng = g.state.copy(), g._rng.copy()
+    first = decision(g, policy)
+    assert np.array_equal(g.state, st) and np.array_equal(g._rng, rng)
+    assert decision(g, policy) == first  # asked again: the same answer
+
+
+def test_policies_pay_rerolls_with_card_tokens():
+    """With no supply and one token on each of two Rainforest animals, greedy and exact buy
+    the re-roll of a failed exploration, paying with both cards (Phase 3, Re-Rolls)."""
+    for policy in ("greedy", "exact"):
+        g = arrange(_game(policy), table=["poison dart frog", "jaguar"], tokens=[2, 0, 0, 0])
+        frog, jag = cid(g, "poison dart frog"), cid(g, "jaguar")
+        g.state[E.PLAN_CAP] = 3  # the exact policy's plan allows re-rolls
+        play(g, STOP, die_hab(RAIN), die_on(frog), die_on(jag), die_on(jag), DICE_DONE,
+             token_on(frog))
+        with_rolls(g, lambda r: r[0] < 5, 1)
+        play(g, token_on(jag))  # the last token: photography starts, the explore fails
+        assert g.phase == "re-roll" and int(g.state[E.TOKENS]) == 0
+        first = g.policy_action()
+        assert first.code == reroll_from(min(frog, jag)), policy
+        g.apply(first)  # the second token can only come from the other card
+        assert int(g.state[E.ST_REROLLS]) == 1
+
+
+def test_greedy_gives_up_when_nothing_is_at_stake():
+    # a difficulty-10 animal on one die can never be photographed: no re-roll is worth it
+    g = arrange(_game("greedy"), table=["harpy eagle", "pika"], tokens=[6, 0, 0, 0])
+    eagle = cid(g, "harpy eagle")
+    play(g, STOP, die_hab(RAIN), die_on(eagle), DICE_DONE)
+    with_rolls(g, lambda r: r[0] < 5, 1)
+    play(g, TOKENS_DONE)
+    assert g.phase == "re-roll" and legal(g) == {code(E.A_REROLL, E.SUPPLY), GIVE_UP}
+    assert g.policy_action().code == GIVE_UP
