@@ -1112,12 +1112,23 @@ def test_awards_collected_in_review_after_the_turns_photographs_SN_REV_4():
     assert int(g.state[E.CUR]) == 1
 
 
+PHOTO_POOL = ["pika", "meerkat", "walrus", "jaguar", "lion", "ostrich", "guanaco", "giraffe",
+              "sea otter", "red panda"]
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_end_targets_by_player_count_SN_REV_5(players):
-    # clause SN-REV-5
-    cfg = SnapshotConfig(players=players)
-    assert cfg.target == {2: 9, 3: 8, 4: 7, 5: 7}[players] == RULEBOOK_TARGET[players]
-    assert cfg.to_array()[E.C_TARGET] == cfg.target
+    # clause SN-REV-5: the last seat photographs its way to the rulebook's target (2p 9,
+    # 3p 8, 4p 7, 5p 7) and the game ends; one photograph short, play goes on
+    target = {2: 9, 3: 8, 4: 7, 5: 7}[players]
+    cfg = SnapshotConfig(players=players, offers=False)
+    assert cfg.target == target == RULEBOOK_TARGET[players]
+    for have, ends in ((target - 1, True), (target - 2, False)):
+        g = arrange(new(cfg), table=["mudskipper"], tokens=[0] * players, cur=players - 1,
+                    portfolios={players - 1: PHOTO_POOL[:have]})
+        _photo_turn(g, players - 1, "mudskipper")
+        assert g.is_over() == ends, (players, have)
+        assert int(g.state[E.PHOTOS + players - 1]) == have + 1
     assert SnapshotConfig(players=players, photo_target=3).target == 3
 
 
@@ -1301,15 +1312,50 @@ def test_win_shares_match_a_naive_reference_SN_SCO_5(data):
     assert sum(got) == pytest.approx(1)
 
 
-def test_score_is_the_sum_of_four_categories_SN_SCO_1_to_4():
-    # clauses SN-SCO-1..4: E.score and the score sheet add the four categories
-    g = arrange(new(FULL), tokens=[0] * 4)
-    for p, (a, b, c, d) in enumerate([(1, 2, 5, 3), (0, 0, 0, 0), (9, 13, 0, 1), (4, 0, 5, 0)]):
-        g.state[E.S_PRESTIGE + p], g.state[E.S_AWARDS + p] = a, b
-        g.state[E.S_COVER + p], g.state[E.S_ARTICLE + p] = c, d
+def _reference_sheet(comp, portfolio, assignment):
+    """The rulebook's four scoring categories read directly off the components (first
+    claims of each award stack)."""
+    cards = [next(a for a in comp.cards if a.name == n) for n in portfolio]
+    counts = [sum(a.habitat == h for a in cards) for h in range(4)]
+    awards = sum(sum(comp.specialist[h][:counts[h] // 3]) for h in range(4))
+    awards += sum(comp.generalist[:min(counts)])
+    a = next(x for x in comp.assignments if x.name == assignment)
+    cover = 5 if set(a.cover) & set(portfolio) else 0
+    matches = sum(len(set(c.characteristics) & set(a.symbols)) for c in cards)
+    article = a.chart[min(matches, len(a.chart) - 1)]
+    return sum(a.prestige for a in cards), awards, cover, article
+
+
+def test_final_score_sheet_through_play_SN_SCO_1_to_4():
+    # clauses SN-SCO-1..4: the last seat of a 2-player game takes its 9th photograph (the
+    # golden eagle), the game ends, and both score sheets equal a direct reading of the
+    # rulebook's four categories; reserved cards score nothing
+    comp = FULL.components
+    names = [a.name for a in comp.assignments]
+    g = new(SnapshotConfig(players=2, offers=False))
+    g.state[E.ASSIGN + 0] = names.index("The Long Lunch")
+    g.state[E.ASSIGN + 1] = next(i for i, a in enumerate(comp.assignments)
+                                 if a.name != "The Long Lunch")
+    mine = ["pika", "red panda", "guanaco", "brown bear", "meerkat", "mudskipper", "walrus",
+            "poison dart frog"]
+    theirs = ["sea otter", "lion", "nile crocodile"]
+    arrange(g, table=["golden eagle"], tokens=[0, 0], cur=1,
+            portfolios={1: mine, 0: theirs}, reserves={1: ["jaguar"], 0: ["giraffe"]})
+    eagle = cid(g, "golden eagle")
+    g.state[E.TOKENS + 1] = 8
+    play(g, STOP, RESERVED_DONE, die_hab(MOUNT), die_on(eagle))
+    with_rolls(g, lambda r: r[0] >= 4, 2)
+    play(g, DICE_DONE, *[token_on(eagle)] * 8)
+    assert g.is_over() and loc(g, "golden eagle") == E.L_PORTFOLIO
     sheet = g.scores()
-    assert sheet.score.tolist() == [11, 0, 23, 9]
-    assert (sheet.score == sheet.animals + sheet.awards + sheet.cover + sheet.article).all()
+    for p, portfolio in ((1, [*mine, "golden eagle"]), (0, theirs)):
+        want = _reference_sheet(comp, portfolio, names[int(g.state[E.ASSIGN + p])])
+        row = sheet.iloc[p]
+        if p == 0:  # player 0 had no Review since these photographs: no award claimed yet
+            want = (want[0], 0, want[2], want[3])
+        assert (row.animals, row.awards, row.cover, row.article) == want, p
+        assert row.score == sum(want)
+    assert sheet.iloc[1].awards > 0 and sheet.iloc[0].cover == 5
 
 
 # ============================================================================ variants
