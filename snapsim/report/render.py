@@ -43,6 +43,7 @@ class Section:
 class Report:
     title: str
     meta: dict  # e.g. games, seed, version: printed at the top
+    footer: str = ""  # what made it (components, knobs, seed, n, version)
 
 
 def _load_sections(out: Path) -> list[dict]:
@@ -96,6 +97,9 @@ def write_report(out: str | Path, report: Report) -> Path:
             md += ["", f"Table `{name}.csv`:", "", _md_table(table)]
             h.append(f"<p>Table <code>{name}.csv</code></p>"
                      + table.head(40).to_html(index=False, float_format=lambda v: f"{v:.4g}"))
+    if report.footer:
+        md += ["", "---", "", report.footer]
+        h.append(f"<hr><footer><small>{html.escape(report.footer)}</small></footer>")
     h.append("</body></html>")
     (out / "report.md").write_text("\n".join(md) + "\n")
     (out / "index.html").write_text("\n".join(h))

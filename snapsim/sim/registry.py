@@ -29,6 +29,7 @@ class GameSpec:
     players(config) -> number of seats
     load_components(path) -> a validated component set (for --components)
     report(out, games=, seed=, studies=, threads=, components=, progress=) -> index.html path
+    measures: what a comparison of two component sets or rule variants measures
     """
 
     name: str
@@ -39,6 +40,7 @@ class GameSpec:
     default_policy: str
     load_components: Callable[[str], object]
     report: Callable[..., object] | None = None
+    measures: object = None  # analysis.measures.MeasureSpec: what `snapsim compare` measures
 
 
 _GAMES: dict[str, GameSpec] = {}

@@ -19,6 +19,8 @@ from tqdm import tqdm
 from ..analysis.stats import add_sums, group_sums
 from ..errors import InputError
 from .backends import Task, check_backend, make_backend
+from .component_files import resolve
+from .provenance import describe, provenance
 from .registry import get_game
 from .store import RunStore, chunk_plan
 
@@ -32,8 +34,11 @@ def _whole(name, value, lo=1):
 
 
 def prepare(game: str, players=None, policies=None, config=None, components=None, **knobs):
-    """Resolve (spec, config, policies) from user arguments, with clear errors."""
+    """Resolve (spec, config, policies) from user arguments, with clear errors; components
+    may be "standard", a file path or a loaded component set."""
     spec = get_game(game)
+    if components is not None:
+        components = resolve(spec.name, components)
     if config is None:
         kw = dict(knobs)
         if players is not None:
@@ -58,16 +63,6 @@ def identity(spec, config, policies, seed, rotate_seats) -> dict:
     return {"game": spec.name, "config": describe_config(config),
             "policies": [describe(p) for p in policies], "seed": seed,
             "rotate_seats": rotate_seats}
-
-
-def describe(obj) -> object:
-    """JSON-able description of a config or policy (component files by content hash)."""
-    if dataclasses.is_dataclass(obj):
-        return {f.name: describe(getattr(obj, f.name)) for f in dataclasses.fields(obj)
-                if f.compare}
-    if isinstance(obj, tuple | list):
-        return [describe(x) for x in obj]
-    return obj
 
 
 def describe_config(config) -> dict:
@@ -108,7 +103,10 @@ def simulate(game: str, players: int | None = None, policies=None, games: int = 
                 bar.update(task.count)
     finally:
         backend.close()
-    return pd.concat([parts[k] for k in sorted(parts)], ignore_index=True)
+    df = pd.concat([parts[k] for k in sorted(parts)], ignore_index=True)
+    df.attrs["provenance"] = provenance(spec.name, config, pols, seed, games,
+                                        rotate_seats=rotate_seats)
+    return df
 
 
 @dataclass
@@ -155,7 +153,10 @@ def run_points(spec, points: list[Point], games, seed, rotate_seats, chunk_size,
     _whole("chunk_size", chunk_size)
     check_backend(threads, workers, scheduler)
     stores = [RunStore(p.folder, identity(spec, p.config, p.policies, seed, rotate_seats),
-                       games, chunk_size, spec.players(p.config), resume) for p in points]
+                       games, chunk_size, spec.players(p.config), resume,
+                       provenance(spec.name, p.config, p.policies, seed, games,
+                                  rotate_seats=rotate_seats, point=p.labels))
+              for p in points]
     tasks = [Task((k, i), spec.name, p.config, p.policies, first, count, seed, rotate_seats)
              for k, (p, store) in enumerate(zip(points, stores, strict=True))
              for i, first, count in store.missing]

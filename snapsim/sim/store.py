@@ -69,8 +69,9 @@ class RunStore:
     """The folder of one run (one point of a sweep)."""
 
     def __init__(self, folder: str | os.PathLike, identity: dict, games: int, chunk_size: int,
-                 players: int, resume: bool):
+                 players: int, resume: bool, provenance: dict | None = None):
         self.folder = Path(folder)
+        self.provenance = provenance or {}
         self.identity = {**identity, "games": games, "chunk_size": chunk_size,
                          "snapsim": __version__}
         self.players = players
@@ -140,7 +141,7 @@ class RunStore:
         self._write_manifest()
 
     def _write_manifest(self) -> None:
-        body = {"identity": self.identity,
+        body = {"identity": self.identity, "provenance": self.provenance,
                 "complete": len(self.done) == len(self.plan),
                 "chunks_total": len(self.plan),
                 "chunks": [self.done[i] for i in sorted(self.done)]}

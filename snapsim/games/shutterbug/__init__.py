@@ -4,6 +4,7 @@ from ...sim.registry import GameSpec, register
 from .api import ShutterbugGame, make_policy, run_games
 from .components import load_components
 from .config import ShutterbugConfig
+from .measures import MEASURES
 
 
 def _report(*args, **kwargs):
@@ -21,6 +22,7 @@ GAME = register(GameSpec(
     default_policy="greedy",
     load_components=load_components,
     report=_report,
+    measures=MEASURES,
 ))
 
 __all__ = ["GAME", "ShutterbugConfig", "ShutterbugGame", "load_components", "make_policy",

@@ -1,0 +1,388 @@
+"""`snapsim compare`: a designer's variant against a baseline, paired game by game.
+
+Baseline and variant play game i from the same random streams (same seed, and the runner keys
+every stream by the game index), so each difference is estimated from per-game paired values
+and luck the two games share cancels. Every measure gets the baseline value, the variant
+value, the difference with its 95% CI and p-value, a Holm-corrected significance flag across
+everything in the comparison, the smallest difference this n could detect (80% power) and the
+variance reduction pairing bought. Verdicts are sentences generated from those numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from tqdm import tqdm
+
+from ..analysis.balance import ALPHA, holm
+from ..analysis.measures import Measure, MeasureSpec, measures, restricted_measure
+from ..analysis.paired import games_to_detect, ratio_difference, spread_difference
+from ..errors import InputError, SnapsimError
+from ..sim.component_files import differences, resolve
+from ..sim.provenance import PROVENANCE_FILE, provenance
+from ..sim.registry import get_game
+from ..sim.runner import simulate
+from . import figures as F
+from .render import Report, Section, write_report
+
+PILOT_GAMES = 500
+MAX_AUTO_GAMES = 1_000_000
+INDEPENDENT = 1_000_003  # seed offset of the variant when pairing is switched off
+PRIMARY = "seat spread (points)"
+
+
+@dataclass
+class Variant:
+    """One side of the comparison: a component set plus rule knobs, and what it changes."""
+
+    label: str
+    components: object
+    knobs: dict
+    changes: list[str] = field(default_factory=list)
+
+
+def _label(comps, fallback: str) -> str:
+    return Path(comps.path).stem if getattr(comps, "path", None) else fallback
+
+
+def _knob(value) -> str:
+    return "default" if value is None else str(value)
+
+
+def _fmt(value: float, unit: str, diff: bool = False) -> str:
+    if not math.isfinite(value):
+        return "n/a"
+    if unit == "rate":
+        return f"{100 * value:+.1f} pp" if diff else f"{100 * value:.1f}%"
+    return f"{value:+.2f}" if diff else f"{value:.2f}"
+
+
+@dataclass
+class Comparison:
+    """The result: `.table` (one row per variant, player count and measure), `.summary()`,
+    `.write(dir)`; `.provenance` says what made it."""
+
+    game: str
+    table: pd.DataFrame
+    variants: list[Variant]
+    provenance: dict
+
+    def verdicts(self, variant: str | None = None) -> list[str]:
+        """Sentences from the numbers: every significant change, or that none was found."""
+        out = []
+        for v in self.variants:
+            if variant is not None and v.label != variant:
+                continue
+            rows = self.table[self.table.variant == v.label]
+            sig = rows[rows.significant]
+            head = f"{v.label} vs {self.provenance['baseline']['label']}"
+            if sig.empty:
+                prim = rows[rows.measure == PRIMARY]
+                note = ""
+                if len(prim):
+                    note = ("; the smallest seat-spread change this n could detect is "
+                            + ", ".join(f"{r.detectable:.2f} points ({r.players} players)"
+                                        for r in prim.itertuples()))
+                out.append(f"{head}: no measure changed significantly{note}.")
+                continue
+            for r in sig.sort_values("p_value").itertuples():
+                verb = "rose" if r.diff > 0 else "fell"
+                unit = "" if r.unit in ("rate", "count") else f" {r.unit}"
+                out.append(f"{head}: {r.measure} in {r.players}-player games {verb} from "
+                           f"{_fmt(r.baseline, r.unit)} to {_fmt(r.variant_value, r.unit)}"
+                           f"{unit} ({_fmt(r.diff, r.unit, True)} [{_fmt(r.ci_low, r.unit, True)}"
+                           f", {_fmt(r.ci_high, r.unit, True)}], significant).")
+            dom = rows[(rows.group == "restricted play") & (rows.variant_flag == "above fair")
+                       & (rows.baseline_flag != "above fair")]
+            out += [f"{head}: a player {r.measure.removeprefix('win rate ')} now wins more than "
+                    f"the fair share in {r.players}-player games (a dominant restriction)."
+                    for r in dom.itertuples()]
+        return out
+
+    def summary(self) -> str:
+        p = self.provenance
+        lines = [f"{self.game}: {len(self.variants)} variant(s) against "
+                 f"{p['baseline']['label']}, {p['games']:,} paired games per side and player "
+                 f"count, seed {p['seed']} (Holm-corrected across "
+                 f"{len(self.table)} measures)"]
+        for v in self.variants:
+            lines.append(f"{v.label} changes: " + ("; ".join(v.changes) or "nothing"))
+        lines += self.verdicts()
+        vr = self.table.variance_reduction.replace([np.inf], np.nan)
+        if vr.notna().any():
+            lines.append(f"pairing: median variance reduction {vr.median():.1f}x (the same "
+                         "precision unpaired would need that many times the games)")
+        return "\n".join(lines)
+
+    def write(self, out, force: bool = False) -> Path:
+        """index.html (self-contained), report.md, one CSV per table, provenance.json."""
+        out = Path(out)
+        if not force:
+            check_out_free(out)
+        out.mkdir(parents=True, exist_ok=True)
+        note = (f"n = {self.provenance['games']:,} paired games per side, seed "
+                f"{self.provenance['seed']}")
+        intro = Section("0-verdicts", 0, "Verdicts", "Every significant change (Holm-corrected "
+                        "across all measures of this comparison) in words, from the numbers.")
+        intro.findings = self.verdicts()
+        for v in self.variants:
+            intro.findings.append(f"{v.label} changes: " + ("; ".join(v.changes) or "nothing"))
+        intro.tables["comparison"] = self.table
+        intro.save(out)
+        for k, (group, rows) in enumerate(self.table.groupby("group", sort=False), start=1):
+            key = group.replace(" ", "_")
+            s = Section(f"{k}-{key}", k, group.capitalize(),
+                        "Difference variant - baseline with 95% CIs (paired), and both "
+                        "values side by side.")
+            s.tables[f"compare_{key}"] = rows
+            title = f"{group}: variant - baseline"
+            for players, sub in rows.groupby("players"):
+                name = f"diff_{key}_{players}p"
+                s.figures[name] = F.differences(sub, title + f" ({players} players)", note)
+                s.captions[name] = (f"{group}, {players} players: difference with 95% CI "
+                                    "(filled: significant after Holm)")
+                name = f"sides_{key}_{players}p"
+                s.figures[name] = F.sides(sub, f"{group}: baseline and variant "
+                                               f"({players} players)", note)
+                s.captions[name] = f"{group}, {players} players: both values with 95% CIs"
+            s.findings = [f"{r.variant}, {r.players}p: {r.measure} {_fmt(r.baseline, r.unit)} → "
+                          f"{_fmt(r.variant_value, r.unit)} ({_fmt(r.diff, r.unit, True)} "
+                          f"[{_fmt(r.ci_low, r.unit, True)}, {_fmt(r.ci_high, r.unit, True)}]"
+                          f"{', significant' if r.significant else ''})"
+                          for r in rows.itertuples() if r.significant]
+            s.save(out)
+        (out / PROVENANCE_FILE).write_text(json.dumps(self.provenance, indent=1))
+        return write_report(out, Report(f"{self.game}: variant comparison",
+                                        {"games per side": f"{self.provenance['games']:,}",
+                                         "seed": self.provenance["seed"],
+                                         "snapsim": self.provenance["snapsim"]},
+                                        self.footer()))
+
+    def footer(self) -> str:
+        """What made it: both sides' component files with SHA-256, knobs, policies, seed, n."""
+        p = self.provenance
+        sides = [f"baseline {p['baseline']['label']} (sha256 "
+                 f"{p['baseline']['components']['sha256'][:12]})"]
+        sides += [f"variant {v['label']} (sha256 {v['components']['sha256'][:12]}, knobs "
+                  f"{v['knobs'] or 'as the baseline'})" for v in p["variants"]]
+        names = ", ".join(d["name"] for d in p["baseline"]["policies"])
+        return (f"Made by snapsim {p['snapsim']}: {'; '.join(sides)}; policies {names}; "
+                f"seed {p['seed']}; n = {p['games']:,} paired games per side and player count; "
+                f"players {', '.join(map(str, p['players']))}.")
+
+
+def check_out_free(out) -> None:
+    """Refuse an output folder that already holds files (another run's output is never
+    overwritten unless --force), before any game is played."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {str(out)!r} is a file; give a folder for the comparison")
+    if out.is_dir() and any(out.iterdir()):
+        prov = out / PROVENANCE_FILE
+        what = "another run's output"
+        try:
+            old = json.loads(prov.read_text())
+            what = (f"another run's output ({old.get('game')}, seed {old.get('seed')}, "
+                    f"{old.get('games')} games)")
+        except (OSError, ValueError, AttributeError):
+            pass
+        raise InputError(f"{out} already holds {what}; choose a new folder or add --force to "
+                         "replace it")
+
+
+def _ci(measure: Measure, value: float, z: float) -> tuple[float, float]:
+    if measure.ratio is None:
+        return math.nan, math.nan
+    se = float(np.std(measure.ratio.influence(), ddof=1) / math.sqrt(len(measure.ratio.num)))
+    return value - z * se, value + z * se
+
+
+def _fair_flag(measure: Measure, value: float, fair: float) -> tuple[str, float]:
+    """Whether a win rate differs from the fair share (and the p-value of that test)."""
+    if measure.unit != "rate" or measure.ratio is None or measure.group in ("seats",):
+        return "", 1.0
+    inf = measure.ratio.influence()
+    se = float(np.std(inf, ddof=1) / math.sqrt(len(inf)))
+    if not math.isfinite(value) or se <= 0:
+        return "", 1.0
+    p = float(2 * stats.norm.sf(abs(value - fair) / se))
+    return ("above fair" if value > fair else "below fair"), p
+
+
+def _rows(base: list[Measure], var: list[Measure], players: int, label: str, seed: int,
+          paired: bool, reps: int) -> list[dict]:
+    z = stats.norm.ppf(1 - ALPHA / 2)
+    theirs = {m.name: m for m in var}
+    rows = []
+    for m in base:
+        other = theirs.get(m.name)
+        if other is None:
+            continue
+        if m.spread is not None:
+            d = spread_difference(m.spread, other.spread, seed=seed, reps=reps, paired=paired)
+        else:
+            d = ratio_difference(m.ratio, other.ratio, paired=paired)
+        lo, hi = d.ci
+        b_lo, b_hi = _ci(m, d.baseline, z)
+        v_lo, v_hi = _ci(other, d.variant, z)
+        bf, bp = _fair_flag(m, d.baseline, 1 / players)
+        vf, vp = _fair_flag(other, d.variant, 1 / players)
+        rows.append({"variant": label, "players": players, "group": m.group,
+                     "measure": m.name, "unit": m.unit, "baseline": d.baseline,
+                     "baseline_ci_low": b_lo, "baseline_ci_high": b_hi,
+                     "variant_value": d.variant, "variant_ci_low": v_lo,
+                     "variant_ci_high": v_hi, "diff": d.diff, "ci_low": lo, "ci_high": hi,
+                     "p_value": d.p_value, "se_paired": d.se, "se_unpaired": d.se_unpaired,
+                     "variance_reduction": d.variance_reduction, "detectable": d.detectable,
+                     "games": d.n, "baseline_flag": bf, "p_baseline_fair": bp,
+                     "variant_flag": vf, "p_variant_fair": vp})
+    return rows
+
+
+def _flags(table: pd.DataFrame) -> pd.DataFrame:
+    """Holm across everything in the comparison; fair-share flags Holm-corrected per side."""
+    table = table.copy()
+    table["p_adjusted"] = holm(table.p_value.fillna(1.0).to_numpy()) if len(table) else []
+    table["significant"] = table.p_adjusted < ALPHA
+    for side in ("baseline", "variant"):
+        p = table[f"p_{side}_fair"].to_numpy()
+        keep = holm(p) < ALPHA if len(p) else np.array([], bool)
+        table[f"{side}_flag"] = np.where(keep, table[f"{side}_flag"], "")
+    return table
+
+
+class _Sides:
+    """Runs of one side at one player count, cached; every run advances the progress bar."""
+
+    def __init__(self, game, games, seed, threads, bar):
+        self.game, self.games, self.seed, self.threads, self.bar = (game, games, seed, threads,
+                                                                    bar)
+
+    def run(self, config, policies, seed=None) -> pd.DataFrame:
+        df = simulate(self.game, config=config, policies=policies, games=self.games,
+                      seed=self.seed if seed is None else seed, threads=self.threads)
+        self.bar.update(1)
+        return df
+
+
+def _config(spec, players, comps, knobs, label):
+    try:
+        return spec.make_config(**({"players": players} if players else {}),
+                                components=comps, **knobs)
+    except SnapsimError as exc:
+        raise InputError(f"{label} cannot be played with {players} players: {exc}") from None
+
+
+def compare(game: str, baseline="standard", variants=(), variant_set: dict | None = None,
+            players=None, policies=None, games: int | str = 2000, seed: int = 1,
+            detect: float | None = None, threads: int | None = None, restricted: bool = True,
+            paired: bool = True, bootstrap: int = 1000, progress: bool = False) -> Comparison:
+    """Compare each variant (component files or sets, plus `variant_set` knobs) against the
+    baseline on common random numbers. `games="auto"` with `detect=D` picks the number of
+    games that detects a change of D points in the seat spread with 80% power."""
+    spec = get_game(game)
+    mspec: MeasureSpec = spec.measures or MeasureSpec()
+    variant_set = dict(variant_set or {})
+    base = resolve(game, baseline)
+    base_label = "standard" if baseline in (None, "standard") else _label(base, "baseline")
+    sides = [resolve(game, v) for v in variants] or ([base] if variant_set else [])
+    if not sides:
+        raise InputError("give at least one --variant FILE or --variant-set KNOB=VALUE")
+    spec.make_config(components=base, **variant_set)  # an unknown knob fails here, first
+    labels, out = [], []
+    for k, comps in enumerate(sides):
+        label = _label(comps, f"variant {k + 1}") if variants else "variant"
+        if label in labels or label == base_label:
+            label = f"{label} ({k + 1})"
+        labels.append(label)
+        changes = differences(game, base, comps)
+        default = spec.make_config(components=base)
+        changes += [f"knob {key} {_knob(getattr(default, key))} → {_knob(value)}"
+                    for key, value in variant_set.items()]
+        out.append(Variant(label, comps, variant_set, changes))
+    counts = [None] if players is None else [int(p) for p in np.atleast_1d(players)]
+    configs = {(v.label, n): (_config(spec, n, base, {}, base_label),
+                              _config(spec, n, v.components, v.knobs, v.label))
+               for v in out for n in counts}
+    pols = policies
+    if games == "auto":
+        if detect is None:
+            raise InputError("--games auto needs --detect POINTS (the seat-spread change to "
+                             "detect)")
+        games = _auto_games(spec, configs, pols, seed, threads, detect, bootstrap)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 10:
+        raise InputError(f"games must be a whole number >= 10 or 'auto', got {games!r}")
+    restrictions = mspec.restrictions if restricted else {}
+    runs_per = (1 + len(restrictions))
+    total = runs_per * (1 + len(out)) * len(counts)
+    rows = []
+    with tqdm(total=total, unit="run", desc=f"{game} compare", disable=not progress) as bar:
+        runner = _Sides(game, games, seed, threads, bar)
+        cache: dict = {}
+        for v in out:
+            for n in counts:
+                cfg_b, cfg_v = configs[(v.label, n)]
+                n_seats = spec.players(cfg_b)
+                lineup = pols or [spec.default_policy] * n_seats
+                key = ("base", n)
+                if key not in cache:
+                    cache[key] = _side_measures(runner, cfg_b, lineup, mspec, restrictions,
+                                                spec, n_seats, None)
+                var_seed = seed if paired else seed + INDEPENDENT
+                mine = _side_measures(runner, cfg_v, lineup, mspec, restrictions, spec,
+                                      n_seats, var_seed)
+                rows += _rows(cache[key], mine, n_seats, v.label, seed, paired, bootstrap)
+    table = _flags(pd.DataFrame(rows))
+    record = {"baseline": {"label": base_label,
+                           **provenance(game, next(iter(configs.values()))[0],
+                                        [spec.make_policy(p) for p in
+                                         (pols or [spec.default_policy])], seed, games)},
+              "variants": [{"label": v.label, "changes": v.changes,
+                            **provenance(game, configs[(v.label, counts[0])][1],
+                                         [spec.make_policy(p) for p in
+                                          (pols or [spec.default_policy])], seed, games)}
+                           for v in out],
+              "players": [spec.players(configs[(out[0].label, n)][0]) for n in counts],
+              "paired": paired, "restricted": sorted(restrictions), "bootstrap": bootstrap}
+    record.update({k: record["baseline"][k] for k in ("snapsim", "game", "seed", "games")})
+    record["components"] = record["baseline"]["components"]
+    record["knobs"] = record["baseline"]["knobs"]
+    return Comparison(game, table, out, record)
+
+
+def _side_measures(runner, config, lineup, mspec, restrictions, spec, n_seats, seed):
+    df = runner.run(config, lineup, seed)
+    found = measures(df, mspec, config)
+    for label, policy in restrictions.items():
+        line = [policy] + [spec.default_policy] * (n_seats - 1)
+        found.append(restricted_measure(runner.run(config, line, seed), policy, label))
+    if mspec.extra is not None:
+        found += [Measure(name, group, unit, ratio) for name, group, unit, ratio in
+                  mspec.extra(config, lineup, runner.games,
+                              runner.seed if seed is None else seed, runner.threads)]
+    return found
+
+
+def _auto_games(spec, configs, policies, seed, threads, detect, reps) -> int:
+    """A pilot of PILOT_GAMES paired games per configuration, then the n that detects
+    `detect` points of seat spread with 80% power in every configuration."""
+    need = PILOT_GAMES
+    for cfg_b, cfg_v in configs.values():
+        lineup = policies or [spec.default_policy] * spec.players(cfg_b)
+        pair = [simulate(spec.name, config=c, policies=lineup, games=PILOT_GAMES, seed=seed,
+                         threads=threads) for c in (cfg_b, cfg_v)]
+        spreads = [next(m for m in measures(df, spec.measures or MeasureSpec())
+                        if m.name == PRIMARY).spread for df in pair]
+        d = spread_difference(spreads[0], spreads[1], seed=seed, reps=reps)
+        need = max(need, games_to_detect(d.se, PILOT_GAMES, detect))
+    if need > MAX_AUTO_GAMES:
+        raise InputError(f"detecting {detect} points would need {need:,} games per side; "
+                         f"ask for a larger --detect or give --games N (at most "
+                         f"{MAX_AUTO_GAMES:,} chosen automatically)")
+    return need
