@@ -303,6 +303,10 @@ def _simulate(args) -> int | None:
     title = (f"{args.game}: {args.games} games, seed {args.seed}, "
              f"{'fixed seats' if args.no_rotate else 'seats rotated'}; "
              "win rate with Wilson 95% CI (shared wins count 1/k)")
+    if args.game == "snapshot" and args.players == 5:
+        from .games.snapshot.config import FIVE_PLAYER_NOTE
+
+        title += f"; 5 players: {FIVE_PLAYER_NOTE} (the rulebook adds the Flora Expansion)"
     extra = {"games": args.games, "seed": args.seed}
     out = Path(args.out) if args.out else None
     if out is not None and out.suffix != ".parquet":  # a folder: chunked, resumable dataset
@@ -486,6 +490,7 @@ def _add_advise(sub) -> None:
 def _tune(args) -> None:
     if args.game != "snapshot":
         raise InputError(f"tuning is available for snapshot, not {args.game!r}")
+    from .games.snapshot.config import players_label
     from .games.snapshot.tuning import save_tuned, tune
 
     for name, v in (("--players", args.players), ("--games", args.games),
@@ -496,7 +501,7 @@ def _tune(args) -> None:
                args.popsize, args.verify_games, args.threads)
     table = pd.DataFrame({"parameter": list(res.params), "tuned": list(res.params.values())})
     verdict = "significant" if res.significant else "NOT significant: not saved"
-    _emit(table, "table", f"Tuned {res.base} for {res.players} players against {res.field} "
+    _emit(table, "table", f"Tuned {res.base} for {players_label(res.players)} against {res.field} "
                           f"({res.evaluations} candidates, {args.games} games each)",
           {"verify_games": res.verify_games, "win_rate": res.win_rate, "ci_low": res.ci_low,
            "ci_high": res.ci_high, "fair_share": 1 / res.players, "p_value": res.p_value,

@@ -151,3 +151,11 @@ def test_process_exit_code_and_stderr():
     assert proc.stdout == ""
     assert len(proc.stderr.splitlines()) == 1
     assert proc.stderr.startswith("snapsim: error:")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_five_player_summary_says_base_cards_only(capsys, players):
+    # the rulebook plays five only with the Flora Expansion, whose cards snapsim lacks
+    rc, out, err = run(capsys, *BASE, "--players", str(players))
+    assert rc == 0, err
+    assert ("base cards only" in out) == (players == 5)

@@ -75,3 +75,29 @@ def test_a_tuned_policy_only_makes_legal_moves(tiny):
             a = g.policy_action()
             assert a.code in {b.code for b in g.legal_actions()}
             g.apply(a)
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_tune_output_labels_five_players_base_cards_only(capsys, monkeypatch, players):
+    from snapsim.cli import main
+    from snapsim.games.snapshot import tuning
+    from snapsim.games.snapshot.tuning import TuneResult
+
+    def fake_tune(players, *args):
+        return TuneResult(players, "greedy", "greedy", {k: lo for k, (lo, _) in SEARCHED.items()},
+                          0.1, 0.05, 0.15, 0.9, 100, 1, 3)
+
+    monkeypatch.setattr(tuning, "tune", fake_tune)
+    assert main(["tune", "snapshot", "--players", str(players), "--games", "10"]) in (0, None)
+    out = capsys.readouterr().out
+    assert f"for {players} players" in out
+    assert ("base cards only" in out) == (players == 5)
+
+
+def test_strategy_guide_labels_the_five_player_tuned_policy():
+    from snapsim.games.snapshot.strategy import tuned_table
+
+    table, files = tuned_table()
+    assert "tuned-5p.toml" in files
+    labelled = [c for c in table.columns if "base cards only" in c]
+    assert labelled == ["tuned-5p (5p, base greedy, base cards only)"]

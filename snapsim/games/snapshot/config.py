@@ -14,6 +14,14 @@ from .components import Components, load_components
 
 # Phase 4 Step C: photos that trigger the end, by player count (5 players: the rulebook's 7).
 RULEBOOK_TARGET = {2: 9, 3: 8, 4: 7, 5: 7}
+# The rulebook plays five only with the Flora Expansion, whose cards snapsim does not have:
+# every 5-player result is labelled with this.
+FIVE_PLAYER_NOTE = "base cards only"
+
+
+def players_label(players: int) -> str:
+    """"4 players"; five are labelled "5 players (base cards only)"."""
+    return f"{players} players" + (f" ({FIVE_PLAYER_NOTE})" if players == 5 else "")
 SIMPLER_VARIANTS = {
     1: {"assignments": False, "raccoon": False},
     2: {"tracking_tokens": False},

@@ -19,7 +19,7 @@ from ...report import figures as F
 from ...report.studies import Runs, build_report, pct, seat_finding
 from ...report.studies import study_main as shared_study_main
 from .api import details
-from .config import RULEBOOK_TARGET
+from .config import FIVE_PLAYER_NOTE, RULEBOOK_TARGET, players_label
 
 POLICIES = ("greedy", "cautious", "aggressive", "collector", "random")
 RESTRICTIONS = {"reserving": "allow_reserve", "offers": "allow_offers",
@@ -60,19 +60,24 @@ def study_seats(ctx: Ctx) -> Section:
     s = Section("1-seats", 1, "1. Seat advantage",
                 "Win rate by seat with the rulebook's starting tokens (2, 3, 4, ...), every "
                 "seat played by the greedy policy, tested against the fair share 1/players; "
-                "then alternative starting-token schedules for 3 and 4 players.")
+                "then alternative starting-token schedules for 3 and 4 players. The rulebook "
+                f"plays five with the Flora Expansion: 5-player games use the {FIVE_PLAYER_NOTE}"
+                ".")
     runs = {n: ctx.sim(["greedy"], players=n) for n in sorted(RULEBOOK_TARGET)}
     seats = B.seat_advantage(pd.concat(runs.values(), ignore_index=True))
     seats["vs_fair"] = seats.win_rate - seats.fair_share
+    seats["cards"] = np.where(seats.players == 5, FIVE_PLAYER_NOTE, "rulebook")
     s.tables["seat_advantage"] = seats
     plot = seats.assign(lo=seats.ci_low - seats.fair_share, hi=seats.ci_high - seats.fair_share,
                         seat=seats.seat + 1)
     s.figures["seat_advantage"] = F.bars(plot, "seat", "vs_fair", "lo", "hi",
                                          "Win rate minus fair share, by seat", ctx.note(),
                                          hue="players", ref=0.0, ylabel="win rate - 1/players")
-    s.captions["seat_advantage"] = "Seat advantage (95% Wilson CIs) for 2-5 players"
+    s.captions["seat_advantage"] = (f"Seat advantage (95% Wilson CIs) for 2-5 players (5 "
+                                    f"players: {FIVE_PLAYER_NOTE})")
     # the main player count first
-    s.findings += [seat_finding(seats, n) for n in sorted(runs, key=lambda k: (k != 4, k))]
+    s.findings += [seat_finding(seats, n).replace(f"{n} players", players_label(n), 1)
+                   for n in sorted(runs, key=lambda k: (k != 4, k))]
     rows = []
     for n, schedules in SCHEDULES.items():
         for sched in schedules:

@@ -21,7 +21,7 @@ from . import engine as E
 from . import policies as P
 from .advisor import advise
 from .api import make_policy
-from .config import SnapshotConfig, photo_table
+from .config import FIVE_PLAYER_NOTE, SnapshotConfig, photo_table
 
 DATA = Path(__file__).parent / "data"
 HEADINGS = (
@@ -374,7 +374,9 @@ def tuned_table(data: Path = DATA) -> tuple[pd.DataFrame | None, list[str]]:
         base = spec.get("base", "greedy")
         default = dict(zip(P.PARAM_NAMES, P.DEFAULT_PARAMS[base], strict=True))
         tuned = {**default, **{k: float(v) for k, v in spec.get("params", {}).items()}}
-        label = f"{f.stem} ({spec.get('players', '?')}p, base {base})"
+        players = spec.get("players", "?")
+        note = f", {FIVE_PLAYER_NOTE}" if players == 5 else ""
+        label = f"{f.stem} ({players}p, base {base}{note})"
         table[label] = [tuned[p] for p in P.PARAM_NAMES]
     return table, [f.name for f in files]
 
