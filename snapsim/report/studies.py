@@ -5,6 +5,7 @@ run cache to a Section) and nothing else."""
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ from tqdm import tqdm
 from .. import __version__
 from ..errors import InputError
 from ..sim import get_game, simulate
+from ..sim.provenance import PROVENANCE_FILE, components_record, footer
 from .render import Report, Section, write_report
 
 
@@ -44,6 +46,7 @@ class Runs:
     components: object = None
     bar: object = None
     cache: dict = field(default_factory=dict)
+    out: Path | None = None  # the report folder, once known
 
     def note(self, games: int | None = None) -> str:
         return f"n = {games or self.games:,} games per configuration, seed {self.seed}"
@@ -90,9 +93,35 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
         runs.bar = bar
         for n in names:
             studies[n][0](runs).save(out)
+    runs.out = out
+    record = report_provenance(game, runs, names)
+    (out / PROVENANCE_FILE).write_text(json.dumps(record, indent=1))
     return write_report(out, Report(title, {"games per configuration": f"{games:,}",
                                             "seed": seed, **(meta or {}),
-                                            "snapsim": __version__}))
+                                            "snapsim": __version__}, footer(record)))
+
+
+def report_provenance(game: str, runs: Runs, studies: list[str]) -> dict:
+    """What made a report: components and their SHA-256, seed, n, and every configuration
+    its studies ran (knobs that differ from the defaults, policies)."""
+    spec = get_game(game)
+    comps = runs.components if runs.components is not None else spec.load_components(None)
+    configs = [{k: df.attrs["provenance"][k] for k in ("players", "knobs", "policies", "games")}
+               for df in runs.cache.values()
+               if isinstance(df, pd.DataFrame) and "provenance" in df.attrs]
+    record = {"snapsim": __version__, "game": game,
+              "components": components_record(game, comps), "seed": runs.seed,
+              "games": runs.games, "studies": studies, "configurations": configs}
+    try:  # one study re-run alone keeps what the other studies recorded
+        old = json.loads((Path(runs.out) / PROVENANCE_FILE).read_text()) if runs.out else {}
+    except (OSError, ValueError):
+        old = {}
+    if all(old.get(k) == record[k] for k in ("game", "components", "seed", "games")):
+        record["studies"] = list(dict.fromkeys(old.get("studies", []) + studies))
+        seen = {json.dumps(c, sort_keys=True) for c in configs}
+        record["configurations"] = configs + [c for c in old.get("configurations", [])
+                                              if json.dumps(c, sort_keys=True) not in seen]
+    return record
 
 
 def study_main(game: str, build: Callable[..., Path], study: str, default_games: int,

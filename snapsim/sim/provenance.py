@@ -95,7 +95,10 @@ def footer(record: dict) -> str:
     """One line for the foot of a report: what made it."""
     comps = record.get("components", {})
     sha = (comps.get("sha256") or "")[:12]
-    knobs = ", ".join(f"{k}={v}" for k, v in record.get("knobs", {}).items()) or "defaults"
+    if "knobs" in record:
+        knobs = ", ".join(f"{k}={v}" for k, v in record["knobs"].items()) or "defaults"
+    else:
+        knobs = "each configuration's in provenance.json"
     return (f"Made by snapsim {record.get('snapsim')} from components {comps.get('name')} "
             f"(sha256 {sha}...), knobs: {knobs}; seed {record.get('seed')}; "
             f"n = {record.get('games')} games per configuration.")
