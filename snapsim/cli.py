@@ -568,6 +568,108 @@ def _add_report(sub) -> None:
     p.set_defaults(run=_report)
 
 
+# ---------------------------------------------------------------- components
+
+
+def _components(args) -> None:
+    from .sim import component_files as C
+
+    if args.kind == "export":
+        if args.out is None:
+            sys.stdout.buffer.write(C.export(args.game))
+            sys.stdout.flush()
+            return
+        path = C.export(args.game, args.out, force=args.force)
+        print(f"wrote the standard {args.game} components to {path}; edit it, then "
+              f"`snapsim components check {path}` and `snapsim compare {args.game} "
+              f"--variant {path}`")
+        return
+    print(C.check(args.file, args.game).summary())
+
+
+def _add_components(sub) -> None:
+    p = sub.add_parser("components", help="export the bundled component file, or check your "
+                                          "own and list what it changes")
+    kinds = p.add_subparsers(dest="kind", required=True, parser_class=_Parser)
+    q = kinds.add_parser("export", help="write the bundled components as an editable TOML")
+    q.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
+    q.add_argument("--out", help="file to write (default: print to standard output)")
+    q.add_argument("--force", action="store_true",
+                   help="replace --out if it exists (default: refuse)")
+    q.set_defaults(run=_components)
+    q = kinds.add_parser("check", help="validate a component file and list its differences "
+                                       "from the standard set")
+    q.add_argument("file", help="component TOML file")
+    q.add_argument("--game", help="game the file is for (default: guessed from its sections)")
+    q.set_defaults(run=_components)
+
+
+# ---------------------------------------------------------------- compare
+
+
+def _compare(args) -> int | None:
+    from .report.compare import check_out_free, compare
+
+    games: int | str = args.games
+    if str(games).strip().lower() == "auto":
+        games = "auto"
+    else:
+        try:
+            games = int(games)
+        except ValueError:
+            raise InputError(f"--games {args.games!r}: give a whole number or 'auto'") from None
+    if args.detect is not None and not (args.detect > 0 and np.isfinite(args.detect)):
+        raise InputError(f"--detect must be a positive number of points, got {args.detect}")
+    players = [int(p) for text in args.players for p in int_list(text)] or None
+    policies = [p for p in (s.strip() for s in args.policies.split(",")) if p] \
+        if args.policies else None
+    knobs = dict(parse_knob(t) for t in args.variant_set)
+    if args.out and not args.force:
+        check_out_free(args.out)
+    result = compare(args.game, baseline=args.baseline, variants=args.variant, variant_set=knobs,
+                     players=players, policies=policies, games=games, seed=args.seed,
+                     detect=args.detect, threads=args.threads,
+                     restricted=not args.no_restricted, progress=not args.quiet)
+    print(result.summary())
+    if args.out:
+        print(f"comparison written to {result.write(args.out, force=args.force)} (report.md, "
+              "figures, CSV tables and provenance.json beside it)")
+    return None
+
+
+def _add_compare(sub) -> None:
+    p = sub.add_parser("compare", help="a variant against the baseline, paired on common "
+                                       "random numbers, with CIs and verdicts")
+    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
+    p.add_argument("--baseline", default="standard",
+                   help="'standard' or a component TOML file (default: standard)")
+    p.add_argument("--variant", action="append", default=[], metavar="FILE",
+                   help="variant component file (repeatable; default: the baseline's "
+                        "components with --variant-set)")
+    p.add_argument("--variant-set", action="append", default=[], metavar="KNOB=VALUE",
+                   help="rule knob changed in every variant (repeatable; default: none)")
+    p.add_argument("--players", action="append", default=[], metavar="N",
+                   help="player count(s), e.g. 3 or 2-5 (repeatable; default: the game's)")
+    p.add_argument("--policies", help="comma-separated line-up, one per seat or one for all "
+                                      "(default: greedy in every seat)")
+    p.add_argument("--games", default="2000",
+                   help="paired games per side and player count, or 'auto' with --detect "
+                        "(default: 2000)")
+    p.add_argument("--detect", type=float,
+                   help="with --games auto: seat-spread change in points to detect with 80%% "
+                        "power (default: none)")
+    p.add_argument("--seed", type=int, default=1, help="root seed (default: 1)")
+    p.add_argument("--no-restricted", action="store_true",
+                   help="skip the restricted-play runs (default: run them)")
+    p.add_argument("--out", help="folder for index.html, report.md, CSVs and provenance.json "
+                                 "(default: print the summary only)")
+    p.add_argument("--force", action="store_true",
+                   help="write into --out even if it holds another run (default: refuse)")
+    p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (default: shown)")
+    p.set_defaults(run=_compare)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="snapsim", description=__doc__)
     parser.add_argument("--version", action="version", version=f"snapsim {__version__}")
@@ -577,6 +679,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_report(sub)
     _add_advise(sub)
     _add_tune(sub)
+    _add_components(sub)
+    _add_compare(sub)
     return parser
 
 
