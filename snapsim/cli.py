@@ -536,6 +536,11 @@ QUICK_GAMES = 300
 def _report(args) -> None:
     from .sim import get_game
 
+    if args.game.strip().lower() == "sweep":
+        return _report_sweep(args)
+    if args.folder is not None or args.objective is not None or args.force:
+        raise InputError("a folder, --objective and --force belong to `snapsim report sweep "
+                         "DIR`")
     spec = get_game(args.game)
     if spec.report is None:
         raise InputError(f"no report for game {args.game!r} yet")
@@ -548,12 +553,32 @@ def _report(args) -> None:
     print(f"report written to {path} (and report.md, figures, CSV tables beside it)")
 
 
+def _report_sweep(args) -> None:
+    from .report.sweep import OBJECTIVE, sweep_report
+
+    if args.folder is None:
+        raise InputError("give the sweep's folder: snapsim report sweep DIR")
+    given = [o for o, v in (("--studies", args.studies), ("--components", args.components),
+                            ("--quick", args.quick)) if v]
+    if given:
+        raise InputError(f"{given[0]} does not apply to a sweep report (its games are played)")
+    path = sweep_report(args.folder, out=args.out, objective=args.objective or OBJECTIVE,
+                        force=args.force, progress=not args.quiet)
+    print(f"sweep report written to {path} (and report.md, figures, CSV tables beside it)")
+
+
 def _add_report(sub) -> None:
-    p = sub.add_parser("report", help="run the balance studies and write the report")
-    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
+    p = sub.add_parser("report", help="run the balance studies and write the report, or "
+                                      "report on a sweep (report sweep DIR)")
+    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug; or sweep")
+    p.add_argument("folder", nargs="?", help="after `sweep`: the sweep's output folder")
     p.add_argument("--games", type=int, default=20_000, help="games per configuration")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--out", help="output folder (default: reports/GAME)")
+    p.add_argument("--out", help="output folder (default: reports/GAME; a sweep's: DIR/report)")
+    p.add_argument("--objective", help="sweep report: the measure to minimise, e.g. 'game "
+                                       "length (rounds)' (default: seat spread (win rate))")
+    p.add_argument("--force", action="store_true", help="sweep report: replace another "
+                   "report in the output folder (default: refuse)")
     p.add_argument("--quick", action="store_true",
                    help=f"{QUICK_GAMES} games per configuration (a smoke run)")
     p.add_argument("--studies", help="comma-separated subset of the game's studies (snapshot: "

@@ -18,12 +18,22 @@ compared on common random numbers.
     photo_target = [7, 8, 9]
     reroll_cost = [1, 2, 3]
     lineup = [["greedy"], ["greedy", "cautious", "aggressive", "random"]]
+    components = ["standard", "variants/cheap-leopard.toml"]
+
+`components` selects component files: "standard" is the bundled set, anything else a TOML file
+path relative to the sweep file's folder. Swept, each file is a point whose folder is named by
+the file's stem (`components=cheap-leopard/`, so the stems must differ and be letters, digits,
+'-', '_' or '.'); fixed (`components = "file.toml"` at the top level or in [set]), every point
+plays that set. sweep.json records every point's knobs, line-up and component file with its
+SHA-256, so a report on the dataset (`snapsim report sweep DIR`, snapsim.report.sweep) can say
+exactly what each point played.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,12 +43,15 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 
 from ..errors import InputError, SnapsimError
+from .provenance import components_record
+from .registry import get_game
 from .runner import DEFAULT_CHUNK, Point, prepare, run_points
-from .store import MANIFEST
 
 SWEEP_KEYS = {"game", "games", "seed", "chunk_size", "rotate_seats", "players", "policies",
-              "set", "grid", "out"}
+              "components", "set", "grid", "out"}
 SWEEP_FILE = "sweep.json"
+STANDARD = "standard"
+SAFE_LABEL = re.compile(r"[A-Za-z0-9_.-]+")
 
 
 @dataclass
@@ -50,6 +63,30 @@ class Sweep:
     rotate_seats: bool
     points: list[tuple[dict, dict, list | None]]  # (labels, knobs, line-up)
     out: str | None
+
+
+def _component_file(name: str, folder: Path, value, key: str) -> Path | None:
+    """None for the bundled set, else the file's path (relative to the sweep file's folder)."""
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{name}: {key} must be \"standard\" or a component file path in "
+                         f"quotes, got {value!r}")
+    return None if value == STANDARD else folder / Path(value).expanduser()
+
+
+def _component_labels(name: str, values: list) -> list[str]:
+    """Folder labels of swept component files: their stems, unique and filesystem-safe."""
+    for value in values:
+        _component_file(name, Path(), value, "grid.components")
+    labels = [STANDARD if v == STANDARD else Path(v).stem for v in values]
+    for value, label in zip(values, labels, strict=True):
+        if not SAFE_LABEL.fullmatch(label):
+            raise InputError(f"{name}: grid.components: {value!r} cannot name a folder; rename "
+                             "the file using letters, digits, '-', '_' or '.'")
+    dup = next((label for label in labels if labels.count(label) > 1), None)
+    if dup is not None:
+        raise InputError(f"{name}: grid.components: two entries are named {dup!r} (the file "
+                         "name without .toml); give each component file its own name")
+    return labels
 
 
 def read_sweep(path) -> Sweep:
@@ -96,6 +133,15 @@ def read_sweep(path) -> Sweep:
             raise InputError(f"{name}: grid.{key} repeats a value")
     if "players" in data:
         fixed = {**fixed, "players": whole("players", lo=2)}
+    folder = path.parent
+    if "components" in data:
+        if "components" in fixed:
+            raise InputError(f"{name}: components is given twice (top level and [set]); "
+                             "keep one")
+        fixed = {**fixed, "components": data["components"]}
+    if "components" in fixed:
+        fixed["components"] = _component_file(name, folder, fixed["components"], "components")
+    comp_labels = _component_labels(name, grid["components"]) if "components" in grid else []
     out = data.get("out")
     if out is not None and not isinstance(out, str):
         raise InputError(f"{name}: out must be a folder name in quotes, got {out!r}")
@@ -117,13 +163,19 @@ def read_sweep(path) -> Sweep:
                 lineup = value
                 if len(value) > 1 and "players" not in grid and "players" not in fixed:
                     knobs["players"] = len(value)  # a line-up names every seat
+            elif key == "components":
+                labels[key] = comp_labels[grid[key].index(value)]
+                knobs[key] = _component_file(name, folder, value, "grid.components")
             else:
                 labels[key] = value
                 knobs[key] = value
         points.append((labels, knobs, lineup))
-    # build every point's config now, so a bad knob fails before any game runs
+    # load every component file and build every point's config now, so a bad knob or file
+    # fails before any game runs
     for labels, knobs, lineup in points:
         try:
+            if "components" in knobs:
+                knobs["components"] = get_game(game).load_components(knobs["components"])
             prepare(game, policies=lineup, **knobs)
         except SnapsimError as exc:
             where = ", ".join(f"{k}={v}" for k, v in labels.items())
@@ -168,17 +220,31 @@ def run_sweep(sweep: Sweep, out=None, resume=False, progress=False, threads=None
     root = Path(out or sweep.out or "")
     if not str(root) or root == Path("."):
         raise InputError("the sweep needs an output folder: give --out DIR or out = \"DIR\"")
-    points = []
+    points, runs = [], []
     spec = None
     for labels, knobs, lineup in sweep.points:
         spec, config, pols = prepare(sweep.game, policies=lineup, **knobs)
         points.append(Point(point_folder(root, labels), config, pols, labels))
+        runs.append({"labels": labels, "folder": point_folder(Path(), labels).as_posix(),
+                     "knobs": {k: v for k, v in knobs.items() if k != "components"},
+                     "lineup": lineup, "players": spec.players(config),
+                     "components": components_record(sweep.game, config.components)})
     root.mkdir(parents=True, exist_ok=True)
-    (root / SWEEP_FILE).write_text(json.dumps(
+    meta = root / SWEEP_FILE
+    before = meta.read_text() if meta.exists() else None
+    meta.write_text(json.dumps(
         {"game": sweep.game, "games": sweep.games, "seed": sweep.seed,
-         "points": [p.labels for p in points]}, indent=1))
-    results = run_points(spec, points, sweep.games, sweep.seed, sweep.rotate_seats,
-                         sweep.chunk_size, resume, progress, threads, workers, scheduler)
+         "chunk_size": sweep.chunk_size, "rotate_seats": sweep.rotate_seats,
+         "points": [p.labels for p in points], "runs": runs}, indent=1))
+    try:
+        results = run_points(spec, points, sweep.games, sweep.seed, sweep.rotate_seats,
+                             sweep.chunk_size, resume, progress, threads, workers, scheduler)
+    except InputError:  # refused (e.g. resumed with other settings): the old record stands
+        if before is None:
+            meta.unlink()
+        else:
+            meta.write_text(before)
+        raise
     return [(p.labels, r) for p, r in zip(points, results, strict=True)]
 
 
@@ -190,8 +256,14 @@ def load(path, **filters) -> pd.DataFrame:
         raise InputError(f"{path} does not exist; give a run or sweep folder")
     if path.is_file():
         return pd.read_parquet(path)
-    ds = pads.dataset(path, format="parquet", partitioning=_partitioning(path),
-                      ignore_prefixes=[".", "_", MANIFEST, SWEEP_FILE])
+    # the Parquet files only: a report written inside the folder is not part of the data
+    files = sorted(str(f) for f in path.rglob("*.parquet")
+                   if not any(part.startswith((".", "_")) for part in f.relative_to(path).parts))
+    if not files:
+        raise InputError(f"{path} holds no results (no .parquet files); give a run or sweep "
+                         "folder")
+    ds = pads.dataset(files, format="parquet", partitioning=_partitioning(path),
+                      partition_base_dir=str(path))
     expr = None
     for key, value in filters.items():
         if key not in ds.schema.names:
