@@ -128,7 +128,7 @@ def differences(rows: pd.DataFrame, title: str, note: str) -> bytes:
         ax.set_yticklabels(sub["measure"], fontsize=7)
         ax.set_xlabel("difference (percentage points)" if unit == "rate"
                       else f"difference ({unit})")
-        ax.legend(fontsize=6, loc="lower right")
+        ax.legend(fontsize=6, loc="best")
     fig.suptitle(title, fontsize=10)
     return _finish(fig, note)
 
@@ -149,7 +149,7 @@ def sides(rows: pd.DataFrame, title: str, note: str) -> bytes:
         ax.set_yticks(y)
         ax.set_yticklabels(sub["measure"], fontsize=7)
         ax.set_xlabel("percent" if unit == "rate" else unit)
-        ax.legend(fontsize=6, loc="lower right")
+        ax.legend(fontsize=6, loc="best")
     fig.suptitle(title, fontsize=10)
     return _finish(fig, note)
 

@@ -112,6 +112,12 @@ def _short(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _nested(value) -> bool:
+    """A table or a list of tables: compared entry by entry, not as one value."""
+    return isinstance(value, dict) or (isinstance(value, list) and bool(value)
+                                       and all(isinstance(x, dict) for x in value))
+
+
 def _diff(base, new, where: str, out: list[str]) -> None:
     if base == new:
         return
@@ -135,7 +141,7 @@ def _diff(base, new, where: str, out: list[str]) -> None:
                 out.append(f"{where}: {key} removed")
             elif key not in base:
                 out.append(f"{where}: {key} = {_short(new[key])} added")
-            elif isinstance(base[key], dict | list) or isinstance(new[key], dict | list):
+            elif _nested(base[key]) or _nested(new[key]):
                 _diff(base[key], new[key], f"{where}: {key}" if where else key, out)
             elif base[key] != new[key]:
                 out.append(f"{where + ': ' if where else ''}{key} {_short(base[key])} → "
