@@ -106,6 +106,25 @@ def _spread(sums: np.ndarray, dens: np.ndarray) -> np.ndarray:
     return np.nanmax(rates, axis=-1) - np.nanmin(rates, axis=-1)
 
 
+def spread_value(num, den) -> float:
+    """Largest minus smallest group rate; num and den have shape (games, groups)."""
+    return float(_spread(np.asarray(num, float).sum(axis=0), np.asarray(den, float).sum(axis=0)))
+
+
+def spread_interval(num, den, seed: int = 0, reps: int = 1000) -> tuple[float, float]:
+    """95% percentile bootstrap interval of a spread, resampling whole games."""
+    num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    rng = np.random.default_rng(seed)
+    n, groups = num.shape
+    block = max(1, min(reps, 4_000_000 // max(1, n * groups)))
+    values = []
+    for start in range(0, reps, block):
+        idx = rng.integers(0, n, size=(min(block, reps - start), n))
+        values.append(_spread(num[idx].sum(axis=1), den[idx].sum(axis=1)))
+    lo, hi = np.nanpercentile(np.concatenate(values), [100 * ALPHA / 2, 100 * (1 - ALPHA / 2)])
+    return float(lo), float(hi)
+
+
 def spread_difference(baseline: tuple[np.ndarray, np.ndarray],
                       variant: tuple[np.ndarray, np.ndarray], seed: int = 0,
                       reps: int = 1000, paired: bool = True) -> Difference:

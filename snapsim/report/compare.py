@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from ..analysis.balance import ALPHA, holm
 from ..analysis.measures import Measure, MeasureSpec, measures, restricted_measure
-from ..analysis.paired import games_to_detect, ratio_difference, spread_difference
+from ..analysis.paired import games_to_detect, ratio_difference, spread_difference, spread_interval
 from ..errors import InputError, SnapsimError
 from ..sim.component_files import differences, resolve
 from ..sim.provenance import PROVENANCE_FILE, provenance
@@ -196,9 +196,10 @@ def check_out_free(out) -> None:
                          "replace it")
 
 
-def _ci(measure: Measure, value: float, z: float) -> tuple[float, float]:
+def _ci(measure: Measure, value: float, z: float, seed: int = 0,
+        reps: int = 1000) -> tuple[float, float]:
     if measure.ratio is None:
-        return math.nan, math.nan
+        return spread_interval(*measure.spread, seed=seed, reps=reps)
     se = float(np.std(measure.ratio.influence(), ddof=1) / math.sqrt(len(measure.ratio.num)))
     return value - z * se, value + z * se
 
@@ -229,8 +230,8 @@ def _rows(base: list[Measure], var: list[Measure], players: int, label: str, see
         else:
             d = ratio_difference(m.ratio, other.ratio, paired=paired)
         lo, hi = d.ci
-        b_lo, b_hi = _ci(m, d.baseline, z)
-        v_lo, v_hi = _ci(other, d.variant, z)
+        b_lo, b_hi = _ci(m, d.baseline, z, seed, reps)
+        v_lo, v_hi = _ci(other, d.variant, z, seed, reps)
         bf, bp = _fair_flag(m, d.baseline, 1 / players)
         vf, vp = _fair_flag(other, d.variant, 1 / players)
         rows.append({"variant": label, "players": players, "group": m.group,

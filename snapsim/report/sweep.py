@@ -28,7 +28,7 @@ from tqdm import tqdm
 from .. import __version__
 from ..analysis.balance import ALPHA, holm
 from ..analysis.measures import Measure, MeasureSpec, measures
-from ..analysis.paired import _spread, ratio_difference, spread_difference
+from ..analysis.paired import ratio_difference, spread_difference, spread_interval, spread_value
 from ..errors import InputError
 from ..sim.provenance import PROVENANCE_FILE
 from ..sim.registry import get_game
@@ -149,25 +149,11 @@ def _objective_name(objective: str, known: list[str]) -> str | None:
     return next((name for name in known if name.lower() == key), None)
 
 
-def _spread_interval(num: np.ndarray, den: np.ndarray, seed: int) -> tuple[float, float]:
-    """95% percentile bootstrap interval of a spread, resampling whole games."""
-    rng = np.random.default_rng(seed)
-    n, groups = num.shape
-    block = max(1, min(REPS, 4_000_000 // max(1, n * groups)))
-    values = []
-    for start in range(0, REPS, block):
-        idx = rng.integers(0, n, size=(min(block, REPS - start), n))
-        values.append(_spread(num[idx].sum(axis=1), den[idx].sum(axis=1)))
-    lo, hi = np.nanpercentile(np.concatenate(values), [100 * ALPHA / 2, 100 * (1 - ALPHA / 2)])
-    return float(lo), float(hi)
-
-
 def _estimate(m: Measure, seed: int) -> tuple[float, float, float, int]:
     """(value, CI low, CI high, games) of one measure of one point."""
     if m.spread is not None:
-        num, den = (np.asarray(x, dtype=float) for x in m.spread)
-        value = float(_spread(num.sum(axis=0), den.sum(axis=0)))
-        return (value, *_spread_interval(num, den, seed), len(num))
+        num, den = m.spread
+        return (spread_value(num, den), *spread_interval(num, den, seed, REPS), len(num))
     n = len(m.ratio.num)
     value = m.ratio.value
     se = float(np.std(m.ratio.influence(), ddof=1) / math.sqrt(n)) if n > 1 else math.nan
