@@ -775,8 +775,8 @@ def test_rerolls_last_while_tokens_last_SN_PHO_3():
 
 
 def test_reroll_paid_from_a_cards_tokens_SN_PHO_4():
-    # clause SN-PHO-4 and the ruling (docs/rulings.md, Phase 3 Re-Rolls): tokens already on
-    # an animal card may pay, topped up from the supply
+    # clause SN-PHO-4 (ruling docs/rulings.md, Phase 3 Re-Rolls): tokens already on an
+    # animal card may pay, alone or together with the supply
     g, _ = _jaguar_explore(2, lambda r: r[0] < 5 and r[1] >= 5, 3, tokens_on=2)
     jag = cid(g, "jaguar")
     done_tokens(g)
