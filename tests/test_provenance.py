@@ -42,3 +42,18 @@ def test_simulate_table_carries_provenance_through_parquet(tmp_path):
     assert back.attrs["provenance"] == df.attrs["provenance"]
     assert back.attrs["provenance"]["policies"][0]["name"] == "random"
     assert back.attrs["provenance"]["games"] == 8
+
+
+def test_load_hands_back_the_record_of_a_run_and_of_a_sweep(tmp_path):
+    snapsim.run("yosemite", tmp_path / "run", games=6, seed=3, chunk_size=4, start_fish=3)
+    df = snapsim.load(tmp_path / "run")
+    assert df.attrs["provenance"]["knobs"] == {"start_fish": 3}
+    assert df.attrs["provenance"]["games"] == 6 and df.attrs["provenance"]["seed"] == 3
+    sweep = tmp_path / "sweep.toml"
+    sweep.write_text('game = "yosemite"\ngames = 4\nseed = 2\n[grid]\nstart_fish = [2, 4]\n')
+    assert snapsim.cli.main(["sweep", str(sweep), "--out", str(tmp_path / "sw"),
+                             "--quiet"]) == 0
+    both = snapsim.load(tmp_path / "sw")
+    prov = both.attrs["provenance"]
+    assert prov["sweep"]["seed"] == 2
+    assert {p["knobs"].get("start_fish", 2) for p in prov["points"].values()} == {2, 4}

@@ -46,6 +46,7 @@ from ..errors import InputError, SnapsimError
 from .provenance import components_record
 from .registry import get_game
 from .runner import DEFAULT_CHUNK, Point, prepare, run_points
+from .store import MANIFEST
 
 SWEEP_KEYS = {"game", "games", "seed", "chunk_size", "rotate_seats", "players", "policies",
               "components", "set", "grid", "out"}
@@ -274,4 +275,22 @@ def load(path, **filters) -> pd.DataFrame:
     df = ds.to_table(filter=expr).to_pandas()
     parts = [n for n in (ds.partitioning.schema.names if ds.partitioning is not None else [])
              if n in df.columns and n not in ("game", "seat")]
-    return df.sort_values(parts + ["game", "seat"], kind="stable").reset_index(drop=True)
+    df = df.sort_values(parts + ["game", "seat"], kind="stable").reset_index(drop=True)
+    df.attrs = {"provenance": _folder_provenance(path)}
+    return df
+
+
+def _folder_provenance(path: Path) -> dict:
+    """What made a run folder (its manifest's record) or a sweep (sweep.json and each point's
+    record, by folder)."""
+    def read(file: Path) -> dict:
+        try:
+            return json.loads(file.read_text())
+        except (OSError, ValueError):
+            return {}
+
+    if (path / SWEEP_FILE).exists():
+        points = {str(m.parent.relative_to(path)): read(m).get("provenance", {})
+                  for m in sorted(path.rglob(MANIFEST))}
+        return {"sweep": read(path / SWEEP_FILE), "points": points}
+    return read(path / MANIFEST).get("provenance", {})
