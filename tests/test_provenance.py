@@ -57,3 +57,18 @@ def test_load_hands_back_the_record_of_a_run_and_of_a_sweep(tmp_path):
     prov = both.attrs["provenance"]
     assert prov["sweep"]["seed"] == 2
     assert {p["knobs"].get("start_fish", 2) for p in prov["points"].values()} == {2, 4}
+
+
+def test_step_classes_and_configs_take_components(tmp_path):
+    from snapsim.games.shutterbug import ShutterbugConfig, ShutterbugGame
+    from snapsim.games.snapshot import SnapshotGame
+    from snapsim.games.yosemite import YosemiteGame
+
+    path = C.export("shutterbug", tmp_path / "board.toml")
+    path.write_text(path.read_text().replace('count = 5, points = 4', 'count = 5, points = 9'))
+    game = ShutterbugGame(seed=1, components=str(path))
+    assert game.config.components.side_jobs[1].points == 9
+    assert ShutterbugConfig(components=str(path)).components == game.config.components
+    assert SnapshotGame(seed=1, components="standard").config.components.path.endswith(
+        "standard.toml")
+    assert YosemiteGame(seed=1).config.components.camping_track == (1, 2, 3, 4, 5)

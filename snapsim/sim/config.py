@@ -17,6 +17,14 @@ class RuleKnobs:
 
     GAME = "game"
 
+    def _load_components(self, load: Callable[[object], object]) -> None:
+        """Accept "standard", a component file path or a loaded set for `components`."""
+        value = self.components
+        if isinstance(value, str) and value == "standard":
+            object.__setattr__(self, "components", load(None))
+        elif isinstance(value, str | os.PathLike):
+            object.__setattr__(self, "components", load(value))
+
     def replace(self, **changes):
         """A copy with some knobs changed (unknown knobs are a clear error)."""
         return self.from_knobs(**{**{f.name: getattr(self, f.name)

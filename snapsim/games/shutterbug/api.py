@@ -176,8 +176,10 @@ class ShutterbugGame:
               "choose a starting city")
 
     def __init__(self, config: ShutterbugConfig | None = None, seed: int = 0, game: int = 0,
-                 policies=None, rotate_seats: bool = True):
+                 policies=None, rotate_seats: bool = True, components=None):
         self.config = config or ShutterbugConfig()
+        if components is not None:  # "standard", a component file path or a loaded set
+            self.config = self.config.replace(components=components)
         self._cfg = self.config.to_array()
         self._comp = self.config.comp_vector()
         key0, key1 = root_keys(seed)

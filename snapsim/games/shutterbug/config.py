@@ -42,6 +42,7 @@ class ShutterbugConfig(RuleKnobs):
     components: Components = field(default_factory=load_components, compare=True)
 
     def __post_init__(self):
+        self._load_components(load_components)
         def whole(name, lo, hi=None, optional=False):
             v = getattr(self, name)
             if optional and v is None:

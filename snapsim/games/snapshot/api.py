@@ -266,8 +266,10 @@ class SnapshotGame:
     """
 
     def __init__(self, config: SnapshotConfig | None = None, seed: int = 0, game: int = 0,
-                 policies=None, rotate_seats: bool = True):
+                 policies=None, rotate_seats: bool = True, components=None):
         self.config = config or SnapshotConfig()
+        if components is not None:  # "standard", a component file path or a loaded set
+            self.config = self.config.replace(components=components)
         self._cfg = self.config.to_array()
         self._comp = self.config.comp_vector()
         self._ptab = photo_table()

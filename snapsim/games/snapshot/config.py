@@ -55,6 +55,7 @@ class SnapshotConfig(RuleKnobs):
     components: Components = field(default_factory=load_components, compare=True)
 
     def __post_init__(self):
+        self._load_components(load_components)
         def whole(name, lo, hi=None):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo or \

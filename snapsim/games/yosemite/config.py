@@ -34,6 +34,7 @@ class YosemiteConfig(RuleKnobs):
     components: Components = field(default_factory=load_components, compare=True)
 
     def __post_init__(self):
+        self._load_components(load_components)
         def whole(name, lo, hi):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | np.integer) or not lo <= v <= hi:
