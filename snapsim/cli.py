@@ -488,6 +488,8 @@ def _add_advise(sub) -> None:
 
 
 def _tune(args) -> None:
+    from pathlib import Path
+
     if args.game != "snapshot":
         raise InputError(f"tuning is available for snapshot, not {args.game!r}")
     from .games.snapshot.config import players_label
@@ -497,8 +499,12 @@ def _tune(args) -> None:
                     ("--iterations", args.iterations), ("--verify-games", args.verify_games)):
         if v < (2 if name == "--players" else 1):
             raise InputError(f"{name} must be a positive whole number, got {v}")
+    knobs = _knobs(args)
+    if args.out and Path(args.out).exists() and not Path(args.out).is_dir() and not args.force:
+        raise InputError(f"{args.out} already exists; give another --out or add --force to "
+                         "replace it")
     res = tune(args.players, args.policy, args.field, args.games, args.seed, args.iterations,
-               args.popsize, args.verify_games, args.threads)
+               args.popsize, args.verify_games, args.threads, **knobs)
     table = pd.DataFrame({"parameter": list(res.params), "tuned": list(res.params.values())})
     verdict = "significant" if res.significant else "NOT significant: not saved"
     _emit(table, "table", f"Tuned {res.base} for {players_label(res.players)} against {res.field} "
@@ -507,8 +513,8 @@ def _tune(args) -> None:
            "ci_high": res.ci_high, "fair_share": 1 / res.players, "p_value": res.p_value,
            "verdict": verdict})
     if res.significant:
-        print(f"saved as {save_tuned(res, args.out)} (use it as --policies "
-              f"tuned-{res.players}p)")
+        path = save_tuned(res, args.out, force=args.force)
+        print(f"saved as {path} (use it as --policies {path})")
 
 
 def _add_tune(sub) -> None:
@@ -524,7 +530,14 @@ def _add_tune(sub) -> None:
                    help="fresh games against greedy for the significance check")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int)
-    p.add_argument("--out", help="tuned TOML file (default: the bundled data folder)")
+    p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
+                   help="rule knob for the tuning games, e.g. photo_target=8 (repeatable; "
+                        "default: none)")
+    p.add_argument("--components", help="component TOML file (default: bundled)")
+    p.add_argument("--out", help="tuned TOML file or folder (default: tuned-<N>p.toml in the "
+                                 "current folder)")
+    p.add_argument("--force", action="store_true",
+                   help="replace --out if it exists (default: refuse)")
     p.set_defaults(run=_tune)
 
 

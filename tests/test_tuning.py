@@ -83,7 +83,7 @@ def test_tune_output_labels_five_players_base_cards_only(capsys, monkeypatch, pl
     from snapsim.games.snapshot import tuning
     from snapsim.games.snapshot.tuning import TuneResult
 
-    def fake_tune(players, *args):
+    def fake_tune(players, *args, **knobs):
         return TuneResult(players, "greedy", "greedy", {k: lo for k, (lo, _) in SEARCHED.items()},
                           0.1, 0.05, 0.15, 0.9, 100, 1, 3)
 
@@ -101,3 +101,33 @@ def test_strategy_guide_labels_the_five_player_tuned_policy():
     assert "tuned-5p.toml" in files
     labelled = [c for c in table.columns if "base cards only" in c]
     assert labelled == ["tuned-5p (5p, base greedy, base cards only)"]
+
+
+def test_tune_with_components_records_them_and_writes_only_where_told(tmp_path, monkeypatch):
+    import hashlib
+
+    from snapsim.sim import component_files as C
+
+    variant = C.export("snapshot", tmp_path / "cards.toml")
+    variant.write_text(variant.read_text().replace("prestige = 1\n", "prestige = 2\n", 1))
+    res = tune(players=2, games=30, iterations=1, popsize=1, verify_games=100, seed=4,
+               threads=1, components=str(variant), photo_target=8)
+    assert res.provenance["components"]["sha256"] == \
+        hashlib.sha256(variant.read_bytes()).hexdigest()
+    assert res.provenance["knobs"] == {"photo_target": 8}
+    monkeypatch.chdir(tmp_path)
+    bundled = sorted(p.name for p in (snapsim.games.snapshot.tuning.DATA).iterdir())
+    path = save_tuned(res)
+    assert path == tmp_path / "tuned-2p.toml"
+    assert sorted(p.name for p in snapsim.games.snapshot.tuning.DATA.iterdir()) == bundled
+    data = tomllib.loads(path.read_text())
+    assert data["provenance"]["components"] == "cards"
+    assert data["provenance"]["components_sha256"] == res.provenance["components"]["sha256"]
+    with pytest.raises(snapsim.errors.InputError, match="already exists"):
+        save_tuned(res)
+    # the file is a policy by its path
+    pol = make_policy(str(path))
+    assert pol.name == "tuned-2p"
+    df = snapsim.simulate("snapshot", players=2, policies=[str(path), "greedy"], games=10,
+                          seed=1)
+    assert set(df.policy.astype(str)) == {"tuned-2p", "greedy"}

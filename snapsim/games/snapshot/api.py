@@ -9,6 +9,7 @@ and policy streams from (key, i) alone, so results never depend on threads or ch
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -37,6 +38,15 @@ def make_policy(spec: str | Policy) -> Policy:
     if isinstance(spec, Policy):
         return spec
     base = str(spec).split(":")[0].strip().lower()
+    if base.endswith(".toml"):  # a tuned-policy file written by `snapsim tune`
+        from .tuning import read_tuned
+
+        path = str(spec).split(":")[0].strip()
+        kind, params = read_tuned(path)
+        name = Path(path).stem
+        pol = parse_policy(name + str(spec)[len(path):], "Snapshot", (*P.KIND_NAMES, name),
+                           P.PARAM_NAMES, {**P.DEFAULT_PARAMS, name: params})
+        return Policy(pol.name, P.KIND_NAMES.index(kind), pol.params)
     if base.startswith("tuned-"):
         from .tuning import tuned_policies
 
