@@ -564,6 +564,24 @@ def test_team_game_gains_at_most_four_tips_a_turn_SB_2P_2():
     assert drawn == 5 and hand(g, 0).sum() == 1 + 5  # the limit is the rule, not the map
 
 
+@pytest.mark.parametrize("limit,target", [(None, "Mountain 2"), (0, "Denver")])
+def test_policies_value_no_tips_past_the_limit_SB_2P_2(limit, target):
+    # clause SB-2P-2 as a decision: one step left after passing Chicago into New Orleans
+    # (1 tip drawn, 2 due). Denver would add 2 tips, only 1 of them under the limit (0.6);
+    # the quality-2 Jackalope on Mountain 2 is worth (1 - 0.6) * 2 = 0.8. Without the limit
+    # Denver's 1.2 wins.
+    config = ShutterbugConfig(players=2, populate=1, turn_tips=limit)
+    g = new(config, policies=["greedy:w_job=0"] * 2)
+    arrange(g, [["Forest 3", "Mountain 4"], ["Seattle", "Beach 3"]],
+            hands={0: [tip("Jackalope", "beach"), tip("Bigfoot", "mountain")]},
+            board=[tile_with(g, "Mountain 2", 2)])
+    a = int(g.state[E.ASSIGN])
+    for side in (0, 1):
+        set_side(g, a, side, [("Jackalope", 4), ("Pegasus", 3), ("Chupacabra", 3)])
+    play(g, move(g, "Chicago", pawn=0), move(g, "New Orleans", pawn=0))
+    assert g.policy_action().code == move(g, target, pawn=1)
+
+
 def test_trades_do_not_count_toward_the_four_tips_SB_2P_2():
     # clause SB-2P-2: a trade is an exchange, not a gain; the four city tips still come
     g, drawn = team_five_tip_turn(ShutterbugConfig(players=2, populate=1),

@@ -53,6 +53,7 @@ DEFAULT_PARAMS = {
 }
 NEG = -1e18
 HORIZON = 3  # route steps planned (the rulebook's 3; longer custom moves re-plan)
+TIP_COUNTS = 9  # routes are told apart by the city tips they draw: 0..7, 8 or more
 
 
 # ---------------------------------------------------------------- values
@@ -176,92 +177,87 @@ def tip_worth(st, cfg, par, p):
 
 
 @njit(cache=True)
-def route_tips(st, cfg, comp, k, routes, length):
-    """City tips pawn k draws on its best route of `length` steps (before any turn limit)."""
-    s = st[E.PAWN + st[E.CUR] * E.MAX_PAWNS + k]
-    entered = s != st[E.START + k]
-    if length == 0:
-        return cfg[E.C_END_TIPS] if entered and E.is_city(comp, s) else 0
-    n = cfg[E.C_PASS_TIPS] if entered and E.is_city(comp, s) else 0
-    for i in range(length - 1):
-        if E.is_city(comp, routes[length * 3 + i]):
-            n += cfg[E.C_PASS_TIPS]
-    if E.is_city(comp, routes[length * 3 + length - 1]):
-        n += cfg[E.C_END_TIPS]
-    return n
-
-
-@njit(cache=True)
-def best_routes(st, cfg, comp, par, v, r, k, horizon, vals, routes):
-    """Best route of each length 0..horizon (at most 3) for pawn k, by enumeration: a route
+def best_routes(st, cfg, comp, par, v, r, k, horizon, vals, first):
+    """Best route of each length 0..horizon (at most 3) and each number of city tips drawn
+    on it (TIP_COUNTS - 1 or more share the last count) for pawn k, by enumeration: a route
     scores the spaces it enters, tips from cities passed and ended on, the city bonus in the
-    last round and (lookahead) next turn's prospects from its end."""
+    last round and (lookahead) next turn's prospects from its end. `first` keeps each
+    route's first step."""
     p = st[E.CUR]
     p0 = st[E.PAWN + p * E.MAX_PAWNS + k]
     tip = tip_worth(st, cfg, par, p)
-    pass_v = tip * cfg[E.C_PASS_TIPS]
     last = st[E.ROUND] == cfg[E.C_ROUNDS] - 1
     bonus = par[P_W_CITY] * cfg[E.C_CITY_BONUS] if last else 0.0
     look = 0.0 if last else par[P_LOOK]
     ns = comp[E.K_N_SPACES]
     end = np.empty(ns)  # value of ending on a space entered this turn
     pas = np.zeros(ns)  # value of passing through it
+    end_t = np.zeros(ns, np.int64)  # tips drawn for ending there
+    pas_t = np.zeros(ns, np.int64)  # ... for passing through
     for s in range(ns):
         end[s] = look * r[s]
         if E.is_city(comp, s):
             end[s] += tip * cfg[E.C_END_TIPS] + bonus
-            pas[s] = pass_v
+            pas[s] = tip * cfg[E.C_PASS_TIPS]
+            end_t[s] = cfg[E.C_END_TIPS]
+            pas_t[s] = cfg[E.C_PASS_TIPS]
     block = st[E.VISITED + k]
     for j in range(cfg[E.C_PAWNS]):
         if j != k:
             block |= 1 << st[E.PAWN + p * E.MAX_PAWNS + j]
     vals[:] = NEG
     entered0 = p0 != st[E.START + k]
-    vals[0] = (end[p0] if entered0 else look * r[p0] + (bonus if E.is_city(comp, p0) else 0.0))
+    if entered0:
+        _keep(vals, first, 0, end_t[p0], end[p0], -1)
+    else:
+        _keep(vals, first, 0, 0, look * r[p0] + (bonus if E.is_city(comp, p0) else 0.0), -1)
     if horizon == 0:
         return
     acc0 = pas[p0] if entered0 else 0.0
+    t0 = pas_t[p0] if entered0 else 0
     for i in range(E.MAX_DEGREE):
         a = E.adjacent(comp, p0, i)
         if a < 0 or (block >> a) & 1:
             continue
         acc1 = acc0 + v[a]
-        if acc1 + end[a] > vals[1]:
-            vals[1] = acc1 + end[a]
-            routes[3] = a
+        _keep(vals, first, 1, t0 + end_t[a], acc1 + end[a], a)
         if horizon == 1:
             continue
         b1 = block | (1 << a)
         acc1 += pas[a]
+        t1 = t0 + pas_t[a]
         for j in range(E.MAX_DEGREE):
             b = E.adjacent(comp, a, j)
             if b < 0 or (b1 >> b) & 1:
                 continue
             acc2 = acc1 + v[b]
-            if acc2 + end[b] > vals[2]:
-                vals[2] = acc2 + end[b]
-                routes[6] = a
-                routes[7] = b
+            _keep(vals, first, 2, t1 + end_t[b], acc2 + end[b], a)
             if horizon == 2:
                 continue
             b2 = b1 | (1 << b)
             acc2 += pas[b]
+            t2 = t1 + pas_t[b]
             for m in range(E.MAX_DEGREE):
                 c = E.adjacent(comp, b, m)
                 if c < 0 or (b2 >> c) & 1:
                     continue
-                if acc2 + v[c] + end[c] > vals[3]:
-                    vals[3] = acc2 + v[c] + end[c]
-                    routes[9] = a
-                    routes[10] = b
-                    routes[11] = c
+                _keep(vals, first, 3, t2 + end_t[c], acc2 + v[c] + end[c], a)
+
+
+@njit(cache=True)
+def _keep(vals, first, length, tips, value, step):
+    t = min(tips, TIP_COUNTS - 1)
+    if value > vals[length, t]:
+        vals[length, t] = value
+        first[length, t] = step
 
 
 @njit(cache=True)
 def planned_step(st, cfg, comp, par, p):
     """The first step of the best route for the rest of the turn (both pawns in the team
-    game), or -1 to stop. The route is planned afresh at every step from what the player
-    sees now, so asking for a move never writes to the game."""
+    game), or -1 to stop. Tips past the turn's limit are not drawn, so they count for
+    nothing. The route is planned afresh at every step from what the player sees now, so
+    asking for a move never writes to the game."""
     w = np.empty(E.N_CREATURES)
     creature_weights(st, cfg, comp, par, p, w)
     ns = comp[E.K_N_SPACES]
@@ -273,35 +269,29 @@ def planned_step(st, cfg, comp, par, p):
     horizon = min(HORIZON, cfg[E.C_MAX_STEPS] - st[E.STEPS])
     must = 1 if st[E.STEPS] == 0 else 0
     pawns = cfg[E.C_PAWNS]
-    vals = np.full((E.MAX_PAWNS, HORIZON + 1), NEG)
-    routes = np.zeros((E.MAX_PAWNS, (HORIZON + 1) * 3), np.int64)
+    vals = np.full((E.MAX_PAWNS, HORIZON + 1, TIP_COUNTS), NEG)
+    first = np.full((E.MAX_PAWNS, HORIZON + 1, TIP_COUNTS), -1, np.int64)
+    vals[1, 0, 0] = 0.0  # a missing second pawn stays put
     for k in range(pawns):
-        best_routes(st, cfg, comp, par, v, r, k, horizon, vals[k], routes[k])
-    # tips beyond the turn's limit are not drawn, so they are worth nothing
+        best_routes(st, cfg, comp, par, v, r, k, horizon, vals[k], first[k])
     left = cfg[E.C_TURN_TIPS] - st[E.TURN_TIPS] if cfg[E.C_TURN_TIPS] > 0 else 1 << 30
     tip = tip_worth(st, cfg, par, p)
     best = NEG
-    b0 = 0
-    b1 = 0
+    step = -1
     for l0 in range(horizon + 1):
-        for l1 in range(horizon + 1 if pawns == 2 else 1):
-            if l0 + l1 > horizon or l0 + l1 < must or vals[0, l0] == NEG:
+        for l1 in range(horizon + 1 - l0):
+            if l0 + l1 < must:
                 continue
-            tot = vals[0, l0]
-            tips = route_tips(st, cfg, comp, 0, routes[0], l0)
-            if pawns == 2:
-                if vals[1, l1] == NEG:
-                    continue
-                tot += vals[1, l1]
-                tips += route_tips(st, cfg, comp, 1, routes[1], l1)
-            tot -= tip * max(0, tips - left)
-            if tot > best:
-                best, b0, b1 = tot, l0, l1
-    if b0 > 0:
-        return routes[0, b0 * 3]
-    if b1 > 0:
-        return 64 + routes[1, b1 * 3]
-    return -1
+            for t0 in range(TIP_COUNTS):
+                for t1 in range(TIP_COUNTS):
+                    if vals[0, l0, t0] == NEG or vals[1, l1, t1] == NEG:
+                        continue
+                    tot = vals[0, l0, t0] + vals[1, l1, t1] - tip * max(0, t0 + t1 - left)
+                    if tot > best:
+                        best = tot
+                        step = first[0, l0, t0] if l0 > 0 else (
+                            64 + first[1, l1, t1] if l1 > 0 else -1)
+    return step
 
 
 # ---------------------------------------------------------------- decisions
