@@ -432,13 +432,13 @@ def _advise(args) -> None:
         raise InputError(f"--top must be at least 1, got {args.top}")
     data, name = read_situation(args.situation), Path(args.situation).name
     if args.kind == "research":
-        out = A.research_advice(data, name)
+        out = A.research_advice(data, name, components=args.components)
         cards = out.pop("cards")
         _emit(cards.head(args.top), args.format, "Draw one more card or stop? (exact one-step "
                                                  "lookahead: best preparation after each card)",
               {k: float(v) if not isinstance(v, bool) else v for k, v in out.items()})
         return
-    advice = A.advise(data, name, top=args.top)
+    advice = A.advise(data, name, top=args.top, components=args.components)
     _emit(advice.table.drop(columns="plan"), args.format,
           f"Best preparations ({advice.searched:,} allocations searched; value = expected "
           "prestige incl. award and assignment gains, minus token_value per token lost)")
@@ -466,6 +466,7 @@ def _add_advise(sub) -> None:
                                          "reserved, sideways, portfolio, assignment, seen, "
                                          "token_value")
         q.add_argument("--top", type=int, default=10, help="rows to show")
+        q.add_argument("--components", help="component TOML file (default: bundled)")
         q.add_argument("--format", **fmt)
         q.set_defaults(run=_advise)
     q = kinds.add_parser("reroll", help="re-roll a failed explore or give up")

@@ -352,3 +352,25 @@ def test_cli_advise_reroll_takes_animals(capsys):
     rc = main(["advise", "reroll", "--target", "5", "--tokens", "0", "--animal", "1,2"])
     _, err = capsys.readouterr()
     assert rc == 2 and "DICE,DIFFICULTY,VALUE,TOKENS" in err and err.count("\n") == 1
+
+
+def test_advice_uses_the_given_components(tmp_path, capsys):
+    """A designer's card values change the advice: a sea otter worth far more is chosen."""
+    from snapsim.cli import main
+    from snapsim.sim import component_files as C
+
+    sit = {"tokens": 0, "table": {"Shoreline": ["sea otter"], "Rainforest": ["jaguar"]}}
+    path = C.export("snapshot", tmp_path / "cards.toml")
+    text = path.read_text()
+    start = text.index('name = "sea otter"')
+    line = text.index("prestige = ", start)
+    end = text.index("\n", line)
+    path.write_text(text[:line] + "prestige = 40" + text[end:])
+    standard = advise(sit)
+    mine = advise(sit, components=str(path))
+    assert mine.table.value.iloc[0] > standard.table.value.iloc[0] + 10
+    assert "sea otter" in mine.table.animals.iloc[0]
+    (tmp_path / "sit.toml").write_text('tokens = 0\n[table]\nShoreline = ["sea otter"]\n')
+    assert main(["advise", "prep", str(tmp_path / "sit.toml"), "--components", str(path),
+                 "--format", "json", "--top", "1"]) == 0
+    assert "sea otter" in capsys.readouterr().out

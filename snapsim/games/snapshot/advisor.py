@@ -321,7 +321,7 @@ SITUATION_KEYS = {"players", "tokens", "table", "sideways", "reserved", "portfol
 
 
 def situation_game(data: dict, source: str = "situation", config=None, seed: int = 0,
-                   game: int = 0):
+                   game: int = 0, components=None):
     """A SnapshotGame positioned at the start of Preparation from a situation description.
 
     Keys: table = {Habitat = [animals]}, tokens, sideways = [animals placed sideways],
@@ -337,6 +337,8 @@ def situation_game(data: dict, source: str = "situation", config=None, seed: int
         raise InputError(f"{source}: unknown key {unknown[0]!r}; keys are "
                          f"{', '.join(sorted(SITUATION_KEYS))}")
     knobs = {k: data[k] for k in ("players", "dice", "reroll_cost") if k in data}
+    if components is not None:  # "standard", a component file path or a loaded set
+        knobs["components"] = components
     if "assignment" not in data:  # no assignment given: photographs earn no assignment bonus
         knobs["assignments"] = False
     config = config or SnapshotConfig.from_knobs(**knobs)
@@ -410,11 +412,12 @@ def situation_game(data: dict, source: str = "situation", config=None, seed: int
     return game
 
 
-def advise(data: dict, source: str = "situation", top: int = TOP) -> Advice:
-    """Rank every preparation (dice, tokens; reserved cards placed or not) of a situation."""
+def advise(data: dict, source: str = "situation", top: int = TOP, components=None) -> Advice:
+    """Rank every preparation (dice, tokens; reserved cards placed or not) of a situation,
+    with the cards of `components` (default: the bundled set)."""
     from ...errors import InputError
 
-    game = situation_game(data, source)
+    game = situation_game(data, source, components=components)
     lam = data.get("token_value", P.DEFAULT_PARAMS["greedy"][P.P_TOKEN_VALUE])
     if isinstance(lam, bool) or not isinstance(lam, int | float) or lam < 0:
         raise InputError(f"{source}: token_value must be a number >= 0, got {lam!r}")
@@ -504,7 +507,8 @@ def reroll_advice(stake: float, target: int, supply: int, paid: int = 0, cost: i
             "pay": ", ".join(sources) or "-"}
 
 
-def research_advice(data: dict, source: str = "situation", free_slots: int | None = None):
+def research_advice(data: dict, source: str = "situation", free_slots: int | None = None,
+                    components=None):
     """Draw one more card or stop? Exact one-step lookahead over every unseen card.
 
     Stopping is worth the best preparation now. Drawing: a placeable card earns a token and
@@ -513,7 +517,7 @@ def research_advice(data: dict, source: str = "situation", free_slots: int | Non
     """
     from ...errors import InputError
 
-    game = situation_game(data, source)
+    game = situation_game(data, source, components=components)
     st, comp = game.state, game.config.components
     lam = float(data.get("token_value", P.DEFAULT_PARAMS["greedy"][P.P_TOKEN_VALUE]))
     seen = {comp.card_index(n) for n in data.get("seen", [])}
