@@ -31,6 +31,7 @@ class MeasureSpec:
     label: Callable[[object, str, int], str] | None = None  # (config, column, value) -> name
     extra: Callable[..., list] | None = None  # (config, policies, games, seed, threads) ->
     #                                           [(name, group, unit, Ratio)]
+    outlier_groups: tuple[str, ...] = ()  # groups whose values are compared with each other
 
 
 @dataclass(frozen=True)

@@ -103,6 +103,16 @@ class Comparison:
             out += [f"{head}: a player {r.measure.removeprefix('win rate ')} now wins more than "
                     f"the fair share in {r.players}-player games (a dominant restriction)."
                     for r in dom.itertuples()]
+        for v in self.variants:
+            if variant is not None and v.label != variant:
+                continue
+            rows = self.table[(self.table.variant == v.label)
+                              & (self.table.group != "restricted play")
+                              & (self.table.baseline_flag != self.table.variant_flag)]
+            out += [f"{v.label}: {r.measure} in {r.players}-player games: "
+                    f"{r.baseline_flag or 'in line'} in the baseline, "
+                    f"{r.variant_flag or 'in line'} in the variant."
+                    for r in rows.itertuples()]
         return out
 
     def summary(self) -> str:
@@ -206,7 +216,8 @@ def _ci(measure: Measure, value: float, z: float, seed: int = 0,
 
 def _fair_flag(measure: Measure, value: float, fair: float) -> tuple[str, float]:
     """Whether a win rate differs from the fair share (and the p-value of that test)."""
-    if measure.unit != "rate" or measure.ratio is None or measure.group in ("seats",):
+    if (not measure.name.startswith("win rate") or measure.ratio is None
+            or measure.group == "seats"):
         return "", 1.0
     inf = measure.ratio.influence()
     se = float(np.std(inf, ddof=1) / math.sqrt(len(inf)))
@@ -246,7 +257,22 @@ def _rows(base: list[Measure], var: list[Measure], players: int, label: str, see
     return rows
 
 
-def _flags(table: pd.DataFrame) -> pd.DataFrame:
+def _outliers(table: pd.DataFrame, groups) -> pd.DataFrame:
+    """Within each outlier group (e.g. card values), flag a value more than 2.5 robust
+    standard deviations (median absolute deviation) from the group's median, per side."""
+    for side, value in (("baseline", "baseline"), ("variant", "variant_value")):
+        for _, rows in table[table.group.isin(groups)].groupby(["variant", "players", "group"]):
+            x = rows[value].to_numpy(float)
+            mad = stats.median_abs_deviation(x, nan_policy="omit", scale="normal")
+            if not mad > 0:
+                continue
+            z = (x - np.nanmedian(x)) / mad
+            table.loc[rows.index, f"{side}_flag"] = np.where(
+                np.abs(z) > 2.5, np.where(z > 0, "outlier high", "outlier low"), "")
+    return table
+
+
+def _flags(table: pd.DataFrame, outlier_groups=()) -> pd.DataFrame:
     """Holm across everything in the comparison; fair-share flags Holm-corrected per side."""
     table = table.copy()
     table["p_adjusted"] = holm(table.p_value.fillna(1.0).to_numpy()) if len(table) else []
@@ -255,7 +281,7 @@ def _flags(table: pd.DataFrame) -> pd.DataFrame:
         p = table[f"p_{side}_fair"].to_numpy()
         keep = holm(p) < ALPHA if len(p) else np.array([], bool)
         table[f"{side}_flag"] = np.where(keep, table[f"{side}_flag"], "")
-    return table
+    return _outliers(table, outlier_groups)
 
 
 class _Sides:
@@ -339,7 +365,7 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
                 mine = _side_measures(runner, cfg_v, lineup, mspec, restrictions, spec,
                                       n_seats, var_seed)
                 rows += _rows(cache[key], mine, n_seats, v.label, seed, paired, bootstrap)
-    table = _flags(pd.DataFrame(rows))
+    table = _flags(pd.DataFrame(rows), mspec.outlier_groups)
     record = {"baseline": {"label": base_label,
                            **provenance(game, next(iter(configs.values()))[0],
                                         [spec.make_policy(p) for p in
