@@ -42,7 +42,10 @@ def components_record(game: str, components) -> dict:
     path = Path(components.path)
     sha = file_sha256(path) if path.exists() else None
     standard = path.exists() and sha == file_sha256(bundled_path(game))
-    return {"name": "standard" if standard else path.stem, "file": str(path),
+    package = Path(__file__).resolve().parent.parent
+    shown = (f"snapsim/{path.resolve().relative_to(package)}"
+             if path.resolve().is_relative_to(package) else str(path))
+    return {"name": "standard" if standard else path.stem, "file": shown,
             "sha256": sha, "standard": standard}
 
 
