@@ -276,6 +276,21 @@ def test_city_tips_pass_one_end_two_and_trade_first_SB_TIP_1():
     assert hand(g, 0).sum() == 1  # leaving the starting city draws nothing
 
 
+def test_empty_deck_is_refilled_from_the_shuffled_discards_SB_TIP_1():
+    # clause SB-TIP-1 when the deck runs out (ruling: the discards are shuffled into a deck)
+    g = new(THREE)
+    arrange(g, ["Plains 1", "Swamp 4", "Swamp 4"], hands={0: [0]},
+            board=[tiles_of(g, "Beach 3")[0]])
+    st = g.state
+    for u in st[E.DECK:E.DECK + st[E.N_DECK]]:
+        st[E.DISC + u] += 1
+    st[E.N_DECK] = 0
+    play(g, move(g, "New Orleans"), STOP)
+    assert hand(g, 0).sum() == 3 and st[E.N_DECK] == E.N_TIPS - 3
+    assert st[E.DISC:E.DISC + E.N_TYPES].sum() == 0
+    check_invariants(g)
+
+
 # ============================================================================ photographs
 
 
@@ -352,6 +367,17 @@ def test_team_player_takes_one_tile_per_space_a_turn_SB_PHO_3():
     assert photo(q3) in legal(g)
     play(g, photo(q3))
     assert g.phase == "pay tips"
+
+
+def test_no_photograph_decision_without_the_tips_for_it_SB_PHO_2():
+    # clause SB-PHO-2: the Mountain 2 Jackalope cannot be paid for (no Jackalope tip), so
+    # entering its space asks nothing, although a Bigfoot elsewhere could be paid for
+    g = new(THREE)
+    arrange(g, ["Mountain 1", "Swamp 4", "Swamp 4"],
+            hands={0: [tip("Bigfoot", "beach"), tip("Bigfoot", "mountain")]},
+            board=[tile_with(g, "Mountain 2", 2), tile_with(g, "Beach 1", 2)])
+    play(g, move(g, "Mountain 2"))
+    assert g.phase == "move" and g.log[-1].endswith("move pawn 1 to Mountain 2")
 
 
 # ============================================================================ end of turn

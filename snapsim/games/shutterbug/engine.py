@@ -73,7 +73,7 @@ def component_vector(c):
     assign_at = K_END
     jobs_at = assign_at + n_a * 2 * SIDE_N * 2
     comp = np.full(jobs_at + n_j * 3, -1, np.int64)
-    comp[:8] = (len(c.spaces), n_a, n_j, assign_at, jobs_at, 0, 0, 0)
+    comp[:5] = (len(c.spaces), n_a, n_j, assign_at, jobs_at)
     for i, s in enumerate(c.spaces):
         comp[K_CITY + i] = int(s.city)
         comp[K_SCRE + i] = s.creature
@@ -247,11 +247,10 @@ def can_afford(st, comp, p, tile):
     total = 0
     for u in range(N_TYPES):
         k = hand(st, p, u)
-        if k > 0:
-            if tip_creature(u) == cre:
-                first += k
-            if eligible(u, cre, ter):
-                total += k
+        if tip_creature(u) == cre:
+            first += k
+        if eligible(u, cre, ter):
+            total += k
     return first > 0 and total >= comp[K_TILE_Q + tile]
 
 
