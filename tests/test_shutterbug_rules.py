@@ -17,6 +17,7 @@ from shutterbug_helpers import (
     check_invariants,
     code,
     deck_top,
+    give_portfolio,
     hand,
     last_turn,
     legal,
@@ -310,6 +311,7 @@ def test_three_point_photo_is_creature_creature_terrain_SB_PHO_1_SB_PHO_4():
     play(g, pay("Bigfoot", "mountain"))  # the last tip left is paid as a forced move
     assert g.state[E.TILE_LOC + t] == E.T_PORTFOLIO and g.state[E.TILE_OWNER + t] == 0
     assert g.state[E.QUAL + CRE["Jackalope"]] == 3
+    assert g.state[E.ST_PHOTOS] == 1 and g.state[E.ST_QUALITY] == 3  # the results' columns
     assert hand(g, 0).sum() == 0
     check_invariants(g)
 
@@ -501,6 +503,22 @@ def test_side_job_markers_knob_and_default_goal_SB_SCO_3():
     assert ShutterbugConfig(players=1, side_job_markers=2).to_array()[E.C_GOAL_JOBS] == 2
 
 
+def test_side_job_progress_of_a_photo_is_what_taking_it_gives_SB_SCO_3():
+    # clause SB-SCO-3 as the policies weigh it: the progress a photograph would bring to each
+    # side job equals the progress after it joins the portfolio
+    comp = load_components()
+    for tile in [t for t in range(0, E.N_TILES, 3) if t not in EVERY_JOB[:5]]:
+        g = new(THREE)
+        give_portfolio(g, 0, EVERY_JOB[:5])
+        t = comp.tiles[tile]
+        before = [E.job_progress(g.state, g._comp, 0, j, t.creature, t.terrain, t.quality)
+                  for j in range(len(comp.side_jobs))]
+        give_portfolio(g, 0, [tile])
+        after = [E.job_progress(g.state, g._comp, 0, j, -1, -1, 0)
+                 for j in range(len(comp.side_jobs))]
+        assert before == after, tile
+
+
 def test_city_bonus_two_points_SB_SCO_4():
     # clause SB-SCO-4: P3 ends the eighth round by moving into Denver, P1 never left Chicago,
     # P2 waits on the plains
@@ -651,3 +669,11 @@ def test_cooperative_variant_SB_VAR_COOP():
     g.play()
     won = g.scores().won
     assert won.nunique() == 1 and g.scores().score.nunique() == 1
+
+
+def test_cooperative_city_bonuses_add_up_SB_VAR_COOP():
+    # clause SB-VAR-COOP (ruling: teammates' city bonuses add up for the shared score)
+    g = new(ShutterbugConfig(players=3, cooperative=True, populate=1))
+    sheet = end_with(g, {}, pawns=("Chicago", "Plains 1", "Plains 2"), to="Denver")
+    assert sheet.city.tolist() == [4, 4, 4]
+
