@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from ..errors import InputError
 
@@ -34,14 +35,37 @@ class Layout:
 
 # ---------------------------------------------------------------- random streams
 
+_U64 = (1 << 64) - 1
+
+
+def wrapping_add(a, b):
+    """a + b modulo 2**64: what compiled uint64 arithmetic does, spelled out for the
+    interpreted path (NUMBA_DISABLE_JIT=1), where numpy scalars would warn of overflow."""
+    return np.uint64((int(a) + int(b)) & _U64)
+
+
+def wrapping_mul(a, b):
+    """a * b modulo 2**64 (see wrapping_add)."""
+    return np.uint64((int(a) * int(b)) & _U64)
+
+
+@overload(wrapping_add, inline="always")
+def _wrapping_add_jit(a, b):
+    return lambda a, b: np.uint64(a) + np.uint64(b)  # machine uint64: wraps by itself
+
+
+@overload(wrapping_mul, inline="always")
+def _wrapping_mul_jit(a, b):
+    return lambda a, b: np.uint64(a) * np.uint64(b)
+
 
 @njit(cache=True)
 def next_u64(rng, stream):
     """splitmix64: a tiny counter-based generator whose whole state is one uint64."""
-    rng[stream] += np.uint64(0x9E3779B97F4A7C15)
+    rng[stream] = wrapping_add(rng[stream], np.uint64(0x9E3779B97F4A7C15))
     z = rng[stream]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = wrapping_mul(z ^ (z >> np.uint64(30)), np.uint64(0xBF58476D1CE4E5B9))
+    z = wrapping_mul(z ^ (z >> np.uint64(27)), np.uint64(0x94D049BB133111EB))
     return z ^ (z >> np.uint64(31))
 
 
@@ -55,7 +79,7 @@ def randint(rng, stream, n):
 def mix_seed(key, index):
     """Seed of stream `index` under root `key`: independent of how games are chunked."""
     tmp = np.empty(1, np.uint64)
-    tmp[0] = key ^ (np.uint64(index) * np.uint64(0xD1B54A32D192ED03))
+    tmp[0] = key ^ wrapping_mul(index, np.uint64(0xD1B54A32D192ED03))
     next_u64(tmp, 0)
     return next_u64(tmp, 0)
 
