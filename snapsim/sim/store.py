@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 
 from .. import __version__
 from ..errors import InputError
+from .provenance import _plain
 
 MANIFEST = "manifest.json"
 
@@ -26,10 +27,19 @@ def chunk_file(index: int) -> str:
     return f"chunk-{index:06d}.parquet"
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _atomic_write(path: Path, write) -> None:
+    """Write through a temporary file renamed into place; the file gets the permissions the
+    user's umask gives any new file (mkstemp alone would make it private, 0600)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
     os.close(fd)
     try:
+        os.chmod(tmp, 0o666 & ~_umask())
         write(tmp)
         os.replace(tmp, path)
     except BaseException:
@@ -72,8 +82,8 @@ class RunStore:
                  players: int, resume: bool, provenance: dict | None = None):
         self.folder = Path(folder)
         self.provenance = provenance or {}
-        self.identity = {**identity, "games": games, "chunk_size": chunk_size,
-                         "snapsim": __version__}
+        self.identity = _plain({**identity, "games": games, "chunk_size": chunk_size,
+                                "snapsim": __version__})  # numpy numbers as JSON numbers
         self.players = players
         self.plan = chunk_plan(games, chunk_size)
         self.done: dict[int, dict] = {}
