@@ -66,6 +66,7 @@ def identity(spec, config, policies, seed, rotate_seats) -> dict:
 
 
 def describe_config(config) -> dict:
+    """JSON-able knobs of a config, the component set as its file name and SHA-256."""
     out = {}
     for f in dataclasses.fields(config):
         value = getattr(config, f.name)
@@ -85,8 +86,47 @@ def simulate(game: str, players: int | None = None, policies=None, games: int = 
              **knobs) -> pd.DataFrame:
     """Play `games` games and return one row per (game, seat), in game order.
 
-    Knobs are the game's config fields (e.g. photo_target=8). Local numba threads by
-    default; `workers=N` uses a process pool and `scheduler=` Dask (tcp://HOST:PORT or local:N).
+    Game i depends only on (config, policies, seed, i), so the table is the same for any
+    `threads`, `chunk_size`, `workers` or `scheduler`. Local numba threads by default;
+    `workers=N` uses a process pool and `scheduler=` Dask (tcp://HOST:PORT or local:N).
+
+    Parameters
+    ----------
+    game : str
+        "snapshot", "yosemite" or "shutterbug".
+    players : int, optional
+        Number of seats (default: the game's default config).
+    policies : list of str, optional
+        Line-up, one per seat or one for all, e.g. ``["greedy", "cautious:max_risk=0.1"]``
+        (default: the game's default policy at every seat).
+    games : int
+        Games to play.
+    seed : int
+        Root seed; the same seed gives the same table.
+    rotate_seats : bool
+        Rotate the line-up over the seats game by game, so no policy keeps a seat.
+    threads : int, optional
+        numba threads in this process (default: all cores).
+    config : dataclass, optional
+        A ready game config (e.g. ``SnapshotConfig``) instead of `players` and knobs.
+    components : str or path or component set, optional
+        "standard", a component TOML file or a loaded set (default: the bundled file).
+    chunk_size : int
+        Games per chunk handed to a backend.
+    progress : bool
+        Show a progress bar.
+    workers : int, optional
+        Run chunks in this many local worker processes.
+    scheduler : str, optional
+        Dask scheduler address, ``tcp://HOST:PORT``, or ``local:N`` for a local cluster.
+    **knobs
+        Rule knobs, the game config's fields (e.g. ``photo_target=8``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (game, seat); the columns of each game are listed under Output schemas,
+        and ``df.attrs["provenance"]`` says what made the table.
     """
     spec, config, pols = prepare(game, players, policies, config, components, **knobs)
     _whole("games", games)
@@ -111,7 +151,23 @@ def simulate(game: str, players: int | None = None, policies=None, games: int = 
 
 @dataclass
 class RunResult:
-    """A finished (or interrupted) run on disk, with streamed summary sums."""
+    """A finished (or interrupted) run on disk, with streamed summary sums.
+
+    Attributes
+    ----------
+    folder : Path
+        The run's folder (Parquet chunks and manifest.json).
+    chunks_total : int
+        Chunks the run is made of.
+    chunks_done : int
+        Chunks on disk now.
+    computed : int
+        Chunks computed by this call (the rest were already on disk).
+    by_policy : pandas.DataFrame or None
+        Seats played, wins, score and photo sums per policy, over the chunks on disk.
+    by_seat : pandas.DataFrame or None
+        The same per seat.
+    """
 
     folder: Path
     chunks_total: int
@@ -122,6 +178,7 @@ class RunResult:
 
     @property
     def complete(self) -> bool:
+        """Every chunk is on disk (an interrupted run can be finished with resume=True)."""
         return self.chunks_done == self.chunks_total
 
 
@@ -140,7 +197,27 @@ def run(game: str, out, players: int | None = None, policies=None, games: int = 
         components=None, chunk_size: int = DEFAULT_CHUNK, resume: bool = False,
         progress: bool = False, workers: int | None = None, scheduler: str | None = None,
         **knobs) -> RunResult:
-    """Stream a run to the folder `out`: one Parquet file per chunk plus manifest.json."""
+    """Stream a run to the folder `out`: one Parquet file per chunk plus manifest.json.
+
+    Chunks are written as they finish, so memory stays flat however many games. After an
+    interruption the same call with ``resume=True`` computes only missing or damaged chunks,
+    and the dataset equals an uninterrupted run's. Read it back with `snapsim.load`. The
+    parameters not listed here are those of `simulate`.
+
+    Parameters
+    ----------
+    game : str
+        "snapshot", "yosemite" or "shutterbug".
+    out : str or path
+        The run's folder.
+    resume : bool
+        Finish the run already in `out` (its settings must match) instead of refusing it.
+
+    Returns
+    -------
+    RunResult
+        The folder, chunk counts and win sums per policy and per seat.
+    """
     spec, config, pols = prepare(game, players, policies, config, components, **knobs)
     return run_points(spec, [Point(Path(out), config, pols, {})], games, seed, rotate_seats,
                       chunk_size, resume, progress, threads, workers, scheduler)[0]

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -57,6 +58,9 @@ SAFE_LABEL = re.compile(r"[A-Za-z0-9_.-]+")
 
 @dataclass
 class Sweep:
+    """A checked sweep file: the shared run settings and one (labels, knobs, line-up) per
+    grid point, labels being the swept values that name the point's folder."""
+
     game: str
     games: int
     seed: int
@@ -207,6 +211,8 @@ def _partitioning(path: Path):
 
 
 def point_folder(root: Path, labels: dict) -> Path:
+    """The hive-style folder of one grid point, `root/knob=value/...`, so the swept values
+    come back as columns when the sweep is loaded."""
     folder = root
     for key, value in labels.items():
         text = json.dumps(value) if not isinstance(value, str | int | float | bool) else \
@@ -249,14 +255,41 @@ def run_sweep(sweep: Sweep, out=None, resume=False, progress=False, threads=None
     return [(p.labels, r) for p, r in zip(points, results, strict=True)]
 
 
-def load(path, **filters) -> pd.DataFrame:
-    """Load a run or sweep folder (or one .parquet file) as one DataFrame, in order; keyword
-    filters select partitions, e.g. load("runs/sweep", photo_target=8)."""
+def load(path: str | os.PathLike, allow_partial: bool = False,
+         **filters) -> pd.DataFrame:
+    """Load a run or sweep folder (or one .parquet file) as one DataFrame, in order.
+
+    Rows come sorted by the swept values, then game and seat, so a loaded run equals the
+    `simulate` table of the same settings. Parquet files in folders starting with "." or "_"
+    (e.g. a report written inside) are not data.
+
+    Parameters
+    ----------
+    path : str or path
+        A run folder (`snapsim.run`, `snapsim simulate --out DIR`), a sweep folder
+        (`snapsim sweep`) or one .parquet file.
+    **filters
+        Keep only the points with these swept values, e.g. ``photo_target=8`` or
+        ``components="cheap-leopard"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (game, seat) with the columns listed under Output schemas, plus one
+        column per swept knob; ``df.attrs["provenance"]`` holds the run's record (a sweep's:
+        sweep.json and each point's record by folder).
+
+    Examples
+    --------
+    >>> df = snapsim.load("runs/sweep", photo_target=8)
+    """
     path = Path(path)
     if not path.exists():
         raise InputError(f"{path} does not exist; give a run or sweep folder")
     if path.is_file():
         return pd.read_parquet(path)
+    if not allow_partial:
+        _refuse_unfinished(path)
     # the Parquet files only: a report written inside the folder is not part of the data
     files = sorted(str(f) for f in path.rglob("*.parquet")
                    if not any(part.startswith((".", "_")) for part in f.relative_to(path).parts))
@@ -278,6 +311,42 @@ def load(path, **filters) -> pd.DataFrame:
     df = df.sort_values(parts + ["game", "seat"], kind="stable").reset_index(drop=True)
     df.attrs = {"provenance": _folder_provenance(path)}
     return df
+
+
+def _missing_chunks(folder: Path, chunks_total: int) -> int:
+    """Chunks of a run folder not yet written (all of them if it has no manifest yet)."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+        return manifest["chunks_total"] - len(manifest["chunks"])
+    except FileNotFoundError:
+        return chunks_total
+    except (OSError, ValueError, KeyError, TypeError):
+        raise InputError(f"{folder / MANIFEST} is unreadable; run the same command again "
+                         "with --resume to rebuild it") from None
+
+
+def _refuse_unfinished(path: Path) -> None:
+    """An interrupted run or sweep is refused, naming what is missing and how to finish it."""
+    if (path / SWEEP_FILE).exists():
+        sweep = json.loads((path / SWEEP_FILE).read_text())
+        total = -(-sweep["games"] // sweep["chunk_size"])
+        missing = {run["folder"]: _missing_chunks(path / run["folder"], total)
+                   for run in sweep["runs"]}
+        short = [folder for folder, n in missing.items() if n]
+        if short:
+            raise InputError(
+                f"{path} is an interrupted sweep: {sum(missing.values())} of "
+                f"{total * len(missing)} chunks missing in {len(short)} of {len(missing)} "
+                f"points (first: {short[0]}); finish it with `snapsim sweep FILE --out {path} "
+                "--resume`, or load what is there with allow_partial=True")
+    elif (path / MANIFEST).exists():
+        missing = _missing_chunks(path, 0)
+        if missing:
+            total = json.loads((path / MANIFEST).read_text())["chunks_total"]
+            raise InputError(
+                f"{path} is an interrupted run: {missing} of {total} chunks missing; finish "
+                "it by running the same command with --resume (snapsim.run(..., "
+                "resume=True)), or load what is there with allow_partial=True")
 
 
 def _folder_provenance(path: Path) -> dict:
