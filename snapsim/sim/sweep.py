@@ -268,6 +268,9 @@ def load(path: str | os.PathLike, allow_partial: bool = False,
     path : str or path
         A run folder (`snapsim.run`, `snapsim simulate --out DIR`), a sweep folder
         (`snapsim sweep`) or one .parquet file.
+    allow_partial : bool
+        Load an interrupted run or sweep as far as it got (default: refuse, naming the
+        missing chunks and how to resume).
     **filters
         Keep only the points with these swept values, e.g. ``photo_target=8`` or
         ``components="cheap-leopard"``.
