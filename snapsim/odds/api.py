@@ -43,7 +43,22 @@ def sum_pmf(dice: int) -> np.ndarray:
 
 
 def photo_success(dice: int, tokens: int, difficulty: int) -> float:
-    """P(sum of `dice` d6 + `tokens` >= `difficulty`): one photograph attempt."""
+    """P(sum of `dice` d6 + `tokens` >= `difficulty`): one photograph attempt.
+
+    Parameters
+    ----------
+    dice : int
+        Dice on the animal, 1-6.
+    tokens : int
+        Tracking tokens on the card, each adding 1 to the roll.
+    difficulty : int
+        The card's difficulty.
+
+    Returns
+    -------
+    float
+        The exact probability, e.g. ``photo_success(2, 2, 8)`` is 0.7222.
+    """
     return float(photo_success_kernel(_dice(dice), _int("tokens", tokens, 0),
                                       _int("difficulty", difficulty, 1)))
 
@@ -56,7 +71,17 @@ def photo_table(max_dice: int = 6, max_tokens: int = 20, max_difficulty: int = 4
 
 @dataclass(frozen=True)
 class ExploreOdds:
-    """Exact outcome of exploring one habitat with a re-roll budget."""
+    """Exact outcome of exploring one habitat with a re-roll budget.
+
+    Attributes
+    ----------
+    success : float
+        P(the habitat is explored), re-rolls included.
+    expected_paid : float
+        Expected tokens the bank keeps for re-rolls (refunded on a final failure).
+    expected_rerolls : float
+        Expected re-rolls actually bought.
+    """
 
     success: float
     expected_paid: float  # tokens the bank keeps (refunded on a final failure)
@@ -70,7 +95,24 @@ def _explore_args(dice, target, rerolls, reroll_cost):
 
 def explore_odds(dice: int, target: int, rerolls: int = 0,
                  reroll_cost: int = DEFAULT_REROLL_COST) -> ExploreOdds:
-    """Explore with up to `rerolls` single-die re-rolls bought after failed rolls."""
+    """Explore with up to `rerolls` single-die re-rolls bought after failed rolls.
+
+    Parameters
+    ----------
+    dice : int
+        Dice on the habitat, 1-6.
+    target : int
+        The habitat's explore value: the roll one die must reach, 1-6.
+    rerolls : int
+        Most re-rolls the player will buy (each re-rolls one die after a failed roll).
+    reroll_cost : int
+        Tokens one re-roll costs (the rulebook's 2).
+
+    Returns
+    -------
+    ExploreOdds
+        Success probability, expected tokens kept by the bank and expected re-rolls bought.
+    """
     s, paid, bought = explore_kernel(*_explore_args(dice, target, rerolls, reroll_cost))
     return ExploreOdds(float(s), float(paid), float(bought))
 
@@ -82,7 +124,22 @@ def explore_success(dice: int, target: int, rerolls: int = 0) -> float:
 
 @dataclass(frozen=True)
 class HabitatValue:
-    """Exact value of one habitat allocation."""
+    """Exact value of one habitat allocation.
+
+    Attributes
+    ----------
+    p_explore : float
+        P(the habitat is explored), re-rolls included.
+    p_photo : numpy.ndarray
+        P(each animal is photographed), unconditional, in the order given.
+    photos_pmf : numpy.ndarray
+        P(k animals photographed), k = 0..n.
+    expected_tokens_lost : float
+        Expected tokens lost: re-roll tokens kept by the bank plus tokens spent on
+        photographed cards.
+    expected_reroll_paid : float
+        Expected tokens paid for re-rolls.
+    """
 
     p_explore: float
     p_photo: np.ndarray  # per animal, unconditional
@@ -92,6 +149,7 @@ class HabitatValue:
 
     @property
     def expected_photos(self) -> float:
+        """Expected animals photographed."""
         return float(self.p_photo.sum())
 
 
@@ -100,6 +158,25 @@ def habitat_value(explore_dice: int, target: int, animals, rerolls: int = 0,
     """Value of dice on a habitat plus (difficulty, dice, tokens) per animal.
 
     Re-rolls are paid from tokens held back, not from tokens placed on the animals.
+
+    Parameters
+    ----------
+    explore_dice : int
+        Dice placed on the habitat card.
+    target : int
+        The habitat's explore value, 1-6.
+    animals : list of (int, int, int)
+        Per animal: (difficulty, dice on it, tokens on it); all dice together at most 6.
+    rerolls : int
+        Most explore re-rolls the player will buy.
+    reroll_cost : int
+        Tokens one re-roll costs.
+
+    Returns
+    -------
+    HabitatValue
+        Explore and photo probabilities, the distribution of photos taken and expected
+        token costs.
     """
     args = _explore_args(explore_dice, target, rerolls, reroll_cost)
     rows = [tuple(a) for a in animals]
@@ -151,7 +228,20 @@ def _research_args(tops, unseen, raccoon, free_slots, raccoon_difficulty):
 
 @dataclass(frozen=True)
 class ResearchOdds:
-    """Exact outcome distribution of a research phase."""
+    """Exact outcome distribution of a research phase.
+
+    Attributes
+    ----------
+    next_draw : float
+        P(the next card cannot be placed: it spooks unless reserved).
+    spooked : numpy.ndarray
+        [placed, reserved]: P(research ends in a spook with that many cards placed and
+        reserved).
+    stopped : numpy.ndarray
+        [placed, reserved]: P(research ends by stopping, or an empty deck, there).
+    dropped : float
+        Probability mass of pruned deep states: an exact bound on every error (< 1e-12).
+    """
 
     next_draw: float  # P(the next card cannot be placed: it spooks unless reserved)
     spooked: np.ndarray  # [placed, reserved]: P(research ends in a spook there)
@@ -160,6 +250,7 @@ class ResearchOdds:
 
     @property
     def p_spook(self) -> float:
+        """P(research ends in a spook)."""
         return float(self.spooked.sum())
 
     @property
@@ -183,6 +274,7 @@ class ResearchOdds:
 
     @property
     def expected_reserved(self) -> float:
+        """Expected cards reserved (into free slots) during research."""
         return float((self.spooked + self.stopped).sum(axis=0) @ np.arange(self.spooked.shape[1]))
 
 
@@ -215,7 +307,12 @@ def check_stop_rule(max_placed=None, max_risk=1.0) -> None:
 def research_odds(tops, unseen, *, raccoon: bool = False, free_slots: int = 0,
                   max_placed: int | None = None, max_risk: float = 1.0,
                   raccoon_difficulty: int = RACCOON_DIFFICULTY) -> ResearchOdds:
-    """Exact odds of the stopping rule "draw until `max_placed` placed or risk > `max_risk`"."""
+    """Exact odds of the stopping rule "draw until `max_placed` placed or risk > `max_risk`".
+
+    `tops`, `unseen`, `raccoon` and `free_slots` are as for `spook_risk`; `max_placed`
+    (cards placed this turn, None: no cap) and `max_risk` (a probability, 0-1, of the next
+    draw spooking) say when the player stops drawing.
+    """
     t, u, r, rd, slots = _research_args(tops, unseen, raccoon, free_slots, raccoon_difficulty)
     k = _stop_rule(max_placed, max_risk)
     spooked, stopped, dropped = research_kernel(t, u, r, rd, slots, k, float(max_risk), PRUNE)
@@ -225,7 +322,14 @@ def research_odds(tops, unseen, *, raccoon: bool = False, free_slots: int = 0,
 def token_value(explore_dice: int, target: int, animal_dice: int, difficulty: int,
                 tokens: int = 0, rerolls: int = 0,
                 reroll_cost: int = DEFAULT_REROLL_COST) -> tuple[float, float, float]:
-    """(P(photo) now, gain from +1 token on the card, gain per token held for a re-roll)."""
+    """Where the next token buys more: on the card or held back for an explore re-roll.
+
+    Returns
+    -------
+    tuple of float
+        (P(photo) now, gain in P(photo) from +1 token on the card, gain in P(photo) per
+        token held back for a re-roll).
+    """
     ed, tg, rr, cost = _explore_args(explore_dice, target, rerolls, reroll_cost)
     ad = _dice(animal_dice, "animal_dice")
     if ed + ad > MAX_DICE:

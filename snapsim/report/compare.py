@@ -39,7 +39,19 @@ PRIMARY = "seat spread (points)"
 
 @dataclass
 class Variant:
-    """One side of the comparison: a component set plus rule knobs, and what it changes."""
+    """One side of the comparison: a component set plus rule knobs, and what it changes.
+
+    Attributes
+    ----------
+    label : str
+        Its name in tables and sentences (the component file's stem, or "variant").
+    components : component set
+        The loaded component set it plays.
+    knobs : dict
+        Rule knobs changed from the defaults (`variant_set`).
+    changes : list of str
+        What it changes against the baseline, card by card and knob by knob.
+    """
 
     label: str
     components: object
@@ -65,8 +77,27 @@ def _fmt(value: float, unit: str, diff: bool = False) -> str:
 
 @dataclass
 class Comparison:
-    """The result: `.table` (one row per variant, player count and measure), `.summary()`,
-    `.write(dir)`; `.provenance` says what made it."""
+    """The result of `compare`: the table of measures, sentences from it, and a report.
+
+    Attributes
+    ----------
+    game : str
+        The game compared.
+    table : pandas.DataFrame
+        One row per variant, player count and measure: `baseline` and `variant_value` with
+        their 95% CIs (`*_ci_low`, `*_ci_high`), the paired difference `diff` (variant minus
+        baseline, in the measure's `unit`: points, a rate 0-1 or a count) with its 95% CI
+        (`ci_low`, `ci_high`), `p_value`, `p_adjusted` (Holm over the whole table) and
+        `significant` (p_adjusted < 0.05), the paired and unpaired standard errors,
+        `variance_reduction` (how many times fewer games pairing needs), `detectable` (the
+        smallest difference these `games` detect with 80% power) and the fair-share or
+        outlier flags of each side (`baseline_flag`, `variant_flag`).
+    variants : list of Variant
+        The variants compared, with what each changes.
+    provenance : dict
+        What made it: both sides' component files with SHA-256, knobs, policies, seed,
+        number of games and snapsim version.
+    """
 
     game: str
     table: pd.DataFrame
@@ -116,6 +147,7 @@ class Comparison:
         return out
 
     def summary(self) -> str:
+        """A few lines: what each variant changes, the verdicts, and what pairing bought."""
         p = self.provenance
         lines = [f"{self.game}: {len(self.variants)} variant(s) against "
                  f"{p['baseline']['label']}, {p['games']:,} paired games per side and player "
@@ -311,8 +343,51 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
             detect: float | None = None, threads: int | None = None, restricted: bool = True,
             paired: bool = True, bootstrap: int = 1000, progress: bool = False) -> Comparison:
     """Compare each variant (component files or sets, plus `variant_set` knobs) against the
-    baseline on common random numbers. `games="auto"` with `detect=D` picks the number of
-    games that detects a change of D points in the seat spread with 80% power."""
+    baseline on common random numbers.
+
+    Baseline and variant play game i from the same random streams, so each difference is
+    measured game by game and the luck both share cancels. `games="auto"` with `detect=D`
+    picks the number of games that detects a change of D points in the seat spread with 80%
+    power.
+
+    Parameters
+    ----------
+    game : str
+        "snapshot", "yosemite" or "shutterbug".
+    baseline : str or path or component set
+        "standard" (the bundled file), a component TOML file or a loaded set.
+    variants : list of (str or path or component set)
+        Component files or sets, each compared with the baseline.
+    variant_set : dict, optional
+        Rule knobs changed on the variant side, e.g. ``{"photo_target": 8}``; alone (no
+        `variants`) it compares the rule change on the baseline's components.
+    players : int or list of int, optional
+        Player count(s) to compare at (default: the game's default).
+    policies : list of str, optional
+        Line-up for both sides (default: the game's default policy at every seat).
+    games : int or "auto"
+        Paired games per side and player count (at least 10), or "auto" with `detect`.
+    seed : int
+        Root seed shared by both sides.
+    detect : float, optional
+        With ``games="auto"``: the change in seat spread, in points, to detect.
+    threads : int, optional
+        numba threads (default: all cores).
+    restricted : bool
+        Also measure restricted play (one player forbidden an action).
+    paired : bool
+        Play the variant on the baseline's random streams (False: independent streams, to
+        measure what pairing buys).
+    bootstrap : int
+        Bootstrap resamples for the spread intervals.
+    progress : bool
+        Show a progress bar.
+
+    Returns
+    -------
+    Comparison
+        The table of measures, `.summary()`, `.verdicts()` and `.write(dir)`.
+    """
     spec = get_game(game)
     mspec: MeasureSpec = spec.measures or MeasureSpec()
     variant_set = dict(variant_set or {})
