@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -44,7 +48,30 @@ def warm_up(game: str, config, policies) -> bool:
     return True
 
 
-def _one_thread_per_process() -> None:
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the process that started it ends, however it ends (a SIGKILL
+    included), so no worker outlives its run. Linux: the kernel delivers SIGKILL
+    (prctl PR_SET_PDEATHSIG); elsewhere a thread checks the parent every half second
+    (between chunks, as a compiled chunk holds the interpreter)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent went before the request took hold
+            os._exit(1)
+        return
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="snapsim-parent-watch").start()
+
+
+def _start_worker(parent: int) -> None:
+    _die_with_parent(parent)
     os.environ["NUMBA_NUM_THREADS"] = "1"
 
 
@@ -94,7 +121,8 @@ class ProcessBackend:
     def __init__(self, workers: int):
         self.workers = workers
         # spawn, not fork: forking a process whose numba threads are running is unsafe
-        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_one_thread_per_process,
+        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
+                                        initargs=(os.getpid(),),
                                         mp_context=multiprocessing.get_context("spawn"))
 
     def run(self, tasks):
