@@ -50,6 +50,8 @@ def two_rates(w1, n1, w2, n2) -> np.ndarray:
 
 
 def with_flags(df: pd.DataFrame, pcol: str = "p_value") -> pd.DataFrame:
+    """A copy with `p_adjusted` (Holm over all rows, so a table of many tests keeps its
+    family-wise error at 5%) and `significant` (p_adjusted < 0.05); a missing p-value is 1."""
     df = df.copy()
     df[pcol] = df[pcol].fillna(1.0)
     df["p_adjusted"] = holm(df[pcol].to_numpy()) if len(df) else []

@@ -52,6 +52,8 @@ def seat_matrix(df: pd.DataFrame, column: str) -> np.ndarray:
 
 
 def per_game_first(df: pd.DataFrame, column: str) -> np.ndarray:
+    """One value per game, in game order, of a column that is the same for every seat
+    (e.g. game length in rounds)."""
     return df.groupby("game")[column].first().sort_index().to_numpy(dtype=float)
 
 

@@ -33,11 +33,13 @@ class Ratio:
 
     @classmethod
     def mean(cls, values) -> Ratio:
+        """A plain mean of one value per game (every denominator 1)."""
         values = np.asarray(values, dtype=float)
         return cls(values, np.ones_like(values))
 
     @property
     def value(self) -> float:
+        """Sum of numerators over sum of denominators (NaN when the denominators are 0)."""
         total = self.den.sum()
         return float(self.num.sum() / total) if total > 0 else math.nan
 
@@ -62,11 +64,13 @@ class Difference:
 
     @property
     def ci(self) -> tuple[float, float]:
+        """95% normal interval of the difference, from the paired standard error."""
         z = stats.norm.ppf(1 - ALPHA / 2)
         return self.diff - z * self.se, self.diff + z * self.se
 
     @property
     def p_value(self) -> float:
+        """Two-sided p-value that the true difference is 0 (z-test on the paired error)."""
         if not math.isfinite(self.diff):
             return 1.0
         if self.se <= 0:

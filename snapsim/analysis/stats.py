@@ -31,10 +31,15 @@ def group_sums(df: pd.DataFrame, by: str) -> pd.DataFrame:
 
 
 def add_sums(a: pd.DataFrame | None, b: pd.DataFrame) -> pd.DataFrame:
+    """Running total of `group_sums` tables (None: nothing yet), so a run streamed chunk by
+    chunk is summarised without holding every row."""
     return b if a is None else a.add(b, fill_value=0)
 
 
 def win_table_from_sums(sums: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    """`win_table` from `group_sums` totals: seats played `n`, `win_rate` (0-1, shared wins
+    fractional) with its Wilson interval at `level`, `mean_score` in points and
+    `mean_photos`."""
     out = pd.DataFrame({"n": sums["n"].astype(int), "win_rate": sums["won"] / sums["n"]})
     out["ci_low"], out["ci_high"] = wilson_interval(sums["won"], sums["n"], level)
     out["mean_score"] = sums["score"] / sums["n"]

@@ -51,6 +51,7 @@ def load_for(game: str, path):
 
 
 def bundled_file(game: str) -> Path:
+    """Path of the component file shipped with snapsim for `game`."""
     return Path(get_game(game).load_components(None).path)
 
 
@@ -172,6 +173,7 @@ class Check:
     changes: list[str]
 
     def summary(self) -> str:
+        """What `snapsim components check` prints: validity, counts, each difference."""
         name = Path(self.components.path).name
         counts = ", ".join(f"{v} {k}" for k, v in self.counts.items())
         lines = [f"{name}: a valid {self.game} component set ({counts})"]

@@ -47,11 +47,14 @@ _GAMES: dict[str, GameSpec] = {}
 
 
 def register(spec: GameSpec) -> GameSpec:
+    """Make a game known by its name; each game package calls this when imported."""
     _GAMES[spec.name] = spec
     return spec
 
 
 def get_game(name: str) -> GameSpec:
+    """The spec of a game by name (any case), importing its package on first use; an unknown
+    name is an InputError listing the games."""
     key = str(name).strip().lower()
     if key not in _GAMES:
         if key not in known_games():
