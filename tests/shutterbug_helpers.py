@@ -7,10 +7,13 @@ through the same path a user takes.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from snapsim.games.shutterbug import ShutterbugConfig, ShutterbugGame
 from snapsim.games.shutterbug import engine as E
+from snapsim.games.shutterbug.components import BUNDLED_PATH
 
 CRE = {"Bigfoot": 0, "Pegasus": 1, "Jackalope": 2, "Chupacabra": 3}
 TER = {"beach": 0, "mountain": 1, "forest": 2, "desert": 3, "plains": 4, "swamp": 5}
@@ -50,6 +53,18 @@ def new(config: ShutterbugConfig | None = None, seed: int = 0, game: int = 0,
     config = config or ShutterbugConfig()
     return ShutterbugGame(config, seed=seed, game=game,
                           policies=policies or ["random"] * config.players)
+
+
+def map_listing_first(folder: Path, space: str) -> Path:
+    """A components file that is the bundled set with `space` listed first on the map (the
+    file names spaces, not positions, so only the order changes)."""
+    lines = BUNDLED_PATH.read_text().splitlines(keepends=True)
+    row = next(i for i, line in enumerate(lines) if line.startswith(f'  {{ name = "{space}",'))
+    top = lines.index("spaces = [\n") + 1
+    lines.insert(top, lines.pop(row))
+    path = folder / "reordered.toml"
+    path.write_text("".join(lines))
+    return path
 
 
 def arrange(g: ShutterbugGame, pawns, hands=None, board=(), cur: int = 0,

@@ -21,6 +21,7 @@ from shutterbug_helpers import (
     hand,
     last_turn,
     legal,
+    map_listing_first,
     move,
     new,
     pay,
@@ -205,6 +206,17 @@ def test_move_one_to_three_spaces_without_revisiting_SB_MOV_1():
     assert g.state[E.CUR] == 1 and g.state[E.ST_STEPS] == 3
 
 
+def test_move_into_any_neighbour_including_the_corner_city_SB_MOV_1_SB_TIP_1():
+    # clauses SB-MOV-1, SB-TIP-1: from Mountain 1 every neighbour is open, Seattle too (the
+    # map's first space); ending there draws two tips
+    g = new(THREE)
+    arrange(g, ["Mountain 1", "Swamp 4", "Swamp 4"], hands={0: [tip("Bigfoot", "beach")]},
+            board=[tiles_of(g, "Beach 3")[0]])
+    assert legal(g) == {move(g, s) for s in ("Seattle", "Mountain 2", "Beach 1", "Mountain 3")}
+    play(g, move(g, "Seattle"), STOP)
+    assert g.observation(0)["pawns"][0] == ["Seattle"] and hand(g, 0).sum() == 3
+
+
 # ============================================================================ trading
 
 
@@ -382,6 +394,21 @@ def test_no_photograph_decision_without_the_tips_for_it_SB_PHO_2():
     assert g.phase == "move" and g.log[-1].endswith("move pawn 1 to Mountain 2")
 
 
+def test_photo_on_the_first_space_of_a_reordered_map_SB_PHO_1(tmp_path):
+    # clause SB-PHO-1 on a designer's file listing Mountain 2 first: the order of the map in
+    # the file changes nothing, its tile is taken as on the bundled map
+    g = new(ShutterbugConfig(players=3, populate=1,
+                             components=map_listing_first(tmp_path, "Mountain 2")))
+    assert sid(g, "Mountain 2") == 0
+    t = tile_with(g, "Mountain 2", 2)
+    cards = [tip("Jackalope", "beach"), tip("Bigfoot", "mountain")]
+    arrange(g, ["Mountain 1", "Swamp 4", "Swamp 4"], hands={0: cards}, board=[t])
+    play(g, move(g, "Mountain 2"))
+    assert legal(g) == {photo(t), SKIP}
+    play(g, photo(t))  # the Jackalope tip first, then the mountain one: both forced
+    assert g.state[E.TILE_OWNER + t] == 0 and g.state[E.QUAL + CRE["Jackalope"]] == 2
+
+
 # ============================================================================ end of turn
 
 
@@ -493,6 +520,15 @@ def test_four_side_job_markers_mark_the_best_paid_jobs_SB_SCO_3():
     assert g.state[E.JOBS_DONE + 1] == 0b110001  # three jobs, three markers
 
 
+def test_four_photos_of_one_creature_fulfil_obsession_SB_SCO_3():
+    # clause SB-SCO-3: Obsession (four photos of one creature, 3 points) for P1's four
+    # Pegasus and P2's four Chupacabra photos; P3's three Jackalopes and a Bigfoot fall short
+    g = new(THREE)
+    sheet = end_with(g, {0: [0, 16, 24, 28], 1: [6, 10, 18, 42], 2: [4, 30, 34, 12]})
+    assert sheet.side_jobs.tolist() == [3, 3, 0]
+    assert [int(g.state[E.JOBS_DONE + p]) for p in range(3)] == [0b0100, 0b0100, 0]
+
+
 def test_side_job_markers_knob_and_default_goal_SB_SCO_3():
     # clause SB-SCO-3: with two markers the same portfolio scores the two best jobs only
     g = new(ShutterbugConfig(players=3, populate=1, side_job_markers=2))
@@ -505,10 +541,12 @@ def test_side_job_markers_knob_and_default_goal_SB_SCO_3():
 
 def test_side_job_progress_of_a_photo_is_what_taking_it_gives_SB_SCO_3():
     # clause SB-SCO-3 as the policies weigh it: the progress a photograph would bring to each
-    # side job equals the progress after it joins the portfolio
-    comp = load_components()
-    for tile in [t for t in range(0, E.N_TILES, 3) if t not in EVERY_JOB[:5]]:
-        g = new(THREE)
+    # side job (every kind, a same-terrain one added) equals the progress after it joins the
+    # portfolio
+    base = load_components()
+    comp = replace(base, side_jobs=base.side_jobs + (SideJob("Home ground", 3, 2, 2),))
+    for tile in [t for t in range(E.N_TILES) if t not in EVERY_JOB[:5]]:
+        g = new(ShutterbugConfig(players=3, populate=1, components=comp))
         give_portfolio(g, 0, EVERY_JOB[:5])
         t = comp.tiles[tile]
         before = [E.job_progress(g.state, g._comp, 0, j, t.creature, t.terrain, t.quality)
@@ -655,6 +693,28 @@ def test_solo_variant_SB_VAR_SOLO():
     won = g.scores().won.iloc[0]
     st = g.state
     assert won == (st[E.MET] == 3 and bin(int(st[E.JOBS_DONE])).count("1") == 4)
+
+
+def test_solo_swap_needs_a_tip_left_to_draw_SB_VAR_SOLO():
+    # clause SB-VAR-SOLO (ruling: a swap discards 1 tip and draws 1): with a hand limit of 48
+    # every tip can be in the hand, and then nothing is left to draw and no swap is offered
+    config = ShutterbugConfig(players=1, populate=1, hand_limit=48)
+    every_tip = [c * E.N_TERRAINS + t for c, t in load_components().tips]
+    g = new(config)
+    arrange(g, [["Denver", "Seattle"]], hands={0: every_tip},
+            board=[tiles_of(g, "Beach 3")[0]])
+    assert g.state[E.N_DECK] == 0
+    assert not any(a.kind == "swap" for a in g.legal_actions())
+    # one tip in the discard pile instead: the swap draws from the reshuffled discards
+    g = new(config)
+    arrange(g, [["Denver", "Seattle"]], hands={0: every_tip[1:]},
+            board=[tiles_of(g, "Beach 3")[0]])
+    g.state[E.DISC + every_tip[0]] = 1
+    g.state[E.N_DECK] = 0
+    play(g, code(E.A_SWAP, every_tip[-1]))
+    assert hand(g, 0).sum() == 47 and g.state[E.N_DECK] == 1
+    assert not any(a.kind == "swap" for a in g.legal_actions())  # one swap a turn
+    check_invariants(g)
 
 
 def test_cooperative_variant_SB_VAR_COOP():
