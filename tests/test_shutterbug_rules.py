@@ -251,6 +251,23 @@ def test_trade_takes_a_random_tip_not_the_one_given_SB_TRD_1():
     assert taken == {b, c}
 
 
+def test_one_trade_with_each_player_on_the_space_SB_TRD_1():
+    # clause SB-TRD-1: P2 and P3 wait in New Orleans with a tip each; P1 trades with P2, then
+    # is offered a trade with P3, and with no one after that
+    g = new(THREE)
+    a, b = tip("Bigfoot", "beach"), tip("Pegasus", "forest")
+    c, d = tip("Jackalope", "swamp"), tip("Chupacabra", "desert")
+    arrange(g, ["Plains 1", "New Orleans", "New Orleans"], hands={0: [a, b], 1: [c], 2: [d]},
+            board=[tiles_of(g, "Beach 3")[0]])
+    play(g, move(g, "New Orleans"), code(E.A_TRADE, a))
+    assert hand(g, 1)[a] == 1 and hand(g, 0)[c] == 1
+    assert g.phase == "trade" and legal(g) == {code(E.A_TRADE, b), code(E.A_TRADE, c), NO_TRADE}
+    play(g, code(E.A_TRADE, b))
+    assert hand(g, 2)[b] == 1 and hand(g, 0)[d] == 1 and hand(g, 0).sum() == 2
+    assert g.phase == "move" and g.state[E.ST_TRADES] == 2
+    assert g.state[E.ST_TRADED_WITH + 1] == 1 and g.state[E.ST_TRADED_WITH + 2] == 1
+
+
 def test_no_trade_without_tips_or_when_trading_is_off_SB_TRD_1():
     # clause SB-TRD-1: only "if you have Tip cards in your hand"
     g = new(THREE)
@@ -412,19 +429,22 @@ def test_photo_on_the_first_space_of_a_reordered_map_SB_PHO_1(tmp_path):
 # ============================================================================ end of turn
 
 
-def test_discard_down_to_seven_SB_DIS_1():
-    # clause SB-DIS-1
+@pytest.mark.parametrize("seat", [0, 2])
+def test_discard_down_to_seven_SB_DIS_1(seat):
+    # clause SB-DIS-1, for the first and the last seat
     g = new(THREE)
-    arrange(g, ["Plains 1", "Swamp 4", "Swamp 4"], hands={0: list(range(7))},
-            board=[tiles_of(g, "Beach 3")[0]])
+    pawns = ["Swamp 4"] * 3
+    pawns[seat] = "Plains 1"
+    arrange(g, pawns, hands={seat: list(range(7))}, board=[tiles_of(g, "Beach 3")[0]],
+            cur=seat)
     deck_top(g, [10, 11])
     play(g, move(g, "New Orleans"), STOP)
-    assert g.phase == "discard" and hand(g, 0).sum() == 9
+    assert g.phase == "discard" and hand(g, seat).sum() == 9
     assert legal(g) == {code(E.A_DISCARD, u) for u in [*range(7), 10, 11]}
     play(g, code(E.A_DISCARD, 10))
-    assert g.state[E.CUR] == 0
+    assert g.state[E.CUR] == seat
     play(g, code(E.A_DISCARD, 3))
-    assert g.state[E.CUR] == 1 and hand(g, 0).sum() == 7
+    assert g.state[E.CUR] == (seat + 1) % 3 and hand(g, seat).sum() == 7
     assert g.state[E.DISC + 10] == 1 and g.state[E.DISC + 3] == 1
 
 
@@ -567,13 +587,13 @@ def test_city_bonus_two_points_SB_SCO_4():
 
 def test_ties_broken_by_total_quality_then_shared_SB_TIE_1():
     # clause SB-TIE-1: P1 and P2 both score Cryptid census only (4 points)
-    def game(second):
+    def game(second, first=(12, 0, 4, 6)):
         g = new(THREE)
         for p in range(3):  # nobody reaches an assignment minimum
             for side in (0, 1):
                 set_side(g, int(g.state[E.ASSIGN + p]), side,
                          [("Bigfoot", 9), ("Pegasus", 9), ("Jackalope", 9)])
-        return end_with(g, {0: [12, 0, 4, 6], 1: second})
+        return end_with(g, {0: list(first), 1: second})
 
     sheet = game([8, 1, 30, 18])  # quality 6 beats 4
     assert sheet.score.tolist() == [4, 4, 0] and sheet.quality.tolist() == [4, 6, 0]
@@ -581,6 +601,9 @@ def test_ties_broken_by_total_quality_then_shared_SB_TIE_1():
     sheet = game([46, 16, 30, 18])  # quality 4 too: the victory is shared
     assert sheet.score.tolist() == [4, 4, 0] and sheet.quality.tolist() == [4, 4, 0]
     assert sheet.won.tolist() == [0.5, 0.5, 0]
+    sheet = game([12, 0, 4, 6], first=[8, 1, 30, 18])  # the earlier seat has the quality
+    assert sheet.score.tolist() == [4, 4, 0] and sheet.quality.tolist() == [6, 4, 0]
+    assert sheet.won.tolist() == [1, 0, 0]
 
 
 # ============================================================================ two players
@@ -599,6 +622,18 @@ def test_team_game_two_pawns_split_movement_SB_2P_1():
     assert move(g, "Plains 3", pawn=0) not in legal(g)
     play(g, move(g, "New Orleans", pawn=1))  # third step between both pawns: turn over
     assert g.state[E.CUR] == 1
+
+
+def test_either_team_pawn_takes_photographs_SB_2P_1_SB_PHO_1():
+    # clauses SB-2P-1, SB-PHO-1: the second pawn photographs the Jackalope on Mountain 2
+    g = new(ShutterbugConfig(players=2, populate=1))
+    t = tile_with(g, "Mountain 2", 2)
+    arrange(g, [["Swamp 4", "Mountain 1"], ["Seattle", "Beach 3"]],
+            hands={0: [tip("Jackalope", "beach"), tip("Bigfoot", "mountain")]}, board=[t])
+    play(g, move(g, "Mountain 2", pawn=1))
+    assert legal(g) == {photo(t), SKIP}
+    play(g, photo(t))  # both tips are forced
+    assert g.state[E.TILE_OWNER + t] == 0 and hand(g, 0).sum() == 0
 
 
 def test_team_game_four_tips_and_one_point_per_pawn_SB_2P_2():
