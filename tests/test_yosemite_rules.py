@@ -30,7 +30,7 @@ from yosemite_helpers import (
 )
 
 from snapsim.errors import InputError
-from snapsim.games.yosemite import YosemiteConfig, YosemiteGame, load_components
+from snapsim.games.yosemite import YosemiteConfig, YosemiteGame, load_components, run_games
 from snapsim.games.yosemite import engine as E
 
 
@@ -61,6 +61,15 @@ def test_setup_tracks_photos_judges_fish_YO_SET_3_YO_SET_4_YO_SET_5_YO_SET_6():
     assert s[E.N_PHOTO_DECK] == 8
     assert sum(s[E.JUDGE_IN + a] for a in range(5)) == 2  # YO-SET-5
     assert list(s[E.FISH:E.FISH + 2]) == [2, 2]  # YO-SET-6
+
+
+def test_any_two_of_the_five_judges_can_judge_the_game_YO_SET_5():
+    """The judges are shuffled before three go back to the box, so every pair can be dealt."""
+    pairs = set()
+    for seed in range(60):
+        s = YosemiteGame(seed=seed).state
+        pairs.add(tuple(a for a in range(5) if s[E.JUDGE_IN + a]))
+    assert len(pairs) == 10
 
 
 def test_start_squares_first_player_then_other_YO_SET_7():
@@ -273,6 +282,17 @@ def test_cougar_to_the_edge_through_opponent_push_up_to_two_YO_MOV_CGR():
     assert g.state[E.POS + 1] == sq(0, 2)
 
 
+def test_cougar_push_moves_the_opponent_one_or_two_spaces_YO_MOV_CGR():
+    """Crossing them, the cougar moves the opponent up to two spaces, never onto the mover;
+    leaving them where they stand is the no-push choice, not a push."""
+    g = game_in_turn(p0=sq(2, 0), p1=sq(2, 2))
+    put(g, sq(2, 0), COUGAR, TENT)
+    g.apply(code(E.A_ANIMAL, sq(2, 4)))
+    one = {sq(1, 2), sq(3, 2), sq(2, 1), sq(2, 3)}
+    two = {sq(0, 2), sq(4, 2), sq(2, 0), sq(1, 1), sq(1, 3), sq(3, 1), sq(3, 3)}  # not (2, 4)
+    assert push_dests(g) == one | two and code(E.A_NO_PUSH) in codes(g)
+
+
 def test_cougar_landing_on_opponent_must_move_them_and_edge_needs_a_step_YO_MOV_CGR():
     g = game_in_turn(p0=sq(0, 2), p1=sq(4, 2))
     put(g, sq(0, 2), COUGAR, TENT)
@@ -297,6 +317,16 @@ def test_collect_then_bonus_fish_YO_EXB_2_YO_BON_FSH():
     s = g.state
     assert s[E.TILE_LOC + t] == E.L_HAND and s[E.TILE_OWNER + t] == 0
     assert s[E.FISH] == 1 and s[E.ST_USE + SHEEP] == 1
+
+
+def test_statistics_count_each_collected_tile_under_its_icon_for_its_collector():
+    """Each animal move collects the tile left (YO-EXB-2), so in each seat's row of the
+    statistics the movements used add up to the icons collected."""
+    df = run_games(YosemiteConfig(), ["random", "random"], 0, 4, 3)
+    uses = df[[c for c in df if c.startswith("use_") and "points" not in c]]
+    icons = df[["bonus_fish", "bonus_tent", "bonus_camera"]]
+    assert (uses.sum(axis=1) == icons.sum(axis=1)).all()
+    assert (icons > 0).all().all()  # both seats collected tiles of every icon
 
 
 # ---------------------------------------------------------------- bonuses
