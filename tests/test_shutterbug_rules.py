@@ -459,6 +459,8 @@ def test_eight_rounds_first_player_stays_SB_RND_1(players):
     order = list(dict.fromkeys(seen))
     assert order == [(r, p) for r in range(8) for p in range(players)]
     assert g.state[E.ROUND] == 8
+    # every seat took eight turns: the results' "turns" column
+    assert g.state[E.ST_TURNS:E.ST_TURNS + players].tolist() == [8] * players
 
 
 # ============================================================================ scoring
