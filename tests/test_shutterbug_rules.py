@@ -754,6 +754,23 @@ def test_solo_swap_needs_a_tip_left_to_draw_SB_VAR_SOLO():
     check_invariants(g)
 
 
+def test_tip_swaps_knob_sets_the_swaps_a_turn_SB_VAR_SOLO():
+    # clause SB-VAR-SOLO with tip_swaps=2: two swaps in a turn, each a discard and a draw,
+    # then none; the next turn has two again
+    g = new(ShutterbugConfig(players=1, populate=1, tip_swaps=2))
+    a, b = tip("Bigfoot", "beach"), tip("Pegasus", "forest")
+    arrange(g, [["Denver", "Seattle"]], hands={0: [a, b]}, board=[tiles_of(g, "Beach 3")[0]])
+    deck_top(g, [tip("Jackalope", "swamp"), tip("Chupacabra", "desert")])
+    play(g, code(E.A_SWAP, a))
+    assert hand(g, 0)[tip("Jackalope", "swamp")] == 1 and code(E.A_SWAP, b) in legal(g)
+    play(g, code(E.A_SWAP, b))
+    assert hand(g, 0)[tip("Chupacabra", "desert")] == 1 and hand(g, 0).sum() == 2
+    assert not any(x.kind == "swap" for x in g.legal_actions())
+    assert g.state[E.ST_SWAPS] == 2 and g.state[E.DISC + a] == g.state[E.DISC + b] == 1
+    play(g, move(g, "Plains 1"), STOP)
+    assert g.state[E.ROUND] == 1 and sum(x.kind == "swap" for x in g.legal_actions()) == 2
+
+
 def test_cooperative_variant_SB_VAR_COOP():
     # clause SB-VAR-COOP: one shared assignment and portfolio, all win or all lose
     g = new(ShutterbugConfig(players=3, cooperative=True, populate=1))
