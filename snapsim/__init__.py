@@ -1,11 +1,81 @@
-"""snapsim: exact odds, fast simulators and balance reports for wildlife-photography games."""
+"""snapsim: exact odds, fast simulators and balance reports for wildlife-photography games.
+
+`import snapsim` stays light: simulate, run and load (with pandas, pyarrow and the numba
+kernels behind them) are imported on first use.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-from .sim import load, run, simulate  # noqa: E402
+if TYPE_CHECKING:
+    from .report.compare import Comparison
+    from .sim.runner import run, simulate
+    from .sim.sweep import load
+
+_LAZY = {"simulate": "snapsim.sim.runner", "run": "snapsim.sim.runner",
+         "load": "snapsim.sim.sweep"}
 
 
-def compare(game: str, **kwargs):
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from importlib import import_module
+
+        value = getattr(import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'snapsim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
+
+def _writable(folder: str) -> bool:
+    """Whether this user could create files in `folder` (made on demand)."""
+    while not os.path.exists(folder):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
+    return os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK)
+
+
+def _numba_cache_dir() -> None:
+    """numba caches compiled kernels beside their source; in a read-only install (system
+    site-packages, a container image) that fails and numba tries ~/.cache/numba, and if HOME
+    is read-only too it refuses to import the kernels. Point it, before numba is imported,
+    at $XDG_CACHE_HOME/snapsim (~/.cache/snapsim), else at a private temporary folder
+    removed at exit (no cache kept between runs). NUMBA_CACHE_DIR, if set, is respected."""
+    if os.environ.get("NUMBA_CACHE_DIR") or _writable(os.path.join(os.path.dirname(__file__),
+                                                                   "__pycache__")):
+        return
+    home_cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
+                                                                  ".cache")
+    folder = os.path.join(home_cache, "snapsim")
+    if not _writable(folder):
+        import atexit
+        import shutil
+        import tempfile
+
+        try:
+            folder = tempfile.mkdtemp(prefix="snapsim-numba-")
+        except OSError:  # no writable folder at all: numba's own message will say so
+            return
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    os.environ["NUMBA_CACHE_DIR"] = folder  # spawned workers inherit it
+    if "numba" in sys.modules:  # imported before snapsim: its config is already read
+        sys.modules["numba"].config.CACHE_DIR = folder
+
+
+_numba_cache_dir()
+
+
+def compare(game: str, **kwargs: Any) -> Comparison:
     """A variant against a baseline on common random numbers.
 
     The same as `snapsim.report.compare.compare` (imported on first use, so
