@@ -547,21 +547,35 @@ def _add_tune(sub) -> None:
 QUICK_GAMES = 300
 
 
+def _in_committed_reports(out) -> bool:
+    """Whether `out` lies in the reports/ folder of a git checkout (the published reports)."""
+    from pathlib import Path
+
+    path = Path(out).resolve()
+    return any(p.name == "reports" and (p.parent / ".git").exists()
+               for p in (path, *path.parents))
+
+
 def _report(args) -> None:
+    from .report.studies import claim_report_folder
     from .sim import get_game
 
     if args.game.strip().lower() == "sweep":
         return _report_sweep(args)
-    if args.folder is not None or args.objective is not None or args.force:
-        raise InputError("a folder, --objective and --force belong to `snapsim report sweep "
-                         "DIR`")
+    if args.folder is not None or args.objective is not None:
+        raise InputError("a folder and --objective belong to `snapsim report sweep DIR`")
     spec = get_game(args.game)
     if spec.report is None:
         raise InputError(f"no report for game {args.game!r} yet")
     games = QUICK_GAMES if args.quick else args.games
     studies = [s.strip() for s in args.studies.split(",")] if args.studies else None
     comps = spec.load_components(args.components) if args.components else None
-    out = args.out or f"reports/{spec.name}"
+    out = args.out or (f"{spec.name}-quick-report" if args.quick else f"reports/{spec.name}")
+    if args.quick and args.out and _in_committed_reports(out) and not args.force:
+        raise InputError(f"--quick does not write into {out}: its reports are full runs; give "
+                         "another --out or add --force")
+    if args.force:  # clear another run's report there; unforced, the report refuses it
+        claim_report_folder(out, spec.name, args.seed, games, comps, force=True)
     path = spec.report(out, games=games, seed=args.seed, studies=studies, threads=args.threads,
                        components=comps, progress=not args.quiet)
     print(f"report written to {path} (and report.md, figures, CSV tables beside it)")
@@ -588,11 +602,12 @@ def _add_report(sub) -> None:
     p.add_argument("folder", nargs="?", help="after `sweep`: the sweep's output folder")
     p.add_argument("--games", type=int, default=20_000, help="games per configuration")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--out", help="output folder (default: reports/GAME; a sweep's: DIR/report)")
+    p.add_argument("--out", help="output folder (default: reports/GAME, with --quick "
+                                 "GAME-quick-report; a sweep's: DIR/report)")
     p.add_argument("--objective", help="sweep report: the measure to minimise, e.g. 'game "
                                        "length (rounds)' (default: seat spread (win rate))")
-    p.add_argument("--force", action="store_true", help="sweep report: replace another "
-                   "report in the output folder (default: refuse)")
+    p.add_argument("--force", action="store_true", help="replace another run's report in "
+                   "the output folder (default: refuse)")
     p.add_argument("--quick", action="store_true",
                    help=f"{QUICK_GAMES} games per configuration (a smoke run)")
     p.add_argument("--studies", help="comma-separated subset of the game's studies (snapshot: "
@@ -709,9 +724,38 @@ def _add_compare(sub) -> None:
     p.set_defaults(run=_compare)
 
 
+def version_text() -> str:
+    """`snapsim 0.1.0`, and from a git checkout its commit: `snapsim 0.1.0 (git 1a2b3c4)`."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    if (root / ".git").exists():
+        try:
+            commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+                                    capture_output=True, text=True, timeout=5).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            commit = ""
+        if commit:
+            return f"snapsim {__version__} (git {commit})"
+    return f"snapsim {__version__}"
+
+
+class _Version(argparse.Action):
+    """--version, looking up the commit only when asked."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                         nargs=0, help="show the version (and git commit) and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_text())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="snapsim", description=__doc__)
-    parser.add_argument("--version", action="version", version=f"snapsim {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     _add_odds(sub)
     _add_simulate(sub)

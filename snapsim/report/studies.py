@@ -17,7 +17,7 @@ from .. import __version__
 from ..errors import InputError
 from ..sim import get_game, simulate
 from ..sim.provenance import PROVENANCE_FILE, components_record, footer
-from .render import Report, Section, write_report
+from .render import SECTIONS, Report, Section, write_report
 
 
 def pct(x: float) -> str:
@@ -86,6 +86,7 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
     if isinstance(games, bool) or not isinstance(games, int) or games < min_games:
         raise InputError(f"games must be a whole number >= {min_games}, got {games!r}")
     out = Path(out)
+    claim_report_folder(out, game, seed, games, components)
     out.mkdir(parents=True, exist_ok=True)
     runs = runs_type(game, games, seed, threads, components)
     total = sum(studies[n][1] for n in names)
@@ -99,6 +100,47 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
     return write_report(out, Report(title, {"games per configuration": f"{games:,}",
                                             "seed": seed, **(meta or {}),
                                             "snapsim": __version__}, footer(record)))
+
+
+SAME_RUN = ("game", "components", "seed", "games")  # what a report's folder keeps to itself
+
+
+def claim_report_folder(out, game: str, seed: int, games: int, components=None,
+                        force: bool = False) -> None:
+    """Refuse a folder that holds another run's report (another game, component file, seed
+    or n; a study re-run alone on the same run is welcome) or files that are no report.
+    Forced, the old report's files are removed, so none of its sections survives."""
+    from .sweep import _clear
+
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {str(out)!r} is a file; give a folder for the report")
+    if not out.exists() or not any(out.iterdir()):
+        return
+    if (out / PROVENANCE_FILE).exists():
+        try:
+            old = json.loads((out / PROVENANCE_FILE).read_text())
+        except (OSError, ValueError):
+            old = {}
+        old = old if isinstance(old, dict) else {}
+        comps = components if components is not None else \
+            get_game(game).load_components(None)
+        new = {"game": game, "components": components_record(game, comps), "seed": seed,
+               "games": games}
+        key = next((k for k in SAME_RUN if old.get(k) != new[k]), None)
+        if key is None:
+            return
+        was, now = (old.get(key), new[key]) if key != "components" else \
+            ((old.get(key) or {}).get("file"), new[key]["file"])
+        what = f"the report of another run ({key} {was}, not {now})"
+    elif (out / SECTIONS).is_dir():
+        return  # a report from before provenance.json: nothing to tell it apart by
+    else:
+        what = "files that are not a snapsim report"
+    if not force:
+        raise InputError(f"{out} holds {what}; choose another --out or add --force to "
+                         "replace it")
+    _clear(out, None, force=True)
 
 
 def report_provenance(game: str, runs: Runs, studies: list[str]) -> dict:
