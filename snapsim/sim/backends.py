@@ -25,6 +25,9 @@ from .registry import get_game
 
 @dataclass(frozen=True)
 class Task:
+    """One chunk of work as plain data, so any process or Dask worker can run it: games
+    first .. first+count-1 of the run keyed by `seed`."""
+
     key: object  # the caller's tag (e.g. (point, chunk index))
     game: str
     config: object
@@ -82,6 +85,7 @@ class LocalBackend:
         self.threads = threads
 
     def run(self, tasks: Iterable[Task]) -> Iterator[tuple[Task, pd.DataFrame]]:
+        """(task, table) for each task, in order, numba spreading each over the threads."""
         import numba
 
         old = numba.get_num_threads()
@@ -94,7 +98,7 @@ class LocalBackend:
             numba.set_num_threads(old)
 
     def close(self) -> None:
-        pass
+        """Nothing to release: the work ran in this process."""
 
 
 def _bounded(submit, done_of, tasks: Iterable[Task], window: int):
@@ -126,6 +130,7 @@ class ProcessBackend:
                                         mp_context=multiprocessing.get_context("spawn"))
 
     def run(self, tasks):
+        """(task, table) for each task as it finishes (any order: the caller sorts by key)."""
         def done_of(futs):
             return wait(futs, return_when=FIRST_COMPLETED).done
 
@@ -134,6 +139,7 @@ class ProcessBackend:
             yield task, fut.result()
 
     def close(self) -> None:
+        """Stop the workers, dropping chunks not started."""
         self.pool.shutdown(cancel_futures=True)
 
 
@@ -172,6 +178,7 @@ class DaskBackend:
         self.workers = max(1, len(self.client.scheduler_info()["workers"]))
 
     def run(self, tasks):
+        """(task, table) for each task as it finishes (any order: the caller sorts by key)."""
         from distributed import wait as dwait
 
         def done_of(futs):
@@ -182,6 +189,7 @@ class DaskBackend:
             yield task, fut.result()
 
     def close(self) -> None:
+        """Disconnect, and stop the local cluster if this backend started it."""
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
@@ -206,6 +214,8 @@ def check_backend(threads=None, workers=None, scheduler=None) -> None:
 
 
 def make_backend(game: str, config, policies, threads=None, workers=None, scheduler=None):
+    """Dask with `scheduler`, a process pool with `workers`, else this process with numba
+    threads; the choice never changes a result, only where the chunks run."""
     check_backend(threads, workers, scheduler)
     if scheduler:
         return DaskBackend(scheduler, game, config, policies)

@@ -24,12 +24,14 @@ class Layout:
         self.sizes: dict[str, int] = {}
 
     def field(self, name: str, size: int = 1) -> int:
+        """Reserve `size` slots for `name` after the fields so far; returns its offset."""
         start = sum(self.sizes.values())
         self.sizes[name] = size
         return start
 
     @property
     def size(self) -> int:
+        """Slots allocated so far: the length of the state vector."""
         return sum(self.sizes.values())
 
 
@@ -148,6 +150,7 @@ def parse_policy(spec, game: str, kinds: tuple[str, ...], param_names: tuple[str
 
 
 def policy_arrays(policies) -> tuple[np.ndarray, np.ndarray]:
+    """Kinds (n,) and parameters (n, width), zero-padded, as the numba kernels read a line-up."""
     kinds = np.array([p.kind for p in policies], np.int64)
     width = max(len(p.params) for p in policies)
     params = np.zeros((len(policies), width), np.float64)

@@ -24,6 +24,7 @@ MANIFEST = "manifest.json"
 
 
 def chunk_file(index: int) -> str:
+    """File name of chunk `index`; zero-padded so the files sort in game order."""
     return f"chunk-{index:06d}.parquet"
 
 
@@ -140,9 +141,12 @@ class RunStore:
     # -- progress
     @property
     def missing(self) -> list[tuple[int, int, int]]:
+        """(index, first game, count) of the chunks not yet on disk."""
         return [c for c in self.plan if c[0] not in self.done]
 
     def write_chunk(self, index: int, df: pd.DataFrame) -> None:
+        """Write one finished chunk, then record it in the manifest (both atomically, so an
+        interruption never leaves a half-written chunk counted as done)."""
         path = self.folder / chunk_file(index)
         _atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False))
         _, first, count = self.plan[index]
@@ -159,4 +163,5 @@ class RunStore:
                       lambda tmp: Path(tmp).write_text(json.dumps(body, indent=1)))
 
     def chunk_paths(self) -> list[Path]:
+        """The chunk files on disk, in game order."""
         return [self.folder / chunk_file(i) for i in sorted(self.done)]
