@@ -1,0 +1,230 @@
+"""Nothing overwritten, nothing lost, nothing left behind: report folders, interrupted runs,
+worker processes, file permissions, manifests and seeds."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import psutil
+import pytest
+
+import snapsim
+from snapsim.cli import main
+from snapsim.errors import InputError
+from snapsim.sim.kernel import game_rngs, mix_seed
+
+GAME = "snapshot"
+
+
+def one_error_line(capsys) -> str:
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+# ---------------------------------------------------------------- report folders
+
+
+def report(*extra) -> int:
+    """The cheapest real report: Yosemite's first-player study, 300 games per configuration."""
+    return main(["report", "yosemite", "--quick", "--quiet", "--studies", "first", *extra])
+
+
+def test_report_refuses_another_runs_folder_unless_forced(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert report() == 0
+    out = tmp_path / "yosemite-quick-report"  # --quick's own folder, never reports/
+    first = json.loads((out / "provenance.json").read_text())
+    assert first["seed"] == 1 and first["games"] == 300
+    capsys.readouterr()
+
+    assert report("--seed", "2", "--out", str(out)) == 2
+    assert "another run (seed 1, not 2)" in one_error_line(capsys)
+    assert json.loads((out / "provenance.json").read_text()) == first  # untouched
+
+    # the same run again (one more study alone) is welcome and merges
+    assert main(["report", "yosemite", "--quick", "--quiet", "--studies", "length"]) == 0
+    assert json.loads((out / "provenance.json").read_text())["studies"] == ["first", "length"]
+
+    assert report("--seed", "2", "--out", str(out), "--force") == 0
+    forced = json.loads((out / "provenance.json").read_text())
+    assert forced["seed"] == 2 and forced["studies"] == ["first"]
+    # the old run's other section is gone, not carried into the new report
+    assert [p.stem for p in (out / "sections").glob("*.json")] == \
+        [p.stem for p in (out / "sections").glob("*first*.json")]
+
+
+def test_report_refuses_a_folder_of_other_files(tmp_path, capsys):
+    keep = tmp_path / "notes.txt"
+    keep.write_text("mine")
+    assert report("--out", str(tmp_path)) == 2
+    assert "files that are not a snapsim report" in one_error_line(capsys)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_quick_report_stays_out_of_a_checkouts_reports_folder(tmp_path, capsys):
+    (tmp_path / ".git").mkdir()
+    target = tmp_path / "reports" / "yosemite"
+    assert report("--out", str(target)) == 2
+    assert "--quick does not write into" in one_error_line(capsys)
+    assert not target.exists()
+
+
+# ---------------------------------------------------------------- interrupted runs
+
+
+def drop_chunks(folder: Path, keep: int) -> None:
+    """Put a run folder in the state an interruption after `keep` chunks leaves."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for entry in manifest["chunks"][keep:]:
+        (folder / entry["file"]).unlink()
+    manifest["chunks"] = manifest["chunks"][:keep]
+    manifest["complete"] = False
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_load_refuses_an_interrupted_run_and_says_how_to_resume(tmp_path):
+    out = tmp_path / "run"
+    snapsim.run(GAME, out, games=30, seed=4, chunk_size=10)
+    drop_chunks(out, keep=1)
+    with pytest.raises(InputError, match=r"interrupted run: 2 of 3 chunks missing.*--resume"):
+        snapsim.load(out)
+    assert sorted(snapsim.load(out, allow_partial=True).game.unique()) == list(range(10))
+    res = snapsim.run(GAME, out, games=30, seed=4, chunk_size=10, resume=True)
+    assert res.computed == 2
+    full = snapsim.load(out)
+    want = snapsim.simulate(GAME, games=30, seed=4)
+    assert full[["game", "seat", "score"]].equals(want[["game", "seat", "score"]])
+
+
+def test_load_refuses_a_sweep_with_an_unfinished_point(tmp_path):
+    sweep = tmp_path / "sweep.toml"
+    sweep.write_text('game = "snapshot"\ngames = 20\nseed = 2\nchunk_size = 10\n'
+                     "[grid]\nphoto_target = [7, 8]\n")
+    root = tmp_path / "out"
+    snapsim.sim.run_sweep(snapsim.sim.read_sweep(sweep), out=root)
+    drop_chunks(root / "photo_target=8", keep=0)
+    with pytest.raises(InputError, match=r"interrupted sweep: 2 of 4 chunks missing in 1 of 2 "
+                                         r"points \(first: photo_target=8\)"):
+        snapsim.load(root)
+    partial = snapsim.load(root, allow_partial=True)
+    assert set(partial.photo_target) == {7} and len(partial) == 20 * 4
+
+
+# ---------------------------------------------------------------- workers
+
+
+def spawned_workers(parent: int) -> list[psutil.Process]:
+    out = []
+    for child in psutil.Process(parent).children():
+        try:
+            if "spawn_main" in " ".join(child.cmdline()) and \
+                    "resource_tracker" not in " ".join(child.cmdline()):
+                out.append(child)
+        except psutil.Error:
+            pass
+    return out
+
+
+def gone(p: psutil.Process) -> bool:
+    try:
+        return p.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+def test_sigkill_of_a_workers_run_leaves_no_worker_behind(tmp_path):
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "snapsim", "simulate", GAME, "--games",
+                             "100000000", "--chunk-size", "200", "--workers", "2", "--out",
+                             str(out), "--quiet"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300  # a cold numba cache compiles for a while
+        while proc.poll() is None and not list(out.glob("chunk-*.parquet")):
+            assert time.monotonic() < deadline, "no chunk finished within 300 s"
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.communicate()[1]
+        workers = spawned_workers(proc.pid)  # both have finished a chunk or are running one
+        assert len(workers) == 2
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while not all(gone(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [w.pid for w in workers if not gone(w)] == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+# ---------------------------------------------------------------- files and manifests
+
+
+def test_run_files_honour_the_umask(tmp_path):
+    old = os.umask(0o027)
+    try:
+        snapsim.run(GAME, tmp_path / "run", games=4, chunk_size=2)
+    finally:
+        os.umask(old)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "run").iterdir()}
+    assert modes == {"chunk-000000.parquet": 0o640, "chunk-000001.parquet": 0o640,
+                     "manifest.json": 0o640}
+
+
+def test_numpy_numbers_in_a_runs_settings_are_written_and_resumable(tmp_path):
+    out = tmp_path / "run"
+    snapsim.run(GAME, out, games=4, seed=np.int64(3), photo_target=np.int64(8))
+    identity = json.loads((out / "manifest.json").read_text())["identity"]
+    assert identity["seed"] == 3 and identity["config"]["photo_target"] == 8
+    res = snapsim.run(GAME, out, games=4, seed=3, photo_target=8, resume=True)
+    assert res.complete and res.computed == 0
+
+
+# ---------------------------------------------------------------- seeds
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """Reference splitmix64 on Python integers: (new state, output)."""
+    m = (1 << 64) - 1
+    state = (state + 0x9E3779B97F4A7C15) & m
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+    return state, z ^ (z >> 31)
+
+
+def reference_mix_seed(key: int, index: int) -> int:
+    state = key ^ ((index * 0xD1B54A32D192ED03) & ((1 << 64) - 1))
+    state, _ = splitmix64(state)
+    return splitmix64(state)[1]
+
+
+INDICES = [0, 1, 2, 2047, 2048, 2049, 1_000_003, 2**40 + 7]
+KEY = 0xFEDCBA9876543210
+
+
+def test_compiled_seeds_are_exact_modulo_2_64():
+    assert [int(mix_seed(np.uint64(KEY), i)) for i in INDICES] == \
+        [reference_mix_seed(KEY, i) for i in INDICES]
+
+
+def test_interpreted_seeds_equal_the_compiled_ones_without_overflow_warnings():
+    code = ("import json, numpy as np\n"
+            "from snapsim.sim.kernel import game_rngs\n"
+            f"print(json.dumps([[int(x) for x in game_rngs(np.uint64({KEY}), np.uint64(5), i)]"
+            f" for i in {INDICES}]))\n")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", code], env=env,
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    compiled = [[int(x) for x in game_rngs(np.uint64(KEY), np.uint64(5), i)] for i in INDICES]
+    assert json.loads(out.stdout) == compiled
