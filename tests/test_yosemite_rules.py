@@ -405,6 +405,22 @@ def test_camera_player_chooses_which_photo_YO_BON_CAM():
     assert hand(g, 0) == [0, 0, 1, 1, 0]
 
 
+def test_camera_offers_a_photo_in_either_slot_YO_BON_CAM():
+    """The camera takes any available photo the hand can pay for, not only the first one."""
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+    empty_hand(g, 0)
+    half_dome = photo_needing(g, [SHEEP, SHEEP, COUGAR, BEAR])  # out of reach
+    soda_springs = photo_needing(g, [FOX, SNAKE])
+    show_photo(g, 0, half_dome)
+    show_photo(g, 1, soda_springs)
+    give(g, 0, SNAKE)
+    put(g, sq(0, 0), FOX, CAMERA)
+    g.apply(code(E.A_ANIMAL, sq(0, 1)))
+    assert g.phase == "camera" and codes(g) == {code(E.A_PHOTO, 1), code(E.A_NO_PHOTO)}
+    g.apply(code(E.A_PHOTO, 1))  # the collected fox and the rattlesnake pay
+    assert g.state[E.PHOTO_OWNER + soda_springs] == 0 and hand(g, 0) == [0] * 5
+
+
 def test_camera_two_of_a_kind_is_wild_and_the_player_picks_the_payment_YO_BON_CAM():
     g, el_cap = camera_turn({SNAKE: 2, BEAR: 1, COUGAR: 2})
     g.apply(code(E.A_PHOTO, 0))
