@@ -968,6 +968,22 @@ def test_failed_photograph_discards_the_card_and_returns_tokens_SN_PHO_10():
     assert int(g.state[E.ST_TOK_PHOTO + 0]) == 0
 
 
+def test_photograph_leaves_the_other_animals_where_they_are_SN_PHO_9_SN_PHO_11():
+    # clauses SN-PHO-9, SN-PHO-11: the pika photographed from under the alpine salamander goes
+    # to the portfolio; every other animal stays in its habitat, that one and the others
+    table = ["pika", "alpine salamander", "golden eagle", "mudskipper", "meerkat",
+             "poison dart frog"]
+    g = arrange(new(QUIET), table=table, tokens=[0, 0, 0, 0])
+    play(g, STOP, die_hab(MOUNT), die_on(cid(g, "pika")))
+    with_rolls(g, lambda r: r[0] >= 4 and r[1] >= 2, 2)
+    play(g, DICE_DONE)  # no tokens: explore and photograph by themselves
+    assert loc(g, "pika") == E.L_PORTFOLIO and int(g.state[E.CUR]) == 1
+    assert on_table(g, MOUNT) == {"alpine salamander", "golden eagle"}
+    assert on_table(g, SHORE) == {"mudskipper"}
+    assert on_table(g, SAV) == {"meerkat"}
+    assert on_table(g, RAIN) == {"poison dart frog"}
+
+
 # ============================================================================ review
 
 
@@ -1057,6 +1073,23 @@ def test_several_awards_at_once_and_top_of_stack_SN_REV_4(comp):
     E.collect_awards(s, cmp, 3)
     assert s[E.S_AWARDS + 3] == 0
     assert g.observation(0)["awards_left"] == [3, 3, 0, 3, 0]
+
+
+def test_generalist_stack_runs_out_after_three_awards_SN_REV_3_SN_REV_4(comp):
+    # clauses SN-REV-3, SN-REV-4 (ruling docs/rulings.md "Phase 4, Step B": an empty stack
+    # gives nothing more): the frog completes four animals of each habitat, worth a fourth
+    # Generalist award, but the stack holds three; each habitat's first Specialist comes too
+    portfolio = ["mudskipper", "natterjack toad", "atlantic puffin", "harbour seal",
+                 "helmeted guineafowl", "meerkat", "ostrich", "plains zebra",
+                 "pika", "alpine salamander", "red panda", "guanaco",
+                 "green iguana", "toco toucan", "three-toed sloth"]
+    g = arrange(new(QUIET), table=["poison dart frog"], tokens=[0, 0, 0, 0],
+                portfolios={0: portfolio})
+    _photo_turn(g, 0, "poison dart frog")
+    assert int(g.state[E.AWARDS_WON + 0 * E.N_CAT + E.GENERALIST]) == 3
+    assert g.state[E.S_AWARDS + 0] == sum(comp.generalist) + sum(
+        stack[0] for stack in comp.specialist)
+    assert g.observation(1)["awards_left"] == [2, 2, 2, 2, 0]
 
 
 @settings(max_examples=60, deadline=None)
@@ -1182,6 +1215,19 @@ def test_end_trigger_by_the_last_seat_ends_at_once_SN_REV_5():
     assert legal(g) == set()
     with pytest.raises(InputError):
         g.apply(STOP)
+
+
+def test_round_cap_ends_a_game_flagged_truncated():
+    # max_rounds is a safety cap, not a rulebook rule: a game still going when the capped
+    # round ends stops there, every seat on the same number of turns, flagged truncated
+    g = arrange(new(SnapshotConfig(offers=False, max_rounds=2)), tokens=[0, 0, 0, 0])
+    for _ in range(7):
+        play(g, STOP)  # empty table: no dice to place, the turn ends by itself
+    assert not g.is_over() and int(g.state[E.CUR]) == 3
+    play(g, STOP)
+    assert g.is_over()
+    assert g.state[E.TRUNCATED] == 1 and g.state[E.END_TRIGGERED] == 0
+    assert [int(g.state[E.ST_TURNS + p]) for p in range(4)] == [2, 2, 2, 2]
 
 
 def test_raccoon_never_counts_toward_awards_SN_REV_6_SN_RAC_1():
