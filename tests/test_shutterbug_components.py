@@ -41,7 +41,7 @@ def edit(tmp_path: Path, old: str, new: str, count: int = 1) -> Path:
 
 
 @pytest.mark.parametrize("old,new,match", [
-    ('quality = 1 }', 'quality = 4 }', r"tiles\[0\]: quality 4"),
+    ('quality = 1 }', 'quality = 4 }', r"tiles\[0\]: quality must be a whole number from 1 to 3, got 4"),
     ('space = "Mountain 1", creature = "Pegasus"', 'space = "Mountain 1", creature = "Bigfoot"',
      "does not match space 'Mountain 1'"),
     ('space = "Mountain 1",', 'space = "Atlantis",', "unknown space 'Atlantis'"),
@@ -53,7 +53,7 @@ def edit(tmp_path: Path, old: str, new: str, count: int = 1) -> Path:
     ('["Bigfoot", 5], ["Pegasus", 4], ["Jackalope", 1]]\nportfolio',
      '["Bigfoot", 5], ["Bigfoot", 4], ["Jackalope", 1]]\nportfolio', "creature twice"),
     ('creatures = ["Bigfoot",', 'creatures = ["Yeti", "Bigfoot",', "exactly 4"),
-    ('spaces = [', 'spaces = 3\nx = [', "unknown key 'x'"),
+    ('spaces = [', 'spaces = 3\nx = [', "unknown section 'x'; expected assignments, creatures"),
 ])
 def test_bad_file_is_one_line_component_error(tmp_path, old, new, match):
     path = edit(tmp_path, old, new)

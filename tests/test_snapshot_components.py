@@ -346,15 +346,15 @@ BROKEN = {
     ),
     "difficulty too high": (
         _set(["meerkat", "difficulty"], 11),
-        r"animal 'meerkat': difficulty 11 is outside 2-10",
+        r"animal 'meerkat': difficulty must be a whole number from 2 to 10, got 11",
     ),
     "difficulty too low": (
         _set(["meerkat", "difficulty"], 1),
-        r"animal 'meerkat': difficulty 1 is outside 2-10",
+        r"animal 'meerkat': difficulty must be a whole number from 2 to 10, got 1",
     ),
     "difficulty not an integer": (
         _set(["meerkat", "difficulty"], "3"),
-        r"animal 'meerkat': difficulty '3' must be a whole number",
+        r"animal 'meerkat': difficulty must be a whole number from 2 to 10, got '3'",
     ),
     "unknown habitat": (
         _set(["meerkat", "habitat"], "Desert"),
@@ -362,7 +362,7 @@ BROKEN = {
     ),
     "negative prestige": (
         _set(["meerkat", "prestige"], -1),
-        r"animal 'meerkat': prestige -1 must be >= 0",
+        r"animal 'meerkat': prestige must be a whole number from 0 to 1000, got -1",
     ),
     "repeated characteristic": (
         _set(["meerkat", "characteristics"], ["mammal", "mammal"]),
@@ -386,7 +386,7 @@ BROKEN = {
     ),
     "explore out of range": (
         _set(["habitats", 3, "explore"], 7),
-        r"habitat 'Rainforest': explore 7 is outside 1-6",
+        r"habitat 'Rainforest': explore must be a whole number from 1 to 6, got 7",
     ),
     "duplicate habitat name": (
         _set(["habitats", 3, "name"], "savannah"),
@@ -394,7 +394,7 @@ BROKEN = {
     ),
     "raccoon difficulty": (
         _set(["raccoon", "difficulty"], 0),
-        r"raccoon: difficulty 0 is outside 1-10",
+        r"raccoon: difficulty must be a whole number from 1 to 10, got 0",
     ),
     "missing section": (
         lambda d: d.pop("raccoon"),
@@ -414,7 +414,7 @@ BROKEN = {
     ),
     "negative award": (
         _set(["awards", "generalist"], [7, 5, -1]),
-        r"awards\.generalist: stack value -1 must be a whole number >= 0",
+        r"awards\.generalist: stack value must be a whole number from 0 to 1000, got -1",
     ),
     "empty award stack": (
         _set(["awards", "generalist"], []),

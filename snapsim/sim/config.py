@@ -44,7 +44,8 @@ class RuleKnobs:
 def load_cached(path: str | os.PathLike[str] | None, bundled: Path,
                 parse: Callable[[Path], object]):
     """Parse a component file (None: the bundled one), cached by path, mtime and size so an
-    edited file is read again; `parse` must be a module-level function (it is a cache key)."""
+    edited file is read again; `parse` is a cache key (a module-level function or a class's
+    `TomlLoader.parse`)."""
     target = bundled if path is None else Path(path).expanduser()
     try:
         resolved = target.resolve()

@@ -9,13 +9,12 @@ entry and the problem, so a bad file never reaches the engine.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from snapsim.errors import ComponentError
 from snapsim.sim.config import load_cached
+from snapsim.sim.toml_loader import TomlLoader
 
 BUNDLED_PATH = Path(__file__).resolve().parent / "data" / "standard.toml"
 
@@ -96,62 +95,11 @@ class Components:
 
 def load_components(path: str | os.PathLike[str] | None = None) -> Components:
     """Load and validate a components file (None: the bundled set), cached per file version."""
-    return load_cached(path, BUNDLED_PATH, _parse)
+    return load_cached(path, BUNDLED_PATH, _Loader.parse)
 
 
-def _parse(path: Path) -> Components:
-    return _Loader(path).load()
-
-
-class _Loader:
+class _Loader(TomlLoader):
     """Validates one file; each check raises a one-line ComponentError naming the entry."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def fail(self, entry: str, problem: str) -> ComponentError:
-        return ComponentError(f"{self.path.name}: {entry}: {problem}".replace("\n", " "))
-
-    def read(self) -> dict[str, Any]:
-        try:
-            with self.path.open("rb") as fh:
-                return tomllib.load(fh)
-        except OSError as exc:
-            raise self.fail("file", f"cannot read ({exc.strerror or exc})") from None
-        except UnicodeDecodeError:
-            raise self.fail("file", "is not UTF-8 text; save it as UTF-8 TOML") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise self.fail("file", f"not valid TOML ({exc}); start from a copy of "
-                            "standard.toml") from None
-
-    def section(self, data, key, kind=list):
-        if key not in data:
-            raise self.fail("file", f"missing {key!r}")
-        if not isinstance(data[key], kind):
-            raise self.fail(key, f"must be a {'list' if kind is list else 'table'}")
-        return data[key]
-
-    def fields(self, raw, entry, required, optional=()):
-        if not isinstance(raw, dict):
-            raise self.fail(entry, "must be a table of fields")
-        unknown = sorted(set(raw) - set(required) - set(optional))
-        if unknown:
-            raise self.fail(entry, f"unknown field {unknown[0]!r}")
-        missing = sorted(set(required) - set(raw))
-        if missing:
-            raise self.fail(entry, f"missing field {missing[0]!r}")
-
-    def whole(self, raw, key, entry, lo, hi=None):
-        v = raw[key]
-        if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
-            span = f"{lo}-{hi}" if hi is not None else f">= {lo}"
-            raise self.fail(entry, f"{key} {v!r} must be a whole number {span}")
-        return v
-
-    def lookup(self, value, names, what, entry):
-        if value not in names:
-            raise self.fail(entry, f"unknown {what} {value!r}; expected {', '.join(names)}")
-        return names.index(value)
 
     def names(self, data, key, count):
         items = self.section(data, key)
@@ -162,10 +110,7 @@ class _Loader:
         return tuple(items)
 
     def load(self) -> Components:
-        data = self.read()
-        unknown = sorted(set(data) - _TOP_KEYS)
-        if unknown:
-            raise self.fail("file", f"unknown key {unknown[0]!r}")
+        data = self.read(_TOP_KEYS)
         creatures = self.names(data, "creatures", N_CREATURES)
         terrains = self.names(data, "terrains", N_TERRAINS)
         spaces = self.spaces(self.section(data, "spaces"), creatures, terrains)
@@ -182,8 +127,8 @@ class _Loader:
             raise self.fail("spaces", f"{len(raws)} spaces; 2-{MAX_SPACES} fit")
         names = []
         for i, raw in enumerate(raws):
-            self.fields(raw, f"spaces[{i}]", {"name", "adjacent"},
-                        {"city", "terrain", "creature"})
+            self.fields(raw, f"spaces[{i}]", {"name", "adjacent", "city", "terrain", "creature"},
+                        {"name", "adjacent"})
             if not isinstance(raw["name"], str) or raw["name"] in names:
                 raise self.fail(f"spaces[{i}]", "needs a unique name")
             names.append(raw["name"])
@@ -231,11 +176,12 @@ class _Loader:
         out = []
         for i, raw in enumerate(raws):
             entry = f"tiles[{i}]"
-            self.fields(raw, entry, {"space", "creature", "terrain", "quality"})
+            keys = {"space", "creature", "terrain", "quality"}
+            self.fields(raw, entry, keys, keys)
             sp = self.lookup(raw["space"], names, "space", entry)
             cre = self.lookup(raw["creature"], creatures, "creature", entry)
             ter = self.lookup(raw["terrain"], terrains, "terrain", entry)
-            q = self.whole(raw, "quality", entry, QUALITIES[0], QUALITIES[-1])
+            q = self.whole(raw["quality"], "quality", entry, QUALITIES[0], QUALITIES[-1])
             if spaces[sp].city or (spaces[sp].creature, spaces[sp].terrain) != (cre, ter):
                 raise self.fail(entry, f"{raw['creature']} in {raw['terrain']} does not match "
                                 f"space {raw['space']!r}")
@@ -259,10 +205,12 @@ class _Loader:
         out = []
         for i, raw in enumerate(raws):
             entry = f"side_jobs[{i}]"
-            self.fields(raw, entry, {"name", "kind", "count", "points"})
+            keys = {"name", "kind", "count", "points"}
+            self.fields(raw, entry, keys, keys)
             kind = self.lookup(raw["kind"], JOB_KINDS, "kind", entry)
-            out.append(SideJob(str(raw["name"]), kind, self.whole(raw, "count", entry, 1, 48),
-                               self.whole(raw, "points", entry, 0)))
+            out.append(SideJob(self.text(raw["name"], "name", entry), kind,
+                               self.whole(raw["count"], "count", entry, 1, 48),
+                               self.whole(raw["points"], "points", entry)))
         return tuple(out)
 
     def side(self, raw, creatures, entry):
@@ -273,10 +221,7 @@ class _Loader:
             if not isinstance(pair, list) or len(pair) != 2:
                 raise self.fail(entry, "a side lists [creature, minimum] pairs")
             c = self.lookup(pair[0], creatures, "creature", entry)
-            m = pair[1]
-            if isinstance(m, bool) or not isinstance(m, int) or not 1 <= m <= 30:
-                raise self.fail(entry, f"minimum {m!r} must be a whole number 1-30")
-            out.append((c, m))
+            out.append((c, self.whole(pair[1], "minimum", entry, 1, 30)))
         if len({c for c, _ in out}) != SIDE_CREATURES:
             raise self.fail(entry, "a side names a creature twice")
         return tuple(out)
@@ -287,17 +232,22 @@ class _Loader:
         out = []
         for i, raw in enumerate(raws):
             entry = f"assignments[{i}]"
-            self.fields(raw, entry, {"name", "left", "right"})
-            out.append(Assignment(str(raw["name"]), (self.side(raw["left"], creatures, entry),
-                                                     self.side(raw["right"], creatures, entry))))
+            keys = {"name", "left", "right"}
+            self.fields(raw, entry, keys, keys)
+            sides = (self.side(raw["left"], creatures, entry),
+                     self.side(raw["right"], creatures, entry))
+            out.append(Assignment(self.text(raw["name"], "name", entry), sides))
         return tuple(out)
 
     def example(self, raw, creatures):
-        self.fields(raw, "example", {"side", "portfolio", "total"})
+        keys = {"side", "portfolio", "total"}
+        self.fields(raw, "example", keys, keys)
         side = self.side(raw["side"], creatures, "example")
         photos = []
+        if not isinstance(raw["portfolio"], list):
+            raise self.fail("example", "portfolio lists [creature, quality 1-3] pairs")
         for pair in raw["portfolio"]:
             if not isinstance(pair, list) or len(pair) != 2 or pair[1] not in QUALITIES:
                 raise self.fail("example", "portfolio lists [creature, quality 1-3] pairs")
             photos.append((self.lookup(pair[0], creatures, "creature", "example"), pair[1]))
-        return side, tuple(photos), self.whole(raw, "total", "example", 0)
+        return side, tuple(photos), self.whole(raw["total"], "total", "example", 0, None)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,8 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from snapsim.errors import ComponentError, InputError
+from snapsim.errors import InputError
 from snapsim.sim.config import load_cached
+from snapsim.sim.toml_loader import TomlLoader, names
 
 BUNDLED_PATH = Path(__file__).resolve().parent / "data" / "standard.toml"
 
@@ -188,29 +188,17 @@ class Components:
 
 def load_components(path: str | os.PathLike[str] | None = None) -> Components:
     """Load and validate a components file (None: the bundled set), cached per file version."""
-    return load_cached(path, BUNDLED_PATH, _parse)
+    return load_cached(path, BUNDLED_PATH, _Loader.parse)
 
 
-def _parse(path: Path) -> Components:
-    return _Loader(path).load()
-
-
-class _Loader:
+class _Loader(TomlLoader):
     """Validates one file; each check raises a one-line ComponentError naming the entry."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def fail(self, entry: str, problem: str) -> ComponentError:
-        return ComponentError(f"{self.path.name}: {entry}: {problem}".replace("\n", " "))
-
     def load(self) -> Components:
-        data = self.read()
-        unknown = sorted(set(data) - _TOP_KEYS)
-        if unknown:
-            raise self.fail("file", f"unknown section {unknown[0]!r}; expected {_names(_TOP_KEYS)}")
-        habitats = self.habitats(self.section(data, "habitats", list))
-        animals = self.animals(self.section(data, "animals", list), habitats)
+        data = self.read(_TOP_KEYS)
+        habitats = self.habitats(self.section(data, "habitats", list, "[[habitats]] entries"))
+        animals = self.animals(self.section(data, "animals", list, "[[animals]] entries"),
+                               habitats)
         raccoon = self.raccoon(self.section(data, "raccoon", dict))
         symbols = tuple(sorted({s for a in (*animals, raccoon) for s in a.characteristics}))
         if len(symbols) > MAX_SYMBOLS:
@@ -219,7 +207,8 @@ class _Loader:
             )
         specialist, generalist = self.awards(self.section(data, "awards", dict), habitats)
         assignments = self.assignments(
-            self.section(data, "assignments", list), animals, raccoon, symbols
+            self.section(data, "assignments", list, "[[assignments]] entries"), animals,
+            raccoon, symbols
         )
         example = None
         if "example" in data:
@@ -236,62 +225,8 @@ class _Loader:
             example=example,
         )
 
-    def read(self) -> dict[str, Any]:
-        try:
-            with self.path.open("rb") as fh:
-                return tomllib.load(fh)
-        except OSError as exc:
-            raise self.fail(
-                "file", f"cannot read ({exc.strerror or exc}); check the path given to --components"
-            ) from None
-        except UnicodeDecodeError:
-            raise self.fail("file", "is not UTF-8 text; save it as UTF-8 TOML") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise self.fail(
-                "file",
-                f"not valid TOML ({exc}); fix the syntax or start from a copy of standard.toml",
-            ) from None
-
-    def section(self, data: dict[str, Any], key: str, kind: type) -> Any:
-        if key not in data:
-            raise self.fail("file", f"missing section [{key}]")
-        value = data[key]
-        if not isinstance(value, kind):
-            shape = f"[[{key}]] entries" if kind is list else f"a [{key}] table"
-            raise self.fail(key, f"must be {shape}")
-        return value
-
-    def entry(self, raw: Any, entry: str, allowed: set[str], required: set[str]) -> None:
-        if not isinstance(raw, dict):
-            raise self.fail(entry, "must be a table of fields")
-        unknown = sorted(set(raw) - allowed)
-        if unknown:
-            raise self.fail(entry, f"unknown field {unknown[0]!r}; expected {_names(allowed)}")
-        missing = sorted(required - set(raw))
-        if missing:
-            raise self.fail(entry, f"missing field {missing[0]!r}")
-
-    def integer(self, raw: dict, key: str, entry: str) -> int:
-        value = raw[key]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(entry, f"{key} {value!r} must be a whole number")
-        return value
-
-    def text(self, value: Any, what: str, entry: str) -> str:
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(entry, f"{what} {value!r} must be a non-empty string")
-        return value.strip()
-
     def source(self, raw: dict, entry: str) -> str:
         return self.text(raw.get("source", _DEFAULT_SOURCE), "source", entry)
-
-    def int_list(self, value: Any, what: str, entry: str) -> tuple[int, ...]:
-        if not isinstance(value, list) or not value:
-            raise self.fail(entry, f"{what} must be a non-empty list of whole numbers")
-        for item in value:
-            if isinstance(item, bool) or not isinstance(item, int) or item < 0:
-                raise self.fail(entry, f"{what} value {item!r} must be a whole number >= 0")
-        return tuple(value)
 
     def name_of(self, raw: Any, section: str, i: int) -> str:
         """Entry label for messages: the name when there is a usable one, else the position."""
@@ -308,24 +243,20 @@ class _Loader:
         out: list[Habitat] = []
         for i, raw in enumerate(raws):
             entry = self.name_of(raw, "habitats", i)
-            self.entry(raw, entry, _HABITAT_KEYS, {"name", "explore"})
+            self.fields(raw, entry, _HABITAT_KEYS, {"name", "explore"})
             name = self.text(raw["name"], "name", entry)
-            explore = self.integer(raw, "explore", entry)
-            lo, hi = EXPLORE_RANGE
-            if not lo <= explore <= hi:
-                raise self.fail(entry, f"explore {explore} is outside {lo}-{hi}")
+            explore = self.whole(raw["explore"], "explore", entry, *EXPLORE_RANGE)
             if any(h.name.casefold() == name.casefold() for h in out):
                 raise self.fail(entry, "name is used by another habitat")
             self.source(raw, entry)
             out.append(Habitat(name, explore))
         return tuple(out)
 
-    def card(self, raw: dict, entry: str, habitat: int) -> Animal:
+    def card(self, raw: dict, entry: str, habitat: int, lowest: int) -> Animal:
+        """A card's fields; its difficulty is lowest..MAX_DIFFICULTY."""
         name = self.text(raw["name"], "name", entry)
-        difficulty = self.integer(raw, "difficulty", entry)
-        prestige = self.integer(raw, "prestige", entry)
-        if prestige < 0:
-            raise self.fail(entry, f"prestige {prestige} must be >= 0")
+        difficulty = self.whole(raw["difficulty"], "difficulty", entry, lowest, MAX_DIFFICULTY)
+        prestige = self.whole(raw["prestige"], "prestige", entry)
         chars = raw["characteristics"]
         if not isinstance(chars, list) or not chars:
             raise self.fail(entry, "characteristics must be a non-empty list of symbols")
@@ -341,18 +272,13 @@ class _Loader:
         seen: dict[str, Animal] = {}
         for i, raw in enumerate(raws):
             entry = self.name_of(raw, "animals", i)
-            self.entry(raw, entry, _ANIMAL_KEYS, _ANIMAL_KEYS - {"source"})
+            self.fields(raw, entry, _ANIMAL_KEYS, _ANIMAL_KEYS - {"source"})
             habitat_name = self.text(raw["habitat"], "habitat", entry)
             if habitat_name not in by_name:
                 raise self.fail(
-                    entry, f"unknown habitat {habitat_name!r}; expected {_names(by_name)}"
+                    entry, f"unknown habitat {habitat_name!r}; expected {names(by_name)}"
                 )
-            animal = self.card(raw, entry, by_name[habitat_name])
-            if not MIN_DIFFICULTY <= animal.difficulty <= MAX_DIFFICULTY:
-                raise self.fail(
-                    entry,
-                    f"difficulty {animal.difficulty} is outside {MIN_DIFFICULTY}-{MAX_DIFFICULTY}",
-                )
+            animal = self.card(raw, entry, by_name[habitat_name], MIN_DIFFICULTY)
             key = animal.name.casefold()
             if key in seen:
                 raise self.fail(entry, "name is used by another animal; names must be unique")
@@ -379,16 +305,11 @@ class _Loader:
         return tuple(out)
 
     def raccoon(self, raw: dict) -> Animal:
-        self.entry(raw, "raccoon", _RACCOON_KEYS, _RACCOON_KEYS - {"source"})
-        raccoon = self.card(raw, "raccoon", RACCOON_HABITAT)
-        if not 1 <= raccoon.difficulty <= MAX_DIFFICULTY:
-            raise self.fail(
-                "raccoon", f"difficulty {raccoon.difficulty} is outside 1-{MAX_DIFFICULTY}"
-            )
-        return raccoon
+        self.fields(raw, "raccoon", _RACCOON_KEYS, _RACCOON_KEYS - {"source"})
+        return self.card(raw, "raccoon", RACCOON_HABITAT, 1)
 
     def stack(self, value: Any, entry: str) -> tuple[int, ...]:
-        stack = self.int_list(value, "stack", entry)
+        stack = self.whole_list(value, "stack", entry)
         for a, b in zip(stack, stack[1:], strict=False):
             if b >= a:
                 raise self.fail(
@@ -399,21 +320,21 @@ class _Loader:
     def awards(
         self, raw: dict, habitats: tuple[Habitat, ...]
     ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-        self.entry(raw, "awards", _AWARD_KEYS, {"specialist", "generalist"})
+        self.fields(raw, "awards", _AWARD_KEYS, {"specialist", "generalist"})
         self.source(raw, "awards")
         specialist = raw["specialist"]
         if not isinstance(specialist, dict):
             raise self.fail("awards.specialist", "must be a table of habitat = [1st, 2nd, 3rd]")
-        names = [h.name for h in habitats]
-        unknown = sorted(set(specialist) - set(names))
+        order = [h.name for h in habitats]
+        unknown = sorted(set(specialist) - set(order))
         if unknown:
             raise self.fail(
-                f"awards.specialist.{unknown[0]}", f"unknown habitat; expected {_names(names)}"
+                f"awards.specialist.{unknown[0]}", f"unknown habitat; expected {names(order)}"
             )
-        missing = [n for n in names if n not in specialist]
+        missing = [n for n in order if n not in specialist]
         if missing:
             raise self.fail("awards.specialist", f"missing a stack for {missing[0]}")
-        stacks = tuple(self.stack(specialist[n], f"awards.specialist.{n}") for n in names)
+        stacks = tuple(self.stack(specialist[n], f"awards.specialist.{n}") for n in order)
         return stacks, self.stack(raw["generalist"], "awards.generalist")
 
     def assignments(
@@ -429,7 +350,7 @@ class _Loader:
         out: list[Assignment] = []
         for i, raw in enumerate(raws):
             entry = self.name_of(raw, "assignments", i)
-            self.entry(raw, entry, _ASSIGNMENT_KEYS, _ASSIGNMENT_KEYS - {"source"})
+            self.fields(raw, entry, _ASSIGNMENT_KEYS, _ASSIGNMENT_KEYS - {"source"})
             name = self.text(raw["name"], "name", entry)
             if any(a.name.casefold() == name.casefold() for a in out):
                 raise self.fail(entry, "name is used by another assignment")
@@ -443,7 +364,7 @@ class _Loader:
             for symbol in pair:
                 if symbol not in symbols:
                     raise self.fail(entry, f"symbol {symbol!r} is on no card")
-            chart = self.int_list(raw["chart"], "chart", entry)
+            chart = self.whole_list(raw["chart"], "chart", entry)
             if chart[0] != 0:
                 raise self.fail(entry, f"chart must start at 0 (0 matches), not {chart[0]}")
             if any(b < a for a, b in zip(chart, chart[1:], strict=False)):
@@ -462,13 +383,13 @@ class _Loader:
     def example(
         self, raw: dict, animals: tuple[Animal, ...], assignments: tuple[Assignment, ...]
     ) -> Mapping[str, Any]:
-        self.entry(raw, "example", _EXAMPLE_KEYS, {"portfolio", "assignment", "total"})
+        self.fields(raw, "example", _EXAMPLE_KEYS, {"portfolio", "assignment", "total"})
         portfolio = raw["portfolio"]
         if not isinstance(portfolio, list) or not portfolio:
             raise self.fail("example", "portfolio must be a non-empty list of animal names")
-        names = {a.name for a in animals}
+        cards = {a.name for a in animals}
         for name in portfolio:
-            if name not in names:
+            if not isinstance(name, str) or name not in cards:
                 raise self.fail("example", f"portfolio animal {name!r} is not an animal card")
         if len(set(portfolio)) != len(portfolio):
             raise self.fail("example", "portfolio lists an animal twice")
@@ -479,11 +400,8 @@ class _Loader:
             {
                 "portfolio": tuple(portfolio),
                 "assignment": assignment,
-                "total": self.integer(raw, "total", "example"),
+                "total": self.whole(raw["total"], "total", "example", 0, None),
                 "source": self.source(raw, "example"),
             }
         )
 
-
-def _names(items: Any) -> str:
-    return ", ".join(sorted(items) if isinstance(items, set) else items)

@@ -9,15 +9,14 @@ naming the file, the entry and the problem, so a bad file never reaches the engi
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from snapsim.errors import ComponentError
 from snapsim.sim.config import load_cached
+from snapsim.sim.toml_loader import TomlLoader
 
 BUNDLED_PATH = Path(__file__).resolve().parent / "data" / "standard.toml"
 
@@ -93,39 +92,16 @@ class Components:
 
 def load_components(path: str | os.PathLike[str] | None = None) -> Components:
     """Load and validate a components file (None: the bundled set), cached per file version."""
-    return load_cached(path, BUNDLED_PATH, _parse)
+    return load_cached(path, BUNDLED_PATH, _Loader.parse)
 
 
-def _parse(path: Path) -> Components:
-    return _Loader(path).load()
-
-
-class _Loader:
+class _Loader(TomlLoader):
     """Validates one file; each check raises a one-line ComponentError naming the entry."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def fail(self, entry: str, problem: str) -> ComponentError:
-        return ComponentError(f"{self.path.name}: {entry}: {problem}".replace("\n", " "))
-
     def load(self) -> Components:
-        try:
-            data = tomllib.loads(self.path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise self.fail("file", f"cannot read ({exc.strerror or exc})") from None
-        except UnicodeDecodeError:
-            raise self.fail("file", "is not UTF-8 text; save it as UTF-8 TOML") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise self.fail("file", f"not valid TOML ({exc}); start from a copy of "
-                                    "standard.toml") from None
-        unknown = sorted(set(data) - _TOP)
-        if unknown:
-            raise self.fail("file", f"unknown section {unknown[0]!r}; expected "
-                                    f"{', '.join(sorted(_TOP))}")
+        data = self.read(_TOP)
         for key in sorted(_TOP - {"example"}):
-            if key not in data:
-                raise self.fail("file", f"missing section {key!r}")
+            self.section(data, key, object)
         if data["animals"] != list(ANIMALS):
             raise self.fail("animals", f"must be {list(ANIMALS)} (the five movements of the "
                                        "rulebook, in this order)")
@@ -135,15 +111,15 @@ class _Loader:
         judges = self.judges(self.entries(data, "judges"))
         scoring = data["scoring"]
         self.fields(scoring, "scoring", _SCORING_KEYS, _SCORING_KEYS - {"source"})
-        chart = self.numbers(scoring["landmark_chart"], "scoring", "landmark_chart")
+        chart = self.whole_list(scoring["landmark_chart"], "landmark_chart", "scoring")
         if chart[0] != 0 or any(b < a for a, b in zip(chart, chart[1:], strict=False)):
             raise self.fail("scoring", f"landmark_chart {list(chart)} must start at 0 and "
                                        "never decrease")
-        track = self.numbers(scoring["camping_track"], "scoring", "camping_track")
+        track = self.whole_list(scoring["camping_track"], "camping_track", "scoring")
         if len(track) > 10:
             raise self.fail("scoring", "camping_track has more than 10 spaces per side")
-        max_fish = self.whole(scoring, "max_fish", "scoring", 1, 20)
-        tents = self.whole(scoring, "tent_tokens", "scoring", 0, 100)
+        max_fish = self.whole(scoring["max_fish"], "max_fish", "scoring", 1, 20)
+        tents = self.whole(scoring["tent_tokens"], "tent_tokens", "scoring", 0, 100)
         comp = Components(tiles, landmarks, photos, judges, chart, track, max_fish, tents,
                           str(self.path))
         if "example" in data:
@@ -151,40 +127,8 @@ class _Loader:
                                  "example": self.example(data["example"], comp)})
         return comp
 
-    # -- small checks
-    def entries(self, data: dict, key: str) -> list:
-        value = data[key]
-        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-            raise self.fail(key, f"must be [[{key}]] entries")
-        return value
-
-    def fields(self, raw: Any, entry: str, allowed: set[str], required: set[str]) -> None:
-        if not isinstance(raw, dict):
-            raise self.fail(entry, "must be a table of fields")
-        unknown = sorted(set(raw) - allowed)
-        if unknown:
-            raise self.fail(entry, f"unknown field {unknown[0]!r}; expected "
-                                   f"{', '.join(sorted(allowed))}")
-        missing = sorted(required - set(raw))
-        if missing:
-            raise self.fail(entry, f"missing field {missing[0]!r}")
-
-    def whole(self, raw: dict, key: str, entry: str, lo: int, hi: int) -> int:
-        v = raw[key]
-        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            raise self.fail(entry, f"{key} {v!r} must be a whole number {lo}-{hi}")
-        return v
-
-    def numbers(self, value: Any, entry: str, key: str) -> tuple[int, ...]:
-        if not isinstance(value, list) or not value or any(
-                isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value):
-            raise self.fail(entry, f"{key} must be a non-empty list of whole numbers >= 0")
-        return tuple(value)
-
     def animal(self, name: Any, entry: str) -> int:
-        if name not in ANIMALS:
-            raise self.fail(entry, f"unknown animal {name!r}; animals are {', '.join(ANIMALS)}")
-        return ANIMALS.index(name)
+        return self.lookup(name, ANIMALS, "animal", entry)
 
     def label(self, raw: dict, section: str, i: int, key: str = "name") -> str:
         name = raw.get(key)
@@ -202,7 +146,7 @@ class _Loader:
                 raise self.fail(entry, "animal is listed twice")
             seen.add(a)
             for b, bonus in enumerate(BONUSES):
-                n = self.whole(raw, bonus, entry, 0, N_TILES) if bonus in raw else 0
+                n = self.whole(raw[bonus], bonus, entry, 0, N_TILES) if bonus in raw else 0
                 out.extend([Tile(a, b)] * n)
         if len(out) != N_TILES:
             raise self.fail("tiles", f"{len(out)} animal tiles; the rulebook has {N_TILES}")
@@ -235,15 +179,13 @@ class _Loader:
             if not isinstance(name, str) or not name.strip() or \
                     any(p.name == name for p in out):
                 raise self.fail(entry, "name must be a non-empty string used once")
-            if raw["landmark"] not in landmarks:
-                raise self.fail(entry, f"landmark {raw['landmark']!r} is not a [[landmarks]] "
-                                       "name")
+            landmark = self.lookup(raw["landmark"], landmarks, "landmark", entry)
             animals = raw["animals"]
             if not isinstance(animals, list) or not 1 <= len(animals) <= 8:
                 raise self.fail(entry, "animals must be a list of 1-8 animal names")
             idx = tuple(self.animal(a, entry) for a in animals)
-            points = self.whole(raw, "points", entry, 0, 100)
-            out.append(Photo(name, landmarks.index(raw["landmark"]), idx, points,
+            points = self.whole(raw["points"], "points", entry, 0, 100)
+            out.append(Photo(name, landmark, idx, points,
                              str(raw.get("source", "custom"))))
         for lm, name in enumerate(landmarks):
             k = sum(p.landmark == lm for p in out)
@@ -260,7 +202,7 @@ class _Loader:
             a = self.animal(raw["animal"], entry)
             if points[a] >= 0:
                 raise self.fail(entry, "animal has two judges")
-            points[a] = self.whole(raw, "points", entry, 0, 100)
+            points[a] = self.whole(raw["points"], "points", entry, 0, 100)
         if -1 in points:
             raise self.fail("judges", f"no judge for {ANIMALS[points.index(-1)]}; the rulebook "
                                       "has one per animal")
@@ -268,21 +210,19 @@ class _Loader:
 
     def example(self, raw: Any, comp: Components) -> Example:
         self.fields(raw, "example", _EXAMPLE_KEYS, _EXAMPLE_KEYS - {"source"})
-        names = [p.name for p in comp.photos]
-        for name in raw["photos"]:
-            if name not in names:
-                raise self.fail("example", f"photo {name!r} is not a [[photos]] name")
-        lms = []
-        for name in raw["landmarks"]:
-            if name not in comp.landmarks:
-                raise self.fail("example", f"landmark {name!r} is not a [[landmarks]] name")
-            lms.append(comp.landmarks.index(name))
-        return Example(tuple(names.index(n) for n in raw["photos"]),
-                       self.whole(raw, "camping", "example", 0, len(comp.camping_track)),
-                       self.whole(raw, "tents", "example", 0, comp.tent_tokens),
-                       tuple(self.animal(a, "example") for a in raw["hand"]),
-                       tuple(self.animal(a, "example") for a in raw["judges"]),
-                       tuple(lms), self.whole(raw, "total", "example", 0, 1000))
+
+        def listed(key, known, what):
+            if not isinstance(raw[key], list):
+                raise self.fail("example", f"{key} must be a list of {what} names")
+            return tuple(self.lookup(v, known, what, "example") for v in raw[key])
+
+        return Example(listed("photos", [p.name for p in comp.photos], "photo"),
+                       self.whole(raw["camping"], "camping", "example", 0,
+                                  len(comp.camping_track)),
+                       self.whole(raw["tents"], "tents", "example", 0, comp.tent_tokens),
+                       listed("hand", ANIMALS, "animal"), listed("judges", ANIMALS, "animal"),
+                       listed("landmarks", comp.landmarks, "landmark"),
+                       self.whole(raw["total"], "total", "example", 0, 1000))
 
 
 def component_arrays(comp: Components) -> dict[str, np.ndarray]:

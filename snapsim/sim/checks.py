@@ -1,0 +1,68 @@
+"""The one range check for every number a user gives: command-line flags, rule knobs, policy
+parameters, sweep, situation and component files. A bad value is one InputError line naming
+it, its allowed range and what was given, so nothing out of range reaches a kernel (where an
+int64 would overflow or a loop would run for hours)."""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+from ..errors import InputError
+
+INT64_MAX = 2**63 - 1
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _span(lo, hi) -> str:
+    if lo is not None and hi is not None:
+        return f" from {lo} to {hi}"
+    if lo is not None:
+        return f" >= {lo}"
+    return f" <= {hi}" if hi is not None else ""
+
+
+def whole(value, name: str, lo: int | None = None, hi: int | None = None, *,
+          hint: str = "") -> int:
+    """`value` as an int when it is a whole number (not a bool, not 2.0) in lo..hi; no upper
+    bound still means one that fits an int64. Else an InputError naming `name`, the range,
+    the value given and `hint` (how to fix it)."""
+    ok = isinstance(value, Integral) and not isinstance(value, bool)
+    if ok and abs(int(value)) > INT64_MAX and hi is None:
+        hi = INT64_MAX
+    if ok:
+        value = int(value)
+        ok = (lo is None or value >= lo) and (hi is None or value <= hi)
+    if not ok:
+        raise InputError(f"{name} must be a whole number{_span(lo, hi)}, got "
+                         f"{_shown(value)}{hint}")
+    return value
+
+
+def number(value, name: str, lo: float | None = None, hi: float | None = None, *,
+           hint: str = "") -> float:
+    """`value` as a float when it is a finite real number (not a bool, not NaN) in lo..hi;
+    else an InputError naming `name`, the range, the value given and `hint`."""
+    ok = isinstance(value, Real) and not isinstance(value, bool)
+    if ok:
+        try:
+            value = float(value)
+        except OverflowError:  # an int beyond any float
+            ok = False
+    if ok:
+        ok = math.isfinite(value) and (lo is None or value >= lo) and (hi is None or value <= hi)
+    if not ok:
+        raise InputError(f"{name} must be a finite number{_span(lo, hi)}, got "
+                         f"{_shown(value)}{hint}")
+    return value
+
+
+def flag(value, name: str) -> bool:
+    """`value` when it is true or false; otherwise an InputError naming `name`."""
+    if not isinstance(value, bool):
+        raise InputError(f"{name} must be true or false, got {_shown(value)}")
+    return value

@@ -1,0 +1,109 @@
+"""What every game's component-file parser shares: reading the TOML and checking sections,
+fields, numbers and names, each problem one ComponentError line "FILE: ENTRY: PROBLEM" so a
+bad file never reaches an engine. A game's parser subclasses TomlLoader and adds its rules."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from ..errors import ComponentError, InputError
+from . import checks
+
+MAX_POINTS = 1000  # any printed value (prestige, points, chart steps): sums stay far from int64
+
+
+def names(items) -> str:
+    """Allowed names for a message: sorted when a set, else in their own order."""
+    return ", ".join(sorted(items) if isinstance(items, set | frozenset) else items)
+
+
+class TomlLoader:
+    """Reads one component file and checks its parts; each check raises a one-line
+    ComponentError naming the file, the entry and the problem."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+
+    @classmethod
+    def parse(cls, path: Path):
+        """The validated component set of one file (a subclass's `load`)."""
+        return cls(path).load()
+
+    def fail(self, entry: str, problem: str) -> ComponentError:
+        return ComponentError(f"{self.path.name}: {entry}: {problem}".replace("\n", " "))
+
+    def read(self, top: set[str]) -> dict[str, Any]:
+        """The file's tables, with only the sections in `top`."""
+        try:
+            with self.path.open("rb") as fh:
+                data = tomllib.load(fh)
+        except OSError as exc:
+            raise self.fail("file", f"cannot read ({exc.strerror or exc}); check the path "
+                                    "given to --components") from None
+        except UnicodeDecodeError:
+            raise self.fail("file", "is not UTF-8 text; save it as UTF-8 TOML") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise self.fail("file", f"not valid TOML ({exc}); fix the syntax or start from a "
+                                    "copy of standard.toml") from None
+        unknown = sorted(set(data) - top)
+        if unknown:
+            raise self.fail("file", f"unknown section {unknown[0]!r}; expected {names(top)}")
+        return data
+
+    def section(self, data: dict, key: str, kind: type = list, shape: str = "") -> Any:
+        """A required top-level section of the given kind (list or dict)."""
+        if key not in data:
+            raise self.fail("file", f"missing section [{key}]")
+        value = data[key]
+        if not isinstance(value, kind):
+            shape = shape or ("a list" if kind is list else f"a [{key}] table")
+            raise self.fail(key, f"must be {shape}")
+        return value
+
+    def entries(self, data: dict, key: str) -> list[dict]:
+        """A required [[key]] section: a list of tables."""
+        value = self.section(data, key, list, f"[[{key}]] entries")
+        if not all(isinstance(v, dict) for v in value):
+            raise self.fail(key, f"must be [[{key}]] entries")
+        return value
+
+    def fields(self, raw: Any, entry: str, allowed: set[str], required: set[str]) -> None:
+        """A table whose fields are all in `allowed` and include every one in `required`."""
+        if not isinstance(raw, dict):
+            raise self.fail(entry, "must be a table of fields")
+        unknown = sorted(set(raw) - allowed)
+        if unknown:
+            raise self.fail(entry, f"unknown field {unknown[0]!r}; expected {names(allowed)}")
+        missing = sorted(required - set(raw))
+        if missing:
+            raise self.fail(entry, f"missing field {missing[0]!r}")
+
+    def whole(self, value: Any, what: str, entry: str, lo: int | None = 0,
+              hi: int | None = MAX_POINTS) -> int:
+        """A whole number lo..hi (the one range check, snapsim.sim.checks.whole)."""
+        try:
+            return checks.whole(value, what, lo, hi)
+        except InputError as exc:
+            raise self.fail(entry, str(exc)) from None
+
+    def whole_list(self, value: Any, what: str, entry: str, lo: int = 0,
+                   hi: int = MAX_POINTS) -> tuple[int, ...]:
+        """A non-empty list of whole numbers lo..hi."""
+        if not isinstance(value, list) or not value:
+            raise self.fail(entry, f"{what} must be a non-empty list of whole numbers")
+        return tuple(self.whole(v, f"{what} value", entry, lo, hi) for v in value)
+
+    def text(self, value: Any, what: str, entry: str) -> str:
+        """A non-empty string, stripped."""
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(entry, f"{what} {value!r} must be a non-empty string")
+        return value.strip()
+
+    def lookup(self, value: Any, known, what: str, entry: str) -> int:
+        """The index of `value` among the `known` names."""
+        known = list(known)
+        if not isinstance(value, str) or value not in known:
+            raise self.fail(entry, f"unknown {what} {value!r}; expected {names(known)}")
+        return known.index(value)
