@@ -489,6 +489,25 @@ def test_refused_offer_card_is_placed_sideways_and_must_be_attempted_SN_RES_10()
     assert int(g.state[E.CUR]) == 1
 
 
+def test_refused_offer_from_the_starting_seat_is_placed_sideways_SN_RES_8_SN_RES_10():
+    # clauses SN-RES-8, SN-RES-10: the last seat draws, priority wraps round to the starting
+    # seat, and refusing that seat's offer still puts the placed card sideways, to be attempted
+    g = arrange(new(FULL), table=["golden pheasant"], deck=["golden eagle"],
+                tokens=[2, 3, 4, 5], cur=3)
+    play(g, DRAW)
+    assert g.phase == "offer" and g.current_player == 0
+    play(g, OFFER)
+    assert g.current_player == 3 and legal(g) == {place(MOUNT), RESERVE, ACCEPT}
+    play(g, place(MOUNT))
+    eagle = cid(g, "golden eagle")
+    assert g.state[E.SIDEWAYS + eagle] == 1
+    assert [tok(g, p) for p in range(4)] == [2, 3, 4, 6]  # +1 for placing, no payment
+    play(g, STOP, die_hab(MOUNT))
+    assert DICE_DONE not in legal(g)  # the sideways eagle still needs its own die
+    play(g, die_on(eagle))
+    assert DICE_DONE in legal(g)
+
+
 def test_refusing_by_reserving_SN_RES_10():
     # clause SN-RES-10: refuse by reserving it yourself (offerer pays nothing)
     g = arrange(new(FULL), deck=["guanaco"], table=["golden eagle"], tokens=[2, 3, 4, 5])
