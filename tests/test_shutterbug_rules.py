@@ -274,12 +274,12 @@ def test_no_trade_without_tips_or_when_trading_is_off_SB_TRD_1():
     arrange(g, ["Plains 1", "New Orleans", "Swamp 4"], hands={1: [tip("Bigfoot", "beach")]},
             board=[tiles_of(g, "Beach 3")[0]])
     play(g, move(g, "New Orleans"))
-    assert g.phase == "move"
+    assert g.phase == "move" and g.log[-1].endswith("move pawn 1 to New Orleans")  # not asked
     g = new(THREE.replace(trading=False))
     arrange(g, ["Plains 1", "New Orleans", "Swamp 4"], hands={0: [0], 1: [1]},
             board=[tiles_of(g, "Beach 3")[0]])
     play(g, move(g, "New Orleans"))
-    assert g.phase == "move"
+    assert g.phase == "move" and g.log[-1].endswith("move pawn 1 to New Orleans")  # not asked
 
 
 # ============================================================================ tips
