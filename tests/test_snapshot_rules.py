@@ -1486,6 +1486,40 @@ def test_simpler_variants_combine_and_reject_unknown():
         SnapshotConfig.simpler(4)
 
 
+def _per_seat(g, field):
+    return [int(g.state[field + p]) for p in range(g.config.players)]
+
+
+def test_statistics_count_for_the_seat_and_the_card_that_played():
+    # the counters behind the reports' seat and card studies, kept by seat 2 (not seat 0,
+    # so a counter filed under the wrong seat shows): one card placed, one photograph
+    g = arrange(new(QUIET), table=["pika"], deck=["meerkat"], tokens=[0, 0, 0, 0], cur=2)
+    play(g, DRAW, place(SAV))
+    assert int(g.state[E.PLACED_TURN]) == 1 and _per_seat(g, E.ST_PLACED) == [0, 0, 1, 0]
+    pika = cid(g, "pika")
+    play(g, STOP, die_hab(MOUNT), die_on(pika))
+    with_rolls(g, lambda r: r[0] >= 4 and r[1] >= 2, 2)
+    play(g, DICE_DONE, TOKENS_DONE)  # the placing token stays in the supply
+    assert loc(g, "pika") == E.L_PORTFOLIO and int(g.state[E.CUR]) == 3
+    for field in (E.CS_ATTEMPTS, E.CS_PHOTOS, E.CS_DICE):
+        assert [int(v) for v in g.state[field:field + E.N_CARDS]] == [
+            int(c == pika) for c in range(E.N_CARDS)]
+    assert _per_seat(g, E.ST_ATTEMPTS) == [0, 0, 1, 0]
+    # a spook by seat 2
+    g = arrange(new(QUIET), table=["golden pheasant"], deck=["guanaco"], tokens=[0] * 4,
+                cur=2)
+    play(g, DRAW, spook(MOUNT))
+    assert _per_seat(g, E.ST_SPOOKS) == [0, 0, 1, 0]
+    # seat 3's offer to seat 2, accepted
+    g = arrange(new(FULL), table=["golden pheasant"], deck=["guanaco"], tokens=[2, 3, 4, 5],
+                cur=2)
+    play(g, DRAW, OFFER, ACCEPT)
+    assert _per_seat(g, E.ST_OFFERS_MADE) == [0, 0, 0, 1]
+    assert _per_seat(g, E.ST_OFFERS_TAKEN) == [0, 0, 0, 1]
+    assert _per_seat(g, E.ST_TOK_OFFERS_IN) == [0, 0, 1, 0]
+    assert _per_seat(g, E.ST_TOK_OFFERS_OUT) == [0, 0, 0, 1]
+
+
 def test_arranged_states_keep_every_card_in_one_place():
     # the helper itself: a sanity check of the constructions used above
     g = arrange(new(FULL), table=["pika"], deck=["lion"], discard=["jaguar"],
