@@ -176,6 +176,20 @@ def test_eat_fish_off_a_landmark_onto_an_animal_leaves_the_token_YO_EXB_1_YO_FSH
     assert animal_dests(g) == {sq(3, 0), sq(1, 2)}
 
 
+def test_second_player_eats_steps_and_moves_their_own_pawn_YO_FSH_1_YO_EXB_1():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4), fish=(0, 1))
+    g.apply(code(E.A_STEP, 1))
+    assert g.current_player == 1 and g.phase == "eat fish"
+    g.apply(code(E.A_EAT, 0))  # their last fish: straight on to Explore
+    s = g.state
+    assert s[E.POS + 1] == sq(3, 4) and s[E.FISH + 1] == 0 and g.phase == "explore"
+    t = put(g, sq(3, 4), SHEEP, TENT)
+    g.apply(code(E.A_ANIMAL, sq(3, 1)))
+    assert s[E.POS + 1] == sq(3, 1) and s[E.POS] == sq(1, 0)
+    assert s[E.TILE_OWNER + t] == 1 and s[E.PARK + sq(3, 4)] != t
+    assert s[E.CAMP] == -1 and g.current_player == 0
+
+
 # ---------------------------------------------------------------- explore B and movements
 
 
@@ -375,6 +389,16 @@ def test_tent_tug_of_war_and_tent_tokens_YO_BON_TNT():
     assert s[E.CAMP] == 5 and s[E.TENTS] == 1
 
 
+def test_tent_moves_the_token_on_along_the_collectors_own_side_YO_BON_TNT():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(0, 4))
+    g.state[E.CAMP] = 1  # on player 0's 1
+    collect_tent(g)
+    assert g.state[E.CAMP] == 2
+    g.state[E.CAMP] = -1  # on player 1's 1
+    collect_tent(g)
+    assert g.state[E.CAMP] == -2
+
+
 def test_camera_takes_a_photo_with_matching_tiles_YO_BON_CAM_YO_RST_4():
     g, el_cap = camera_turn({SNAKE: 2, BEAR: 1})
     s = g.state
@@ -529,6 +553,13 @@ def test_game_ends_when_a_photo_cannot_be_refilled_YO_END_1():
     assert g.scores().photos.tolist() == [4, 0]
 
 
+def test_nine_photos_are_taken_when_the_game_ends_YO_END_1():
+    """Ten photos are in play: the game ends with nine in front of the players, one face up."""
+    df = run_games(YosemiteConfig(), ["random", "random"], 0, 4, 3)
+    assert (df.truncated == 0).all()
+    assert df.groupby("game").photos.sum().eq(9).all()
+
+
 # ---------------------------------------------------------------- scoring
 
 
@@ -635,6 +666,12 @@ def test_camping_points_on_your_side_only_plus_tent_tokens_YO_SCO_CMP():
     sheet = last_photo(g, plain_photo(g))
     track = g.config.components.camping_track
     assert sheet.camping.tolist() == [3, track[3]] == [3, 4]
+
+
+def test_camping_scores_nothing_while_the_token_is_off_the_track_YO_SCO_CMP():
+    g = scoring_game()
+    assert g.state[E.CAMP] == 0
+    assert last_photo(g, plain_photo(g)).camping.tolist() == [0, 0]
 
 
 @pytest.mark.parametrize("camp,won", [(2, [1.0, 0.0]), (-1, [0.0, 1.0]), (0, [0.5, 0.5])])
