@@ -534,6 +534,24 @@ def test_discard_down_to_hand_limit_YO_RST_3():
     assert E.hand_size(s, 0) == 10 and s[E.CUR] == 1
 
 
+def test_hand_limit_discard_gives_up_a_tile_the_opponent_has_seen_YO_RST_3():
+    """Of two foxes the one taken face up from the park goes, so the one drawn from the deck
+    stays hidden (docs/rulings.md, Discards)."""
+    g = game_in_turn(p0=sq(0, 0), p1=sq(4, 4))
+    s = g.state
+    empty_hand(g, 0)
+    give(g, 0, FOX)  # from the deck, never face up
+    give(g, 0, BEAR, 4)
+    give(g, 0, COUGAR, 5)
+    t = put(g, sq(0, 0), FOX, TENT)
+    s[E.SEEN + t] = 1  # face up in the park
+    g.apply(code(E.A_ANIMAL, sq(0, 2)))
+    assert g.phase == "discard"
+    g.apply(code(E.A_DISCARD, FOX))
+    assert s[E.TILE_LOC + t] == E.L_DISCARD and hand(g, 0)[FOX] == 1
+    assert g.observation(1)["opponent_tiles_seen"]["red fox"] == 0
+
+
 def empty_photo_deck(g):
     s = g.state
     for i in range(int(s[E.N_PHOTO_DECK])):
@@ -674,7 +692,8 @@ def test_camping_scores_nothing_while_the_token_is_off_the_track_YO_SCO_CMP():
     assert last_photo(g, plain_photo(g)).camping.tolist() == [0, 0]
 
 
-@pytest.mark.parametrize("camp,won", [(2, [1.0, 0.0]), (-1, [0.0, 1.0]), (0, [0.5, 0.5])])
+@pytest.mark.parametrize("camp,won", [(1, [1.0, 0.0]), (2, [1.0, 0.0]), (-1, [0.0, 1.0]),
+                                      (0, [0.5, 0.5])])
 def test_tie_break_by_camping_token_else_shared_YO_TIE_1(camp, won):
     g = scoring_game()
     track = g.config.components.camping_track
