@@ -1021,6 +1021,21 @@ def test_experience_on_turns_without_a_photograph_SN_REV_1():
     # a turn with a photograph earns no experience: see the SN-PHO-9 test (tokens 3 -> 1)
 
 
+def test_experience_is_judged_afresh_each_turn_SN_REV_1():
+    # clause SN-REV-1: seat 0's empty turn earns experience, then seat 1, on the next turn,
+    # photographs the pika and earns none; seat 2's empty turn earns it again
+    g = arrange(new(QUIET), table=["pika"], tokens=[0, 0, 0, 0])
+    play(g, STOP, DICE_DONE)
+    pika = cid(g, "pika")
+    play(g, STOP, die_hab(MOUNT), die_on(pika))
+    with_rolls(g, lambda r: r[0] >= 4 and r[1] >= 2, 2)
+    play(g, DICE_DONE)  # no tokens: explore and photograph by themselves
+    assert loc(g, "pika") == E.L_PORTFOLIO and int(g.state[E.OWNER + pika]) == 1
+    play(g, STOP)  # an empty table: the turn ends by itself
+    assert [tok(g, p) for p in range(4)] == [3, 0, 3, 0]
+    assert int(g.state[E.CUR]) == 3
+
+
 def _award_state(config=QUIET):
     g = arrange(new(config), tokens=[0] * config.players)
     return g, g.state, g._cfg, g._comp
