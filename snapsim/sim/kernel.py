@@ -15,6 +15,7 @@ from numba import njit
 from numba.extending import overload
 
 from ..errors import InputError
+from .checks import number, whole
 
 
 class Layout:
@@ -125,9 +126,29 @@ class Policy:
     params: tuple[float, ...]
 
 
-def parse_policy(spec, game: str, kinds: tuple[str, ...], param_names: tuple[str, ...],
+class Param(str):
+    """A policy parameter's name that carries its valid range lo..hi (`whole`: a count or a
+    0/1 switch); parse_policy checks every parameter of a policy against it."""
+
+    def __new__(cls, name: str, lo: float, hi: float, whole: bool = False):
+        self = super().__new__(cls, name)
+        self.lo, self.hi, self.whole = lo, hi, whole
+        return self
+
+    def __reduce__(self):
+        return Param, (str(self), self.lo, self.hi, self.whole)
+
+    def check(self, value) -> float:
+        """`value` as a float when it is in range; else a one-line InputError."""
+        if self.whole and isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return float((whole if self.whole else number)(value, self, self.lo, self.hi))
+
+
+def parse_policy(spec, game: str, kinds: tuple[str, ...], param_names: tuple[Param, ...],
                  defaults: dict[str, tuple[float, ...]]) -> Policy:
-    """Parse "greedy" or "cautious:max_risk=0.1:token_value=0.5" into a Policy."""
+    """Parse "greedy" or "cautious:max_risk=0.1:token_value=0.5" into a Policy; every
+    parameter (given, default or from a tuned file) must lie in its Param range."""
     if isinstance(spec, Policy):
         return spec
     text = str(spec).strip()
@@ -146,6 +167,10 @@ def parse_policy(spec, game: str, kinds: tuple[str, ...], param_names: tuple[str
             params[param_names.index(key)] = float(val)
         except ValueError:
             raise InputError(f"policy {text!r}: {key} needs a number, got {val!r}") from None
+    try:
+        params = [name.check(v) for name, v in zip(param_names, params, strict=True)]
+    except InputError as exc:
+        raise InputError(f"policy {text!r}: {exc}") from None
     return Policy(text, kinds.index(base), tuple(params))
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 import re
 import tomllib
@@ -44,9 +45,10 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 
 from ..errors import InputError, SnapsimError
+from .checks import flag, whole
 from .provenance import components_record
 from .registry import get_game
-from .runner import DEFAULT_CHUNK, Point, prepare, run_points
+from .runner import DEFAULT_CHUNK, MAX_GAMES, Point, prepare, run_points
 from .store import MANIFEST
 
 SWEEP_KEYS = {"game", "games", "seed", "chunk_size", "rotate_seats", "players", "policies",
@@ -54,6 +56,7 @@ SWEEP_KEYS = {"game", "games", "seed", "chunk_size", "rotate_seats", "players", 
 SWEEP_FILE = "sweep.json"
 STANDARD = "standard"
 SAFE_LABEL = re.compile(r"[A-Za-z0-9_.-]+")
+MAX_SWEEP_POINTS = 10_000
 
 
 @dataclass
@@ -109,19 +112,21 @@ def read_sweep(path) -> Sweep:
         raise InputError(f"{name}: unknown key {unknown[0]!r}; keys are "
                          f"{', '.join(sorted(SWEEP_KEYS))}")
 
-    def whole(key, default=None, lo=1):
-        v = data.get(key, default)
-        if v is None or isinstance(v, bool) or not isinstance(v, int) or v < lo:
-            raise InputError(f"{name}: {key} must be a whole number >= {lo}, got {v!r}")
-        return v
+    def check(test, key, *bounds, default=None):
+        if key not in data and default is None:
+            raise InputError(f"{name}: missing {key} = ... (see snapsim.sim.sweep for the keys)")
+        try:
+            return test(data.get(key, default), key, *bounds)
+        except InputError as exc:
+            raise InputError(f"{name}: {exc}") from None
 
-    games = whole("games")
-    seed = whole("seed", 0, lo=0)
-    chunk = whole("chunk_size", DEFAULT_CHUNK)
-    rotate = data.get("rotate_seats", True)
-    if not isinstance(rotate, bool):
-        raise InputError(f"{name}: rotate_seats must be true or false, got {rotate!r}")
+    games = check(whole, "games", 1, MAX_GAMES)
+    seed = check(whole, "seed", 0, None, default=0)
+    chunk = check(whole, "chunk_size", 1, MAX_GAMES, default=DEFAULT_CHUNK)
+    rotate = check(flag, "rotate_seats", default=True)
     game = data.get("game", "snapshot")
+    if not isinstance(game, str):
+        raise InputError(f"{name}: game must be a game name in quotes, got {game!r}")
     fixed = data.get("set", {})
     grid = data.get("grid", {})
     for key, table in (("set", fixed), ("grid", grid)):
@@ -136,8 +141,12 @@ def read_sweep(path) -> Sweep:
                              f"got {values!r}")
         if len({json.dumps(v) for v in values}) != len(values):
             raise InputError(f"{name}: grid.{key} repeats a value")
+    size = math.prod(len(values) for values in grid.values())
+    if size > MAX_SWEEP_POINTS:
+        raise InputError(f"{name}: [grid] makes {size:,} points; at most {MAX_SWEEP_POINTS:,} "
+                         "fit in one sweep (split it into several files)")
     if "players" in data:
-        fixed = {**fixed, "players": whole("players", lo=2)}
+        fixed = {**fixed, "players": check(whole, "players", 1, None)}
     folder = path.parent
     if "components" in data:
         if "components" in fixed:

@@ -7,9 +7,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...errors import InputError
+from ...sim.checks import flag, whole
 from ...sim.config import RuleKnobs
 from . import engine as E
 from .components import Components, load_components
+
+# Knobs whose None means "the rulebook's (or the variant's) value for this mode".
+OPTIONAL = ("populate", "start_tips", "turn_tips", "city_bonus", "tip_swaps", "keep_of",
+            "goal_side_jobs")
 
 
 @dataclass(frozen=True)
@@ -43,32 +48,17 @@ class ShutterbugConfig(RuleKnobs):
 
     def __post_init__(self):
         self._load_components(load_components)
-        def whole(name, lo, hi=None, optional=False):
-            v = getattr(self, name)
-            if optional and v is None:
-                return
-            if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo or \
-                    (hi is not None and v > hi):
-                span = f"{lo}-{hi}" if hi is not None else f">= {lo}"
-                raise InputError(f"{name} must be a whole number {span}, got {v!r}")
-
-        whole("players", 1, E.MAX_PLAYERS)
-        whole("rounds", 1, 100)
-        whole("populate", 1, len(self.components.spaces), optional=True)
-        whole("start_tips", 0, 20, optional=True)
-        whole("hand_limit", 0, 48)
-        whole("max_steps", 1, 20)
-        whole("pass_tips", 0, 10)
-        whole("end_tips", 0, 10)
-        whole("turn_tips", 0, 48, optional=True)
-        whole("city_bonus", 0, 20, optional=True)
-        whole("tip_swaps", 0, 10, optional=True)
-        whole("keep_of", 1, 3, optional=True)
-        whole("side_job_markers", 0, 8)
-        whole("goal_side_jobs", 0, self.markable_jobs, optional=True)
+        for name, lo, hi in (("players", 1, E.MAX_PLAYERS), ("rounds", 1, 100),
+                             ("populate", 1, len(self.components.spaces)),
+                             ("start_tips", 0, 20), ("hand_limit", 0, 48), ("max_steps", 1, 20),
+                             ("pass_tips", 0, 10), ("end_tips", 0, 10), ("turn_tips", 0, 48),
+                             ("city_bonus", 0, 20), ("tip_swaps", 0, 10), ("keep_of", 1, 3),
+                             ("side_job_markers", 0, 8),
+                             ("goal_side_jobs", 0, self.markable_jobs)):
+            if getattr(self, name) is not None or name not in OPTIONAL:
+                whole(getattr(self, name), name, lo, hi)
         for name in ("cooperative", "team_game", "trading", "random_cities"):
-            if not isinstance(getattr(self, name), bool):
-                raise InputError(f"{name} must be true or false, got {getattr(self, name)!r}")
+            flag(getattr(self, name), name)
         if self.keep > 1 and not self.solo:
             raise InputError("keep_of (assignments offered, one kept) is a solo rule; "
                              "use it with players=1")

@@ -22,23 +22,28 @@
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import randint
+from ...sim.kernel import Param, randint
 from . import engine as E
 
 RANDOM, GREEDY, TRADER, LOOKAHEAD = 0, 1, 2, 3
 KIND_NAMES = ("random", "greedy", "trader", "lookahead")
 
+# Each parameter with its valid range, from its meaning: values and weights 0-100 (a negative
+# weight would seek what scores less), thresholds -100..100, the trade switch 0 or 1.
 PARAM_NAMES = (
-    "w_assign",  # value per quality point of a target-side creature
-    "w_off",  # ... of any other creature
-    "w_job",  # weight of side-job progress (points * share completed)
-    "tip_value",  # value of one tip in hand
-    "w_city",  # weight of the end-of-game city bonus
-    "trade",  # 1: start trades when they pay
-    "trade_margin",  # trade only when a random tip beats the one given by this much
-    "seek",  # route value of a space holding another player's pawn (when trading)
-    "look",  # weight of the best tile reachable next turn from the route's end
-    "swap_max",  # swap (solo) a tip whose keep value is at most this
+    Param("w_assign", 0, 100),  # 0-100: value per quality point of a target-side creature
+    Param("w_off", 0, 100),  # 0-100: ... of any other creature
+    Param("w_job", 0, 100),  # 0-100: weight of side-job progress (points * share completed)
+    Param("tip_value", 0, 100),  # 0-100: value of one tip in hand
+    Param("w_city", 0, 100),  # 0-100: weight of the end-of-game city bonus
+    Param("trade", 0, 1, whole=True),  # 0 or 1: start trades when they pay
+    # -100..100: trade only when a random tip beats the one given by this much
+    Param("trade_margin", -100, 100),
+    # 0-100: route value of a space holding another player's pawn (when trading)
+    Param("seek", 0, 100),
+    # 0-100: weight of the best tile reachable next turn from the route's end
+    Param("look", 0, 100),
+    Param("swap_max", -100, 100),  # -100..100: swap (solo) a tip whose keep value is at most this
 )
 N_PARAMS = len(PARAM_NAMES)
 (P_W_ASSIGN, P_W_OFF, P_W_JOB, P_TIP_VALUE, P_W_CITY, P_TRADE, P_TRADE_MARGIN, P_SEEK, P_LOOK,

@@ -8,7 +8,9 @@ import numpy as np
 
 from ...errors import InputError
 from ...odds.dice import photo_table_kernel
+from ...sim.checks import flag, whole
 from ...sim.config import RuleKnobs
+from ...sim.toml_loader import MAX_POINTS
 from . import engine as E
 from .components import Components, load_components
 
@@ -17,6 +19,10 @@ RULEBOOK_TARGET = {2: 9, 3: 8, 4: 7, 5: 7}
 # The rulebook plays five only with the Flora Expansion, whose cards snapsim does not have:
 # every 5-player result is labelled with this.
 FIVE_PLAYER_NOTE = "base cards only"
+# Upper bounds of the token knobs and the round cap: far beyond any game, and small enough
+# that no token count or score can overflow and no game can run for hours.
+MAX_TOKENS = 100
+MAX_ROUNDS = 10_000
 
 
 def players_label(players: int) -> str:
@@ -56,34 +62,22 @@ class SnapshotConfig(RuleKnobs):
 
     def __post_init__(self):
         self._load_components(load_components)
-        def whole(name, lo, hi=None):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo or \
-                    (hi is not None and v > hi):
-                span = f"{lo}-{hi}" if hi is not None else f">= {lo}"
-                raise InputError(f"{name} must be a whole number {span}, got {v!r}")
-
-        whole("players", 2, E.MAX_PLAYERS)
+        for name, lo, hi in (("players", 2, E.MAX_PLAYERS), ("dice", 1, 6),
+                             ("reroll_cost", 1, MAX_TOKENS), ("experience_tokens", 0, MAX_TOKENS),
+                             ("reserve_limit", 0, 8), ("setup_cards", 0, 12),
+                             ("place_tokens", 0, MAX_TOKENS), ("offer_price", 0, MAX_TOKENS),
+                             ("cover_points", 0, MAX_POINTS), ("max_rounds", 1, MAX_ROUNDS)):
+            whole(getattr(self, name), name, lo, hi)
         if self.photo_target is not None:
-            whole("photo_target", 1, 36)
-        whole("dice", 1, 6)
-        whole("reroll_cost", 1)
-        whole("experience_tokens", 0)
-        whole("reserve_limit", 0, 8)
-        whole("setup_cards", 0, 12)
-        whole("place_tokens", 0)
-        whole("offer_price", 0)
-        whole("cover_points", 0)
-        whole("max_rounds", 1)
+            whole(self.photo_target, "photo_target", 1, 36)
         for name in ("offers", "raccoon", "assignments", "tracking_tokens", "reserving"):
-            if not isinstance(getattr(self, name), bool):
-                raise InputError(f"{name} must be true or false, got {getattr(self, name)!r}")
+            flag(getattr(self, name), name)
         if self.start_tokens is not None:
-            st = tuple(self.start_tokens)
-            if len(st) < self.players or any(
-                    isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in st):
-                raise InputError(f"start_tokens needs {self.players} whole numbers >= 0 "
-                                 f"(one per seat), got {self.start_tokens!r}")
+            st = self.start_tokens
+            if not isinstance(st, tuple | list) or len(st) != self.players:
+                raise InputError(f"start_tokens needs {self.players} whole numbers (one per "
+                                 f"seat, as many as players), got {st!r}")
+            st = tuple(whole(t, "each of start_tokens", 0, MAX_TOKENS) for t in st)
             object.__setattr__(self, "start_tokens", st)
         if len(self.components.assignments) < self.players:
             raise InputError(f"{self.players} players need {self.players} assignments; the "

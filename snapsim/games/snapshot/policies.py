@@ -30,31 +30,40 @@ import numpy as np
 from numba import njit
 
 from ...odds.explore import explore_kernel
-from ...sim.kernel import randint
+from ...sim.kernel import Param, randint
 from . import advisor as A  # circular but safe: both are complete before numba compiles
 from . import engine as E
 
 RANDOM, GREEDY, CAUTIOUS, AGGRESSIVE, COLLECTOR, EXACT = 0, 1, 2, 3, 4, 5
 KIND_NAMES = ("random", "greedy", "cautious", "aggressive", "collector", "exact")
 
+# Each parameter with its valid range, from its meaning: probabilities 0-1, weights and
+# prices of a token 0-100 (a negative weight would seek what the rule rewards less), value
+# thresholds -1000..1000 (beyond every card value: always / never), switches 0 or 1.
 PARAM_NAMES = (
-    "max_risk",  # stop drawing when P(next card cannot be placed) exceeds this
-    "max_placed",  # stop drawing after this many cards placed this turn
-    "slot_risk",  # risk multiplier while a reserve slot is free (a reserve absorbs a spook)
-    "token_value",  # prestige value of one tracking token
-    "w_award",  # weight of an award a photograph would complete
-    "w_progress",  # weight of progress toward the next award
-    "w_cover",  # weight of the cover-photo bonus
-    "w_article",  # weight of feature-article chart gains
-    "offer_min",  # offer to reserve another player's card worth at least this
-    "offer_tokens",  # ... if holding at least this many tokens
-    "accept_max",  # accept an offer for a placeable card worth less than this to me
-    "reserve_min",  # reserve a card that would spook if worth at least this (else spook)
-    "keep_min",  # reserve a placeable card instead of placing it if worth at least this
-    "allow_reserve",  # 0: never reserve or offer (restricted play)
-    "allow_offers",  # 0: never make offers
-    "allow_tokens",  # 0: never put tokens on cards, buy re-rolls or make offers
-    "allow_rerolls",  # 0: never buy explore re-rolls
+    Param("max_risk", 0, 1),  # 0-1: stop drawing when P(next card cannot be placed) exceeds this
+    Param("max_placed", 0, 36),  # 0-36: stop drawing after this many cards placed this turn
+    # 1-100: risk divisor while a reserve slot is free (a reserve absorbs a spook)
+    Param("slot_risk", 1, 100),
+    Param("token_value", 0, 100),  # 0-100: prestige value of one tracking token
+    Param("w_award", 0, 100),  # 0-100: weight of an award a photograph would complete
+    Param("w_progress", 0, 100),  # 0-100: weight of progress toward the next award
+    Param("w_cover", 0, 100),  # 0-100: weight of the cover-photo bonus
+    Param("w_article", 0, 100),  # 0-100: weight of feature-article chart gains
+    # -1000..1000: offer to reserve another player's card worth at least this
+    Param("offer_min", -1000, 1000),
+    Param("offer_tokens", 0, 100),  # 0-100: ... if holding at least this many tokens
+    # -1000..1000: accept an offer for a placeable card worth less than this to me
+    Param("accept_max", -1000, 1000),
+    # -1000..1000: reserve a card that would spook if worth at least this (else spook)
+    Param("reserve_min", -1000, 1000),
+    # -1000..1000: reserve a placeable card instead of placing it if worth at least this
+    Param("keep_min", -1000, 1000),
+    Param("allow_reserve", 0, 1, whole=True),  # 0: never reserve or offer (restricted play)
+    Param("allow_offers", 0, 1, whole=True),  # 0: never make offers
+    # 0: never put tokens on cards, buy re-rolls or make offers
+    Param("allow_tokens", 0, 1, whole=True),
+    Param("allow_rerolls", 0, 1, whole=True),  # 0: never buy explore re-rolls
 )
 N_PARAMS = len(PARAM_NAMES)
 (P_MAX_RISK, P_MAX_PLACED, P_SLOT_RISK, P_TOKEN_VALUE, P_W_AWARD, P_W_PROGRESS, P_W_COVER,
@@ -161,19 +170,19 @@ def next_risk(st, comp):
 
 @njit(cache=True)
 def habitat_options(st, cfg, comp, ptab, par, h, cards, n, mandatory, vals, tokens, best_v, best_e,
-                    alloc):
+                    alloc, f, pick):
     """Best value of habitat h for every dice count k (0 tokens on cards), with the split.
 
     Given a successful explore the animals are independent, so the best split of j dice
     over the animals is an exact dynamic programme; the explore dice e are then chosen.
-    alloc[k, i] = dice on cards[i] in the best plan with k dice; vals[c] is card c's value.
+    alloc[k, i] = dice on cards[i] in the best plan with k dice; vals[c] is card c's value;
+    f and pick are work space of at least (n + 1, dice + 1).
     """
     dice = cfg[E.C_DICE]
     lam = par[P_TOKEN_VALUE]
     tcap = min(tokens, MAX_T) if cfg[E.C_TOKENS] == 1 else 0
-    f = np.full((n + 1, dice + 1), NEG)
-    pick = np.zeros((n + 1, dice + 1), np.int64)
-    f[0, :] = 0.0
+    for j in range(dice + 1):
+        f[0, j] = 0.0
     worth = np.zeros(dice + 1)
     for i in range(n):
         c = cards[i]
@@ -183,9 +192,16 @@ def habitat_options(st, cfg, comp, ptab, par, h, cards, n, mandatory, vals, toke
         for a in range(1, dice + 1):
             worth[a] = 0.0
             for t in range(tcap + 1):
-                worth[a] = max(worth[a], photo_p(ptab, a, t, d) * (v - lam * t))
+                q = photo_p(ptab, a, t, d)
+                worth[a] = max(worth[a], q * (v - lam * t))
+                # more tokens cannot do better once the photograph is certain or the token
+                # cost has eaten the card's value
+                if lam >= 0.0 and (q >= 1.0 or v - lam * t <= 0.0):
+                    break
         lo = 1 if mandatory[i] else 0
         for j in range(dice + 1):
+            f[i + 1, j] = NEG
+            pick[i + 1, j] = 0
             for a in range(lo, j + 1):
                 if f[i, j - a] <= NEG:
                     continue
@@ -200,21 +216,19 @@ def habitat_options(st, cfg, comp, ptab, par, h, cards, n, mandatory, vals, toke
     rerolls = tokens // cfg[E.C_REROLL_COST] if cfg[E.C_TOKENS] == 1 else 0
     if par[P_ALLOW_REROLLS] <= 0:
         rerolls = 0
-    pe = np.empty(dice + 1)
-    paid = np.empty(dice + 1)
-    for e in range(1, dice + 1):
-        pe[e], paid[e], _ = explore_kernel(e, comp[E.K_EXPLORE + h], rerolls,
-                                           cfg[E.C_REROLL_COST])
     for k in range(dice + 1):
         best_v[k] = NEG if any_mandatory else 0.0
         best_e[k] = 0
-        for e in range(1, k + 1):
+    for e in range(1, dice + 1):
+        pe, paid, _ = explore_kernel(e, comp[E.K_EXPLORE + h], rerolls, cfg[E.C_REROLL_COST])
+        for k in range(e, dice + 1):
             if f[n, k - e] <= NEG:
                 continue
-            val = pe[e] * f[n, k - e] - lam * paid[e]
+            val = pe * f[n, k - e] - lam * paid
             if val > best_v[k] + 1e-12:
                 best_v[k] = val
                 best_e[k] = e
+    for k in range(dice + 1):
         j = k - best_e[k]
         for i in range(n, 0, -1):
             a = pick[i, j] if best_e[k] > 0 else 0
@@ -223,54 +237,49 @@ def habitat_options(st, cfg, comp, ptab, par, h, cards, n, mandatory, vals, toke
 
 
 @njit(cache=True)
-def plan_value(st, cfg, comp, ptab, par, extra_card, extra_hab, write):
-    """Expected value of the best plan, with one more reserved card placed; optionally store it.
-
-    Dice: exact optimum (per-habitat programme + knapsack). Tokens: added greedily by
-    marginal expected value, a lost token costing `token_value`.
-    """
-    dice = cfg[E.C_DICE]
-    p = st[E.CUR]
-    lam = par[P_TOKEN_VALUE]
-    tokens = st[E.TOKENS + p] if par[P_ALLOW_TOKENS] > 0 else 0
-    hv = np.full((E.N_HAB, dice + 1), NEG)
-    he = np.zeros((E.N_HAB, dice + 1), np.int64)
-    allocs = np.zeros((E.N_HAB, dice + 1, E.N_CARDS), np.int64)
-    hcards = np.full((E.N_HAB, E.N_CARDS), -1, np.int64)
-    hn = np.zeros(E.N_HAB, np.int64)
-    vals = np.zeros(E.N_CARDS)
+def plan_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, h, row, hv, he,
+                allocs, hcards, hn, f, pick):
+    """Habitat h's options (`habitat_options`) into row `row` of the plan tables, with
+    `extra_card` placed (sideways) in `extra_hab`."""
+    n = 0
+    mand = np.zeros(E.N_CARDS, np.bool_)
     for c in range(E.N_CARDS):
-        if st[E.LOC + c] == E.L_TABLE or c == extra_card:
-            vals[c] = card_value(st, cfg, comp, par, p, c)
-    for h in range(E.N_HAB):
-        cards = np.empty(E.N_CARDS, np.int64)
-        mand = np.zeros(E.N_CARDS, np.bool_)
-        n = 0
-        for c in range(E.N_CARDS):
-            on = st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h
-            if on or (c == extra_card and extra_hab == h):
-                cards[n] = c
-                mand[n] = (not on) or st[E.SIDEWAYS + c] == 1
-                n += 1
-        hn[h] = n
-        hcards[h, :n] = cards[:n]
-        if n > 0:
-            habitat_options(st, cfg, comp, ptab, par, h, cards, n, mand, vals, tokens, hv[h], he[h],
-                            allocs[h])
-        else:
-            hv[h, 0] = 0.0
-    # knapsack over habitats
+        on = st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h
+        if on or (c == extra_card and extra_hab == h):
+            hcards[row, n] = c
+            mand[n] = (not on) or st[E.SIDEWAYS + c] == 1
+            n += 1
+    hn[row] = n
+    for k in range(hv.shape[1]):
+        hv[row, k] = NEG
+        he[row, k] = 0
+    if n > 0:
+        habitat_options(st, cfg, comp, ptab, par, h, hcards[row], n, mand, vals, tokens, hv[row],
+                        he[row], allocs[row], f, pick)
+    else:
+        hv[row, 0] = 0.0
+
+
+@njit(cache=True)
+def plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, rows, hv, he,
+                     allocs, hcards, hn, write):
+    """The best plan over the habitats' options (habitat h in row rows[h]): dice by an exact
+    knapsack over habitats, then tokens added greedily by marginal expected value, a lost
+    token costing `token_value`. Returns its expected value; optionally stores it."""
+    dice = cfg[E.C_DICE]
+    lam = par[P_TOKEN_VALUE]
     g = np.full((E.N_HAB + 1, dice + 1), NEG)
     take = np.zeros((E.N_HAB + 1, dice + 1), np.int64)
     g[0, 0] = 0.0
     for h in range(E.N_HAB):
+        r = rows[h]
         for j in range(dice + 1):
             if g[h, j] <= NEG:
                 continue
             for k in range(dice - j + 1):
-                if hv[h, k] <= NEG:
+                if hv[r, k] <= NEG:
                     continue
-                val = g[h, j] + hv[h, k]
+                val = g[h, j] + hv[r, k]
                 if val > g[h + 1, j + k] + 1e-12:
                     g[h + 1, j + k] = val
                     take[h + 1, j + k] = k
@@ -291,11 +300,12 @@ def plan_value(st, cfg, comp, ptab, par, extra_card, extra_hab, write):
     ptok = np.zeros(E.N_CARDS, np.int64)
     pe_h = np.zeros(E.N_HAB)
     for h in range(E.N_HAB):
+        r = rows[h]
         k = k_of[h]
-        for i in range(hn[h]):
-            pdice[hcards[h, i]] = allocs[h, k, i]
-        if he[h, k] > 0:
-            pe_h[h] = explore_kernel(he[h, k], comp[E.K_EXPLORE + h], 0, cfg[E.C_REROLL_COST])[0]
+        for i in range(hn[r]):
+            pdice[hcards[r, i]] = allocs[r, k, i]
+        if he[r, k] > 0:
+            pe_h[h] = explore_kernel(he[r, k], comp[E.K_EXPLORE + h], 0, cfg[E.C_REROLL_COST])[0]
     if cfg[E.C_TOKENS] == 1:
         # tokens in the bundle (k on one card) with the best gain per token, while positive:
         # bundles matter because one token alone often cannot lift a hard photograph
@@ -328,12 +338,50 @@ def plan_value(st, cfg, comp, ptab, par, extra_card, extra_hab, write):
             left -= best_k
     if write:
         for h in range(E.N_HAB):
-            st[E.PLAN_HAB + h] = he[h, k_of[h]]
+            st[E.PLAN_HAB + h] = he[rows[h], k_of[h]]
         for c in range(E.N_CARDS):
             st[E.PLAN_DICE + c] = pdice[c]
             st[E.PLAN_TOK + c] = ptok[c]
         st[E.PLAN_READY] = 1
     return total
+
+
+@njit(cache=True)
+def plan_value(st, cfg, comp, ptab, par, extra_card, extra_hab, write):
+    """Expected value of the best plan, with one more reserved card placed; optionally store it.
+
+    Dice: exact optimum (per-habitat programme + knapsack). Tokens: added greedily by
+    marginal expected value, a lost token costing `token_value`.
+    """
+    p = st[E.CUR]
+    tokens = st[E.TOKENS + p] if par[P_ALLOW_TOKENS] > 0 else 0
+    hv, he, allocs, hcards, hn, f, pick, rows = plan_space(cfg, 0)
+    vals = np.zeros(E.N_CARDS)
+    for c in range(E.N_CARDS):
+        if st[E.LOC + c] == E.L_TABLE or c == extra_card:
+            vals[c] = card_value(st, cfg, comp, par, p, c)
+    for h in range(E.N_HAB):
+        plan_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, h, h, hv, he,
+                    allocs, hcards, hn, f, pick)
+    return plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, rows,
+                            hv, he, allocs, hcards, hn, write)
+
+
+@njit(cache=True)
+def plan_space(cfg, spare):
+    """Work space of a plan: the options of each habitat (plus `spare` rows for habitats
+    re-planned with one more card) and the dynamic programme's tables."""
+    dice = cfg[E.C_DICE]
+    m = E.N_HAB + spare
+    hv = np.empty((m, dice + 1))
+    he = np.zeros((m, dice + 1), np.int64)
+    allocs = np.zeros((m, dice + 1, E.N_CARDS), np.int64)
+    hcards = np.empty((m, E.N_CARDS), np.int64)
+    hn = np.zeros(m, np.int64)
+    f = np.empty((E.N_CARDS + 1, dice + 1))
+    pick = np.zeros((E.N_CARDS + 1, dice + 1), np.int64)
+    rows = np.arange(E.N_HAB)
+    return hv, he, allocs, hcards, hn, f, pick, rows
 
 
 @njit(cache=True)
@@ -381,28 +429,49 @@ def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, write):
 
 @njit(cache=True)
 def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact):
-    """Place the reserved cards whose placement raises the best plan's value."""
+    """Place the reserved card whose placement raises the best plan's value most; when none
+    does, end the step (the greedy interpreter stores that best plan for the dice)."""
     if exact:
-        base = exact_plan(st, cfg, comp, ptab, par, -1, -1, False)
+        best = exact_plan(st, cfg, comp, ptab, par, -1, -1, False)
     else:
-        base = plan_value(st, cfg, comp, ptab, par, -1, -1, False)
-    best = base
-    best_a = E.A_RESERVED_DONE * 64
+        # a card placed changes only its habitat's options: the others are planned once
+        p = st[E.CUR]
+        tokens = st[E.TOKENS + p] if par[P_ALLOW_TOKENS] > 0 else 0
+        hv, he, allocs, hcards, hn, f, pick, rows = plan_space(cfg, 1)
+        vals = np.zeros(E.N_CARDS)
+        for c in range(E.N_CARDS):
+            if st[E.LOC + c] == E.L_TABLE or (st[E.LOC + c] == E.L_RESERVE and
+                                                st[E.OWNER + c] == p):
+                vals[c] = card_value(st, cfg, comp, par, p, c)
+        for h in range(E.N_HAB):
+            plan_tables(st, cfg, comp, ptab, par, vals, tokens, -1, -1, h, h, hv, he, allocs,
+                        hcards, hn, f, pick)
+        best = plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, -1, -1, rows, hv, he,
+                                allocs, hcards, hn, False)
+    best_a = E.act(E.A_RESERVED_DONE)
     # one more card at a time: each decision re-plans with the cards already placed
     for i in range(n):
         a = buf[i]
-        if a // 64 != E.A_PLACE_RESERVED:
+        if E.act_kind(a) != E.A_PLACE_RESERVED:
             continue
-        arg = a % 64
+        arg = E.act_arg(a)
         c = E.RACCOON if arg >= E.RACCOON_ARG else arg
         h = arg - E.RACCOON_ARG if arg >= E.RACCOON_ARG else comp[E.K_HAB + c]
         if exact:
             v = exact_plan(st, cfg, comp, ptab, par, c, h, False)
         else:
-            v = plan_value(st, cfg, comp, ptab, par, c, h, False)
+            plan_tables(st, cfg, comp, ptab, par, vals, tokens, c, h, h, E.N_HAB, hv, he,
+                        allocs, hcards, hn, f, pick)
+            rows[h] = E.N_HAB
+            v = plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, c, h, rows, hv, he,
+                                 allocs, hcards, hn, False)
+            rows[h] = h
         if v > best + 1e-9:
             best = v
             best_a = a
+    if not exact and best_a == E.act(E.A_RESERVED_DONE):
+        plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, -1, -1, rows, hv, he, allocs,
+                         hcards, hn, True)
     return best_a
 
 
@@ -424,9 +493,9 @@ def raccoon_habitat(st, comp, buf, n, kind):
     best = -1
     best_new = 1 << 30
     for i in range(n):
-        if buf[i] // 64 != kind:
+        if E.act_kind(buf[i]) != kind:
             continue
-        h = buf[i] % 64
+        h = E.act_arg(buf[i])
         top = E.habitat_top(st, comp, h)
         new = 0
         for c in range(E.RACCOON):
@@ -443,49 +512,49 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact):
     ph = st[E.PHASE]
     p = E.decider(st)
     if ph == E.PH_RESEARCH:
-        if _find(buf, n, E.A_DRAW * 64) and st[E.PLACED_TURN] < par[P_MAX_PLACED]:
+        if _find(buf, n, E.act(E.A_DRAW)) and st[E.PLACED_TURN] < par[P_MAX_PLACED]:
             risk = next_risk(st, comp)
             if E.free_slots(st, cfg, p) > 0:
                 risk /= par[P_SLOT_RISK]
             if risk <= par[P_MAX_RISK]:
-                return E.A_DRAW * 64
-        return E.A_STOP * 64
+                return E.act(E.A_DRAW)
+        return E.act(E.A_STOP)
     if ph == E.PH_OFFER:
         if par[P_ALLOW_OFFERS] <= 0 or par[P_ALLOW_RESERVE] <= 0 or par[P_ALLOW_TOKENS] <= 0:
-            return E.A_PASS * 64
+            return E.act(E.A_PASS)
         v = card_value(st, cfg, comp, par, p, st[E.DRAWN])
         if v >= par[P_OFFER_MIN] and st[E.TOKENS + p] >= par[P_OFFER_TOKENS]:
-            return E.A_OFFER * 64
-        return E.A_PASS * 64
+            return E.act(E.A_OFFER)
+        return E.act(E.A_PASS)
     if ph == E.PH_DECIDE:
         c = st[E.DRAWN]
         v = card_value(st, cfg, comp, par, p, c)
-        can_reserve = _find(buf, n, E.A_RESERVE * 64) and par[P_ALLOW_RESERVE] > 0
+        can_reserve = _find(buf, n, E.act(E.A_RESERVE)) and par[P_ALLOW_RESERVE] > 0
         place = -1
         for i in range(n):
-            if buf[i] // 64 == E.A_PLACE:
+            if E.act_kind(buf[i]) == E.A_PLACE:
                 place = buf[i]
                 break
         if c == E.RACCOON and place >= 0:
             place = raccoon_habitat(st, comp, buf, n, E.A_PLACE)
-        if _find(buf, n, E.A_ACCEPT * 64):
+        if _find(buf, n, E.act(E.A_ACCEPT)):
             if place >= 0 and v >= par[P_ACCEPT_MAX]:
                 return place
             if place < 0 and can_reserve and v >= par[P_KEEP_MIN]:
-                return E.A_RESERVE * 64
-            return E.A_ACCEPT * 64
+                return E.act(E.A_RESERVE)
+            return E.act(E.A_ACCEPT)
         if place >= 0:
             if can_reserve and v >= par[P_KEEP_MIN]:
-                return E.A_RESERVE * 64
+                return E.act(E.A_RESERVE)
             return place
         if can_reserve and v >= par[P_RESERVE_MIN]:
-            return E.A_RESERVE * 64
+            return E.act(E.A_RESERVE)
         # spook: the raccoon is left in the habitat worth least to this player
         best = buf[0]
         best_v = 1e18
         for i in range(n):
-            if buf[i] // 64 == E.A_SPOOK:
-                h = buf[i] % 64
+            if E.act_kind(buf[i]) == E.A_SPOOK:
+                h = E.act_arg(buf[i])
                 hv = 0.0
                 for a in range(E.N_CARDS):
                     if st[E.LOC + a] == E.L_TABLE and st[E.ON_HAB + a] == h:
@@ -503,16 +572,16 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact):
                 plan_value(st, cfg, comp, ptab, par, -1, -1, True)
         for h in range(E.N_HAB):
             if st[E.HAB_DICE + h] < st[E.PLAN_HAB + h]:
-                return E.A_DIE_HABITAT * 64 + h
+                return E.act(E.A_DIE_HABITAT, h)
         for c in range(E.N_CARDS):
             if st[E.DICE_ON + c] < st[E.PLAN_DICE + c]:
-                return E.A_DIE_ANIMAL * 64 + c
-        return E.A_DICE_DONE * 64
+                return E.act(E.A_DIE_ANIMAL, c)
+        return E.act(E.A_DICE_DONE)
     if ph == E.PH_PREP_TOKENS:
         for c in range(E.N_CARDS):
             if st[E.TOK_ON + c] < st[E.PLAN_TOK + c] and st[E.TOKENS + p] > 0:
-                return E.A_TOKEN * 64 + c
-        return E.A_TOKENS_DONE * 64
+                return E.act(E.A_TOKEN, c)
+        return E.act(E.A_TOKENS_DONE)
     if ph == E.PH_RESOLVE:
         return buf[0]
     if ph == E.PH_SETUP:
@@ -540,7 +609,7 @@ def greedy_reroll(st, cfg, comp, ptab, par, p):
     """Buy a re-roll while the habitat's stake beats the cheapest payment; pay each token from
     the cheapest source (card order, supply last, as the engine asks for them)."""
     if st[E.PAY_PENDING] == 0 and (par[P_ALLOW_REROLLS] <= 0 or par[P_ALLOW_TOKENS] <= 0):
-        return E.A_GIVE_UP * 64
+        return E.act(E.A_GIVE_UP)
     need = cfg[E.C_REROLL_COST] - st[E.PAY_PENDING]
     floor = st[E.PAY_FLOOR]
     taken = np.zeros(E.N_CARDS, np.int64)
@@ -556,7 +625,7 @@ def greedy_reroll(st, cfg, comp, ptab, par, p):
                 if x < best:
                     best, best_c = x, c
         if best >= 1e18:
-            return E.A_GIVE_UP * 64
+            return E.act(E.A_GIVE_UP)
         loss += best
         if best_c == E.SUPPLY:
             from_supply += 1
@@ -573,8 +642,8 @@ def greedy_reroll(st, cfg, comp, ptab, par, p):
                                  E.card_difficulty(st, comp, c)) * \
                     card_value(st, cfg, comp, par, p, c)
         if stake <= loss:
-            return E.A_GIVE_UP * 64
-    return E.A_REROLL * 64 + first
+            return E.act(E.A_GIVE_UP)
+    return E.act(E.A_REROLL, first)
 
 
 @njit(cache=True)
@@ -586,7 +655,7 @@ def exact_reroll(st, cfg, comp, ptab, par, p):
     cost = cfg[E.C_REROLL_COST]
     left = st[E.PLAN_CAP] - st[E.REROLLS_TURN]  # the re-roll being paid included
     if left <= 0:
-        return E.A_GIVE_UP * 64
+        return E.act(E.A_GIVE_UP)
     m = 0
     cards = np.empty(E.N_CARDS, np.int64)
     for c in range(E.N_CARDS):
@@ -615,10 +684,10 @@ def exact_reroll(st, cfg, comp, ptab, par, p):
                     pay)
     for j in range(m):
         if pay[j] > 0:
-            return E.A_REROLL * 64 + cards[j]
+            return E.act(E.A_REROLL, cards[j])
     if pay[m] > 0:
-        return E.A_REROLL * 64 + E.SUPPLY
-    return E.A_GIVE_UP * 64
+        return E.act(E.A_REROLL, E.SUPPLY)
+    return E.act(E.A_GIVE_UP)
 
 
 @njit(cache=True)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...errors import InputError
+from ...sim.checks import flag, whole
 from ...sim.config import RuleKnobs
 from . import engine as E
 from .components import Components, component_arrays, load_components
@@ -35,23 +36,17 @@ class YosemiteConfig(RuleKnobs):
 
     def __post_init__(self):
         self._load_components(load_components)
-        def whole(name, lo, hi):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int | np.integer) or not lo <= v <= hi:
-                raise InputError(f"{name} must be a whole number {lo}-{hi}, got {v!r}")
-
         if self.players != 2:
             raise InputError(f"Yosemite is a two-player game; players must be 2, "
                              f"got {self.players!r}")
-        whole("hand_limit", 1, MAX_HAND_LIMIT)
-        whole("tiles_dealt", 0, self.hand_limit)
-        whole("photo_slots", 1, E.MAX_SLOTS)
-        whole("photos_removed", 0, E.N_PHOTOS - self.photo_slots)
-        whole("judges", 0, E.N_ANIMALS)
-        whole("start_fish", 0, self.components.max_fish)
-        whole("max_turns", 1, 100_000)
-        if not isinstance(self.wilds, bool):
-            raise InputError(f"wilds must be true or false, got {self.wilds!r}")
+        whole(self.hand_limit, "hand_limit", 1, MAX_HAND_LIMIT)
+        whole(self.tiles_dealt, "tiles_dealt", 0, self.hand_limit)
+        whole(self.photo_slots, "photo_slots", 1, E.MAX_SLOTS)
+        whole(self.photos_removed, "photos_removed", 0, E.N_PHOTOS - self.photo_slots)
+        whole(self.judges, "judges", 0, E.N_ANIMALS)
+        whole(self.start_fish, "start_fish", 0, self.components.max_fish)
+        whole(self.max_turns, "max_turns", 1, 100_000)
+        flag(self.wilds, "wilds")
 
     @classmethod
     def from_knobs(cls, **knobs):

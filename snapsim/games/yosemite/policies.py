@@ -22,20 +22,23 @@ hand only the size and the tiles it took face up from the park (`engine.SEEN`).
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import next_u64, randint
+from ...sim.kernel import Param, next_u64, randint
 from . import engine as E
 
 RANDOM, GREEDY, ROLLOUT = 0, 1, 2
 KIND_NAMES = ("random", "greedy", "rollout")
 
+# Each parameter with its valid range, from its meaning: values and weights 0-100 (a negative
+# weight would seek what scores less), rollouts a whole number of games.
 PARAM_NAMES = (
-    "fish_value",  # points one fish is worth (gained by Explore A or a fish tile, spent moving)
-    "w_photo",  # weight of progress toward the face-up photos
-    "w_judge",  # points per tile of a judged animal
-    "w_landmark",  # weight of the next chart step a landmark token could still gain
-    "w_next",  # weight of the square a move ends on (what it offers next turn)
-    "w_tent",  # weight of camping points a tent moves
-    "rollouts",  # rollout: games per legal action
+    # 0-100: points one fish is worth (gained by Explore A or a fish tile, spent moving)
+    Param("fish_value", 0, 100),
+    Param("w_photo", 0, 100),  # 0-100: weight of progress toward the face-up photos
+    Param("w_judge", 0, 100),  # 0-100: points per tile of a judged animal
+    Param("w_landmark", 0, 100),  # 0-100: weight of the next chart step a landmark token could gain
+    Param("w_next", 0, 100),  # 0-100: weight of the square a move ends on (what it offers next)
+    Param("w_tent", 0, 100),  # 0-100: weight of camping points a tent moves
+    Param("rollouts", 1, 100, whole=True),  # 1-100: rollout: games per legal action
 )
 N_PARAMS = len(PARAM_NAMES)
 P_FISH, P_PHOTO, P_JUDGE, P_LANDMARK, P_NEXT, P_TENT, P_ROLLOUTS = range(N_PARAMS)
