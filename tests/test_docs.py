@@ -114,11 +114,21 @@ def test_components_format_lists_every_section_and_field(game):
                     assert f"| `{field}` |" in page.split(f"### `{key}`")[1].split("###")[0]
 
 
-def test_policy_parameters_carry_their_comment_from_the_code():
+@pytest.mark.parametrize("game", GAMES)
+def test_every_policy_parameter_has_its_comment_and_range(game):
+    module, comments = refgen.policy_parameters(game)
+    assert [c for c in module.PARAM_NAMES if not comments.get(str(c))] == []
+    rows = refgen.policy_table(game).splitlines()
+    assert len(rows) == 2 + len(module.PARAM_NAMES)
+    assert all(f"| {refgen.code(k)} |" in rows[0] for k in module.KIND_NAMES)
+
+
+def test_policy_parameter_row_from_the_code():
     table = refgen.policy_table("snapshot")
-    assert "| `max_risk` | stop drawing when P(next card cannot be placed) exceeds this |" \
-        in table
-    assert "| `cautious` |" in table.splitlines()[0]
+    assert "| `max_risk` | 0 to 1 | stop drawing when P(next card cannot be placed) exceeds " \
+        "this | 0.25 | 0.25 | 0.12 | 0.45 | 0.25 | 0.25 |" in table
+    assert "| `slot_risk` | 1 to 100 | risk divisor while a reserve slot is free (a reserve " \
+        "absorbs a spook) |" in table
 
 
 @pytest.mark.skipif(importlib.util.find_spec("mkdocs") is None

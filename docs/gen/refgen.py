@@ -148,26 +148,59 @@ def knob_table(game: str) -> str:
 
 # ---------------------------------------------------------------- policies
 
-_PARAM = re.compile(r'^\s*"(\w+)",\s*#\s*(.*)$', re.MULTILINE)
+_PARAM = re.compile(r'^\s*(?:Param\()?"(\w+)"')
+_RANGE = re.compile(r"^-?[\d.]+\s*(?:-|\.\.|or)\s*-?[\d.]+:\s*")
 
 
-def policy_table(game: str) -> str:
-    """Policy kinds and their default parameters, each parameter with the comment beside its
-    name in the game's policies module."""
+def _param_comments(block: str) -> dict[str, str]:
+    """Each parameter's comment: the one beside its name, else the lines just above it (the
+    valid range it may start with is shown from the code instead)."""
+    comments: dict[str, str] = {}
+    above: list[str] = []
+    for line in block.splitlines():
+        if line.strip().startswith("#"):
+            above.append(line.strip().lstrip("# "))
+            continue
+        m = _PARAM.match(line)
+        if m:
+            beside = line.split("#", 1)[1].strip() if "#" in line else ""
+            comments[m[1]] = _RANGE.sub("", beside or " ".join(above))
+        above = []
+    return comments
+
+
+def _range(param) -> str:
+    if not hasattr(param, "lo"):
+        return ""
+    kind = "whole number " if param.whole else ""
+    return f"{kind}{param.lo:g} to {param.hi:g}"
+
+
+def policy_parameters(game: str):
+    """(module, {parameter: comment}) of the game's policies module."""
     import importlib
     import inspect
 
     module = importlib.import_module(f"snapsim.games.{game}.policies")
     source = inspect.getsource(module)
     block = source[source.index("PARAM_NAMES = ("):]
-    block = block[:block.index("\n)")]
-    comments = dict(_PARAM.findall(block))
+    return module, _param_comments(block[:block.index("\n)")])
+
+
+def policy_table(game: str) -> str:
+    """Policy kinds and their default parameters, each parameter with its valid range and the
+    comment beside its name in the game's policies module."""
+    module, comments = policy_parameters(game)
     kinds = list(module.KIND_NAMES)
-    rows = ["| parameter | meaning | " + " | ".join(code(k) for k in kinds) + " |",
-            "| --- | --- | " + " | ".join("---" for _ in kinds) + " |"]
-    for i, name in enumerate(module.PARAM_NAMES):
+    rows = ["| parameter | range | meaning | " + " | ".join(code(k) for k in kinds) + " |",
+            "| --- | --- | --- | " + " | ".join("---" for _ in kinds) + " |"]
+    for i, param in enumerate(module.PARAM_NAMES):
+        if not comments.get(str(param)):
+            raise MissingMeaning(f"{game} policy parameter {str(param)!r} has no comment "
+                                 f"beside it in snapsim/games/{game}/policies.py")
         values = " | ".join(f"{module.DEFAULT_PARAMS[k][i]:g}" for k in kinds)
-        rows.append(f"| {code(name)} | {cell(comments.get(name, ''))} | {values} |")
+        rows.append(f"| {code(str(param))} | {_range(param)} | {cell(comments[str(param)])} | "
+                    f"{values} |")
     return "\n".join(rows) + "\n"
 
 
