@@ -12,17 +12,37 @@ import pandas as pd
 
 from . import __version__
 from .errors import InputError, SnapsimError
+from .sim.checks import MAX_IN_MEMORY_GAMES, out_file, out_folder, whole
+
+
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Every flag's help ends with its default, unless the text already names it."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if ("default" in text.lower() or action.default in (None, argparse.SUPPRESS)
+                or action.default is False or action.default == []):
+            return text
+        return super()._get_help_string(action)
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a bad command line in one line (no usage dump) with exit code 2."""
 
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):
         raise InputError(f"{message} (see `{self.prog} --help`)")
 
 
+MAX_LIST = 1000  # numbers in one list (a table of more rows is never what was meant)
+MAX_ROWS = 100_000  # rows of one odds table
+
+
 def int_list(text: str) -> list[int]:
-    """Parse "2", "1-3" or "0,2,4-6" into a list of integers."""
+    """Parse "2", "1-3" or "0,2,4-6" into a list of at most MAX_LIST integers."""
     out: list[int] = []
     for part in str(text).split(","):
         part = part.strip()
@@ -32,13 +52,28 @@ def int_list(text: str) -> list[int]:
                 a, b = int(lo), int(hi)
                 if b < a:
                     raise ValueError
+                if b - a >= MAX_LIST:
+                    raise InputError(f"{text!r} lists {b - a + 1:,} numbers; at most "
+                                     f"{MAX_LIST} fit in one list")
                 out.extend(range(a, b + 1))
             else:
                 out.append(int(part))
         except ValueError:
             raise InputError(f"{text!r} is not a number list; write e.g. 2 or 1-3 or 0,2,4-6") \
                 from None
+    if len(out) > MAX_LIST:
+        raise InputError(f"{text!r} lists {len(out):,} numbers; at most {MAX_LIST} fit in one "
+                         "list")
     return out
+
+
+def _table_size(**lists: list) -> None:
+    """Refuse an odds table with more than MAX_ROWS rows (every combination of the lists)."""
+    rows = int(np.prod([len(v) for v in lists.values()], dtype=np.float64))
+    if rows > MAX_ROWS:
+        names = " x ".join(f"--{k.replace('_', '-')}" for k in lists)
+        raise InputError(f"{names} make {rows:,} rows; at most {MAX_ROWS:,} fit in one table "
+                         "(shorten the lists)")
 
 
 def _one(values: list[int], name: str) -> int:
@@ -99,8 +134,9 @@ def _emit(df: pd.DataFrame, fmt: str, title: str = "", extra: dict | None = None
 def _odds_photo(args) -> None:
     from .odds import photo_success
 
-    rows = [(d, t, k, photo_success(d, t, k)) for d in int_list(args.dice)
-            for t in int_list(args.tokens) for k in int_list(args.difficulty)]
+    dice, tokens, difficulty = int_list(args.dice), int_list(args.tokens), int_list(args.difficulty)
+    _table_size(dice=dice, tokens=tokens, difficulty=difficulty)
+    rows = [(d, t, k, photo_success(d, t, k)) for d in dice for t in tokens for k in difficulty]
     df = pd.DataFrame(rows, columns=["dice", "tokens", "difficulty", "p_success"])
     if args.format == "table" and len(df) > 1 and df.tokens.nunique() == 1:
         wide = df.pivot(index="difficulty", columns="dice", values="p_success")
@@ -114,10 +150,12 @@ def _odds_photo(args) -> None:
 def _odds_explore(args) -> None:
     from .odds import explore_odds
 
+    dice, target, rerolls = int_list(args.dice), int_list(args.target), int_list(args.rerolls)
+    _table_size(dice=dice, target=target, rerolls=rerolls)
     rows = []
-    for d in int_list(args.dice):
-        for t in int_list(args.target):
-            for r in int_list(args.rerolls):
+    for d in dice:
+        for t in target:
+            for r in rerolls:
                 o = explore_odds(d, t, r, args.reroll_cost)
                 rows.append((d, t, r, o.success, o.expected_rerolls, o.expected_paid))
     df = pd.DataFrame(rows, columns=["dice", "target", "rerolls", "p_success",
@@ -132,8 +170,7 @@ def _odds_spook(args) -> None:
     from .odds.api import check_stop_rule
 
     check_stop_rule(args.max_placed, args.max_risk)
-    if args.reserve_slots < 0:
-        raise InputError(f"--reserve-slots must be at least 0, got {args.reserve_slots}")
+    whole(args.reserve_slots, "--reserve-slots", 0, 7)
     comp = load_components(args.components)
     tops = [0] * len(comp.habitats)
     for spec in args.top:
@@ -179,9 +216,11 @@ def _odds_spook(args) -> None:
 def _odds_tokens(args) -> None:
     from .odds import token_table
 
-    df = token_table(int_list(args.target), int_list(args.explore_dice),
-                     int_list(args.animal_dice), int_list(args.difficulty),
-                     int_list(args.tokens), args.rerolls, args.reroll_cost)
+    lists = dict(target=int_list(args.target), explore_dice=int_list(args.explore_dice),
+                 animal_dice=int_list(args.animal_dice), difficulty=int_list(args.difficulty),
+                 tokens=int_list(args.tokens))
+    _table_size(**lists)
+    df = token_table(*lists.values(), args.rerolls, args.reroll_cost)
     _emit(df, args.format, "Where does the next token buy the most P(photograph)? "
                            "(gain per token: on the card vs held for an explore re-roll)")
 
@@ -193,16 +232,16 @@ def _add_odds(sub) -> None:
 
     p = kinds.add_parser("photo", help="P(dice total + tokens >= difficulty)")
     p.add_argument("--dice", default="1-6", help="number list, e.g. 2 or 1-3")
-    p.add_argument("--tokens", default="0")
-    p.add_argument("--difficulty", default="2-12")
+    p.add_argument("--tokens", default="0", help="tokens on the card (number list)")
+    p.add_argument("--difficulty", default="2-12", help="animal difficulty (number list)")
     p.add_argument("--format", **fmt)
     p.set_defaults(run=_odds_photo)
 
     p = kinds.add_parser("explore", help="explore success with bought re-rolls")
-    p.add_argument("--dice", default="1-3")
+    p.add_argument("--dice", default="1-3", help="explore dice on the habitat (number list)")
     p.add_argument("--target", default="2-5", help="explore value(s) of the habitat")
     p.add_argument("--rerolls", default="0-2", help="re-roll budget(s)")
-    p.add_argument("--reroll-cost", type=int, default=2)
+    p.add_argument("--reroll-cost", type=int, default=2, help="tokens per re-roll")
     p.add_argument("--format", **fmt)
     p.set_defaults(run=_odds_explore)
 
@@ -223,13 +262,13 @@ def _add_odds(sub) -> None:
     p.set_defaults(run=_odds_spook)
 
     p = kinds.add_parser("tokens", help="value of the next token: card vs explore re-roll")
-    p.add_argument("--target", default="4")
-    p.add_argument("--explore-dice", default="1")
-    p.add_argument("--animal-dice", default="1-3")
-    p.add_argument("--difficulty", default="2-10")
+    p.add_argument("--target", default="4", help="explore value of the habitat (number list)")
+    p.add_argument("--explore-dice", default="1", help="dice on the habitat (number list)")
+    p.add_argument("--animal-dice", default="1-3", help="dice on the animal (number list)")
+    p.add_argument("--difficulty", default="2-10", help="animal difficulty (number list)")
     p.add_argument("--tokens", default="0", help="tokens already on the card")
     p.add_argument("--rerolls", type=int, default=0, help="re-rolls already affordable")
-    p.add_argument("--reroll-cost", type=int, default=2)
+    p.add_argument("--reroll-cost", type=int, default=2, help="tokens per re-roll")
     p.add_argument("--format", **fmt)
     p.set_defaults(run=_odds_tokens)
 
@@ -262,6 +301,8 @@ def _knobs(args) -> dict:
     from .sim import get_game
 
     knobs = dict(parse_knob(t) for t in args.set)
+    if "players" in knobs:
+        raise InputError("--set players=...: the player count is --players, not a rule knob")
     if getattr(args, "components", None):
         knobs["components"] = get_game(args.game).load_components(args.components)
     return knobs
@@ -293,6 +334,7 @@ def _simulate(args) -> int | None:
     from .analysis.stats import win_table, win_table_from_sums
     from .sim import run, simulate
 
+    _check_backend_sizes(args)
     knobs = _knobs(args)
     policies = [p for p in (s.strip() for s in args.policies.split(",")) if p] \
         if args.policies else None
@@ -310,6 +352,7 @@ def _simulate(args) -> int | None:
     extra = {"games": args.games, "seed": args.seed}
     out = Path(args.out) if args.out else None
     if out is not None and out.suffix != ".parquet":  # a folder: chunked, resumable dataset
+        out_folder(out)
         try:
             res = run(args.game, out, resume=args.resume, **common)
         except KeyboardInterrupt:
@@ -322,8 +365,8 @@ def _simulate(args) -> int | None:
         return None
     if args.resume:
         raise InputError("--resume needs --out DIR (a dataset folder)")
-    if out is not None and not out.parent.exists():
-        raise InputError(f"--out {args.out!r}: folder {str(out.parent)!r} does not exist")
+    if out is not None:
+        out_file(out)
     df = simulate(args.game, **common)
     if out is not None:
         df.to_parquet(out, index=False)
@@ -337,8 +380,11 @@ def _sweep(args) -> int | None:
     from .analysis.stats import win_table_from_sums
     from .sim import read_sweep, run_sweep
 
+    _check_backend_sizes(args)
     sweep = read_sweep(args.file)
     folder = args.out or sweep.out
+    if folder:
+        out_folder(folder, "--out" if args.out else f"{args.file}: out")
     try:
         results = run_sweep(sweep, out=args.out, resume=args.resume, progress=not args.quiet,
                             threads=args.threads, workers=args.workers,
@@ -358,6 +404,16 @@ def _sweep(args) -> int | None:
     return None
 
 
+MAX_WORKERS = 1024  # threads or processes of one run
+
+
+def _check_backend_sizes(args) -> None:
+    """Threads and worker processes: at least one, and not more than any machine runs."""
+    for name in ("threads", "workers"):
+        if getattr(args, name) is not None:
+            whole(getattr(args, name), f"--{name}", 1, MAX_WORKERS)
+
+
 def _backend_options(p) -> None:
     p.add_argument("--threads", type=int, help="numba threads in this process (default: all)")
     p.add_argument("--workers", type=int, help="run chunks in N local worker processes")
@@ -366,17 +422,19 @@ def _backend_options(p) -> None:
     p.add_argument("--resume", action="store_true",
                    help="finish an interrupted run in --out, computing only missing chunks")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table",
+                   help="output format")
 
 
 def _add_simulate(sub) -> None:
     p = sub.add_parser("simulate", help="play many seeded games and summarise win rates")
     p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
-    p.add_argument("--players", type=int, help="number of players")
+    p.add_argument("--players", type=int,
+                   help="number of players (default: the game's usual count)")
     p.add_argument("--policies", help="comma-separated line-up, one per seat (or one for all); "
                                       "parameters as name:key=value:key=value")
-    p.add_argument("--games", type=int, default=10_000)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=int, default=10_000, help="games to play")
+    p.add_argument("--seed", type=int, default=0, help="root seed: same seed, same games")
     p.add_argument("--no-rotate", action="store_true", help="keep each policy on its seat")
     p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
                    help="rule knob, e.g. photo_target=8 (repeatable)")
@@ -428,8 +486,7 @@ def _advise(args) -> None:
                                                 "payment from the supply and the animals' "
                                                 "tokens)")
         return
-    if args.top < 1:
-        raise InputError(f"--top must be at least 1, got {args.top}")
+    whole(args.top, "--top", 1, A.MAX_TOP)
     data, name = read_situation(args.situation), Path(args.situation).name
     if args.kind == "research":
         out = A.research_advice(data, name, components=args.components)
@@ -458,7 +515,7 @@ def _animal(text: str) -> tuple:
 def _add_advise(sub) -> None:
     p = sub.add_parser("advise", help="exact best moves for a Snapshot situation")
     kinds = p.add_subparsers(dest="kind", required=True, parser_class=_Parser)
-    fmt = dict(choices=["table", "csv", "json"], default="table")
+    fmt = dict(choices=["table", "csv", "json"], default="table", help="output format")
     for kind, text in (("prep", "rank every dice and token allocation"),
                        ("research", "draw one more card or stop")):
         q = kinds.add_parser(kind, help=text)
@@ -479,8 +536,9 @@ def _add_advise(sub) -> None:
     q.add_argument("--target", type=int, required=True, help="the habitat's explore value")
     q.add_argument("--tokens", type=int, required=True, help="tokens in your supply")
     q.add_argument("--paid", type=int, default=0, help="re-roll tokens already on the habitat")
-    q.add_argument("--reroll-cost", type=int, default=2)
-    q.add_argument("--token-value", type=float, default=0.4)
+    q.add_argument("--reroll-cost", type=int, default=2, help="tokens per re-roll")
+    q.add_argument("--token-value", type=float, default=0.4,
+                   help="prestige one token left in the supply is worth")
     q.add_argument("--format", **fmt)
     q.set_defaults(run=_advise)
 
@@ -496,14 +554,21 @@ def _tune(args) -> None:
     from .games.snapshot.config import players_label
     from .games.snapshot.tuning import save_tuned, tune
 
-    for name, v in (("--players", args.players), ("--games", args.games),
-                    ("--iterations", args.iterations), ("--verify-games", args.verify_games)):
-        if v < (2 if name == "--players" else 1):
-            raise InputError(f"{name} must be a positive whole number, got {v}")
+    for name, v, lo, hi in (("--players", args.players, 2, 5),
+                            ("--games", args.games, 1, MAX_IN_MEMORY_GAMES),
+                            ("--iterations", args.iterations, 1, 1000),
+                            ("--popsize", args.popsize, 1, 1000),
+                            ("--verify-games", args.verify_games, 1, MAX_IN_MEMORY_GAMES),
+                            ("--seed", args.seed, 0, 2**32 - 1)):
+        whole(v, name, lo, hi)
     knobs = _knobs(args)
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir() and not args.force:
         raise InputError(f"{args.out} already exists; give another --out or add --force to "
                          "replace it")
+    if args.out and Path(args.out).is_dir():  # checked before the long search
+        out_folder(args.out)
+    elif args.out:
+        out_file(args.out)
     res = tune(args.players, args.policy, args.field, args.games, args.seed, args.iterations,
                args.popsize, args.verify_games, args.threads, **knobs)
     table = pd.DataFrame({"parameter": list(res.params), "tuned": list(res.params.values())})
@@ -521,16 +586,17 @@ def _tune(args) -> None:
 def _add_tune(sub) -> None:
     p = sub.add_parser("tune", help="optimise a policy's parameters for win rate")
     p.add_argument("game", help="game name: snapshot")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--players", type=int, default=4, help="number of players")
     p.add_argument("--policy", default="greedy", help="heuristic policy to tune")
     p.add_argument("--field", default="greedy", help="opponents' policy")
     p.add_argument("--games", type=int, default=1000, help="games per candidate")
     p.add_argument("--iterations", type=int, default=4, help="differential-evolution rounds")
-    p.add_argument("--popsize", type=int, default=5)
+    p.add_argument("--popsize", type=int, default=5,
+                   help="differential-evolution population multiplier")
     p.add_argument("--verify-games", type=int, default=20_000,
                    help="fresh games against greedy for the significance check")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int)
+    p.add_argument("--seed", type=int, default=0, help="tuning seed")
+    p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
                    help="rule knob for the tuning games, e.g. photo_target=8 (repeatable; "
                         "default: none)")
@@ -567,10 +633,11 @@ def _report(args) -> None:
     spec = get_game(args.game)
     if spec.report is None:
         raise InputError(f"no report for game {args.game!r} yet")
-    games = QUICK_GAMES if args.quick else args.games
+    games = QUICK_GAMES if args.quick else whole(args.games, "--games", 1, MAX_IN_MEMORY_GAMES)
     studies = [s.strip() for s in args.studies.split(",")] if args.studies else None
     comps = spec.load_components(args.components) if args.components else None
     out = args.out or (f"{spec.name}-quick-report" if args.quick else f"reports/{spec.name}")
+    out_folder(out)
     if args.quick and args.out and _in_committed_reports(out) and not args.force:
         raise InputError(f"--quick does not write into {out}: its reports are full runs; give "
                          "another --out or add --force")
@@ -601,7 +668,7 @@ def _add_report(sub) -> None:
     p.add_argument("game", help="game name: snapshot, yosemite or shutterbug; or sweep")
     p.add_argument("folder", nargs="?", help="after `sweep`: the sweep's output folder")
     p.add_argument("--games", type=int, default=20_000, help="games per configuration")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="root seed")
     p.add_argument("--out", help="output folder (default: reports/GAME, with --quick "
                                  "GAME-quick-report; a sweep's: DIR/report)")
     p.add_argument("--objective", help="sweep report: the measure to minimise, e.g. 'game "
@@ -672,12 +739,15 @@ def _compare(args) -> int | None:
             games = int(games)
         except ValueError:
             raise InputError(f"--games {args.games!r}: give a whole number or 'auto'") from None
+        whole(games, "--games", 1, MAX_IN_MEMORY_GAMES)
     if args.detect is not None and not (args.detect > 0 and np.isfinite(args.detect)):
         raise InputError(f"--detect must be a positive number of points, got {args.detect}")
     players = [int(p) for text in args.players for p in int_list(text)] or None
     policies = [p for p in (s.strip() for s in args.policies.split(",")) if p] \
         if args.policies else None
     knobs = dict(parse_knob(t) for t in args.variant_set)
+    if args.out:
+        out_folder(args.out)
     if args.out and not args.force:
         check_out_free(args.out)
     result = compare(args.game, baseline=args.baseline, variants=args.variant, variant_set=knobs,
