@@ -20,8 +20,8 @@ SHORE, SAV, MOUNT, RAIN = 0, 1, 2, 3
 
 
 def code(kind: int, arg: int = 0) -> int:
-    """Action code: kind * 64 + arg."""
-    return kind * 64 + arg
+    """Action code of `kind` with argument `arg` (the engine's encoding)."""
+    return int(E.act(kind, arg))
 
 
 DRAW, STOP, OFFER, PASS = code(E.A_DRAW), code(E.A_STOP), code(E.A_OFFER), code(E.A_PASS)
@@ -182,7 +182,7 @@ def legal(g: SnapshotGame) -> set[int]:
 
 
 def kinds(g: SnapshotGame) -> set[int]:
-    return {a.code // 64 for a in g.legal_actions()}
+    return {int(E.act_kind(a.code)) for a in g.legal_actions()}
 
 
 def play(g: SnapshotGame, *codes: int) -> SnapshotGame:

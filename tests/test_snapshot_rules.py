@@ -289,7 +289,8 @@ def test_place_only_above_every_animal_property_SN_RES_2(habitat, table_diffs, d
     fits = drawn > max(table_diffs, default=0)
     assert (place(habitat) in legal(g)) == fits
     assert (spook(habitat) in legal(g)) == (not fits)
-    assert {a.code // 64 for a in g.legal_actions()} <= {E.A_PLACE, E.A_RESERVE, E.A_SPOOK}
+    assert {int(E.act_kind(a.code)) for a in g.legal_actions()} <= {E.A_PLACE, E.A_RESERVE,
+                                                                    E.A_SPOOK}
 
 
 def test_spook_discards_the_habitat_and_ends_the_turn_SN_RES_3():

@@ -248,7 +248,7 @@ class Action:
 
 
 def decode(code: int) -> Action:
-    kind, arg = divmod(int(code), 64)
+    kind, arg = int(E.act_kind(code)), int(E.act_arg(code))
     name = ACTION_NAMES[kind]
     if kind in (E.A_PLACE, E.A_SPOOK, E.A_DIE_HABITAT, E.A_RESOLVE, E.A_SETUP_RACCOON):
         return Action(code, name, habitat=arg)

@@ -123,7 +123,7 @@ PH_REROLL = 7
 PH_OVER = 8
 PH_SETUP = 9  # the starting player puts a raccoon dealt at set-up into a habitat
 
-# ---------------------------------------------------------------- actions: kind * 64 + arg
+# ---------------------------------------------------------------- actions: `act(kind, arg)`
 A_DRAW = 0
 A_STOP = 1
 A_OFFER = 2
@@ -146,6 +146,23 @@ A_SETUP_RACCOON = 18  # arg habitat
 N_KINDS = 19
 RACCOON_ARG = 40
 MAX_LEGAL = 128
+ARG_SPAN = 64  # an action's argument is below this
+
+
+@njit(cache=True)
+def act(kind, arg=0):
+    """The action code of `kind` with argument `arg` (card, habitat or token source)."""
+    return kind * ARG_SPAN + arg
+
+
+@njit(cache=True)
+def act_kind(a):
+    return a // ARG_SPAN
+
+
+@njit(cache=True)
+def act_arg(a):
+    return a % ARG_SPAN
 
 # ---------------------------------------------------------------- card locations
 L_DECK = 0
@@ -287,17 +304,17 @@ def sideways_need(st, extra_hab):
     """Dice still owed to sideways cards (one on each, one on each of their habitats),
     counting one more sideways card in habitat `extra_hab` (-1 for none)."""
     need = 0
-    hab_need = np.zeros(N_HAB, np.int64)
+    habs = 0  # bit h: habitat h holds a sideways card
     for c in range(N_CARDS):
         if st[LOC + c] == L_TABLE and st[SIDEWAYS + c] == 1:
             if st[DICE_ON + c] == 0:
                 need += 1
-            hab_need[st[ON_HAB + c]] = 1
+            habs |= 1 << st[ON_HAB + c]
     if extra_hab >= 0:
         need += 1
-        hab_need[extra_hab] = 1
+        habs |= 1 << extra_hab
     for h in range(N_HAB):
-        if hab_need[h] == 1 and st[HAB_DICE + h] == 0:
+        if habs >> h & 1 and st[HAB_DICE + h] == 0:
             need += 1
     return need
 
@@ -355,11 +372,11 @@ def reroll_sources(st, cfg, out, n):
     for c in range(floor, N_CARDS):
         if st[TOK_ON + c] > 0:
             if later >= need:
-                out[n] = A_REROLL * 64 + c
+                out[n] = act(A_REROLL, c)
                 n += 1
             later -= st[TOK_ON + c]
     if supply > 0 and supply >= need:
-        out[n] = A_REROLL * 64 + SUPPLY
+        out[n] = act(A_REROLL, SUPPLY)
         n += 1
     return n
 
@@ -387,13 +404,13 @@ def legal_actions(st, cfg, comp, out):
     p = st[CUR]
     if ph == PH_RESEARCH:
         if deck_can_draw(st):
-            out[n] = A_DRAW * 64
+            out[n] = act(A_DRAW)
             n += 1
-        out[n] = A_STOP * 64
+        out[n] = act(A_STOP)
         n += 1
     elif ph == PH_OFFER:
-        out[n] = A_OFFER * 64
-        out[n + 1] = A_PASS * 64
+        out[n] = act(A_OFFER)
+        out[n + 1] = act(A_PASS)
         n += 2
     elif ph == PH_DECIDE:
         c = st[DRAWN]
@@ -404,21 +421,21 @@ def legal_actions(st, cfg, comp, out):
                 fits = True
                 # a refused offer's card is placed sideways: the dice owed must still fit
                 if not offer or sideways_need(st, h) <= cfg[C_DICE]:
-                    out[n] = A_PLACE * 64 + h
+                    out[n] = act(A_PLACE, h)
                     n += 1
         if free_slots(st, cfg, p) > 0:
-            out[n] = A_RESERVE * 64
+            out[n] = act(A_RESERVE)
             n += 1
         if offer:
-            out[n] = A_ACCEPT * 64
+            out[n] = act(A_ACCEPT)
             n += 1
         elif not fits:
             if c == RACCOON:
                 for h in range(N_HAB):
-                    out[n] = A_SPOOK * 64 + h
+                    out[n] = act(A_SPOOK, h)
                     n += 1
             else:
-                out[n] = A_SPOOK * 64 + comp[K_HAB + c]
+                out[n] = act(A_SPOOK, comp[K_HAB + c])
                 n += 1
     elif ph == PH_PREP_RESERVED:
         for c in range(N_CARDS):
@@ -426,65 +443,66 @@ def legal_actions(st, cfg, comp, out):
                 if c == RACCOON:
                     for h in range(N_HAB):
                         if sideways_need(st, h) <= cfg[C_DICE]:
-                            out[n] = A_PLACE_RESERVED * 64 + RACCOON_ARG + h
+                            out[n] = act(A_PLACE_RESERVED, RACCOON_ARG + h)
                             n += 1
                 elif sideways_need(st, comp[K_HAB + c]) <= cfg[C_DICE]:
-                    out[n] = A_PLACE_RESERVED * 64 + c
+                    out[n] = act(A_PLACE_RESERVED, c)
                     n += 1
-        out[n] = A_RESERVED_DONE * 64
+        out[n] = act(A_RESERVED_DONE)
         n += 1
     elif ph == PH_PREP_DICE:
         left = st[DICE_LEFT]
         need = sideways_need(st, -1)
         if left > 0:
             # one pass: which habitats hold animals, and which owe a die to a sideways card
-            animals = np.zeros(N_HAB, np.int64)
-            owes = np.zeros(N_HAB, np.int64)
+            # (bit h of each mask)
+            animals = 0
+            owes = 0
             for c in range(N_CARDS):
                 if st[LOC + c] == L_TABLE:
                     h = st[ON_HAB + c]
-                    animals[h] = 1
+                    animals |= 1 << h
                     if st[SIDEWAYS + c] == 1 and st[HAB_DICE + h] == 0:
-                        owes[h] = 1
+                        owes |= 1 << h
             for h in range(N_HAB):
-                if animals[h] == 1 and left - 1 >= need - owes[h]:
-                    out[n] = A_DIE_HABITAT * 64 + h
+                if animals >> h & 1 and left - 1 >= need - (owes >> h & 1):
+                    out[n] = act(A_DIE_HABITAT, h)
                     n += 1
             for c in range(N_CARDS):
                 if st[LOC + c] == L_TABLE and st[HAB_DICE + st[ON_HAB + c]] > 0:
                     owed = 1 if (st[SIDEWAYS + c] == 1 and st[DICE_ON + c] == 0) else 0
                     if left - 1 >= need - owed:
-                        out[n] = A_DIE_ANIMAL * 64 + c
+                        out[n] = act(A_DIE_ANIMAL, c)
                         n += 1
         if need == 0:
-            out[n] = A_DICE_DONE * 64
+            out[n] = act(A_DICE_DONE)
             n += 1
     elif ph == PH_PREP_TOKENS:
         if st[TOKENS + p] > 0:
             for c in range(N_CARDS):
                 if st[LOC + c] == L_TABLE and st[DICE_ON + c] > 0:
-                    out[n] = A_TOKEN * 64 + c
+                    out[n] = act(A_TOKEN, c)
                     n += 1
-        out[n] = A_TOKENS_DONE * 64
+        out[n] = act(A_TOKENS_DONE)
         n += 1
     elif ph == PH_RESOLVE:
         for h in range(N_HAB):
             if st[HAB_DICE + h] > 0 and st[RESOLVED + h] == 0:
-                out[n] = A_RESOLVE * 64 + h
+                out[n] = act(A_RESOLVE, h)
                 n += 1
     elif ph == PH_REROLL:
         n = reroll_sources(st, cfg, out, n)
         if st[PAY_PENDING] == 0:  # a re-roll once begun is paid in full
-            out[n] = A_GIVE_UP * 64
+            out[n] = act(A_GIVE_UP)
             n += 1
     elif ph == PH_SETUP:
         for h in range(N_HAB):
             if setup_raccoon_fits(st, comp, h):
-                out[n] = A_SETUP_RACCOON * 64 + h
+                out[n] = act(A_SETUP_RACCOON, h)
                 n += 1
         if n == 0:  # no spooking at set-up: with every habitat closed, any habitat will do
             for h in range(N_HAB):
-                out[n] = A_SETUP_RACCOON * 64 + h
+                out[n] = act(A_SETUP_RACCOON, h)
                 n += 1
     return n
 
@@ -829,8 +847,8 @@ def win_shares(st, cfg):
 @njit(cache=True)
 def apply_action(st, cfg, comp, rng, action):
     """Apply one legal action (not checked here: `legal_actions` is the contract)."""
-    kind = action // 64
-    arg = action % 64
+    kind = act_kind(action)
+    arg = act_arg(action)
     p = st[CUR]
     if kind == A_DRAW:
         c = draw_card(st, rng)
