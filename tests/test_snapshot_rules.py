@@ -794,6 +794,23 @@ def test_rerolls_last_while_tokens_last_SN_PHO_3():
     assert tok(g, 0) == 3 + 3  # the re-roll tokens came back, then experience
 
 
+def test_each_reroll_may_take_tokens_from_the_same_card_again_SN_PHO_3_SN_PHO_4():
+    # clauses SN-PHO-3, SN-PHO-4: the mudskipper's 4 tokens pay two re-rolls of the
+    # Shoreline die, one after the other; the second explores, and the photograph succeeds
+    g = arrange(new(QUIET), table=["mudskipper"], tokens=[4, 0, 0, 0])
+    mud = cid(g, "mudskipper")
+    play(g, STOP, die_hab(SHORE), die_on(mud))
+    with_rolls(g, lambda r: r[0] == 1 and r[1] == 1 and r[2] >= 2 and r[3] >= 2, 4)
+    play(g, DICE_DONE, *[token_on(mud)] * 4)  # the last token ends the step; explore: 1
+    assert g.phase == "re-roll" and legal(g) == {reroll_from(mud), GIVE_UP}
+    play(g, reroll_from(mud))  # its second token is forced; re-rolled: 1 again
+    assert g.phase == "re-roll" and legal(g) == {reroll_from(mud), GIVE_UP}
+    play(g, reroll_from(mud))  # explored; the die alone photographs it
+    assert loc(g, "mudskipper") == E.L_PORTFOLIO
+    assert int(g.state[E.ST_REROLLS + 0]) == 2 and int(g.state[E.ST_TOK_REROLL + 0]) == 4
+    assert tok(g, 0) == 0
+
+
 def test_reroll_paid_from_a_cards_tokens_SN_PHO_4():
     # clause SN-PHO-4 (ruling docs/rulings.md, Phase 3 Re-Rolls): tokens already on an
     # animal card may pay, alone or together with the supply
@@ -1500,6 +1517,21 @@ def test_simpler_variants_combine_and_reject_unknown():
     assert cfg.players == 3
     with pytest.raises(InputError):
         SnapshotConfig.simpler(4)
+
+
+def test_award_claims_record_their_round():
+    # the claim round of each award token (the reports' award timing): seat 3 takes the top
+    # Mountain token in round 1, seat 0 the next one in round 2
+    g = arrange(new(QUIET), table=["red panda", "golden pheasant"], tokens=[0] * 4, cur=3,
+                portfolios={0: ["pika", "alpine salamander"],
+                            3: ["guanaco", "mountain goat"]})
+    _photo_turn(g, 3, "golden pheasant")
+    _photo_turn(g, 0, "red panda")
+    assert int(g.state[E.ROUND]) == 1
+    claimed = [int(r) for r in g.state[E.AWARD_ROUND:E.AWARD_ROUND + E.N_CAT * E.MAX_STACK]]
+    expected = [0] * (E.N_CAT * E.MAX_STACK)
+    expected[MOUNT * E.MAX_STACK:MOUNT * E.MAX_STACK + 2] = [1, 2]
+    assert claimed == expected
 
 
 def _per_seat(g, field):
