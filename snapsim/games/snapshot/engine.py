@@ -87,7 +87,7 @@ def component_vector(a):
     return comp
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def award_value(comp, cat, i):
     """Prestige of the i-th token (0 = top) of award category `cat`."""
     return comp[K_AWARDS + cat * comp[K_AWARD_WIDTH] + i]
@@ -149,18 +149,18 @@ MAX_LEGAL = 128
 ARG_SPAN = 64  # an action's argument is below this
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def act(kind, arg=0):
     """The action code of `kind` with argument `arg` (card, habitat or token source)."""
     return kind * ARG_SPAN + arg
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def act_kind(a):
     return a // ARG_SPAN
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def act_arg(a):
     return a % ARG_SPAN
 
@@ -262,12 +262,12 @@ def roll(rng):
 # ---------------------------------------------------------------- small queries
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def n_players(cfg):
     return cfg[C_PLAYERS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_difficulty(st, comp, c):
     return st[RACCOON_DIFF] if c == RACCOON else comp[K_DIFF + c]
 

@@ -87,7 +87,7 @@ MAX_T = 20  # tokens beyond this change no probability (difficulties are at most
 # ---------------------------------------------------------------- values
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def photo_p(ptab, dice, tokens, difficulty):
     """P(photograph) from the exact table `ptab` (snapsim.odds photo table)."""
     if dice <= 0:
