@@ -52,18 +52,15 @@ def int_list(text: str) -> list[int]:
                 a, b = int(lo), int(hi)
                 if b < a:
                     raise ValueError
-                if b - a >= MAX_LIST:
-                    raise InputError(f"{text!r} lists {b - a + 1:,} numbers; at most "
-                                     f"{MAX_LIST} fit in one list")
-                out.extend(range(a, b + 1))
+                out.extend(range(a, min(b, a + MAX_LIST) + 1))
             else:
                 out.append(int(part))
         except ValueError:
             raise InputError(f"{text!r} is not a number list; write e.g. 2 or 1-3 or 0,2,4-6") \
                 from None
     if len(out) > MAX_LIST:
-        raise InputError(f"{text!r} lists {len(out):,} numbers; at most {MAX_LIST} fit in one "
-                         "list")
+        raise InputError(f"{text!r} lists more than {MAX_LIST} numbers; at most {MAX_LIST} "
+                         "fit in one list")
     return out
 
 
@@ -462,9 +459,12 @@ def read_situation(path: str) -> dict:
 
     p = Path(path)
     try:
-        text = p.read_text()
+        text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"{p.name}: cannot read {path!r} ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{p.name}: is not UTF-8 text; save the situation as UTF-8 TOML or "
+                         "JSON") from None
     try:
         return json.loads(text) if p.suffix == ".json" else tomllib.loads(text)
     except (ValueError, tomllib.TOMLDecodeError) as exc:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from numbers import Integral
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..sim.checks import number, whole
 from .dice import MAX_DICE, photo_success_kernel, photo_table_kernel
 from .dice import sum_pmf as _sum_pmf
 from .explore import explore_kernel
@@ -23,14 +22,14 @@ RACCOON_DIFFICULTY = 6
 PRUNE = 1e-18
 
 
-def _int(name, value, lo, hi=None, hint=""):
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise InputError(f"{name} must be a whole number, got {value!r}{hint}")
-    value = int(value)
-    if value < lo or (hi is not None and value > hi):
-        span = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
-        raise InputError(f"{name} must be {span}, got {value}{hint}")
-    return value
+# Bounds that keep every answer exact and quick: a total past 1000 is beyond any dice, and
+# after 1000 re-rolls P(every die failed) <= (5/6)**1000 < 1e-79.
+MAX_VALUE = 1000
+MAX_REROLLS = 1000
+
+
+def _int(name, value, lo, hi=MAX_VALUE, hint=""):
+    return whole(value, name, lo, hi, hint=hint)
 
 
 def _dice(value, name="dice"):
@@ -90,7 +89,8 @@ class ExploreOdds:
 
 def _explore_args(dice, target, rerolls, reroll_cost):
     return (_dice(dice), _int("target", target, 1, 6, " (explore values are 1-6)"),
-            _int("rerolls", rerolls, 0), _int("reroll_cost", reroll_cost, 1))
+            _int("rerolls", rerolls, 0, MAX_REROLLS, " (more change no probability)"),
+            _int("reroll_cost", reroll_cost, 1))
 
 
 def explore_odds(dice: int, target: int, rerolls: int = 0,
@@ -294,8 +294,7 @@ def spook_risk(tops, unseen, *, raccoon: bool = False, free_slots: int = 0,
 def _stop_rule(max_placed, max_risk) -> int:
     """Validate a stopping rule; returns the placement cap (no cap: a huge number)."""
     k = 1 << 30 if max_placed is None else _int("max_placed", max_placed, 0)
-    if not (isinstance(max_risk, int | float) and 0.0 <= max_risk <= 1.0) or math.isnan(max_risk):
-        raise InputError(f"max_risk must be a probability from 0 to 1, got {max_risk!r}")
+    number(max_risk, "max_risk", 0, 1, hint=" (a probability)")
     return k
 
 
@@ -354,7 +353,7 @@ def token_table(targets=(2, 3, 4, 5), explore_dice=(1, 2), animal_dice=(1, 2, 3)
     ad = [_dice(d, "animal_dice") for d in animal_dice]
     df = [_int("difficulty", d, 1) for d in difficulties]
     tk = [_int("tokens", t, 0) for t in tokens]
-    rr = _int("rerolls", rerolls, 0)
+    rr = _int("rerolls", rerolls, 0, MAX_REROLLS, " (more change no probability)")
     cost = _int("reroll_cost", reroll_cost, 1)
     arr = [np.array(x, dtype=np.int64) for x in (tg, ed, ad, df, tk)]
     out = pd.DataFrame(token_table_kernel(*arr, rr, cost), columns=TOKEN_COLUMNS)

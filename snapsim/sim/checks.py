@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import math
 from numbers import Integral, Real
+from pathlib import Path
 
 from ..errors import InputError
 
 INT64_MAX = 2**63 - 1
+# Games of one run held in memory: about 1 KB each (a row per seat), so a few GB at most;
+# more are streamed to a dataset folder (snapsim.run, the CLI's --out DIR).
+MAX_IN_MEMORY_GAMES = 2_000_000
 
 
 def _shown(value) -> str:
@@ -66,3 +70,40 @@ def flag(value, name: str) -> bool:
     if not isinstance(value, bool):
         raise InputError(f"{name} must be true or false, got {_shown(value)}")
     return value
+
+
+def out_folder(path, name: str = "--out"):
+    """Make sure the output folder `path` exists and takes files, before any work is done;
+    nothing in it is changed. A file in the way or an unwritable place is one InputError."""
+    folder = Path(path).expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{name} {str(path)!r} is a file, not a folder; give a folder name")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".snapsim-write-test"
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        raise InputError(f"{name} {str(path)!r}: cannot write there ({exc.strerror or exc}); "
+                         "choose a writable folder") from None
+    return folder
+
+
+def out_file(path, name: str = "--out"):
+    """Make sure the output file `path` can be written, before any work is done; an existing
+    file is left as it is."""
+    file = Path(path).expanduser()
+    if file.is_dir():
+        raise InputError(f"{name} {str(path)!r} is a folder; give a file name")
+    if not file.parent.is_dir():
+        raise InputError(f"{name} {str(path)!r}: folder {str(file.parent)!r} does not exist")
+    existed = file.exists()
+    try:
+        with file.open("ab"):
+            pass
+    except OSError as exc:
+        raise InputError(f"{name} {str(path)!r}: cannot write there ({exc.strerror or exc}); "
+                         "choose a writable place") from None
+    if not existed:
+        file.unlink()
+    return file

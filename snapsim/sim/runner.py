@@ -19,7 +19,7 @@ from tqdm import tqdm
 from ..analysis.stats import add_sums, group_sums
 from ..errors import InputError
 from .backends import Task, check_backend, make_backend
-from .checks import whole
+from .checks import MAX_IN_MEMORY_GAMES, whole
 from .component_files import resolve
 from .provenance import describe, provenance
 from .registry import get_game
@@ -27,14 +27,13 @@ from .store import RunStore, chunk_plan
 
 DEFAULT_CHUNK = 5_000
 MAX_GAMES = 10**9  # a run's chunk plan stays small; more games than any study needs
-# A run held in memory: about 1 KB per game (a row per seat), so at most a few GB; more is
-# streamed to a dataset folder (`run`, the CLI's --out DIR).
-MAX_IN_MEMORY_GAMES = 2_000_000
 
 
-def _check_size(games, chunk_size) -> None:
+def _check_run(games, chunk_size, seed) -> None:
+    """A run's size and seed, checked before anything starts."""
     whole(games, "games", 1, MAX_GAMES)
     whole(chunk_size, "chunk_size", 1, MAX_GAMES)
+    whole(seed, "seed", 0)
 
 
 def prepare(game: str, players=None, policies=None, config=None, components=None, **knobs):
@@ -133,11 +132,11 @@ def simulate(game: str, players: int | None = None, policies=None, games: int = 
         and ``df.attrs["provenance"]`` says what made the table.
     """
     spec, config, pols = prepare(game, players, policies, config, components, **knobs)
-    _check_size(games, chunk_size)
-    if games > MAX_IN_MEMORY_GAMES:
+    if whole(games, "games", 1) > MAX_IN_MEMORY_GAMES:
         raise InputError(f"{games} games cannot be held in memory (at most "
                          f"{MAX_IN_MEMORY_GAMES:,}); stream them to a dataset folder with "
                          "--out DIR (snapsim.run in Python)")
+    _check_run(games, chunk_size, seed)
     check_backend(threads, workers, scheduler)
     tasks = [Task(i, spec.name, config, pols, first, count, seed, rotate_seats)
              for i, first, count in chunk_plan(games, chunk_size)]
@@ -233,7 +232,7 @@ def run(game: str, out, players: int | None = None, policies=None, games: int = 
 def run_points(spec, points: list[Point], games, seed, rotate_seats, chunk_size, resume,
                progress, threads=None, workers=None, scheduler=None) -> list[RunResult]:
     """Run every point's missing chunks through one backend with one progress bar."""
-    _check_size(games, chunk_size)
+    _check_run(games, chunk_size, seed)
     check_backend(threads, workers, scheduler)
     stores = [RunStore(p.folder, identity(spec, p.config, p.policies, seed, rotate_seats),
                        games, chunk_size, spec.players(p.config), resume,

@@ -14,13 +14,16 @@ greedy policy rank with the same numbers.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from numba import njit
 
+from ...errors import InputError
 from ...odds.explore import face_success
+from ...sim.checks import number, whole
 from . import engine as E
 from . import policies as P
 
@@ -318,6 +321,31 @@ def advise_allocations(state, cfg, comp, ptab, params, cards, mandatory, top: in
 
 SITUATION_KEYS = {"players", "tokens", "table", "sideways", "reserved", "portfolio",
                   "assignment", "token_value", "dice", "reroll_cost", "seen"}
+NAME_LISTS = ("sideways", "reserved", "portfolio", "seen")
+MAX_TOKENS = 100  # a supply past any game: the exact search stays quick
+MAX_TOP = 10_000  # rows asked for; more than any search keeps
+
+
+def check_situation(data: dict, source: str) -> None:
+    """Each situation value of the right kind and range, named in one line."""
+    try:
+        whole(data.get("tokens", 0), "tokens", 0, MAX_TOKENS)
+        number(data.get("token_value", 0.0), "token_value", 0, 100)
+        table = data.get("table", {})
+        if not isinstance(table, dict) or not all(
+                isinstance(v, list) and all(isinstance(n, str) for n in v)
+                for v in table.values()):
+            raise InputError("table must map habitat names to lists of animal names, e.g. "
+                             'Shoreline = ["walrus"]')
+        for key in NAME_LISTS:
+            value = data.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+                raise InputError(f"{key} must be a list of animal names, got {value!r}")
+        if "assignment" in data and not isinstance(data["assignment"], str):
+            raise InputError(f"assignment must be an assignment's name, got "
+                             f"{data['assignment']!r}")
+    except InputError as exc:
+        raise InputError(f"{source}: {exc}") from None
 
 
 def situation_game(data: dict, source: str = "situation", config=None, seed: int = 0,
@@ -328,14 +356,17 @@ def situation_game(data: dict, source: str = "situation", config=None, seed: int
     reserved = [my reserved animals], portfolio = [my photographs], assignment = name,
     players, dice, reroll_cost, token_value. Impossible situations raise one-line errors.
     """
-    from ...errors import InputError
     from .api import SnapshotGame
     from .config import SnapshotConfig
 
+    if not isinstance(data, dict):
+        raise InputError(f"{source}: a situation is a table of keys "
+                         f"({', '.join(sorted(SITUATION_KEYS))}), not {type(data).__name__}")
     unknown = sorted(set(data) - SITUATION_KEYS)
     if unknown:
         raise InputError(f"{source}: unknown key {unknown[0]!r}; keys are "
                          f"{', '.join(sorted(SITUATION_KEYS))}")
+    check_situation(data, source)
     knobs = {k: data[k] for k in ("players", "dice", "reroll_cost") if k in data}
     if components is not None:  # "standard", a component file path or a loaded set
         knobs["components"] = components
@@ -355,14 +386,10 @@ def situation_game(data: dict, source: str = "situation", config=None, seed: int
         return c
 
     tokens = data.get("tokens", 0)
-    if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 0:
-        raise InputError(f"{source}: tokens must be a whole number >= 0, got {tokens!r}")
     for c in range(E.N_CARDS):
         st[E.LOC + c], st[E.ON_HAB + c], st[E.OWNER + c], st[E.SIDEWAYS + c] = \
             E.L_DECK, -1, -1, 0
     table = data.get("table", {})
-    if not isinstance(table, dict):
-        raise InputError(f"{source}: table must map habitat names to lists of animals")
     for hab_name, names in table.items():
         h = comp.habitat_index(hab_name)
         for name in names:
@@ -415,12 +442,9 @@ def situation_game(data: dict, source: str = "situation", config=None, seed: int
 def advise(data: dict, source: str = "situation", top: int = TOP, components=None) -> Advice:
     """Rank every preparation (dice, tokens; reserved cards placed or not) of a situation,
     with the cards of `components` (default: the bundled set)."""
-    from ...errors import InputError
-
+    whole(top, "top", 1, MAX_TOP)
     game = situation_game(data, source, components=components)
     lam = data.get("token_value", P.DEFAULT_PARAMS["greedy"][P.P_TOKEN_VALUE])
-    if isinstance(lam, bool) or not isinstance(lam, int | float) or lam < 0:
-        raise InputError(f"{source}: token_value must be a number >= 0, got {lam!r}")
     params = np.array(P.DEFAULT_PARAMS["greedy"], np.float64)
     params[P.P_TOKEN_VALUE] = float(lam)
     st, cfg, comp = game.state, game._cfg, game._comp
@@ -473,22 +497,21 @@ def reroll_advice(stake: float, target: int, supply: int, paid: int = 0, cost: i
     value of any other photographs once explored; `paid` tokens already on the habitat for
     re-rolls come back on giving up and are lost on success.
     """
-    from ...errors import InputError
     from .config import photo_table
 
-    for name, v in (("supply", supply), ("paid", paid)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InputError(f"{name} must be a whole number >= 0, got {v!r}")
-    if not 1 <= target <= 6:
-        raise InputError(f"target must be an explore value from 1 to 6, got {target!r}")
-    if cost < 1 or token_value < 0:
-        raise InputError("reroll cost must be >= 1 and token value >= 0")
+    whole(supply, "supply", 0, MAX_TOKENS)
+    whole(paid, "paid", 0, MAX_TOKENS)
+    whole(target, "target", 1, 6, hint=" (an explore value)")
+    whole(cost, "reroll cost", 1, MAX_TOKENS)
+    number(token_value, "token value", 0, 100)
+    stake = number(stake, "stake", -1000, 1000)
     rows = []
     for a in animals:
         if len(a) != 4 or any(isinstance(x, bool) for x in a) or not (
                 isinstance(a[0], int) and 1 <= a[0] <= 6 and isinstance(a[1], int)
                 and 1 <= a[1] <= 40 and isinstance(a[3], int) and 0 <= a[3] <= P.MAX_T
-                and isinstance(a[2], int | float)):
+                and isinstance(a[2], int | float) and math.isfinite(a[2])
+                and abs(a[2]) <= 1000):
             raise InputError(f"an animal is (dice 1-6, difficulty 1-40, value, tokens "
                              f"0-{P.MAX_T}), got {a!r}")
         rows.append(a)
@@ -515,8 +538,6 @@ def research_advice(data: dict, source: str = "situation", free_slots: int | Non
     joins the table (best preparation re-computed); a card that would spook is reserved if a
     slot is free, else the turn ends with the experience tokens only.
     """
-    from ...errors import InputError
-
     game = situation_game(data, source, components=components)
     st, comp = game.state, game.config.components
     lam = float(data.get("token_value", P.DEFAULT_PARAMS["greedy"][P.P_TOKEN_VALUE]))

@@ -1,0 +1,423 @@
+"""Every bad invocation of every subcommand ends clean: exit code 2, at most two lines on
+stderr saying what is wrong, no traceback, in bounded time, and nothing already in an output
+folder deleted or changed. Good invocations next to the bad ones still work."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import signal
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from snapsim.cli import main
+from snapsim.games.shutterbug.components import BUNDLED_PATH as SHUTTERBUG_FILE
+from snapsim.games.snapshot.components import BUNDLED_PATH as SNAPSHOT_FILE
+from snapsim.games.yosemite.components import BUNDLED_PATH as YOSEMITE_FILE
+
+LIMIT_S = 10  # one refusal; a hang fails the case instead of blocking the run
+
+SITUATION = 'tokens = 3\nreserved = ["walrus"]\n[table]\nShoreline = ["mudskipper", ' \
+            '"sea otter"]\nSavannah = ["meerkat"]\n'
+SWEEP = "games = 10\n[grid]\nphoto_target = [7, 8]\n"
+
+
+def _edit(source: Path, old: str, new: str) -> str:
+    text = source.read_text()
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+FILES = {
+    # situations (advise prep / research)
+    "sit.toml": SITUATION,
+    "sit_tv.toml": 'tokens = 3\ntoken_value = "abc"\n[table]\nShoreline = ["mudskipper"]\n',
+    "sit_million.toml": 'tokens = 1000000\n[table]\nShoreline = ["mudskipper"]\n',
+    "sit_frac.toml": "tokens = 2.5\n",
+    "sit_list.toml": "tokens = [1, 2]\n",
+    "sit_table.toml": "table = 3\n",
+    "sit_tablestr.toml": '[table]\nShoreline = "mudskipper"\n',
+    "sit_tableint.toml": "[table]\nShoreline = [1, 2]\n",
+    "sit_reserved.toml": 'reserved = "walrus"\n',
+    "sit_portfolio.toml": "portfolio = [3]\n",
+    "sit_seen.toml": "seen = 5\n",
+    "sit_dice.toml": "dice = 100\n",
+    "sit_players.toml": 'players = "x"\n',
+    "sit_assignment.toml": "assignment = 5\n",
+    "sit_unknown.toml": "wallet = 5\n",
+    "sit_cost.toml": "reroll_cost = 0\n",
+    "sit_nan.json": '{"tokens": NaN}',
+    "sit_inf.json": '{"tokens": 1e400}',
+    "sit_list.json": "[1, 2]",
+    "sit_tvinf.json": '{"token_value": Infinity, "table": {"Shoreline": ["mudskipper"]}}',
+    "sit_tvnan.json": '{"token_value": NaN, "table": {"Shoreline": ["mudskipper"]}}',
+    "sit_broken.json": '{"tokens": ',
+    # sweeps
+    "sweep.toml": SWEEP,
+    "sw_value.toml": 'games = 10\n[grid]\nphoto_target = [7, "x"]\n',
+    "sw_games.toml": 'games = "many"\n[grid]\nphoto_target = [7, 8]\n',
+    "sw_nogames.toml": "[grid]\nphoto_target = [7, 8]\n",
+    "sw_seats.toml": "games = 10\nplayers = 3\n[set]\nstart_tokens = [1, 2, 3, 4]\n"
+                     "[grid]\nphoto_target = [7, 8]\n",
+    "sw_frac.toml": "games = 10\n[grid]\nphoto_target = [7.5, 8]\n",
+    "sw_policy.toml": 'games = 10\npolicies = ["greedy:max_risk=2"]\n[grid]\n'
+                      "photo_target = [7, 8]\n",
+    "sw_seed.toml": "games = 10\nseed = -1\n[grid]\nphoto_target = [7, 8]\n",
+    "sw_lineup.toml": 'games = 10\n[grid]\nlineup = [["greedy", "nope"]]\n',
+    "sw_game.toml": "games = 10\ngame = 5\n[grid]\nphoto_target = [7, 8]\n",
+    "sw_players.toml": "games = 10\n[grid]\nphoto_target = [7, 8]\nplayers = [2, 30]\n",
+    "sw_huge.toml": "games = 100000000000000\n[grid]\nphoto_target = [7, 8]\n",
+    "sw_nan.toml": "games = 10\n[grid]\nphoto_target = [nan, 8]\n",
+    "sw_grid.toml": "games = 10\n[grid]\n" + "".join(
+        f"k{i} = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n" for i in range(8)),
+    "sw_components.toml": 'games = 10\n[grid]\ncomponents = ["standard", "missing.toml"]\n',
+    "sw_complist.toml": 'games = 10\n[grid]\nphoto_target = [7, 8]\n[set]\n'
+                        'components = ["a"]\n',
+    "sw_flag.toml": 'games = 10\n[grid]\nphoto_target = [7, 8]\n[set]\nraccoon = "yes"\n',
+    "sw_rotate.toml": 'games = 10\nrotate_seats = 1\n[grid]\nphoto_target = [7, 8]\n',
+    # component files
+    "snap_high.toml": _edit(SNAPSHOT_FILE, "prestige = 1\n", 'prestige = "high"\n'),
+    "snap_frac.toml": _edit(SNAPSHOT_FILE, "difficulty = 2\n", "difficulty = 2.5\n"),
+    "snap_inf.toml": _edit(SNAPSHOT_FILE, "prestige = 1\n", "prestige = inf\n"),
+    "snap_neg.toml": _edit(SNAPSHOT_FILE, "prestige = 1\n", "prestige = -3\n"),
+    "snap_big.toml": _edit(SNAPSHOT_FILE, "prestige = 1\n", "prestige = 99999999999999999\n"),
+    "snap_list.toml": _edit(SNAPSHOT_FILE, "explore = 2\n", "explore = [2]\n"),
+    "snap_noname.toml": _edit(SNAPSHOT_FILE, 'name = "mudskipper"\n', ""),
+    "snap_stack.toml": _edit(SNAPSHOT_FILE, "generalist = [7, 5, 3]", "generalist = 7"),
+    "yos_nan.toml": _edit(YOSEMITE_FILE, "max_fish = 5 ", "max_fish = nan "),
+    "yos_frac.toml": _edit(YOSEMITE_FILE, "max_fish = 5 ", "max_fish = 5.5 "),
+    "yos_chart.toml": _edit(YOSEMITE_FILE, "landmark_chart = [0, 2, 5, 9, 14]",
+                            "landmark_chart = 7"),
+    "yos_points.toml": _edit(YOSEMITE_FILE, "points = 2\n", 'points = "two"\n'),
+    "yos_pointlist.toml": _edit(YOSEMITE_FILE, "points = 2\n", "points = [2]\n"),
+    "yos_example.toml": _edit(YOSEMITE_FILE, "[example]", "[example]\nhand = 5\n[x]"),
+    "sb_quality.toml": _edit(SHUTTERBUG_FILE, "quality = 1 }", "quality = 1.5 }"),
+    "sb_qualitystr.toml": _edit(SHUTTERBUG_FILE, "quality = 1 }", 'quality = "x" }'),
+    "sb_creature.toml": _edit(SHUTTERBUG_FILE, '"Bigfoot", "Pegasus"', '7, "Pegasus"'),
+    "sb_points.toml": _edit(SHUTTERBUG_FILE, "points = 4", "points = 1e9"),
+    "binary.toml": "\udcff",
+    "afile": "a file where a folder is expected\n",
+}
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("bad-input")
+    for name, text in FILES.items():
+        path = folder / name
+        if name == "binary.toml":
+            path.write_bytes(b"\xff\xfe\x00")
+        else:
+            path.write_text(text)
+    (folder / "sw_out.toml").write_text(f'games = 10\nout = "{folder}/afile/sub"\n[grid]\n'
+                                        "photo_target = [7, 8]\n")
+    (folder / "kept").mkdir()
+    (folder / "kept" / "notes.txt").write_text("mine\n")
+    return folder
+
+
+# (subcommand line with {d} for the work folder) — each must end with exit code 2
+BAD = [
+    # odds photo: out of reach sizes, wrong kinds
+    "odds photo --dice 0", "odds photo --dice 7", "odds photo --dice x", "odds photo --dice 1-",
+    "odds photo --dice -3", "odds photo --tokens -1", "odds photo --difficulty 1-10000000",
+    "odds photo --difficulty 0", "odds photo --difficulty 2.5", "odds photo --difficulty nan",
+    "odds photo --tokens 0-999 --difficulty 1-999", "odds photo --format xml",
+    "odds photo --tokens 99999999999999999999999",
+    # odds explore
+    "odds explore --dice 0", "odds explore --target 7", "odds explore --rerolls -1",
+    "odds explore --rerolls 1000000000000", "odds explore --rerolls 0-100000000",
+    "odds explore --reroll-cost 0", "odds explore --reroll-cost x",
+    "odds explore --reroll-cost 99999999999999999999999",
+    # odds spook
+    "odds spook --top mountain=x", "odds spook --top nowhere=3", "odds spook --top mountain",
+    "odds spook --top mountain=1000000000", "odds spook --top mountain=1-3",
+    "odds spook --seen mountain:1000000000", "odds spook --seen 'zebra unicorn'",
+    "odds spook --unseen mountain:1-100000000", "odds spook --reserve-slots -1",
+    "odds spook --reserve-slots 1000000000", "odds spook --max-placed -1",
+    "odds spook --max-placed 1000000000000000000000", "odds spook --max-risk 2",
+    "odds spook --max-risk nan", "odds spook --max-risk inf", "odds spook --max-risk -0.5",
+    "odds spook --components {d}/missing.toml", "odds spook --components /dev/null",
+    "odds spook --components /proc/self/status", "odds spook --components {d}/snap_high.toml",
+    "odds spook --components {d}/snap_frac.toml", "odds spook --components {d}/snap_inf.toml",
+    "odds spook --components {d}/snap_neg.toml", "odds spook --components {d}/snap_big.toml",
+    "odds spook --components {d}/snap_list.toml", "odds spook --components {d}/snap_noname.toml",
+    "odds spook --components {d}/snap_stack.toml", "odds spook --components {d}/binary.toml",
+    "odds spook --components {d}/kept", "odds spook --components " + str(YOSEMITE_FILE),
+    # odds tokens
+    "odds tokens --target 0", "odds tokens --target 9", "odds tokens --explore-dice 7",
+    "odds tokens --animal-dice 0", "odds tokens --difficulty -1", "odds tokens --tokens -1",
+    "odds tokens --rerolls -1", "odds tokens --rerolls 100000000000",
+    "odds tokens --reroll-cost 0", "odds tokens --difficulty 1-10000000",
+    "odds tokens --tokens 0-10000000", "odds tokens --explore-dice 6 --animal-dice 6",
+    "odds tokens --target 1-6 --difficulty 1-999 --tokens 0-99", "odds nothing",
+    # simulate: sizes, kinds, inconsistent settings, policies
+    "simulate snapshot --games 1000000000000", "simulate snapshot --games 0",
+    "simulate snapshot --games -5", "simulate snapshot --games x",
+    "simulate snapshot --games 10 --seed -1", "simulate snapshot --games 10 --threads 0",
+    "simulate snapshot --games 10 --threads -2", "simulate snapshot --games 10 --workers 0",
+    "simulate snapshot --games 10 --workers 1000000", "simulate snapshot --games 10 --chunk-size 0",
+    "simulate snapshot --games 10 --players 1", "simulate snapshot --games 10 --players 100",
+    "simulate snapshot --games 10 --set players=3 --players 4",
+    "simulate snapshot --games 10 --set players=3",
+    "simulate snapshot --games 10 --players 3 --set start_tokens=1,2,3,4",
+    "simulate snapshot --games 10 --players 3 --set start_tokens=1,2",
+    "simulate snapshot --games 10 --set photo_target=nan",
+    "simulate snapshot --games 10 --set photo_target=inf",
+    "simulate snapshot --games 10 --set photo_target=2.5",
+    "simulate snapshot --games 10 --set photo_target=abc",
+    "simulate snapshot --games 10 --set raccoon=5", "simulate snapshot --games 10 --set bogus=1",
+    "simulate snapshot --games 10 --set dice=99999999999999999999999",
+    "simulate snapshot --games 10 --set max_rounds=1000000000000",
+    "simulate snapshot --games 10 --set reroll_cost=1000000000000000000",
+    "simulate snapshot --games 10 --set experience_tokens=1000000000000000000",
+    "simulate snapshot --games 10 --set cover_points=9000000000000000000",
+    "simulate snapshot --games 10 --set components=x",
+    "simulate snapshot --games 10 --policies greedy:max_risk=2",
+    "simulate snapshot --games 10 --policies greedy:max_risk=nan",
+    "simulate snapshot --games 10 --policies greedy:token_value=-1",
+    "simulate snapshot --games 10 --policies greedy:max_placed=inf",
+    "simulate snapshot --games 10 --policies greedy:slot_risk=0",
+    "simulate snapshot --games 10 --policies greedy:allow_tokens=0.5",
+    "simulate snapshot --games 10 --policies greedy:bogus=1",
+    "simulate snapshot --games 10 --policies nope",
+    "simulate snapshot --games 10 --policies greedy,greedy,greedy",
+    "simulate snapshot --games 10 --policies {d}/missing.toml",
+    "simulate snapshot --games 10 --policies {d}/sit.toml",
+    "simulate yosemite --games 10 --policies rollout:rollouts=1000000000",
+    "simulate yosemite --games 10 --policies rollout:rollouts=-1",
+    "simulate yosemite --games 10 --policies greedy:fish_value=nan",
+    "simulate shutterbug --games 10 --policies greedy:trade=5",
+    "simulate shutterbug --games 10 --policies greedy:w_assign=inf",
+    "simulate shutterbug --games 10 --policies greedy:w_job=-2",
+    "simulate yosemite --games 10 --players 3", "simulate shutterbug --games 10 --players 0",
+    "simulate shutterbug --games 10 --set populate=1000", "simulate nogame --games 10",
+    "simulate snapshot --games 10 --resume",
+    "simulate snapshot --games 10 --components {d}/missing.toml",
+    "simulate snapshot --games 10 --components " + str(YOSEMITE_FILE),
+    "simulate snapshot --games 10 --components {d}/snap_frac.toml",
+    "simulate yosemite --games 10 --components {d}/yos_nan.toml",
+    "simulate yosemite --games 10 --components {d}/yos_frac.toml",
+    "simulate yosemite --games 10 --components {d}/yos_chart.toml",
+    "simulate yosemite --games 10 --components {d}/yos_points.toml",
+    "simulate yosemite --games 10 --components {d}/yos_pointlist.toml",
+    "simulate yosemite --games 10 --components {d}/yos_example.toml",
+    "simulate shutterbug --games 10 --components {d}/sb_quality.toml",
+    "simulate shutterbug --games 10 --components {d}/sb_qualitystr.toml",
+    "simulate shutterbug --games 10 --components {d}/sb_creature.toml",
+    "simulate shutterbug --games 10 --components {d}/sb_points.toml",
+    "simulate snapshot --games 10 --scheduler foo",
+    "simulate snapshot --games 10 --scheduler local:0",
+    # sweep files
+    "sweep {d}/missing.toml", "sweep /dev/null --out {d}/sw", "sweep {d}/kept --out {d}/sw",
+    "sweep {d}/binary.toml --out {d}/sw", "sweep " + str(SNAPSHOT_FILE) + " --out {d}/sw",
+    "sweep {d}/sw_value.toml --out {d}/sw", "sweep {d}/sw_games.toml --out {d}/sw",
+    "sweep {d}/sw_nogames.toml --out {d}/sw", "sweep {d}/sw_seats.toml --out {d}/sw",
+    "sweep {d}/sw_frac.toml --out {d}/sw", "sweep {d}/sw_policy.toml --out {d}/sw",
+    "sweep {d}/sw_seed.toml --out {d}/sw", "sweep {d}/sw_lineup.toml --out {d}/sw",
+    "sweep {d}/sw_game.toml --out {d}/sw", "sweep {d}/sw_players.toml --out {d}/sw",
+    "sweep {d}/sw_huge.toml --out {d}/sw", "sweep {d}/sw_nan.toml --out {d}/sw",
+    "sweep {d}/sw_grid.toml --out {d}/sw", "sweep {d}/sw_components.toml --out {d}/sw",
+    "sweep {d}/sw_complist.toml --out {d}/sw", "sweep {d}/sw_flag.toml --out {d}/sw",
+    "sweep {d}/sw_rotate.toml --out {d}/sw", "sweep {d}/sweep.toml --threads 0",
+    # advise
+    "advise prep {d}/missing.toml", "advise prep {d}/kept", "advise prep {d}/binary.toml",
+    "advise prep {d}/sit_tv.toml", "advise prep {d}/sit_million.toml",
+    "advise prep {d}/sit_frac.toml", "advise prep {d}/sit_list.toml",
+    "advise prep {d}/sit_table.toml", "advise prep {d}/sit_tablestr.toml",
+    "advise prep {d}/sit_tableint.toml", "advise prep {d}/sit_reserved.toml",
+    "advise prep {d}/sit_portfolio.toml", "advise research {d}/sit_seen.toml",
+    "advise prep {d}/sit_dice.toml", "advise prep {d}/sit_players.toml",
+    "advise prep {d}/sit_assignment.toml", "advise prep {d}/sit_unknown.toml",
+    "advise prep {d}/sit_cost.toml", "advise prep {d}/sit_nan.json",
+    "advise prep {d}/sit_inf.json", "advise prep {d}/sit_list.json",
+    "advise prep {d}/sit_tvinf.json", "advise research {d}/sit_tvnan.json",
+    "advise prep {d}/sit_broken.json", "advise prep {d}/sit.toml --top 0",
+    "advise prep {d}/sit.toml --top 1000000000", "advise research {d}/sit.toml --top -1",
+    "advise prep {d}/sit.toml --components {d}/snap_neg.toml",
+    "advise reroll --target 4 --tokens 5000", "advise reroll --target 4 --tokens -1",
+    "advise reroll --target 9 --tokens 3", "advise reroll --target 4 --tokens 3 --paid -2",
+    "advise reroll --target 4 --tokens 3 --reroll-cost 0",
+    "advise reroll --target 4 --tokens 3 --token-value nan",
+    "advise reroll --target 4 --tokens 3 --token-value -1",
+    "advise reroll --target 4 --tokens 3 --stake inf",
+    "advise reroll --target 4 --tokens 3 --animal 1,2,3",
+    "advise reroll --target 4 --tokens 3 --animal 1,7,nan,0",
+    "advise reroll --target 4 --tokens 3 --animal 9,7,2,0", "advise reroll --tokens 3",
+    # tune
+    "tune snapshot --popsize 0", "tune snapshot --iterations 0", "tune snapshot --games 0",
+    "tune snapshot --games 1000000000000", "tune snapshot --players 9",
+    "tune snapshot --seed -1", "tune snapshot --field nope", "tune snapshot --policy random",
+    "tune snapshot --policy greedy:max_risk=2", "tune snapshot --set players=3",
+    "tune snapshot --set photo_target=x", "tune yosemite",
+    "tune snapshot --components {d}/snap_frac.toml",
+    # report
+    "report snapshot --games 0", "report snapshot --games 1000000000000",
+    "report nogame", "report snapshot --components {d}/missing.toml",
+    "report sweep", "report sweep {d}/missing --out {d}/r",
+    # components
+    "components export nogame", "components export snapshot --out {d}/kept",
+    "components check {d}/missing.toml", "components check {d}/snap_frac.toml",
+    "components check {d}/binary.toml", "components check {d}/sit.toml",
+    "components check {d}/yos_nan.toml --game snapshot", "components nothing",
+    # compare
+    "compare snapshot --games 0", "compare snapshot --games x",
+    "compare snapshot --games 1000000000000", "compare snapshot --games auto --detect nan",
+    "compare snapshot --players 9", "compare snapshot --variant {d}/missing.toml",
+    "compare snapshot --variant {d}/snap_frac.toml", "compare snapshot --variant-set bogus=1",
+    "compare snapshot --policies greedy:max_risk=2", "compare nogame",
+]
+
+# output paths: the folder given must keep everything it already holds
+BAD_OUT = [
+    "simulate snapshot --games 10 --out {d}/afile",
+    "simulate snapshot --games 10 --out {d}/afile/sub",
+    "simulate snapshot --games 10 --out {d}/afile/x.parquet",
+    "simulate snapshot --games 10 --out {d}/kept/none/x.parquet",
+    "simulate snapshot --games 10 --out /dev/null",
+    "simulate snapshot --games 10 --out /dev/null/x.parquet",
+    "simulate snapshot --games 10 --out /proc/x.parquet",
+    "simulate snapshot --games 10 --out /proc/run",
+    "simulate snapshot --games 10 --out {d}/kept --resume",
+    "sweep {d}/sweep.toml --out {d}/afile", "sweep {d}/sweep.toml --out /proc/sweep",
+    "sweep {d}/sw_out.toml", "report snapshot --quick --out {d}/afile",
+    "report snapshot --quick --out /proc/report", "report snapshot --quick --out {d}/kept",
+    "components export snapshot --out {d}/kept/notes.txt",
+    "components export snapshot --out /proc/x.toml",
+    "components export snapshot --out {d}/afile/x.toml",
+    "compare snapshot --out {d}/afile", "compare snapshot --out /proc/cmp",
+    "tune snapshot --out /proc/tuned.toml", "tune snapshot --out {d}/afile/t.toml",
+]
+
+GOOD = [
+    "odds photo --dice 2 --difficulty 7", "odds explore --dice 1 --target 4",
+    "odds spook --top mountain=7", "odds tokens --target 4 --difficulty 5",
+    "advise prep {d}/sit.toml --top 3", "advise reroll --target 4 --tokens 4",
+    "components check " + str(SNAPSHOT_FILE), "components export yosemite",
+    "simulate snapshot --games 8 --quiet --policies greedy:max_risk=0.3 "
+    "--set photo_target=8 --out {d}/run",
+]
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+def _alarm(signum, frame):
+    raise TimeoutError(f"a refusal took more than {LIMIT_S} s")
+
+
+def run_cli(capsys, line: str, work: Path, limit: int = LIMIT_S) -> tuple[int, str, str]:
+    """main(argv) in this process under a wall-clock alarm (limit 0: none, for good runs that
+    may compile kernels first): (exit code, stdout, stderr)."""
+    argv = shlex.split(line.format(d=work))
+    capsys.readouterr()
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(limit)
+    try:
+        rc = main(argv)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def assert_clean_refusal(rc: int, out: str, err: str) -> None:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert rc == 2, (rc, out[-500:], err[-500:])
+    assert 1 <= len(lines) <= 2, err
+    assert lines[0].startswith("snapsim: error: "), err
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("line", BAD)
+def test_bad_invocation_is_one_clear_line(capsys, work, line):
+    rc, out, err = run_cli(capsys, line, work)
+    assert_clean_refusal(rc, out, err)
+
+
+@pytest.mark.parametrize("line", BAD_OUT)
+def test_bad_output_path_changes_nothing(capsys, work, line):
+    before = _files(work)
+    rc, out, err = run_cli(capsys, line, work)
+    assert_clean_refusal(rc, out, err)
+    assert _files(work) == before
+
+
+@pytest.mark.parametrize("line", GOOD)
+def test_good_invocation_next_to_the_bad_ones_works(capsys, work, line):
+    rc, out, err = run_cli(capsys, line, work, limit=0)
+    assert rc == 0, err
+    assert out.strip() and "Traceback" not in err
+
+
+def test_the_table_spans_every_subcommand():
+    lines = BAD + BAD_OUT
+    assert len(lines) >= 100
+    for command in ("odds photo", "odds explore", "odds spook", "odds tokens", "simulate",
+                    "sweep", "report snapshot", "report sweep", "advise prep",
+                    "advise research", "advise reroll", "tune", "components export",
+                    "components check", "compare"):
+        assert any(line.startswith(command) for line in lines), command
+
+
+def test_messages_name_the_value_and_the_fix(capsys, work):
+    cases = {
+        "simulate snapshot --games 1000000000000": "--out DIR",
+        "odds photo --difficulty 1-10000000": "more than 1000 numbers",
+        "advise reroll --target 4 --tokens 5000": "supply must be a whole number from 0 to 100",
+        "simulate snapshot --games 10 --policies greedy:max_risk=2":
+            "max_risk must be a finite number from 0 to 1, got 2.0",
+        "simulate snapshot --games 10 --players 3 --set start_tokens=1,2,3,4":
+            "start_tokens needs 3 whole numbers",
+        "simulate yosemite --games 10 --components {d}/yos_nan.toml":
+            "yos_nan.toml: scoring: max_fish must be a whole number from 1 to 20, got nan",
+        "advise prep {d}/sit_tv.toml": "sit_tv.toml: token_value must be a finite number",
+        "sweep {d}/sw_nogames.toml --out {d}/sw": "sw_nogames.toml: missing games",
+        "simulate snapshot --games 10 --out {d}/afile": "is a file, not a folder",
+        "tune snapshot --popsize 0": "--popsize must be a whole number from 1 to 1000, got 0",
+    }
+    for line, message in cases.items():
+        rc, out, err = run_cli(capsys, line, work)
+        assert rc == 2 and message in err, (line, err)
+
+
+BAD_VALUES = st.one_of(
+    st.sampled_from([float("nan"), float("inf"), -float("inf"), -1, -2.5, 2.5, 10**30,
+                     "abc", "", True, [1], {"a": 1}]),
+    st.floats(allow_nan=True, allow_infinity=True).filter(lambda x: not float(x).is_integer()),
+    st.integers(max_value=-1), st.integers(min_value=10**6, max_value=10**40),
+    st.text(max_size=5), st.lists(st.integers(), max_size=3),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(key=st.sampled_from(["tokens", "token_value", "dice", "players", "reroll_cost",
+                            "assignment", "table", "reserved"]), value=BAD_VALUES)
+def test_any_bad_situation_value_is_refused(capsys, work, key, value):
+    finite = isinstance(value, int | float) and not isinstance(value, bool) and \
+        abs(value) < float("inf")
+    assume(not (key == "token_value" and finite and 0 <= value <= 100))
+    assume(not (key == "reserved" and value == []))
+    data = {"table": {"Shoreline": ["mudskipper"]}, key: value}
+    path = work / "generated.json"
+    path.write_text(json.dumps(data))  # NaN and Infinity are written as JSON allows in Python
+    rc, out, err = run_cli(capsys, f"advise prep {path}", work)
+    assert_clean_refusal(rc, out, err)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(field=st.sampled_from(["prestige = 1\n", "difficulty = 2\n", "explore = 2\n"]),
+       value=BAD_VALUES.filter(lambda v: not isinstance(v, dict)))
+def test_any_bad_component_value_is_refused(capsys, work, field, value):
+    name = field.split(" = ")[0]
+    text = json.dumps(value).replace("NaN", "nan").replace("Infinity", "inf")
+    path = work / "generated.toml"
+    path.write_text(_edit(SNAPSHOT_FILE, field, f"{name} = {text}\n"))
+    rc, out, err = run_cli(capsys, f"components check {path}", work)
+    assert_clean_refusal(rc, out, err)
