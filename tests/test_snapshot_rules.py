@@ -7,6 +7,7 @@ so every test is deterministic. Remember that the step API plays forced moves (a
 with one legal action) by itself.
 """
 
+import dataclasses
 from collections import Counter
 
 import numpy as np
@@ -1143,6 +1144,24 @@ def test_generalist_stack_runs_out_after_three_awards_SN_REV_3_SN_REV_4(comp):
         stack[0] for stack in comp.specialist)
     assert g.observation(1)["awards_left"] == [2, 2, 2, 2, 0]
 
+
+
+def test_an_emptied_specialist_stack_gives_nothing_more_SN_REV_4():
+    # clause SN-REV-4 (ruling docs/rulings.md "Phase 4, Step B": an empty stack gives nothing
+    # more): with a designer's one-token Savannah stack, seat 0's third savannah animal takes
+    # the token and seat 1's, on the next turn, wins nothing
+    base = load_components()
+    one = dataclasses.replace(base, specialist=(
+        base.specialist[SHORE], base.specialist[SAV][:1], *base.specialist[MOUNT:]))
+    g = arrange(new(SnapshotConfig(offers=False, components=one)),
+                table=["ostrich", "giraffe"], tokens=[0] * 4,
+                portfolios={0: ["helmeted guineafowl", "meerkat"],
+                            1: ["plains zebra", "nile crocodile"]})
+    _photo_turn(g, 0, "ostrich")
+    _photo_turn(g, 1, "giraffe")
+    assert [int(g.state[E.S_AWARDS + p]) for p in range(2)] == [base.specialist[SAV][0], 0]
+    assert int(g.state[E.AWARDS_WON + 1 * E.N_CAT + SAV]) == 0
+    assert g.observation(0)["awards_left"] == [3, 0, 3, 3, 3]
 
 @settings(max_examples=60, deadline=None)
 @given(events=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 4)), max_size=40))
