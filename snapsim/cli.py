@@ -407,7 +407,7 @@ MAX_WORKERS = 1024  # threads or processes of one run
 def _check_backend_sizes(args) -> None:
     """Threads and worker processes: at least one, and not more than any machine runs."""
     for name in ("threads", "workers"):
-        if getattr(args, name) is not None:
+        if getattr(args, name, None) is not None:
             whole(getattr(args, name), f"--{name}", 1, MAX_WORKERS)
 
 
@@ -561,6 +561,7 @@ def _tune(args) -> None:
                             ("--verify-games", args.verify_games, 1, MAX_IN_MEMORY_GAMES),
                             ("--seed", args.seed, 0, 2**32 - 1)):
         whole(v, name, lo, hi)
+    _check_backend_sizes(args)
     knobs = _knobs(args)
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir() and not args.force:
         raise InputError(f"{args.out} already exists; give another --out or add --force to "
@@ -630,6 +631,8 @@ def _report(args) -> None:
         return _report_sweep(args)
     if args.folder is not None or args.objective is not None:
         raise InputError("a folder and --objective belong to `snapsim report sweep DIR`")
+    _check_backend_sizes(args)
+    whole(args.seed, "--seed", 0)
     spec = get_game(args.game)
     if spec.report is None:
         raise InputError(f"no report for game {args.game!r} yet")
@@ -740,6 +743,8 @@ def _compare(args) -> int | None:
         except ValueError:
             raise InputError(f"--games {args.games!r}: give a whole number or 'auto'") from None
         whole(games, "--games", 1, MAX_IN_MEMORY_GAMES)
+    _check_backend_sizes(args)
+    whole(args.seed, "--seed", 0)
     if args.detect is not None and not (args.detect > 0 and np.isfinite(args.detect)):
         raise InputError(f"--detect must be a positive number of points, got {args.detect}")
     players = [int(p) for text in args.players for p in int_list(text)] or None

@@ -253,7 +253,9 @@ BAD = [
     "tune snapshot --seed -1", "tune snapshot --field nope", "tune snapshot --policy random",
     "tune snapshot --policy greedy:max_risk=2", "tune snapshot --set players=3",
     "tune snapshot --set photo_target=x", "tune yosemite",
-    "tune snapshot --components {d}/snap_frac.toml",
+    "tune snapshot --components {d}/snap_frac.toml", "tune snapshot --threads 0",
+    "report snapshot --threads 0 --quick --out {d}/r", "compare snapshot --threads 0",
+    "report snapshot --seed -1 --quick --out {d}/r", "compare snapshot --seed -1",
     # report
     "report snapshot --games 0", "report snapshot --games 1000000000000",
     "report nogame", "report snapshot --components {d}/missing.toml",

@@ -6,6 +6,7 @@ int64 would overflow or a loop would run for hours)."""
 from __future__ import annotations
 
 import math
+import tempfile
 from numbers import Integral, Real
 from pathlib import Path
 
@@ -72,17 +73,22 @@ def flag(value, name: str) -> bool:
     return value
 
 
-def out_folder(path, name: str = "--out"):
-    """Make sure the output folder `path` exists and takes files, before any work is done;
-    nothing in it is changed. A file in the way or an unwritable place is one InputError."""
+def out_folder(path, name: str = "--out") -> Path:
+    """Make sure files can be written in the output folder `path` (made later, by the writer)
+    before any work is done; nothing is created or changed. A file in the way or an
+    unwritable place is one InputError."""
     folder = Path(path).expanduser()
     if folder.exists() and not folder.is_dir():
         raise InputError(f"{name} {str(path)!r} is a file, not a folder; give a folder name")
+    existing = folder
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InputError(f"{name} {str(path)!r}: {str(existing)!r} is a file, not a folder; "
+                         "give a folder name")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / ".snapsim-write-test"
-        probe.touch()
-        probe.unlink()
+        with tempfile.TemporaryFile(dir=existing):
+            pass
     except OSError as exc:
         raise InputError(f"{name} {str(path)!r}: cannot write there ({exc.strerror or exc}); "
                          "choose a writable folder") from None
