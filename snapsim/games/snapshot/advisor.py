@@ -544,7 +544,7 @@ def research_advice(data: dict, source: str = "situation", free_slots: int | Non
     seen = {comp.card_index(n) for n in data.get("seen", [])}
     slots = game.config.reserve_limit - int(st[E.N_RESERVED]) if free_slots is None \
         else free_slots
-    now = advise(data, source, top=1).table.value.iloc[0]
+    now = advise(data, source, top=1, components=components).table.value.iloc[0]
     unseen = [c for c in range(E.N_CARDS) if st[E.LOC + c] == E.L_DECK and c not in seen
               and (c != E.RACCOON or game.config.raccoon)]
     if not unseen:
