@@ -41,7 +41,8 @@ def edit(tmp_path: Path, old: str, new: str, count: int = 1) -> Path:
 
 
 @pytest.mark.parametrize("old,new,match", [
-    ('quality = 1 }', 'quality = 4 }', r"tiles\[0\]: quality must be a whole number from 1 to 3, got 4"),
+    ('quality = 1 }', 'quality = 4 }',
+     r"tiles\[0\]: quality must be a whole number from 1 to 3, got 4"),
     ('space = "Mountain 1", creature = "Pegasus"', 'space = "Mountain 1", creature = "Bigfoot"',
      "does not match space 'Mountain 1'"),
     ('space = "Mountain 1",', 'space = "Atlantis",', "unknown space 'Atlantis'"),
