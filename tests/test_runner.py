@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 import psutil
 import pytest
+from cli_helpers import cli, one_error_line
 
 import snapsim
 from snapsim.cli import main
@@ -28,19 +29,6 @@ GAME = "snapshot"
 LINEUP = ["greedy", "cautious", "aggressive", "random"]
 EQ = dict(check_dtype=False, check_categorical=False, check_exact=True)
 
-
-def cli(capsys, *argv):
-    rc = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def one_error_line(err: str) -> str:
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1, f"expected one stderr line, got:\n{err}"
-    assert lines[0].startswith("snapsim: error:"), lines[0]
-    assert "Traceback" not in err
-    return lines[0]
 
 
 def assert_same_rows(got: pd.DataFrame, want: pd.DataFrame) -> None:

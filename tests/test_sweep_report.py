@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from cli_helpers import cli, one_error_line
 from scipy import stats
 
 import snapsim
@@ -26,18 +27,6 @@ BUNDLED = Path(snapsim.__file__).parent / "games" / "snapshot" / "data" / "stand
 LEOPARD = 'name = "snow leopard"\nhabitat = "Mountain"\ndifficulty = 10\nprestige = 5\n'
 EQ = dict(check_dtype=False, check_categorical=False, check_exact=True)
 
-
-def cli(capsys, *argv):
-    rc = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def one_error_line(err: str) -> str:
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1, f"expected one stderr line, got:\n{err}"
-    assert lines[0].startswith("snapsim: error:") and "Traceback" not in err
-    return lines[0]
 
 
 def variant(path: Path, prestige: int = 1) -> Path:
