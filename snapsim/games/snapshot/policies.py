@@ -22,7 +22,7 @@ cap) instead of the fast programme below, so it plays what `snapsim advise prep`
 - a raccoon (drawn or dealt at set-up) goes where it turns the fewest unseen cards into
   spookers.
 
-`exact` re-rolls as the advisor's exact re-roll search says (`advisor.reroll_search`, over
+`exact` re-rolls as the advisor's exact re-roll search says (`plans.reroll_search`, over
 every payment from the supply and the habitat's animal cards), at most the plan's cap.
 """
 
@@ -31,8 +31,8 @@ from numba import njit
 
 from ...odds.explore import explore_kernel
 from ...sim.kernel import Param, randint
-from . import advisor as A  # circular but safe: both are complete before numba compiles
 from . import engine as E
+from .plans import MAX_T, NEG, photo_p, reroll_search, search
 
 RANDOM, GREEDY, CAUTIOUS, AGGRESSIVE, COLLECTOR, EXACT = 0, 1, 2, 3, 4, 5
 KIND_NAMES = ("random", "greedy", "cautious", "aggressive", "collector", "exact")
@@ -80,21 +80,9 @@ DEFAULT_PARAMS = {
     "collector": _BASE[:4] + (1.5, 0.6, 1.5, 1.5, 4.0, 2.0, 4.0, 0.0, 7.0) + _ALLOW,
     "exact": _BASE,  # greedy whose preparation is the advisor's exhaustive search
 }
-NEG = -1e18
-MAX_T = 20  # tokens beyond this change no probability (difficulties are at most 10)
 
 
 # ---------------------------------------------------------------- values
-
-
-@njit(cache=True, inline="always")
-def photo_p(ptab, dice, tokens, difficulty):
-    """P(photograph) from the exact table `ptab` (snapsim.odds photo table)."""
-    if dice <= 0:
-        return 0.0
-    if difficulty <= 0:
-        return 1.0
-    return ptab[dice - 1, min(tokens, MAX_T), difficulty - 1]
 
 
 @njit(cache=True)
@@ -410,7 +398,7 @@ def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, write):
     for h in range(E.N_HAB):
         targets[h] = comp[E.K_EXPLORE + h]
     tokens = st[E.TOKENS + p] if cfg[E.C_TOKENS] == 1 else 0
-    kept, _ = A.search(ptab, hab, diff, val, mand, targets, cfg[E.C_DICE], tokens,
+    kept, _ = search(ptab, hab, diff, val, mand, targets, cfg[E.C_DICE], tokens,
                        cfg[E.C_REROLL_COST], par[P_TOKEN_VALUE], 1)
     row = kept[0]
     if write:
@@ -679,7 +667,7 @@ def exact_reroll(st, cfg, comp, ptab, par, p):
         floor = m
     supply = min(st[E.TOKENS + p], left * cost - st[E.PAY_PENDING])
     pay = np.zeros(m + 1, np.int64)
-    A.reroll_search(ptab, dice, diff, val, tok, 0.0, supply, st[E.POT], cost,
+    reroll_search(ptab, dice, diff, val, tok, 0.0, supply, st[E.POT], cost,
                     par[P_TOKEN_VALUE], comp[E.K_EXPLORE + h], cost - st[E.PAY_PENDING], floor,
                     pay)
     for j in range(m):
