@@ -188,3 +188,21 @@ def lineup_names(policies) -> list[str]:
     """Line-up names; a repeated policy gets a seat suffix so categories stay distinct."""
     names = [p.name for p in policies]
     return [f"{n}#{i + 1}" if names.count(n) > 1 else n for i, n in enumerate(names)]
+
+
+def result_table(columns, out_i: np.ndarray, out_f: np.ndarray, policies, first: int,
+                 players: int):
+    """A run's table from a kernel's recorder arrays: rows (game, seat) from game `first`,
+    the integer `columns` (the first being the line-up index, shown as the policy's name)
+    and the win share."""
+    import pandas as pd
+
+    count = len(out_i) // players
+    df = pd.DataFrame(out_i, columns=list(columns))
+    df.insert(0, "game", np.repeat(np.arange(first, first + count), players))
+    df.insert(1, "seat", np.tile(np.arange(players), count))
+    df.insert(2, "players", players)
+    df.insert(3, "policy", pd.Categorical.from_codes(
+        df.pop(columns[0]).to_numpy(), categories=lineup_names(policies)))
+    df["won"] = out_f
+    return df

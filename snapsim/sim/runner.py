@@ -18,6 +18,7 @@ from tqdm import tqdm
 
 from ..analysis.stats import add_sums, group_sums
 from ..errors import InputError
+from .agents import AgentError, StepBackend, is_agent, policy_or_agent
 from .backends import Task, check_backend, make_backend
 from .checks import MAX_IN_MEMORY_GAMES, whole
 from .component_files import resolve
@@ -53,12 +54,23 @@ def prepare(game: str, players=None, policies=None, config=None, components=None
         config = config.replace(**knobs, **({"components": components} if components else {}))
     n = spec.players(config)
     specs = [spec.default_policy] * n if policies is None else list(policies)
-    pols = [spec.make_policy(p) for p in specs]
+    pols = [policy_or_agent(spec, p) for p in specs]
     if len(pols) == 1:
         pols = pols * n
     if len(pols) != n:
         raise InputError(f"{n} players need {n} policies (or one for all), got {len(pols)}")
     return spec, config, tuple(pols)
+
+
+def _backend(spec, lineups, config, threads, workers, scheduler):
+    """Where the chunks run: a line-up holding a Python agent plays in this process through
+    the step class (see snapsim.sim.agents); built-in line-ups keep the batch kernels."""
+    if not any(is_agent(p) for pols in lineups for p in pols):
+        return make_backend(spec.name, config, lineups[0], threads, workers, scheduler)
+    if workers is not None or scheduler is not None:
+        raise InputError("a line-up with a Python agent plays in this process, game after "
+                         "game: drop --workers/--scheduler")
+    return StepBackend()
 
 
 def identity(spec, config, policies, seed, rotate_seats) -> dict:
@@ -140,13 +152,20 @@ def simulate(game: str, players: int | None = None, policies=None, games: int = 
     check_backend(threads, workers, scheduler)
     tasks = [Task(i, spec.name, config, pols, first, count, seed, rotate_seats)
              for i, first, count in chunk_plan(games, chunk_size)]
-    backend = make_backend(spec.name, config, pols, threads, workers, scheduler)
+    backend = _backend(spec, [pols], config, threads, workers, scheduler)
     parts = {}
     try:
         with tqdm(total=games, unit="game", disable=not progress, desc=spec.name) as bar:
             for task, df in backend.run(tasks):
                 parts[task.key] = df
                 bar.update(task.count)
+    except AgentError as exc:  # keep the games finished before the agent failed
+        done = pd.concat([parts[k] for k in sorted(parts)] + [exc.finished],
+                         ignore_index=True)
+        error = AgentError(f"{exc}; {len(done) // spec.players(config)} games finished "
+                           "before it (the error's `finished` table)")
+        error.finished = done
+        raise error from None
     finally:
         backend.close()
     df = pd.concat([parts[k] for k in sorted(parts)], ignore_index=True)
@@ -245,8 +264,8 @@ def run_points(spec, points: list[Point], games, seed, rotate_seats, chunk_size,
     computed = [0] * len(points)
     done_games = sum(c for s in stores for _, _, c in s.plan) - sum(t.count for t in tasks)
     if tasks:
-        backend = make_backend(spec.name, points[0].config, points[0].policies, threads,
-                               workers, scheduler)
+        backend = _backend(spec, [p.policies for p in points], points[0].config, threads,
+                           workers, scheduler)
         try:
             with tqdm(total=games * len(points), initial=done_games, unit="game",
                       disable=not progress, desc=spec.name) as bar:
@@ -255,6 +274,11 @@ def run_points(spec, points: list[Point], games, seed, rotate_seats, chunk_size,
                     stores[k].write_chunk(i, df)
                     computed[k] += 1
                     bar.update(task.count)
+        except AgentError as exc:  # the chunks written so far stay
+            folders = ", ".join(str(s.folder) for s in stores)
+            raise AgentError(f"{exc}; the {sum(len(s.done) for s in stores)} finished chunks "
+                             f"stay in {folders}: resume the run (--resume) to finish "
+                             "it") from None
         finally:
             backend.close()
     return [_result(store, computed[k]) for k, store in enumerate(stores)]

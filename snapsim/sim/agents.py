@@ -1,0 +1,256 @@
+"""Your own Python agent at the table, beside the built-in numba policies.
+
+An agent is any object with ``act(observation, legal_actions) -> action``, or a plain
+callable with that signature. It sees only its seat's observation (the step class's
+``observation(seat)`` dict) and the legal actions now; it answers with one of those actions
+(or its integer code). Optional hooks:
+
+- ``rng``: set before every call to a ``numpy.random.Generator`` of its own, seeded from
+  (seed, game index, seat) alone, so a run's games do not depend on chunking, threads or
+  resuming (set as an attribute when the object allows it);
+- ``reset()``: called before each game the agent plays, to forget the last game;
+- ``name``: what the result tables call it (default: the object's or function's name).
+
+A line-up holding an agent plays through the game's step class, one game after another in
+this process (Python agents hold the interpreter, so threads would not help and worker
+processes would need to import them); a line-up of built-in policies keeps the batch path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from .kernel import Policy, result_table, seat_policies
+
+_REFERENCE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
+SHOWN_LEGAL = 6  # legal actions named in an illegal-move error
+
+
+class AgentError(InputError):
+    """An agent failed (raised, or chose an illegal action); `finished` holds the rows of
+    the games completed before it (same schema as a run's table)."""
+
+    finished: pd.DataFrame | None = None
+
+
+@dataclass(frozen=True)
+class UserAgent:
+    """A Python agent in a line-up: its table name, how it was given (``module:object`` or
+    the object's qualified name), and the object itself (not part of a run's identity)."""
+
+    name: str
+    reference: str
+    agent: object = field(compare=False, repr=False)
+
+    def act(self, observation, legal_actions, rng):
+        """The agent's choice, its generator set first when the object takes attributes."""
+        with contextlib.suppress(AttributeError):  # a bound method, a builtin, __slots__
+            self.agent.rng = rng
+        act = getattr(self.agent, "act", self.agent)
+        return act(observation, legal_actions)
+
+    def reset(self) -> None:
+        if callable(getattr(self.agent, "reset", None)):
+            self.agent.reset()
+
+
+def is_agent(policy) -> bool:
+    return isinstance(policy, UserAgent)
+
+
+def from_object(obj, reference: str | None = None) -> UserAgent:
+    """Wrap an object with ``act`` or a callable; a class is made with no arguments."""
+    if isinstance(obj, type):
+        try:
+            obj = obj()
+        except Exception as exc:  # noqa: BLE001 - the user's constructor: say what it raised
+            raise InputError(f"agent {reference or obj.__name__}: making it with no arguments "
+                             f"raised {type(exc).__name__}: {exc}") from None
+    act = getattr(obj, "act", obj)
+    owner = obj if hasattr(obj, "__qualname__") else type(obj)  # a function, else its class
+    ref = reference or f"{owner.__module__}:{owner.__qualname__}"
+    if not callable(act):
+        raise InputError(f"agent {ref} has no act(observation, legal_actions) method and is "
+                         "not callable")
+    name = getattr(obj, "name", None)
+    if not isinstance(name, str) or not name.strip():
+        name = getattr(obj, "__name__", None) or type(obj).__name__
+    return UserAgent(name.strip(), ref, obj)
+
+
+def load(reference: str) -> UserAgent:
+    """The agent named ``module:object`` (dotted names allowed on both sides); the folder
+    the command runs in is searched too, as `python -m` would."""
+    module_name, _, attr = reference.partition(":")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise InputError(f"agent {reference}: no module named {exc.name!r}") from None
+    except Exception as exc:  # noqa: BLE001 - the user's module failed while importing
+        raise InputError(f"agent {reference}: importing {module_name} raised "
+                         f"{type(exc).__name__}: {exc}") from None
+    obj = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise InputError(f"agent {reference}: {module_name} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    return from_object(obj, reference)
+
+
+def _module_exists(name: str) -> bool:
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def policy_or_agent(spec, entry):
+    """A line-up entry as a built-in Policy or a UserAgent: a policy spec string, a
+    ``module:object`` string, or an agent object."""
+    if isinstance(entry, Policy | UserAgent):
+        return entry
+    if not isinstance(entry, str):
+        return from_object(entry)
+    text = entry.strip()
+    if _REFERENCE.fullmatch(text) and _module_exists(text.partition(":")[0]):
+        return load(text)
+    try:
+        return spec.make_policy(text)
+    except InputError as exc:
+        if _REFERENCE.fullmatch(text):
+            raise InputError(f"{exc}; nor is {text!r} an importable module:object (no module "
+                             f"named {text.partition(':')[0]!r})") from None
+        raise
+
+
+def agent_rng(seed: int, game: int, seat: int) -> np.random.Generator:
+    """The generator of the agent at `seat` in game `game` of the run keyed by `seed`."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(game, seat)))
+
+
+# ---------------------------------------------------------------- the step driver
+
+
+def new_game(game: str, config, seed: int, index: int, policies, rotate_seats: bool):
+    """Game `index` of the run, the agents' places held by the game's default policy (which
+    never moves for them)."""
+    from ..protocol import game_class
+    from .registry import get_game
+
+    spec = get_game(game)
+    builtin = [spec.make_policy(spec.default_policy) if is_agent(p) else p for p in policies]
+    return game_class(game)(config, seed=seed, game=index, policies=builtin,
+                            rotate_seats=rotate_seats)
+
+
+def describe_action(game, action) -> str:
+    """An action in words, as the game's step class writes it."""
+    return game.action_to_string(action)
+
+
+def _code(choice) -> int | None:
+    """An agent's answer as an action code: an action object, or an integer."""
+    code = getattr(choice, "code", choice)
+    if isinstance(code, bool) or not isinstance(code, int | np.integer):
+        return None
+    return int(code)
+
+
+def agent_move(game, agent: UserAgent, seat: int, index: int, rng):
+    """Ask `agent` at `seat` for its move in game `index`; an exception or an illegal answer
+    is an AgentError naming the agent, the seat and the game."""
+    legal = game.legal_actions()
+    try:
+        choice = agent.act(game.observation(seat), legal, rng)
+    except Exception as exc:  # noqa: BLE001 - any failure of the user's code ends the run
+        raise AgentError(f"agent {agent.name} ({agent.reference}) raised "
+                         f"{type(exc).__name__}: {exc} (game {index}, seat {seat})") from exc
+    code = _code(choice)
+    codes = [_code(a) for a in legal]
+    if code not in codes:
+        shown = ", ".join(f"{describe_action(game, a)} ({_code(a)})"
+                          for a in legal[:SHOWN_LEGAL])
+        more = f" and {len(legal) - SHOWN_LEGAL} more" if len(legal) > SHOWN_LEGAL else ""
+        raise AgentError(f"seat {seat} (agent {agent.name}) chose {choice!r} in game {index}, "
+                         f"not a legal action; legal now: {shown}{more}")
+    return legal[codes.index(code)]
+
+
+def play(game: str, config, policies, seed: int, index: int, rotate_seats: bool):
+    """Play game `index` of the run to the end, agents and built-in policies alike; return
+    the finished step game and the line-up index at each seat."""
+    from .registry import get_game
+
+    g = new_game(game, config, seed, index, policies, rotate_seats)
+    seats = seat_policies(get_game(game).players(config), len(policies), index, rotate_seats)
+    rngs = {}
+    for seat, k in enumerate(seats):
+        if is_agent(policies[k]):
+            rngs[seat] = agent_rng(seed, index, seat)
+            policies[k].reset()
+    while not g.is_over():
+        seat = g.current_player
+        agent = policies[seats[seat]]
+        g.apply(agent_move(g, agent, seat, index, rngs[seat]) if is_agent(agent)
+                else g.policy_action())
+    return g, seats
+
+
+def _record(api, game, out_i, out_f, row: int, seats) -> None:
+    """A finished game's rows, written by the batch kernel's own recorder (so the schema is
+    the batch's); Yosemite's, always two seats, takes no config."""
+    record = api._record
+    takes_config = getattr(record, "py_func", record).__code__.co_argcount == 6
+    args = (game.state, game.config.to_array()) if takes_config else (game.state,)
+    record(*args, out_i, out_f, row, seats)
+
+
+def play_chunk(task) -> pd.DataFrame:
+    """A backend task (see backends.Task) whose line-up holds agents, played game by game
+    through the step class; rows as the batch path's. On an AgentError the games finished
+    in this chunk travel with it (`finished`)."""
+    from .registry import get_game
+
+    spec = get_game(task.game)
+    api = importlib.import_module(f"snapsim.games.{spec.name}.api")
+    n = spec.players(task.config)
+    policies = list(task.policies)
+    out_i = np.zeros((task.count * n, len(api.INT_COLUMNS)), np.int64)
+    out_f = np.zeros(task.count * n)
+    for done in range(task.count):
+        try:
+            game, seats = play(spec.name, task.config, policies, task.seed, task.first + done,
+                               task.rotate_seats)
+        except AgentError as exc:
+            exc.finished = result_table(api.INT_COLUMNS, out_i[:done * n], out_f[:done * n],
+                                        policies, task.first, n)
+            raise
+        _record(api, game, out_i, out_f, done * n, seats)
+    return result_table(api.INT_COLUMNS, out_i, out_f, policies, task.first, n)
+
+
+class StepBackend:
+    """This process, game after game through the step class: the backend of line-ups that
+    hold agents (see snapsim.sim.backends for the batch ones)."""
+
+    def run(self, tasks):
+        """(task, table) for each task, in order."""
+        for task in tasks:
+            yield task, play_chunk(task)
+
+    def close(self) -> None:
+        """Nothing to release: the games ran in this process."""
