@@ -51,3 +51,32 @@ def win_table_from_sums(sums: pd.DataFrame, level: float = 0.95) -> pd.DataFrame
 def win_table(df: pd.DataFrame, by: str, level: float = 0.95) -> pd.DataFrame:
     """Per group: seats played, win rate with its Wilson interval, mean score and photos."""
     return win_table_from_sums(group_sums(df, by), level)
+
+
+def mean_interval(values, level: float = 0.95) -> tuple[float, float, float]:
+    """Mean with its Student-t interval at `level` (scipy); NaNs are dropped, and fewer
+    than two values leave the interval NaN."""
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    mean = float(x.mean()) if len(x) else np.nan
+    if len(x) < 2:
+        return mean, np.nan, np.nan
+    sem = float(stats.sem(x))
+    if sem == 0:
+        return mean, mean, mean
+    lo, hi = stats.t.interval(level, len(x) - 1, loc=mean, scale=sem)
+    return mean, float(lo), float(hi)
+
+
+def slope_intervals(y, x, level: float = 0.95) -> pd.DataFrame:
+    """Least-squares slopes of `y` on the columns of `x` (with an intercept) and their
+    Student-t intervals from the usual covariance sigma^2 (X'X)^-1."""
+    x = np.asarray(x, dtype=float)
+    design = np.column_stack([np.ones(len(x)), x])
+    coef, _, rank, _ = np.linalg.lstsq(design, np.asarray(y, float), rcond=None)
+    dof = max(len(design) - rank, 1)
+    resid = np.asarray(y, float) - design @ coef
+    cov = resid @ resid / dof * np.linalg.pinv(design.T @ design)
+    half = stats.t.ppf(0.5 + level / 2, dof) * np.sqrt(np.diag(cov))
+    return pd.DataFrame({"slope": coef[1:], "ci_low": (coef - half)[1:],
+                         "ci_high": (coef + half)[1:]})

@@ -10,8 +10,30 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+from ..analysis.stats import wilson_interval  # noqa: E402
 
 DPI = 80
+# One palette for every figure of every game (Paul Tol's "bright" and "muted" schemes, safe
+# for colour-blind readers): the same seat or player count has the same colour everywhere.
+PALETTE = ("#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb",
+           "#332288", "#882255", "#117733", "#999933", "#ddcc77")
+BY_NUMBER = ("players", "seat")  # groups whose n-th value takes the n-th colour
+POLICY_ORDER = ("greedy", "cautious", "aggressive", "collector", "random", "trader",
+                "lookahead", "rollout")
+NEUTRAL = "0.3"  # reference lines and single series of a measure that is no group
+
+
+def colour(group: str | None, key, index: int = 0) -> str:
+    """The colour of one group value: player count and seat n take colour n (seat 1 and 1
+    player the first); a policy keeps its colour in every figure; anything else is
+    coloured in order of appearance."""
+    if group in BY_NUMBER:
+        return PALETTE[(int(key) - 1) % len(PALETTE)]
+    if str(key) in POLICY_ORDER:
+        return PALETTE[POLICY_ORDER.index(str(key)) % len(PALETTE)]
+    return PALETTE[index % len(PALETTE)]
 
 
 def _finish(fig, note: str) -> bytes:
@@ -23,79 +45,137 @@ def _finish(fig, note: str) -> bytes:
     return buf.getvalue()
 
 
+def _whiskers(values, lo, hi) -> np.ndarray:
+    """Error-bar lengths below and above each value (a missing bound draws none)."""
+    v = np.asarray(values, float)
+    return np.vstack([np.nan_to_num(v - np.asarray(lo, float)),
+                      np.nan_to_num(np.asarray(hi, float) - v)]).clip(min=0)
+
+
+def _xticks(ax, xs: list[str]) -> None:
+    long = max(map(len, xs)) > 6
+    ax.set_xticks(range(len(xs)))
+    ax.set_xticklabels(xs, rotation=30 if long else 0, ha="right" if long else "center",
+                       fontsize=8)
+
+
+def _label(hue: str | None, legend):
+    return legend if legend is not None else (lambda g: f"{hue} = {g}")
+
+
 def bars(df: pd.DataFrame, x: str, y: str, lo: str | None, hi: str | None, title: str,
-         note: str, hue: str | None = None, ref: float | None = None, ylabel: str = "",
-         dodge: bool = True) -> bytes:
-    """Bars with confidence-interval whiskers, optionally coloured by `hue` (side by side when
-    `dodge`), with a reference line (e.g. the fair share)."""
+         note: str, ylabel: str, hue: str | None = None, ref: float | None = None,
+         dodge: bool = True, legend=None, xlabel: str = "") -> bytes:
+    """Bars with their confidence-interval whiskers (`lo`, `hi`), coloured by `hue` (side by
+    side when `dodge`) or, without one, by `x` when it is a seat or player count; `ref`
+    draws a reference line (e.g. the fair share). `lo` = `hi` = None only for exact values
+    (no sampling error), which the caption must say."""
     xs = list(dict.fromkeys(df[x].astype(str)))
     fig, ax = plt.subplots(figsize=(max(7, 0.28 * len(xs)), 3.8))
     groups = [None] if hue is None else list(dict.fromkeys(df[hue]))
     width = 0.8 / len(groups) if dodge else 0.8
+    name = _label(hue, legend)
     for k, g in enumerate(groups):
         sub = df if g is None else df[df[hue] == g]
         shift = (k - (len(groups) - 1) / 2) * width if dodge else 0.0
         pos = np.array([xs.index(v) for v in sub[x].astype(str)]) + shift
-        err = None
-        if lo is not None:
-            err = np.vstack([sub[y] - sub[lo], sub[hi] - sub[y]]).clip(min=0)
-        ax.bar(pos, sub[y], width=width * 0.95, yerr=err, capsize=2,
-               label=None if g is None else f"{hue}={g}")
-    if ref is not None and np.isscalar(ref):
-        ax.axhline(ref, color="0.3", lw=1, ls="--")
-    ax.set_xticks(range(len(xs)))
-    ax.set_xticklabels(xs, rotation=30 if max(len(s) for s in xs) > 6 else 0, ha="right"
-                       if max(len(s) for s in xs) > 6 else "center", fontsize=8)
+        err = None if lo is None else _whiskers(sub[y], sub[lo], sub[hi])
+        if g is not None:
+            colours = colour(hue, g, k)
+        elif x in BY_NUMBER:
+            colours = [colour(x, v) for v in sub[x]]
+        else:
+            colours = PALETTE[0]
+        ax.bar(pos, sub[y], width=width * 0.95, color=colours, yerr=err, capsize=2,
+               ecolor="black", label=None if g is None else name(g))
+    if ref is not None:
+        ax.axhline(ref, color=NEUTRAL, lw=1, ls="--")
+    _xticks(ax, xs)
     ax.set_title(title, fontsize=10)
-    ax.set_ylabel(ylabel or y)
+    ax.set_ylabel(ylabel)
+    ax.set_xlabel(xlabel or x.replace("_", " "))
     if hue is not None:
         ax.legend(fontsize=7, ncol=min(len(groups), 4))
     return _finish(fig, note)
 
 
-def heatmap(matrix: pd.DataFrame, title: str, note: str, fmt: str = "{:.2f}") -> bytes:
-    fig, ax = plt.subplots(figsize=(5.5, 4.5))
+def heatmap(matrix: pd.DataFrame, lo: pd.DataFrame | None, hi: pd.DataFrame | None,
+            title: str, note: str, label: str, fmt: str = "{:.0f}", vmin: float = 0,
+            vmax: float = 100) -> bytes:
+    """A matrix of estimates, each cell written with its interval [lo, hi] (same shape;
+    None only for exact values); `label` names the colour scale and its unit."""
+    fig, ax = plt.subplots(figsize=(6, 4.8))
     data = matrix.to_numpy(dtype=float)
-    im = ax.imshow(data, cmap="RdBu_r", vmin=0, vmax=1)
+    im = ax.imshow(data, cmap="RdBu_r", vmin=vmin, vmax=vmax)
     ax.set_xticks(range(matrix.shape[1]))
     ax.set_xticklabels(matrix.columns, rotation=30, ha="right", fontsize=8)
     ax.set_yticks(range(matrix.shape[0]))
     ax.set_yticklabels(matrix.index, fontsize=8)
+    ax.set_xlabel(str(matrix.columns.name or ""))
+    ax.set_ylabel(str(matrix.index.name or ""))
     for i in range(data.shape[0]):
         for j in range(data.shape[1]):
             if np.isfinite(data[i, j]):
-                ax.text(j, i, fmt.format(data[i, j]), ha="center", va="center", fontsize=8)
+                text = fmt.format(data[i, j])
+                if lo is not None:
+                    text += "\n[" + fmt.format(lo.iat[i, j]) + ", " + fmt.format(hi.iat[i, j]) + "]"
+                ax.text(j, i, text, ha="center", va="center", fontsize=7)
     ax.set_title(title, fontsize=10)
-    fig.colorbar(im, ax=ax, fraction=0.046)
+    fig.colorbar(im, ax=ax, fraction=0.046, label=label)
     return _finish(fig, note)
 
 
-def lines(df: pd.DataFrame, x: str, ys: list[str], title: str, note: str,
-          panels: str | None = None, ylabel: str = "") -> bytes:
-    """One panel per value of `panels` (or one panel), a line per column in `ys`."""
+def lines(df: pd.DataFrame, x: str, y: str, lo: str | None, hi: str | None, title: str,
+          note: str, ylabel: str, panels: str | None = None, hue: str | None = None,
+          legend=None, xlabel: str = "") -> bytes:
+    """One panel per value of `panels` (or one panel), a line per value of `hue`, each point
+    with its interval drawn as whiskers and a shaded band (`lo` = `hi` = None only for exact
+    values, which the caption must say)."""
     keys = [None] if panels is None else list(dict.fromkeys(df[panels]))
-    fig, axes = plt.subplots(1, len(keys), figsize=(min(3.2 * len(keys), 12), 3.2),
+    fig, axes = plt.subplots(1, len(keys), figsize=(min(3.2 * len(keys), 12) + 0.6, 3.3),
                              squeeze=False)
+    name = _label(hue, legend)
     for ax, key in zip(axes[0], keys, strict=True):
         sub = df if key is None else df[df[panels] == key]
-        for y in ys:
-            ax.plot(sub[x].astype(str), sub[y], marker="o", label=y)
+        xs = list(dict.fromkeys(sub[x].astype(str)))
+        groups = [None] if hue is None else list(dict.fromkeys(sub[hue]))
+        for k, g in enumerate(groups):
+            s = sub if g is None else sub[sub[hue] == g]
+            pos = [xs.index(v) for v in s[x].astype(str)]
+            c = PALETTE[0] if g is None else colour(hue, g, k)
+            err = None if lo is None else _whiskers(s[y], s[lo], s[hi])
+            ax.errorbar(pos, s[y], yerr=err, marker="o", ms=3, capsize=2, color=c,
+                        label=None if g is None else name(g))
+            if lo is not None:
+                ax.fill_between(pos, s[lo].to_numpy(float), s[hi].to_numpy(float), color=c,
+                                alpha=0.2, lw=0)
+        ax.set_xticks(range(len(xs)))
+        ax.set_xticklabels(xs, fontsize=7)
         ax.set_title(str(key) if key is not None else title, fontsize=9)
+        ax.set_xlabel(xlabel or x.replace("_", " "), fontsize=8)
         ax.tick_params(labelsize=7)
     axes[0][0].set_ylabel(ylabel)
-    axes[0][0].legend(fontsize=7)
+    if hue is not None:
+        axes[0][0].legend(fontsize=7)
     if panels is not None:
         fig.suptitle(title, fontsize=10)
     return _finish(fig, note)
 
 
 def histogram(values: pd.Series, title: str, note: str, xlabel: str) -> bytes:
-    fig, ax = plt.subplots(figsize=(6, 3.2))
-    counts = values.value_counts(normalize=True).sort_index()
-    ax.bar(counts.index.astype(str), counts.to_numpy())
+    """Share of games per value, in percent, with each share's 95% Wilson interval."""
+    counts = values.value_counts().sort_index()
+    n = int(counts.sum())
+    lo, hi = wilson_interval(counts.to_numpy(), n)
+    share = 100 * counts.to_numpy() / n
+    fig, ax = plt.subplots(figsize=(6.5, 3.3))
+    ax.bar(counts.index.astype(str), share, color=PALETTE[0],
+           yerr=_whiskers(share, 100 * lo, 100 * hi), capsize=1.5, ecolor="black")
     ax.set_title(title, fontsize=10)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("share of games")
+    ax.set_ylabel("share of games (%)")
+    if len(counts) > 20:
+        ax.xaxis.set_major_locator(MaxNLocator(12))
     return _finish(fig, note)
 
 
@@ -119,14 +199,14 @@ def differences(rows: pd.DataFrame, title: str, note: str) -> bytes:
         err = np.vstack([d - sub["ci_low"].to_numpy() * scale,
                          sub["ci_high"].to_numpy() * scale - d]).clip(min=0)
         sig = sub["significant"].to_numpy(bool)
-        ax.errorbar(d, y, xerr=err, fmt="none", ecolor="0.3", capsize=2)
-        ax.scatter(d[sig], y[sig], color="C3", zorder=3, label="significant")
-        ax.scatter(d[~sig], y[~sig], facecolor="white", edgecolor="C0", zorder=3,
+        ax.errorbar(d, y, xerr=err, fmt="none", ecolor=NEUTRAL, capsize=2)
+        ax.scatter(d[sig], y[sig], color=PALETTE[1], zorder=3, label="significant")
+        ax.scatter(d[~sig], y[~sig], facecolor="white", edgecolor=PALETTE[0], zorder=3,
                    label="not significant")
         ax.axvline(0, color="0.5", lw=1, ls="--")
         ax.set_yticks(y)
         ax.set_yticklabels(sub["measure"], fontsize=7)
-        ax.set_xlabel("difference (percentage points)" if unit == "rate"
+        ax.set_xlabel("difference (pp)" if unit == "rate"
                       else f"difference ({unit})")
         ax.legend(fontsize=6, loc="best")
     fig.suptitle(title, fontsize=10)
@@ -145,10 +225,10 @@ def sides(rows: pd.DataFrame, title: str, note: str) -> bytes:
             hi = sub[f"{side}_ci_high"].to_numpy() * scale
             err = np.vstack([np.nan_to_num(v - lo), np.nan_to_num(hi - v)]).clip(min=0)
             ax.barh(y + (0.2 if k == 0 else -0.2), v, height=0.38, xerr=err, capsize=2,
-                    color=f"C{k}", label=side)
+                    color=PALETTE[k], ecolor="black", label=side)
         ax.set_yticks(y)
         ax.set_yticklabels(sub["measure"], fontsize=7)
-        ax.set_xlabel("percent" if unit == "rate" else unit)
+        ax.set_xlabel("%" if unit == "rate" else unit)
         ax.legend(fontsize=6, loc="best")
     fig.suptitle(title, fontsize=10)
     return _finish(fig, note)
@@ -174,11 +254,13 @@ def measure_panels(df: pd.DataFrame, x: str, hue: str | None, title: str, note: 
             err = np.vstack([np.nan_to_num(v - s["ci_low"].to_numpy(float) * scale),
                              np.nan_to_num(s["ci_high"].to_numpy(float) * scale - v)])
             ax.errorbar([xs.index(t) for t in s[x].astype(str)], v, yerr=err.clip(min=0),
-                        marker="o", ms=3, capsize=2, label=g)
+                        marker="o", ms=3, capsize=2, label=g,
+                        color=PALETTE[0] if g is None else colour(hue, g, groups.index(g)))
         ax.set_title(name, fontsize=8)
+        ax.set_xlabel(x, fontsize=7)
         ax.set_xticks(range(len(xs)))
         ax.set_xticklabels(xs, fontsize=7, rotation=30 if max(map(len, xs)) > 6 else 0)
-        ax.set_ylabel("percent" if rate else sub["unit"].iloc[0], fontsize=7)
+        ax.set_ylabel("%" if rate else sub["unit"].iloc[0], fontsize=7)
         ax.tick_params(axis="y", labelsize=7)
     for ax in axes.flat[len(names):]:
         ax.axis("off")
@@ -188,10 +270,12 @@ def measure_panels(df: pd.DataFrame, x: str, hue: str | None, title: str, note: 
     return _finish(fig, note)
 
 
-def value_heatmap(matrix: pd.DataFrame, title: str, note: str, fmt: str = "{:.3g}",
+def value_heatmap(matrix: pd.DataFrame, lo: pd.DataFrame, hi: pd.DataFrame, title: str,
+                  note: str, label: str, fmt: str = "{:.3g}",
                   mark: tuple[int, int] | None = None) -> bytes:
-    """One measure over two knobs (rows x columns), coloured on its own range; `mark`
-    outlines one cell (row, column), e.g. the best setting."""
+    """One measure over two knobs (rows x columns), coloured on its own range, each cell
+    written with its interval [lo, hi] (same shape); `mark` outlines one cell (row,
+    column), e.g. the best setting; `label` names the colour scale and its unit."""
     fig, ax = plt.subplots(figsize=(max(5.5, 0.9 * matrix.shape[1] + 2.5),
                                     max(3.5, 0.6 * matrix.shape[0] + 1.8)))
     data = matrix.to_numpy(dtype=float)
@@ -206,11 +290,13 @@ def value_heatmap(matrix: pd.DataFrame, title: str, note: str, fmt: str = "{:.3g
     for i in range(data.shape[0]):
         for j in range(data.shape[1]):
             if np.isfinite(data[i, j]):
-                ax.text(j, i, fmt.format(data[i, j]), ha="center", va="center", fontsize=8,
+                text = (fmt.format(data[i, j]) + "\n[" + fmt.format(lo.iat[i, j]) + ", "
+                        + fmt.format(hi.iat[i, j]) + "]")
+                ax.text(j, i, text, ha="center", va="center", fontsize=7,
                         color="white" if data[i, j] < middle else "black")
     if mark is not None:
         ax.add_patch(plt.Rectangle((mark[1] - 0.5, mark[0] - 0.5), 1, 1, fill=False,
                                    edgecolor="red", lw=2.5))
     ax.set_title(title, fontsize=10)
-    fig.colorbar(im, ax=ax, fraction=0.046)
+    fig.colorbar(im, ax=ax, fraction=0.046, label=label)
     return _finish(fig, note)

@@ -26,6 +26,11 @@ class Section:
     captions: dict[str, str] = field(default_factory=dict)
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # name -> table
 
+    def figure(self, name: str, png: bytes, caption: str) -> None:
+        """Add a figure with the caption shown under it."""
+        self.figures[name] = png
+        self.captions[name] = caption
+
     def save(self, out: Path) -> None:
         """PNG and CSV files plus sections/<key>.json describing them."""
         (out / SECTIONS).mkdir(parents=True, exist_ok=True)
@@ -51,11 +56,38 @@ def _load_sections(out: Path) -> list[dict]:
     return sorted(metas, key=lambda m: m["order"])
 
 
-def _md_table(df: pd.DataFrame, rows: int = 40) -> str:
+def _cell(v) -> str:
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+
+def _intervals(columns) -> dict[str, tuple[str, str]]:
+    """Estimate column -> its interval's columns: `x_ci_low`/`x_ci_high` belong to `x`,
+    plain `ci_low`/`ci_high` to the column just before `ci_low`."""
+    cols = list(columns)
+    out = {c: (f"{c}_ci_low", f"{c}_ci_high") for c in cols
+           if f"{c}_ci_low" in cols and f"{c}_ci_high" in cols}
+    if "ci_low" in cols and "ci_high" in cols and cols.index("ci_low") > 0:
+        out[cols[cols.index("ci_low") - 1]] = ("ci_low", "ci_high")
+    return out
+
+
+def shown_table(df: pd.DataFrame, rows: int = 40) -> pd.DataFrame:
+    """The first `rows` rows as text, each estimate with its 95% CI next to it in brackets
+    ("0.25 [0.23, 0.27]") in place of separate interval columns."""
     df = df.head(rows)
-    fmt = df.map(lambda v: f"{v:.4g}" if isinstance(v, float) else str(v))
-    head = "| " + " | ".join(map(str, df.columns)) + " |"
-    sep = "|" + "---|" * len(df.columns)
+    text = df.map(_cell)
+    pairs = _intervals(df.columns)
+    for est, (lo, hi) in pairs.items():
+        text[est] = [f"{_cell(v)} [{_cell(a)}, {_cell(b)}]" if pd.notna(a) else _cell(v)
+                     for v, a, b in zip(df[est], df[lo], df[hi], strict=True)]
+    drop = [c for pair in pairs.values() for c in pair]
+    return text.drop(columns=drop).rename(columns={e: f"{e} [95% CI]" for e in pairs})
+
+
+def _md_table(df: pd.DataFrame, rows: int = 40) -> str:
+    fmt = shown_table(df, rows)
+    head = "| " + " | ".join(map(str, fmt.columns)) + " |"
+    sep = "|" + "---|" * len(fmt.columns)
     body = ["| " + " | ".join(r) + " |" for r in fmt.to_numpy().tolist()]
     return "\n".join([head, sep, *body])
 
@@ -96,7 +128,7 @@ def write_report(out: str | Path, report: Report) -> Path:
             table = pd.read_csv(out / f"{name}.csv")
             md += ["", f"Table `{name}.csv`:", "", _md_table(table)]
             h.append(f"<p>Table <code>{name}.csv</code></p>"
-                     + table.head(40).to_html(index=False, float_format=lambda v: f"{v:.4g}"))
+                     + shown_table(table).to_html(index=False))
     if report.footer:
         md += ["", "---", "", report.footer]
         h.append(f"<hr><footer><small>{html.escape(report.footer)}</small></footer>")

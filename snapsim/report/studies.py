@@ -10,13 +10,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+from scipy import stats
 from tqdm import tqdm
 
 from .. import __version__
+from ..analysis import balance as B
+from ..analysis.measures import seat_matrix
+from ..analysis.paired import Ratio, spread_interval, spread_value
+from ..analysis.stats import mean_interval, wilson_interval
 from ..errors import InputError
 from ..sim import get_game, simulate
 from ..sim.provenance import PROVENANCE_FILE, components_record, footer
+from . import figures as F
 from .render import SECTIONS, Report, Section, write_report
 
 
@@ -24,14 +31,93 @@ def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def seat_finding(seats: pd.DataFrame, players: int) -> str:
+def pp(x: float) -> str:
+    """A win-rate difference in percentage points."""
+    return f"{100 * x:+.1f} pp"
+
+
+def policies_text(policies) -> str:
+    """"greedy in every seat", or the line-up with its seats rotated."""
+    names = list(dict.fromkeys(str(p) for p in policies))
+    return f"{names[0]} in every seat" if len(names) == 1 else \
+        ", ".join(map(str, policies)) + " (seats rotated)"
+
+
+def estimate(name: str, values) -> dict:
+    """`name`, `name_ci_low`, `name_ci_high`: the mean of per-game (or per-seat) values and
+    its 95% Student-t interval, for a table row."""
+    mean, lo, hi = mean_interval(values)
+    return {name: mean, f"{name}_ci_low": lo, f"{name}_ci_high": hi}
+
+
+def proportion(name: str, hits, n) -> dict:
+    """`name`, `name_ci_low`, `name_ci_high`: hits / n and its 95% Wilson interval."""
+    lo, hi = wilson_interval(hits, n)
+    return {name: hits / n if n else np.nan, f"{name}_ci_low": float(lo),
+            f"{name}_ci_high": float(hi)}
+
+
+def ratio(name: str, num, den) -> dict:
+    """`name`, `name_ci_low`, `name_ci_high`: sum(num) / sum(den) over games (or
+    player-games) and its 95% normal interval from the delta method (analysis.paired)."""
+    r = Ratio(np.asarray(num, float), np.asarray(den, float))
+    half = stats.norm.ppf(0.975) * np.std(r.influence(), ddof=1) / np.sqrt(len(r.num))
+    return {name: r.value, f"{name}_ci_low": r.value - half, f"{name}_ci_high": r.value + half}
+
+
+def seat_spread(df: pd.DataFrame, seed: int) -> dict:
+    """Best minus worst seat's win rate with its 95% percentile bootstrap interval (whole
+    games resampled)."""
+    won = seat_matrix(df, "won")
+    lo, hi = spread_interval(won, np.ones_like(won), seed=seed)
+    return {"seat_spread": spread_value(won, np.ones_like(won)), "seat_spread_ci_low": lo,
+            "seat_spread_ci_high": hi}
+
+
+def seat_finding(seats: pd.DataFrame, players: int, label: str) -> str:
     """One line on the best and worst seat at a player count (from analysis.seat_advantage)."""
     sub = seats[seats.players == players]
     best, worst = sub.loc[sub.win_rate.idxmax()], sub.loc[sub.win_rate.idxmin()]
     sig = "significant" if sub.significant.any() else "not significant"
-    return (f"{players} players: seat {int(best.seat) + 1} wins {pct(best.win_rate)} "
-            f"[{pct(best.ci_low)}, {pct(best.ci_high)}], seat {int(worst.seat) + 1} "
+    return (f"{label}: seat {int(best.seat)} wins {pct(best.win_rate)} "
+            f"[{pct(best.ci_low)}, {pct(best.ci_high)}], seat {int(worst.seat)} "
             f"{pct(worst.win_rate)}, fair {pct(1 / players)} ({sig} after Holm correction).")
+
+
+def seat_advantage(ctx: Runs, s: Section, players, policy: str = "greedy") -> pd.DataFrame:
+    """The seat-advantage table and figure of a section: win rate by seat minus the fair
+    share 1/players in pp with 95% Wilson intervals, one colour per player count; adds one
+    finding per player count (the main count, 4, first) and returns the table."""
+    seats = B.seat_advantage(pd.concat([ctx.sim([policy], players=n) for n in players],
+                                       ignore_index=True))
+    seats["seat"] += 1
+    for col, name in (("win_rate", ""), ("ci_low", "_ci_low"), ("ci_high", "_ci_high")):
+        seats[f"vs_fair_pp{name}"] = 100 * (seats[col] - seats.fair_share)
+    seats["label"] = [ctx.players_label(n) for n in seats.players]
+    s.tables["seat_advantage"] = seats
+    s.figure("seat_advantage",
+             F.bars(seats, "seat", "vs_fair_pp", "vs_fair_pp_ci_low", "vs_fair_pp_ci_high",
+                    "Win rate minus fair share, by seat", ctx.note(), hue="players",
+                    ref=0.0, ylabel="win rate - 1/players (pp)", legend=ctx.players_label),
+             ctx.caption("Win rate by seat minus the fair share 1/players, in percentage "
+                         "points", [policy], players))
+    s.findings += [seat_finding(seats, n, ctx.players_label(n))
+                   for n in sorted(players, key=lambda k: (k != 4, k))]
+    return seats
+
+
+def knob_table(ctx: Runs, knobs: dict, row, **fixed) -> pd.DataFrame:
+    """One row per rule knob and value (each moved alone from its default; the default's
+    run is the baseline's, so every row shares its seed: common random numbers): `row(df,
+    base)` gives a row's measures from its run and the baseline run."""
+    base = ctx.sim(**fixed)
+    rows = []
+    for knob, (default, values) in knobs.items():
+        for v in sorted((default, *values)):
+            df = base if v == default else ctx.sim(**fixed, **{knob: v})
+            rows.append({"knob": knob, "value": str(v), "default": v == default,
+                         **row(df, base)})
+    return pd.DataFrame(rows)
 
 
 @dataclass
@@ -50,6 +136,19 @@ class Runs:
 
     def note(self, games: int | None = None) -> str:
         return f"n = {games or self.games:,} games per configuration, seed {self.seed}"
+
+    def players_label(self, players: int) -> str:
+        return f"{players} players"
+
+    def caption(self, what: str, policies, players, games: int | None = None,
+                interval: str = "95% Wilson CIs") -> str:
+        """A figure's caption: what it shows and its interval, then the policies, player
+        count(s), n (games) and seed, so a figure read alone says how it was made."""
+        counts = [players] if isinstance(players, int) else list(players)
+        who = policies if isinstance(policies, str) else policies_text(policies)
+        return (f"{what} ({interval}). Policies: {who}; "
+                f"{', '.join(self.players_label(n) for n in counts)}; "
+                f"n = {games or self.games:,} games per configuration; seed {self.seed}.")
 
     def config(self, **knobs):
         if self.components is not None:

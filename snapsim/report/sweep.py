@@ -238,17 +238,19 @@ def _best_section(table: pd.DataFrame, measures_table: pd.DataFrame, objective: 
     s.tables["best"] = table
     if len(keys) == 2:
         scale = 100.0 if unit == "rate" else 1.0
-        matrix = (obj.assign(value=obj.value * scale)
-                  .pivot(index=keys[0], columns=keys[1], values="value"))
-        matrix = matrix.loc[list(dict.fromkeys(obj[keys[0]])), list(dict.fromkeys(obj[keys[1]]))]
+        order = list(dict.fromkeys(obj[keys[0]])), list(dict.fromkeys(obj[keys[1]]))
+        matrix, lo, hi = ((obj[col] * scale).to_frame().assign(r=obj[keys[0]], c=obj[keys[1]])
+                          .pivot(index="r", columns="c", values=col)
+                          .loc[order[0], order[1]].rename_axis(index=keys[0], columns=keys[1])
+                          for col in ("value", "ci_low", "ci_high"))
         mark = (list(matrix.index).index(best.labels[keys[0]]),
                 list(matrix.columns).index(best.labels[keys[1]]))
-        shown = ("percentage points" if spread else "percent") if unit == "rate" else unit
+        shown = ("pp" if spread else "%") if unit == "rate" else unit
         s.figures["heatmap_objective"] = F.value_heatmap(
-            matrix, f"{objective} ({shown})", note,
+            matrix, lo, hi, f"{objective} ({shown})", note, f"{objective} ({shown})",
             fmt="{:.1f}" if unit == "rate" else "{:.2f}", mark=mark)
-        s.captions["heatmap_objective"] = (f"{objective} at every setting; the best is "
-                                           "outlined")
+        s.captions["heatmap_objective"] = (f"{objective} ({shown}) at every setting with its "
+                                           f"95% CI in brackets; the best is outlined. {note}")
     return s
 
 
@@ -266,7 +268,8 @@ def _knob_section(k: int, key: str, keys: list[str], rows: pd.DataFrame, objecti
         data["other knobs"] = [_where({o: r[o] for o in others}) for r in data.to_dict("records")]
         hue = "other knobs"
     s.figures[f"knob_{key}"] = F.measure_panels(data, key, hue, f"Balance against {key}", note)
-    s.captions[f"knob_{key}"] = f"every balance measure against {key}, with 95% CIs"
+    s.captions[f"knob_{key}"] = (f"Every balance measure against {key}, with 95% CIs (rates "
+                                 f"in %, spreads in pp). {note}")
     line = rows[(rows[others] == pd.Series({o: best.labels[o] for o in others})).all(axis=1)] \
         if others else rows
     fixed = f" (with {_where({o: best.labels[o] for o in others})})" if others else ""
@@ -336,7 +339,11 @@ def sweep_report(folder, out=None, objective: str = "seat_spread", force: bool =
         bar.update(1)
     bar.close()
     table = pd.DataFrame(rows)
-    note = f"n = {data['games']:,} games per setting, seed {seed}"
+    lineups = "; ".join(dict.fromkeys(", ".join(map(str, run.get("lineup") or ["?"]))
+                                      for run in runs))
+    counts = "/".join(map(str, sorted(players)))
+    note = (f"policies {lineups}; {counts} players; n = {data['games']:,} games per setting; "
+            f"seed {seed}")
     best, best_table = _best(points, seed)
     out.mkdir(parents=True, exist_ok=True)
     _best_section(best_table, table, name, best, keys, len(points), note).save(out)

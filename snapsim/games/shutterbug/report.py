@@ -14,10 +14,9 @@ import pandas as pd
 from scipy import stats
 
 from ...analysis import balance as B
-from ...analysis.stats import wilson_interval
 from ...report import Section
 from ...report import figures as F
-from ...report.studies import Runs, build_report, pct, seat_finding
+from ...report.studies import Runs, build_report, estimate, pct, proportion, seat_advantage
 from ...report.studies import study_main as shared_study_main
 
 PLAYERS = (2, 3, 4, 5, 6)
@@ -25,17 +24,17 @@ POLICIES = ("greedy", "trader", "lookahead", "random")
 COMPONENTS = ("assignment_points", "side_job_points", "city_points")
 TIPS = ("tips_drawn", "tips_paid", "tips_discarded", "trades", "traded_with", "swaps")
 VARIANTS = "variants from other public sources, not rulebook rules"
+GREEDY = ["greedy"]
 
 
-def winners_without(df: pd.DataFrame, col: str) -> float:
-    """Share of games whose winner set changes when `col` is taken out of the scores
+def winners_without(df: pd.DataFrame, col: str) -> pd.Series:
+    """Per game: whether its winner set changes when `col` is taken out of the scores
     (ties on the reduced score broken by photo quality, as the rulebook does)."""
     key = (df.score - df[col]) * 1000 + df.quality
     best = key.groupby(df.game).transform("max")
     alt = (key == best).astype(float)
     alt = alt / alt.groupby(df.game).transform("sum")
-    changed = ((alt - df.won).abs() > 1e-9).groupby(df.game).any()
-    return float(changed.mean())
+    return ((alt - df.won).abs() > 1e-9).groupby(df.game).any()
 
 
 # ---------------------------------------------------------------- 1 seats
@@ -46,17 +45,7 @@ def study_seats(ctx: Runs) -> Section:
                 "Win rate by seat (seat 1 plays first every round) with greedy players in "
                 "every seat, tested against the fair share 1/players (Holm-corrected). Two "
                 "players play the rulebook's team game.")
-    seats = B.seat_advantage(pd.concat([ctx.sim(["greedy"], players=n) for n in PLAYERS],
-                                       ignore_index=True))
-    seats["vs_fair"] = seats.win_rate - seats.fair_share
-    s.tables["seat_advantage"] = seats
-    plot = seats.assign(lo=seats.ci_low - seats.fair_share, hi=seats.ci_high - seats.fair_share,
-                        seat=seats.seat + 1)
-    s.figures["seat_advantage"] = F.bars(plot, "seat", "vs_fair", "lo", "hi",
-                                         "Win rate minus fair share, by seat", ctx.note(),
-                                         hue="players", ref=0.0, ylabel="win rate - 1/players")
-    s.captions["seat_advantage"] = "Seat advantage (95% Wilson CIs) for 2-6 players"
-    s.findings += [seat_finding(seats, n) for n in PLAYERS]
+    seat_advantage(ctx, s, PLAYERS)
     return s
 
 
@@ -75,7 +64,8 @@ def study_assignments(ctx: Runs) -> Section:
     for a, sub in df.groupby("assignment"):
         x = sub.assignment_points.to_numpy(float)
         p = stats.ttest_ind(x, overall, equal_var=False).pvalue if len(x) > 2 else 1.0
-        rows.append({"card": comp.assignments[a].name, "n": len(x), "mean_points": x.mean(),
+        rows.append({"card": comp.assignments[a].name, "n": len(x),
+                     **estimate("mean_points", x),
                      "sd": x.std(ddof=1) if len(x) > 1 else np.nan,
                      "full_side_rate": float((sub.creatures_met == 3).mean()),
                      "right_side_rate": float(sub.side.mean()),
@@ -83,10 +73,14 @@ def study_assignments(ctx: Runs) -> Section:
                      "p_value": float(p) if np.isfinite(p) else 1.0})
     table = B.with_flags(pd.DataFrame(rows)).rename(columns={"significant": "outlier"})
     s.tables["assignment_balance"] = table
-    s.figures["assignment_points"] = F.histogram(table.mean_points.round(0),
-                                                 "Mean assignment points per card", ctx.note(),
-                                                 "mean points (rounded)")
-    s.captions["assignment_points"] = "Distribution of the 72 cards' mean assignment points"
+    s.figure("assignment_points",
+             F.bars(table.sort_values("mean_points"), "card", "mean_points",
+                    "mean_points_ci_low", "mean_points_ci_high",
+                    "Mean assignment points per card", ctx.note(), ref=overall.mean(),
+                    ylabel="assignment points per player-game", xlabel="assignment card"),
+             ctx.caption("Mean assignment points scored with each card, lowest first; dashed "
+                         "line: the mean over all cards", GREEDY, 4,
+                         interval="95% Student-t CIs over the player-games dealt the card"))
     hi, lo = table.loc[table.mean_points.idxmax()], table.loc[table.mean_points.idxmin()]
     s.findings.append(f"Cards average {table.mean_points.min():.1f}-"
                       f"{table.mean_points.max():.1f} assignment points (overall "
@@ -113,16 +107,19 @@ def study_side_jobs(ctx: Runs) -> Section:
         df = ctx.sim(["greedy"], players=n)
         for j, job in enumerate(jobs):
             done = ((df.jobs_mask.to_numpy() >> j) & 1).astype(float)
-            lo, hi = wilson_interval(done.sum(), len(done))
             rows.append({"players": n, "job": job.name, "points": job.points,
-                         "completion": done.mean(), "ci_low": float(lo), "ci_high": float(hi),
+                         **proportion("completion", done.sum(), len(done)),
                          "points_per_player": done.mean() * job.points})
     table = pd.DataFrame(rows)
     s.tables["side_jobs"] = table
-    s.figures["side_jobs"] = F.bars(table, "job", "completion", "ci_low", "ci_high",
-                                    "Side-job completion rate", ctx.note(), hue="players",
-                                    ylabel="share of player-games")
-    s.captions["side_jobs"] = "Side-job completion (95% Wilson CIs)"
+    plot = table.assign(**{c: 100 * table[c] for c in ("completion", "completion_ci_low",
+                                                       "completion_ci_high")})
+    s.figure("side_jobs",
+             F.bars(plot, "job", "completion", "completion_ci_low", "completion_ci_high",
+                    "Side-job completion rate", ctx.note(), hue="players",
+                    ylabel="player-games completing it (%)", legend=ctx.players_label,
+                    xlabel="side job"),
+             ctx.caption("Share of player-games that complete each side job", GREEDY, PLAYERS))
     four = table[table.players == 4]
     for r in four.itertuples():
         s.findings.append(f"4 players: {r.job} ({r.points} points) completed in "
@@ -144,10 +141,14 @@ def study_trading(ctx: Runs) -> Section:
     table = table.merge(mixed.groupby("policy").agg(mean_score=("score", "mean"),
                                                     trades=("trades", "mean")).reset_index())
     s.tables["trader_vs_greedy"] = table
-    s.figures["trader_vs_greedy"] = F.bars(table, "policy", "win_rate", "ci_low", "ci_high",
-                                           "Trader vs greedy (4 players)", ctx.note(), ref=0.25,
-                                           ylabel="win rate (fair 25%)")
-    s.captions["trader_vs_greedy"] = "Win rate of the trading-aware policy (95% CIs)"
+    plot = table.assign(**{c: 100 * table[c] for c in ("win_rate", "ci_low", "ci_high")})
+    s.figure("trader_vs_greedy",
+             F.bars(plot, "policy", "win_rate", "ci_low", "ci_high",
+                    "Trader vs greedy (4 players)", ctx.note(), ref=25,
+                    ylabel="win rate (%, fair 25%)"),
+             ctx.caption("Win rate of one trading-aware player and of the greedy players; "
+                         "dashed line: the fair 25%", ["trader", "greedy", "greedy", "greedy"],
+                         4))
     t = table[table.policy == "trader"].iloc[0]
     s.findings.append(f"A trader wins {pct(t.win_rate)} [{pct(t.ci_low)}, {pct(t.ci_high)}] "
                       f"against greedy players (fair 25%, p = {t.p_value:.3g}) with "
@@ -171,16 +172,22 @@ def study_city(ctx: Runs) -> Section:
     rows = []
     for n in PLAYERS:
         df = ctx.sim(["greedy"], players=n)
-        rows.append({"players": n, "city_points": df.city_points.mean(),
+        changed = winners_without(df, "city_points")
+        rows.append({"players": n, **estimate("city_points", df.city_points),
                      "share_of_score": df.city_points.sum() / df.score.sum(),
-                     "in_city": float((df.city_points > 0).mean()),
-                     "winner_changes": winners_without(df, "city_points")})
+                     **proportion("in_city", (df.city_points > 0).sum(), len(df)),
+                     **proportion("winner_changes", changed.sum(), len(changed))})
     table = pd.DataFrame(rows)
     s.tables["city_bonus"] = table
-    s.figures["city_bonus"] = F.bars(table, "players", "winner_changes", None, None,
-                                     "Games whose winner the city bonus decides", ctx.note(),
-                                     ylabel="share of games")
-    s.captions["city_bonus"] = "Games decided by the punctuality bonus"
+    plot = table.assign(**{c: 100 * table[c] for c in ("winner_changes",
+                                                       "winner_changes_ci_low",
+                                                       "winner_changes_ci_high")})
+    s.figure("city_bonus",
+             F.bars(plot, "players", "winner_changes", "winner_changes_ci_low",
+                    "winner_changes_ci_high", "Games whose winner the city bonus decides",
+                    ctx.note(), ylabel="games (%)", xlabel="players"),
+             ctx.caption("Share of games whose winner changes without the city bonus", GREEDY,
+                         PLAYERS))
     for r in table.itertuples():
         s.findings.append(f"{r.players} players: {r.city_points:.2f} bonus points a player "
                           f"({pct(r.share_of_score)} of scores); it decides "
@@ -199,18 +206,25 @@ def study_tips(ctx: Runs) -> Section:
     for n in PLAYERS:
         for pol in ("greedy", "trader"):
             df = ctx.sim([pol], players=n)
-            row = {"players": n, "policy": pol, **{c: df[c].mean() for c in TIPS}}
+            row = {"players": n, "policy": pol}
+            for c in (*TIPS, "photos"):
+                row |= estimate(c, df[c])
             row["tips_per_photo"] = df.tips_paid.sum() / max(df.photos.sum(), 1)
-            row["photos"] = df.photos.mean()
             rows.append(row)
     table = pd.DataFrame(rows)
     s.tables["tip_economy"] = table
     g = table[table.policy == "greedy"]
-    s.figures["tip_economy"] = F.lines(g, "players", ["tips_drawn", "tips_paid",
-                                                      "tips_discarded", "photos"],
-                                       "Tips and photos per player and game (greedy)",
-                                       ctx.note())
-    s.captions["tip_economy"] = "Tip flow by player count"
+    flows = ("tips_drawn", "tips_paid", "tips_discarded", "photos")
+    long = pd.concat([g[["players"]].assign(flow=c.replace("_", " "), value=g[c],
+                                            lo=g[f"{c}_ci_low"], hi=g[f"{c}_ci_high"])
+                      for c in flows], ignore_index=True)
+    s.figure("tip_economy",
+             F.lines(long, "players", "value", "lo", "hi",
+                     "Tips and photos per player and game (greedy)", ctx.note(), hue="flow",
+                     ylabel="tips or photos per player per game", legend=str),
+             ctx.caption("Tips drawn, paid and discarded and photos taken per player and game, "
+                         "by player count", GREEDY, PLAYERS,
+                         interval="95% Student-t CIs over player-games"))
     for r in g.itertuples():
         s.findings.append(f"{r.players} players: {r.tips_drawn:.1f} tips drawn, "
                           f"{r.tips_paid:.1f} paid for {r.photos:.1f} photos "
@@ -231,25 +245,26 @@ def study_team(ctx: Runs) -> Section:
     rows = []
     for label, df in (("team game", team), ("one pawn each", solo)):
         seat0 = df[df.seat == 0]
-        lo, hi = wilson_interval(seat0.won.sum(), len(seat0))
-        rows.append({"mode": label, "score": df.score.mean(), "photos": df.photos.mean(),
-                     "tips_drawn": df.tips_drawn.mean(), "city_points": df.city_points.mean(),
-                     "seat1_win_rate": seat0.won.mean(), "ci_low": float(lo),
-                     "ci_high": float(hi)})
+        rows.append({"mode": label, **estimate("score", df.score),
+                     **estimate("photos", df.photos), **estimate("tips_drawn", df.tips_drawn),
+                     **estimate("city_points", df.city_points),
+                     **proportion("seat1_win_rate", seat0.won.sum(), len(seat0))})
     table = pd.DataFrame(rows)
     s.tables["team_game"] = table
-    s.figures["team_game"] = F.bars(table, "mode", "score", None, None,
-                                    "Mean score per player, two players", ctx.note(),
-                                    ylabel="score")
-    s.captions["team_game"] = "Team game vs one pawn each"
+    s.figure("team_game",
+             F.bars(table, "mode", "score", "score_ci_low", "score_ci_high",
+                    "Mean score per player, two players", ctx.note(), ylabel="score (points)",
+                    xlabel=""),
+             ctx.caption("Mean score per player: the team game against one pawn each", GREEDY,
+                         2, interval="95% Student-t CIs over player-games"))
     cmp = B.compare_runs(solo, team, "score")
     s.findings.append(f"The team game scores {cmp['mean_b']:.2f} a player against "
                       f"{cmp['mean_a']:.2f} with one pawn each (Welch p = "
                       f"{cmp['p_value']:.3g}); photos {table.photos[0]:.1f} vs "
                       f"{table.photos[1]:.1f}.")
     for r in table.itertuples():
-        s.findings.append(f"{r.mode}: seat 1 wins {pct(r.seat1_win_rate)} [{pct(r.ci_low)}, "
-                          f"{pct(r.ci_high)}].")
+        s.findings.append(f"{r.mode}: seat 1 wins {pct(r.seat1_win_rate)} "
+                          f"[{pct(r.seat1_win_rate_ci_low)}, {pct(r.seat1_win_rate_ci_high)}].")
     return s
 
 
@@ -261,31 +276,30 @@ def study_solo(ctx: Runs) -> Section:
                 f"Both variants are {VARIANTS}. Win rate of the solo variant (all-or-nothing: "
                 "every creature of the chosen side at its minimum and the side jobs required) "
                 "by policy, and by the number of side jobs required (greedy).")
-    rows = []
-    for pol in POLICIES:
-        df = ctx.sim([pol], players=1)
-        lo, hi = wilson_interval(df.won.sum(), len(df))
-        rows.append({"policy": pol, "goal_side_jobs": "all", "win_rate": df.won.mean(),
-                     "ci_low": float(lo), "ci_high": float(hi),
-                     "side_met": float((df.creatures_met == 3).mean()),
-                     "jobs": df.side_jobs.mean()})
-    n_jobs = ctx.config().markable_jobs
-    for k in range(n_jobs):
-        df = ctx.sim(["greedy"], players=1, goal_side_jobs=k)
-        lo, hi = wilson_interval(df.won.sum(), len(df))
-        rows.append({"policy": "greedy", "goal_side_jobs": str(k), "win_rate": df.won.mean(),
-                     "ci_low": float(lo), "ci_high": float(hi),
-                     "side_met": float((df.creatures_met == 3).mean()),
-                     "jobs": df.side_jobs.mean()})
+    def row(policy: str, jobs: str, df: pd.DataFrame) -> dict:
+        return {"policy": policy, "goal_side_jobs": jobs,
+                **proportion("win_rate", df.won.sum(), len(df)),
+                **proportion("side_met", (df.creatures_met == 3).sum(), len(df)),
+                **estimate("jobs", df.side_jobs)}
+
+    rows = [row(pol, "all", ctx.sim([pol], players=1)) for pol in POLICIES]
+    rows += [row("greedy", str(k), ctx.sim(GREEDY, players=1, goal_side_jobs=k))
+             for k in range(ctx.config().markable_jobs)]
     table = pd.DataFrame(rows)
     s.tables["solo"] = table
     plot = table.assign(label=table.policy + " / jobs " + table.goal_side_jobs)
-    s.figures["solo"] = F.bars(plot, "label", "win_rate", "ci_low", "ci_high",
-                               "Solo win rate", ctx.note(), ylabel="win rate")
-    s.captions["solo"] = "Solo variant win rate (95% Wilson CIs; not a rulebook rule)"
+    plot = plot.assign(**{c: 100 * plot[c] for c in ("win_rate", "win_rate_ci_low",
+                                                     "win_rate_ci_high")})
+    s.figure("solo",
+             F.bars(plot, "label", "win_rate", "win_rate_ci_low", "win_rate_ci_high",
+                    "Solo win rate", ctx.note(), ylabel="win rate (%)",
+                    xlabel="policy / side jobs required"),
+             ctx.caption("Solo variant win rate (not a rulebook rule) by policy and by side "
+                         "jobs required", ", ".join(POLICIES) + ", one at a time", 1))
     for r in table[table.goal_side_jobs == "all"].itertuples():
-        s.findings.append(f"{r.policy}: wins {pct(r.win_rate)} [{pct(r.ci_low)}, "
-                          f"{pct(r.ci_high)}]; chosen side complete in {pct(r.side_met)}, "
+        s.findings.append(f"{r.policy}: wins {pct(r.win_rate)} [{pct(r.win_rate_ci_low)}, "
+                          f"{pct(r.win_rate_ci_high)}]; chosen side complete in "
+                          f"{pct(r.side_met)}, "
                           f"{r.jobs:.2f} side jobs.")
     easy = table[table.goal_side_jobs != "all"]
     s.findings.append("Greedy win rate when only k side jobs are required: " + ", ".join(

@@ -14,9 +14,21 @@ import pandas as pd
 from scipy import stats
 
 from ...analysis import balance as B
+from ...analysis.stats import wilson_interval
 from ...report import Section
 from ...report import figures as F
-from ...report.studies import Runs, build_report, pct, seat_finding
+from ...report.studies import (
+    Runs,
+    build_report,
+    estimate,
+    knob_table,
+    pct,
+    pp,
+    proportion,
+    ratio,
+    seat_advantage,
+    seat_spread,
+)
 from ...report.studies import study_main as shared_study_main
 from .api import details
 from .config import FIVE_PLAYER_NOTE, RULEBOOK_TARGET, players_label
@@ -26,8 +38,9 @@ RESTRICTIONS = {"reserving": "allow_reserve", "offers": "allow_offers",
                 "tracking tokens": "allow_tokens", "explore re-rolls": "allow_rerolls"}
 SCHEDULES = {3: [(2, 3, 4), (3, 3, 3), (2, 3, 3), (3, 3, 4)],
              4: [(2, 3, 4, 5), (3, 3, 3, 3), (2, 3, 3, 4), (3, 3, 4, 4)]}
-SENSITIVITY = {"photo_target": (6, 8), "reroll_cost": (1, 3), "experience_tokens": (2, 4),
-               "reserve_limit": (1, 3)}
+SENSITIVITY = {"photo_target": (RULEBOOK_TARGET[4], (6, 8)), "reroll_cost": (2, (1, 3)),
+               "experience_tokens": (3, (2, 4)), "reserve_limit": (2, (1, 3))}
+GREEDY = ["greedy"]
 COMPONENTS = ("prestige", "awards", "cover", "article")
 TOKEN_SOURCES = ("tokens_from_placing", "tokens_from_experience", "tokens_from_offers",
                  "tokens_paid_offers", "tokens_spent_photos", "tokens_spent_rerolls")
@@ -36,6 +49,9 @@ TOKEN_SOURCES = ("tokens_from_placing", "tokens_from_experience", "tokens_from_o
 class Ctx(Runs):
     """The shared run cache plus Snapshot's per-card and award-timing statistics."""
 
+    def players_label(self, players: int) -> str:
+        return players_label(players)
+
     def details(self, players=4):
         key = ("details", players)
         if key not in self.cache:
@@ -43,6 +59,24 @@ class Ctx(Runs):
                                       self.games, self.seed)
             self.tick()
         return self.cache[key]
+
+
+def percent(table: pd.DataFrame) -> pd.DataFrame:
+    """A win-rate table with its rate and interval in percent, for a figure."""
+    return table.assign(**{c: 100 * table[c] for c in ("win_rate", "ci_low", "ci_high")})
+
+
+def game_measures(ctx: Ctx, df: pd.DataFrame, base: pd.DataFrame) -> dict:
+    """Game length, mean score, spooks and seat spread of a run with their 95% CIs, the
+    last seat's win rate, and Welch p-values of length and score against `base`."""
+    g, bg = per_game(df), per_game(base)
+    last = df[df.seat == df.seat.max()]
+    return {**estimate("rounds", g.rounds), **estimate("mean_score", g.mean_score),
+            **estimate("spooks_per_game", g.spooks), **seat_spread(df, ctx.seed),
+            **proportion("last_seat_win_rate", last.won.sum(), len(last)),
+            "p_rounds": B.compare_runs(bg, g, "rounds")["p_value"] if df is not base else 1.0,
+            "p_score": B.compare_runs(bg, g, "mean_score")["p_value"] if df is not base
+            else 1.0}
 
 
 def per_game(df: pd.DataFrame) -> pd.DataFrame:
@@ -63,34 +97,23 @@ def study_seats(ctx: Ctx) -> Section:
                 "then alternative starting-token schedules for 3 and 4 players. The rulebook "
                 f"plays five with the Flora Expansion: 5-player games use the {FIVE_PLAYER_NOTE}"
                 ".")
-    runs = {n: ctx.sim(["greedy"], players=n) for n in sorted(RULEBOOK_TARGET)}
-    seats = B.seat_advantage(pd.concat(runs.values(), ignore_index=True))
-    seats["vs_fair"] = seats.win_rate - seats.fair_share
+    seats = seat_advantage(ctx, s, sorted(RULEBOOK_TARGET))
     seats["cards"] = np.where(seats.players == 5, FIVE_PLAYER_NOTE, "rulebook")
-    s.tables["seat_advantage"] = seats
-    plot = seats.assign(lo=seats.ci_low - seats.fair_share, hi=seats.ci_high - seats.fair_share,
-                        seat=seats.seat + 1)
-    s.figures["seat_advantage"] = F.bars(plot, "seat", "vs_fair", "lo", "hi",
-                                         "Win rate minus fair share, by seat", ctx.note(),
-                                         hue="players", ref=0.0, ylabel="win rate - 1/players")
-    s.captions["seat_advantage"] = (f"Seat advantage (95% Wilson CIs) for 2-5 players (5 "
-                                    f"players: {FIVE_PLAYER_NOTE})")
-    # the main player count first
-    s.findings += [seat_finding(seats, n).replace(f"{n} players", players_label(n), 1)
-                   for n in sorted(runs, key=lambda k: (k != 4, k))]
     rows = []
     for n, schedules in SCHEDULES.items():
         for sched in schedules:
-            df = runs[n] if sched == SCHEDULES[n][0] else ctx.sim(["greedy"], players=n,
-                                                                 start_tokens=sched)
+            knobs = {} if sched == SCHEDULES[n][0] else {"start_tokens": sched}
+            df = ctx.sim(["greedy"], players=n, **knobs)
             wins = df.groupby("seat").won.sum().to_numpy()
             chi = stats.chisquare(wins)
-            rates = wins / df.game.nunique()
+            games = df.game.nunique()
+            rates = wins / games
             rows.append({"players": n, "start_tokens": "-".join(map(str, sched)),
                          "rulebook": sched == SCHEDULES[n][0],
                          "max_abs_deviation": float(np.max(np.abs(rates - 1 / n))),
                          "chi2": float(chi.statistic), "p_value": float(chi.pvalue),
-                         **{f"seat{i + 1}": r for i, r in enumerate(rates)}})
+                         **{k: v for i, w in enumerate(wins)
+                            for k, v in proportion(f"seat{i + 1}", w, games).items()}})
     sched = pd.DataFrame(rows)
     s.tables["start_token_schedules"] = sched
     for n, sub in sched.groupby("players"):
@@ -122,9 +145,16 @@ def study_policies(ctx: Ctx) -> Section:
     table = B.matchup_table(runs)
     matrix = B.matchup_matrix(runs).reindex(index=list(POLICIES), columns=list(POLICIES))
     s.tables["matchups"] = table
-    s.figures["matchups"] = F.heatmap(matrix, "P(row policy beats column policy), 2 players",
-                                      ctx.note())
-    s.captions["matchups"] = "Policy matchup matrix (two-player games, seats rotated)"
+    lo, hi = (table.pivot(index="policy", columns="opponent", values=c)
+              .reindex(index=list(POLICIES), columns=list(POLICIES)) * 100
+              for c in ("ci_low", "ci_high"))
+    s.figure("matchups", F.heatmap((matrix * 100).rename_axis(index="policy",
+                                                              columns="opponent"),
+                                   lo, hi, "P(row policy beats column policy), 2 players",
+                                   ctx.note(), "row policy's win rate (%)"),
+             ctx.caption("Win rate (%) of the row policy against the column policy, 95% CI "
+                         "in brackets", "each pair of " + ", ".join(POLICIES)
+                         + " (seats rotated)", 2))
     strength = matrix.mean(axis=1, skipna=True).sort_values(ascending=False)
     s.findings.append(f"Strongest policy: {strength.index[0]} (mean win rate "
                       f"{pct(strength.iloc[0])} against the others); weakest: "
@@ -154,14 +184,18 @@ def study_restricted(ctx: Ctx) -> Section:
         rows.append({"forbidden": action, **B.restricted_play(df, name, 4)})
     table = B.with_flags(pd.DataFrame(rows))
     s.tables["restricted_play"] = table
-    s.figures["restricted_play"] = F.bars(table, "forbidden", "win_rate", "ci_low", "ci_high",
-                                          "Win rate of a greedy player forbidden an action",
-                                          ctx.note(), ref=0.25, ylabel="win rate (fair 25%)")
-    s.captions["restricted_play"] = "Restricted play: value of each action (95% CIs)"
+    s.figure("restricted_play",
+             F.bars(percent(table), "forbidden", "win_rate", "ci_low", "ci_high",
+                    "Win rate of a greedy player forbidden an action", ctx.note(), ref=25,
+                    ylabel="win rate (%, fair 25%)", xlabel="action forbidden"),
+             ctx.caption("Win rate of one greedy player forbidden an action; dashed line: "
+                         "the fair 25%", "greedy without the action, greedy x3 (seats "
+                         "rotated)", 4))
     for r in table.sort_values("win_rate").itertuples():
         s.findings.append(f"Without {r.forbidden} a greedy player wins {pct(r.win_rate)} "
                           f"[{pct(r.ci_low)}, {pct(r.ci_high)}] instead of 25% "
-                          f"({'significant' if r.significant else 'not significant'}).")
+                          f"({pp(r.win_rate - 0.25)}, "
+                          f"{'significant' if r.significant else 'not significant'}).")
     base = per_game(ctx.sim(["greedy"], players=4))
     variants = {"full game": {}, "1: no assignments/raccoon": dict(assignments=False,
                                                                    raccoon=False),
@@ -172,17 +206,19 @@ def study_restricted(ctx: Ctx) -> Section:
     vrows = []
     for label, knobs in variants.items():
         g = per_game(ctx.sim(["greedy"], players=4, **knobs))
-        row = {"variant": label, "rounds": g.rounds.mean(), "score_sd": g.score_sd.mean(),
-               "mean_score": g.mean_score.mean()}
+        row = {"variant": label, **estimate("rounds", g.rounds),
+               **estimate("score_sd", g.score_sd), **estimate("mean_score", g.mean_score)}
         for m in ("rounds", "score_sd"):
             row[f"p_{m}"] = B.compare_runs(base, g, m)["p_value"] if knobs else 1.0
         vrows.append(row)
     vt = B.flag_columns(pd.DataFrame(vrows), ["p_rounds", "p_score_sd"])
     s.tables["simpler_variants"] = vt
-    s.figures["simpler_variants"] = F.bars(vt, "variant", "rounds", None, None,
-                                           "Game length under the Simpler Variants", ctx.note(),
-                                           ylabel="mean rounds")
-    s.captions["simpler_variants"] = "Mean game length per variant (greedy players)"
+    s.figure("simpler_variants",
+             F.bars(vt, "variant", "rounds", "rounds_ci_low", "rounds_ci_high",
+                    "Game length under the Simpler Variants", ctx.note(),
+                    ylabel="mean rounds per game"),
+             ctx.caption("Mean game length per Simpler Variant", GREEDY, 4,
+                         interval="95% Student-t CIs over games"))
     for r in vt.iloc[1:].itertuples():
         sig = "significant" if r.p_rounds_significant else "not significant"
         s.findings.append(f"Variant {r.variant}: {r.rounds:.2f} rounds vs {vt.rounds.iloc[0]:.2f}"
@@ -205,6 +241,9 @@ def study_cards(ctx: Ctx) -> Section:
     cards["photo_rate"] = cards.photos / cards.attempts.where(cards.attempts > 0)
     cards["prestige_per_game"] = cards.photos * cards.prestige / cards.games
     cards["prestige_per_die"] = cards.photos * cards.prestige / cards.dice.where(cards.dice > 0)
+    lo, hi = wilson_interval(cards.photos, cards.dice)
+    cards["prestige_per_die_ci_low"] = lo * cards.prestige
+    cards["prestige_per_die_ci_high"] = hi * cards.prestige
     grp = cards.groupby("habitat").prestige_per_die
     med = grp.transform("median")
     mad = grp.transform(lambda x: stats.median_abs_deviation(x, nan_policy="omit",
@@ -213,10 +252,14 @@ def study_cards(ctx: Ctx) -> Section:
     cards["outlier"] = cards.robust_z.abs() > 2.5
     s.tables["card_value"] = cards
     plot = cards.sort_values(["habitat", "difficulty"])
-    s.figures["card_value"] = F.bars(plot, "card", "prestige_per_die", None, None,
-                                     "Prestige per die rolled, by animal", ctx.note(),
-                                     hue="habitat", ylabel="prestige / die", dodge=False)
-    s.captions["card_value"] = "Prestige per die by animal (grouped by habitat)"
+    s.figure("card_value",
+             F.bars(plot, "card", "prestige_per_die", "prestige_per_die_ci_low",
+                    "prestige_per_die_ci_high", "Prestige per die rolled, by animal",
+                    ctx.note(), hue="habitat", ylabel="prestige per die rolled",
+                    dodge=False, legend=str, xlabel="animal"),
+             ctx.caption("Prestige per die rolled at each animal, grouped by habitat",
+                         GREEDY, 4, interval="95% Wilson CIs of photographs per die, times "
+                         "the card's prestige"))
     top = cards.loc[cards.prestige_per_die.idxmax()]
     low = cards.loc[cards.prestige_per_die.idxmin()]
     s.findings.append(f"Best value: {top.card} ({top.habitat}, difficulty {top.difficulty}) "
@@ -245,16 +288,19 @@ def study_awards(ctx: Ctx) -> Section:
     names = [a.name for a in ctx.config().components.assignments]
     by = B.rates(df.assign(assignment_name=df.assignment.map(dict(enumerate(names)))),
                  "assignment_name", fair=0.25)
-    extra = df.groupby("assignment").agg(cover_rate=("cover", lambda x: (x > 0).mean()),
-                                         article_points=("article", "mean"))
-    extra.index = [names[i] for i in extra.index]
+    extra = pd.DataFrame([{**proportion("cover_rate", (sub.cover > 0).sum(), len(sub)),
+                           **estimate("article_points", sub.article)}
+                          for _, sub in df.groupby("assignment")])
+    extra.index = [names[i] for i in sorted(df.assignment.unique())]
     by = by.merge(extra, left_on="assignment_name", right_index=True)
     by["flagged"] = (by.ci_low > 0.25) | (by.ci_high < 0.25)
     s.tables["assignments"] = by
-    s.figures["assignments"] = F.bars(by, "assignment_name", "win_rate", "ci_low", "ci_high",
-                                      "Win rate by assignment card", ctx.note(), ref=0.25,
-                                      ylabel="win rate (fair 25%)")
-    s.captions["assignments"] = "Assignment balance (95% CIs; dashed line = fair share)"
+    s.figure("assignments",
+             F.bars(percent(by), "assignment_name", "win_rate", "ci_low", "ci_high",
+                    "Win rate by assignment card", ctx.note(), ref=25,
+                    ylabel="win rate (%, fair 25%)", xlabel="assignment card"),
+             ctx.caption("Win rate by assignment card; dashed line: the fair 25%", GREEDY,
+                         4))
     first = awards[awards.place == 1]
     s.findings.append(
         f"Awards make {pct(share.awards_share.iloc[0])} of scores; first-place tokens are "
@@ -278,25 +324,19 @@ def study_awards(ctx: Ctx) -> Section:
 def study_raccoon(ctx: Ctx) -> Section:
     s = Section("6-raccoon", 6, "6. The raccoon",
                 "Four greedy players with and without the raccoon expansion card.")
+    base = ctx.sim(GREEDY, players=4, raccoon=True)
     rows = []
-    base = None
     for label, on in (("with raccoon", True), ("without raccoon", False)):
         df = ctx.sim(["greedy"], players=4, raccoon=on)
-        g = per_game(df)
-        seat = df.groupby("seat").won.mean()
-        rows.append({"setting": label, "rounds": g.rounds.mean(), "mean_score": g.mean_score.mean(),
-                     "spooks_per_game": g.spooks.mean(),
-                     "seat_spread": float(seat.max() - seat.min()),
-                     "p_rounds": 1.0 if base is None else B.compare_runs(base, g, "rounds")[
-                         "p_value"],
-                     "p_score": 1.0 if base is None else B.compare_runs(base, g, "mean_score")[
-                         "p_value"]})
-        base = g if base is None else base
+        rows.append({"setting": label, **game_measures(ctx, df, base)})
     t = B.flag_columns(pd.DataFrame(rows), ["p_rounds", "p_score"])
     s.tables["raccoon"] = t
-    s.figures["raccoon"] = F.bars(t, "setting", "mean_score", None, None,
-                                  "Mean score per player", ctx.note(), ylabel="prestige")
-    s.captions["raccoon"] = "Mean score with and without the raccoon"
+    s.figure("raccoon",
+             F.bars(t, "setting", "mean_score", "mean_score_ci_low", "mean_score_ci_high",
+                    "Mean score per player", ctx.note(), ylabel="mean score (prestige)",
+                    xlabel=""),
+             ctx.caption("Mean score per player with and without the raccoon", GREEDY, 4,
+                         interval="95% Student-t CIs over games"))
     a, b = t.iloc[0], t.iloc[1]
     s.findings.append(f"The raccoon changes the mean score from {b.mean_score:.1f} to "
                       f"{a.mean_score:.1f} (Welch p = {b.p_score:.3g}) and game length from "
@@ -314,34 +354,27 @@ def study_sensitivity(ctx: Ctx) -> Section:
                 "Each knob moved alone from the rulebook value (4 greedy players; the photo "
                 "target's default is 7): game length, seat advantage (win-rate spread between "
                 "the best and worst seat) and mean score. Same seed: common random numbers.")
-    defaults = {"photo_target": RULEBOOK_TARGET[4], "reroll_cost": 2, "experience_tokens": 3,
-                "reserve_limit": 2}
-    base = ctx.sim(["greedy"], players=4)
-    bg = per_game(base)
-    rows = []
-    for knob, values in SENSITIVITY.items():
-        for v in sorted((*values, defaults[knob])):
-            df = base if v == defaults[knob] else ctx.sim(["greedy"], players=4, **{knob: v})
-            g = per_game(df)
-            seat = df.groupby("seat").won.mean()
-            rows.append({"knob": knob, "value": v, "default": v == defaults[knob],
-                         "rounds": g.rounds.mean(), "mean_score": g.mean_score.mean(),
-                         "seat_spread": float(seat.max() - seat.min()),
-                         "last_seat_win_rate": float(seat.iloc[-1]),
-                         "p_rounds": 1.0 if v == defaults[knob] else
-                         B.compare_runs(bg, g, "rounds")["p_value"],
-                         "p_score": 1.0 if v == defaults[knob] else
-                         B.compare_runs(bg, g, "mean_score")["p_value"]})
-    t = B.flag_columns(pd.DataFrame(rows), ["p_rounds", "p_score"])
+    t = B.flag_columns(knob_table(ctx, SENSITIVITY, lambda df, base: game_measures(ctx, df,
+                                                                                  base),
+                                  policies=GREEDY, players=4), ["p_rounds", "p_score"])
+    bg = per_game(ctx.sim(GREEDY, players=4))
     s.tables["rule_sensitivity"] = t
-    s.figures["rule_sensitivity_length"] = F.lines(t, "value", ["rounds"],
-                                                   "Game length by rule knob", ctx.note(),
-                                                   panels="knob", ylabel="mean rounds")
-    s.captions["rule_sensitivity_length"] = "Mean game length as each knob moves"
-    s.figures["rule_sensitivity_seats"] = F.lines(t, "value", ["seat_spread"],
-                                                  "Seat win-rate spread by rule knob", ctx.note(),
-                                                  panels="knob", ylabel="best - worst seat")
-    s.captions["rule_sensitivity_seats"] = "Seat advantage as each knob moves"
+    s.figure("rule_sensitivity_length",
+             F.lines(t, "value", "rounds", "rounds_ci_low", "rounds_ci_high",
+                     "Game length by rule knob", ctx.note(), panels="knob",
+                     ylabel="mean rounds per game", xlabel="knob value"),
+             ctx.caption("Mean game length as each knob moves alone", GREEDY, 4,
+                         interval="95% Student-t CIs over games"))
+    spread = t.assign(**{c: 100 * t[c] for c in ("seat_spread", "seat_spread_ci_low",
+                                                 "seat_spread_ci_high")})
+    s.figure("rule_sensitivity_seats",
+             F.lines(spread, "value", "seat_spread", "seat_spread_ci_low",
+                     "seat_spread_ci_high", "Seat win-rate spread by rule knob", ctx.note(),
+                     panels="knob", ylabel="best - worst seat win rate (pp)",
+                     xlabel="knob value"),
+             ctx.caption("Win-rate spread between the best and the worst seat, in percentage "
+                         "points, as each knob moves alone", GREEDY, 4,
+                         interval="95% bootstrap CIs, games resampled"))
     moved = t[~t.default].copy()
     moved["effect"] = (moved.rounds - bg.rounds.mean()).abs()
     big = moved.loc[moved.effect.idxmax()]
@@ -349,7 +382,8 @@ def study_sensitivity(ctx: Ctx) -> Section:
                       f"rounds vs {bg.rounds.mean():.2f} (p = {big.p_rounds:.3g}).")
     fair = t.loc[t.seat_spread.idxmin()]
     s.findings.append(f"The smallest seat spread is with {fair.knob} = {fair.value} "
-                      f"({pct(fair.seat_spread)} between best and worst seat).")
+                      f"({100 * fair.seat_spread:.1f} pp [{100 * fair.seat_spread_ci_low:.1f}, "
+                      f"{100 * fair.seat_spread_ci_high:.1f}] between best and worst seat).")
     return s
 
 
@@ -362,24 +396,33 @@ def study_tokens(ctx: Ctx) -> Section:
                 "(one game of greedy, cautious, aggressive and collector, seats rotated).")
     df = ctx.sim(["greedy", "cautious", "aggressive", "collector"], players=4)
     df = df.assign(policy=df.policy.astype(str))
-    g = df.groupby("policy")
-    t = g[list(TOKEN_SOURCES)].mean()
-    t["spooks_per_game"] = g.spooks.mean()
-    t["draws_per_turn"] = g.draws.sum() / g.turns.sum()
-    t["placed_per_turn"] = g.placed.sum() / g.turns.sum()
-    t["win_rate"] = g.won.mean()
-    t = t.reset_index()
+    rows = []
+    for policy, sub in df.groupby("policy"):
+        row = {"policy": policy}
+        for col in (*TOKEN_SOURCES, "spooks"):
+            row |= estimate(col, sub[col])
+        row |= ratio("draws_per_turn", sub.draws, sub.turns)
+        row |= ratio("placed_per_turn", sub.placed, sub.turns)
+        row |= proportion("win_rate", sub.won.sum(), len(sub))
+        rows.append(row)
+    t = pd.DataFrame(rows).rename(columns=lambda c: c.replace("spooks", "spooks_per_game"))
     s.tables["token_economy"] = t
-    long = t.melt(id_vars="policy", value_vars=list(TOKEN_SOURCES), var_name="source",
-                  value_name="tokens")
-    long["source"] = long.source.str.replace("tokens_", "")
-    s.figures["token_economy"] = F.bars(long, "source", "tokens", None, None,
-                                        "Tokens per player-game by source", ctx.note(),
-                                        hue="policy", ylabel="tokens")
-    s.captions["token_economy"] = "Token flows per player per game"
-    s.figures["draws"] = F.bars(t, "policy", "draws_per_turn", None, None,
-                                "Cards drawn per turn", ctx.note(), ylabel="draws / turn")
-    s.captions["draws"] = "Push-your-luck: draws per turn by policy"
+    long = pd.concat([t[["policy"]].assign(source=src.removeprefix("tokens_"), tokens=t[src],
+                                           lo=t[f"{src}_ci_low"], hi=t[f"{src}_ci_high"])
+                      for src in TOKEN_SOURCES], ignore_index=True)
+    lineup = ["greedy", "cautious", "aggressive", "collector"]
+    s.figure("token_economy",
+             F.bars(long, "source", "tokens", "lo", "hi", "Tokens per player-game by source",
+                    ctx.note(), hue="policy", ylabel="tokens per player per game",
+                    legend=str, xlabel="token source"),
+             ctx.caption("Tracking tokens earned and spent per player and game, by source",
+                         lineup, 4, interval="95% Student-t CIs over player-games"))
+    s.figure("draws",
+             F.bars(t, "policy", "draws_per_turn", "draws_per_turn_ci_low",
+                    "draws_per_turn_ci_high", "Cards drawn per turn", ctx.note(),
+                    ylabel="cards drawn per turn"),
+             ctx.caption("Push-your-luck: cards drawn per turn by policy", lineup, 4,
+                         interval="95% delta-method CIs of the ratio draws / turns"))
     hi = t.loc[t.draws_per_turn.idxmax()]
     s.findings.append(f"{hi.policy} draws most ({hi.draws_per_turn:.2f} cards a turn) and "
                       f"spooks {hi.spooks_per_game:.2f} times a game; the best win rate is "

@@ -109,9 +109,12 @@ def section_tokens(g: Guide) -> None:
     mat = zero.pivot_table(index=["target", "animal_dice"], columns="difficulty",
                            values="best_gain")
     mat.index = [f"explore {t}, {a} dice" for t, a in mat.index]
-    g.figure("token_gain", F.heatmap(mat, "Gain in P(photo) from the next token "
-                                          "(best use, no tokens yet)", EXACT),
-             "Best gain in P(photo) from one more token, 1 explore die, 0 tokens on the card")
+    mat = mat.rename_axis(index="situation", columns="difficulty")
+    g.figure("token_gain", F.heatmap(mat, None, None, "Gain in P(photo) from the next token "
+                                     "(best use, no tokens yet)", EXACT,
+                                     "gain in P(photo)", fmt="{:.2f}", vmax=1),
+             "Best gain in P(photo) from one more token, 1 explore die, 0 tokens on the card "
+             "(exact odds: no sampling error, so no intervals; no games played)")
     use = zero.assign(cell=[f"{u} +{v:.3f}" for u, v in zip(zero.best_use, zero.best_gain,
                                                             strict=True)])
     show = use.pivot(index=["target", "animal_dice"], columns="difficulty", values="cell")
@@ -184,8 +187,10 @@ def section_splits(g: Guide) -> None:
         "Savannah, two animals", "Sav. two"))
     g.figure("splits", F.bars(plot, "short", "best_value", None, None,
                               "Value of the best preparation by tokens held", EXACT,
-                              hue="tokens", ylabel="expected value (prestige)"),
-             "Value of the advisor's best allocation, by situation and tokens held")
+                              hue="tokens", ylabel="expected value (prestige)",
+                              legend=lambda k: f"{k} tokens", xlabel="situation"),
+             "Value of the advisor's best allocation, by situation and tokens held (exact "
+             "expectations: no sampling error, so no intervals; no games played)")
 
 
 # ---------------------------------------------------------------- 3. research
@@ -262,12 +267,18 @@ def section_research(g: Guide, photo_value: float, token_prestige: float, n: int
     nocap["panel"] = nocap.state + ", " + nocap.free_slots.astype(str) + " slot"
     wide = nocap.pivot_table(index=["panel", "max_risk"], columns=[], values=[
         "expected_tokens", "net_value", "p_spook"], sort=False).reset_index()
-    g.figure("research", F.lines(wide, "max_risk", ["expected_tokens", "net_value", "p_spook"],
+    long = wide.melt(id_vars=["panel", "max_risk"], value_vars=["expected_tokens",
+                                                                  "net_value", "p_spook"],
+                     var_name="quantity")
+    g.figure("research", F.lines(long, "max_risk", "value", None, None,
                                  f"Draw until risk > p or {CAPS[-1]} placed",
                                  "exact research odds; net value uses values from "
                                  f"n = {n} games, seed = {seed}", panels="panel",
-                                 ylabel="tokens / value / probability"),
-             "Expected tokens, P(spook) and net value against the risk threshold p")
+                                 hue="quantity", legend=str, xlabel="risk threshold p",
+                                 ylabel="tokens / prestige / probability"),
+             "Expected tokens, P(spook) and net value (prestige) against the risk threshold p "
+             "(exact odds, no intervals; net value scales them by two averages from "
+             f"greedy in every seat, 4 players, n = {n:,} games, seed {seed})")
 
 
 # ---------------------------------------------------------------- 4. token value
@@ -278,6 +289,7 @@ def _play_grant(cfg, comp, ptab, kinds, params, rng, seats, seat, round_, amount
     """One game; `amount` tokens go to `seat` at its first decision in round `round_`
     (1-based; the game's own rules otherwise)."""
     buf = np.empty(E.MAX_LEGAL, np.int64)
+    mem = P.new_memory()
     st = E.new_game(cfg, comp, rng)
     n = E.settle(st, cfg, comp, rng, buf)
     granted = amount == 0
@@ -287,7 +299,7 @@ def _play_grant(cfg, comp, ptab, kinds, params, rng, seats, seat, round_, amount
             granted = True
             n = E.legal_actions(st, cfg, comp, buf)
         k = seats[E.decider(st)]
-        a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n)
+        a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem)
         n = E.step(st, cfg, comp, rng, a, buf)
     return st, granted
 
@@ -349,15 +361,19 @@ def section_value(g: Guide, df: pd.DataFrame, base: np.ndarray, games: int, seed
           f"{base[:, 0].mean():.2f}, mean game length {base[:, 3].mean():.2f} rounds ({note}).")
     for r in df.itertuples():
         g.add(f"- Round {r.grant_round}: {r.score_per_token:.3f} prestige per token "
-              f"[{r.ci_low:.3f}, {r.ci_high:.3f}], win rate {100 * r.win_rate_change:+.1f} "
-              f"points per {EXTRA} tokens; the gift arrived in {100 * r.share_granted:.0f}% "
+              f"[{r.ci_low:.3f}, {r.ci_high:.3f}], win rate {100 * r.win_rate_change:+.1f} pp "
+              f"[{100 * r.win_ci_low:+.1f}, {100 * r.win_ci_high:+.1f}] per {EXTRA} tokens; "
+              f"the gift arrived in {100 * r.share_granted:.0f}% "
               f"of games.")
     g.table("token_value", df)
     plot = df.assign(grant_round=df.grant_round.astype(str))
     g.figure("token_value", F.bars(plot, "grant_round", "score_per_token", "ci_low", "ci_high",
                                    "Prestige per extra token, by round it arrives", note,
-                                   ref=0.0, ylabel="score change per token"),
-             f"Score change per extra token (95% CI), +{EXTRA} tokens granted in round r")
+                                   ref=0.0, ylabel="score change per token (prestige)",
+                                   xlabel="round the tokens arrive"),
+             f"Score change per extra token, +{EXTRA} tokens granted in round r (95% normal "
+             f"CIs of paired differences). Policies: greedy in every seat; 4 players; "
+             f"n = {games:,} games per arm; seed {seed}.")
 
 
 # ---------------------------------------------------------------- 5. tuned policies

@@ -13,9 +13,10 @@ import numpy as np
 import pandas as pd
 
 from ...analysis import balance as B
+from ...analysis.stats import slope_intervals
 from ...report import Section
 from ...report import figures as F
-from ...report.studies import Runs, build_report, pct
+from ...report.studies import Runs, build_report, estimate, knob_table, pct, pp, proportion, ratio
 from ...report.studies import study_main as shared_study_main
 from .api import ANIMAL_KEYS
 from .components import ANIMALS
@@ -23,6 +24,7 @@ from .config import YosemiteConfig
 
 PARTS = ("photo_points", "camping", "judges", "landmarks")
 ICONS = ("bonus_fish", "bonus_tent", "bonus_camera")
+MIRROR = ["greedy"]
 KNOBS = {"tiles_dealt": (3, (5,)), "photos_removed": (10, (8, 12)), "judges": (2, (1, 3)),
          "hand_limit": (10, (8, 12)), "wilds": (True, (False,))}
 ROLLOUT_SHARE = 20  # the rollout player is slow: it plays games/20 games (at least 40)
@@ -40,10 +42,21 @@ def per_game(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({"turns": g.turns.first(), "mean_score": g.score.mean()})
 
 
-def slopes(df: pd.DataFrame, cols: list[str]) -> np.ndarray:
-    """Least-squares points per unit of each column (with an intercept), over player-games."""
-    x = np.column_stack([np.ones(len(df)), df[cols].to_numpy(float)])
-    return np.linalg.lstsq(x, df.score.to_numpy(float), rcond=None)[0][1:]
+def slopes(df: pd.DataFrame, cols: list[str], name: str) -> pd.DataFrame:
+    """Least-squares points per unit of each column (with an intercept), over player-games,
+    as `name` with its 95% Student-t interval."""
+    fit = slope_intervals(df.score.to_numpy(float), df[cols].to_numpy(float))
+    return fit.rename(columns=lambda c: c.replace("slope", name))
+
+
+def win_rates(ctx: Ctx, t: pd.DataFrame, x: str, title: str, what: str, policies,
+              hue: str | None = None, xlabel: str = "") -> tuple[bytes, str]:
+    """The figure of a win-rate table (`B.rates` columns), in percent against the fair 50%,
+    and its caption."""
+    plot = t.assign(**{c: 100 * t[c] for c in ("win_rate", "ci_low", "ci_high")})
+    return F.bars(plot, x, "win_rate", "ci_low", "ci_high", title, ctx.note(), hue=hue,
+                  ref=50, ylabel="win rate (%, fair 50%)", legend=str, xlabel=xlabel), \
+        ctx.caption(what + "; dashed line: the fair 50%", policies, 2)
 
 
 # ---------------------------------------------------------------- 1 first player
@@ -61,10 +74,11 @@ def study_first(ctx: Ctx) -> Section:
         rows.append(r.assign(policy=pol))
     t = B.with_flags(pd.concat(rows, ignore_index=True))
     s.tables["first_player"] = t
-    s.figures["first_player"] = F.bars(t, "order", "win_rate", "ci_low", "ci_high",
-                                       "Win rate by turn order", ctx.note(), hue="policy",
-                                       ref=0.5, ylabel="win rate")
-    s.captions["first_player"] = "First vs second player (95% Wilson CIs)"
+    s.figure("first_player", *win_rates(ctx, t, "order",
+                                        "Win rate by turn order", "Win rate of the first and "
+                                        "the second player, per mirror match-up",
+                                        "greedy in both seats; random in both seats",
+                                        hue="policy", xlabel="turn order"))
     for r in t[t.order == "first"].itertuples():
         s.findings.append(f"{r.policy} mirror: the first player wins {pct(r.win_rate)} "
                           f"[{pct(r.ci_low)}, {pct(r.ci_high)}] "
@@ -83,19 +97,19 @@ def study_animals(ctx: Ctx) -> Section:
                 "score each use is worth by least squares over all player-games.")
     df = ctx.sim()
     uses = [f"use_{a}" for a in ANIMAL_KEYS]
-    slope = slopes(df, uses)
-    t = pd.DataFrame({
-        "animal": ANIMALS,
-        "uses_per_game": [df[u].mean() for u in uses],
-        "share_of_moves": [df[u].sum() / df[uses].to_numpy().sum() for u in uses],
-        "photo_points_per_use": [df[f"use_points_{a}"].sum() / max(df[f"use_{a}"].sum(), 1)
-                                 for a in ANIMAL_KEYS],
-        "score_per_use": slope})
+    t = pd.concat([pd.DataFrame([{
+        "animal": a, **estimate("uses_per_game", df[u]),
+        "share_of_moves": df[u].sum() / df[uses].to_numpy().sum(),
+        "photo_points_per_use": df[f"use_points_{k}"].sum() / max(df[u].sum(), 1)}
+        for a, k, u in zip(ANIMALS, ANIMAL_KEYS, uses, strict=True)]),
+        slopes(df, uses, "score_per_use")], axis=1)
     s.tables["animal_movements"] = t
-    s.figures["animal_movements"] = F.bars(t, "animal", "score_per_use", None, None,
-                                           "Score per use of each movement (least squares)",
-                                           ctx.note(), ylabel="points per use")
-    s.captions["animal_movements"] = "Marginal score per use of each animal's movement"
+    s.figure("animal_movements",
+             F.bars(t, "animal", "score_per_use", "score_per_use_ci_low",
+                    "score_per_use_ci_high", "Score per use of each movement (least squares)",
+                    ctx.note(), ylabel="points per use"),
+             ctx.caption("Marginal score per use of each animal's movement (least squares over "
+                         "player-games)", MIRROR, 2, interval="95% Student-t CIs of the slopes"))
     most = t.loc[t.uses_per_game.idxmax()]
     best = t.loc[t.score_per_use.idxmax()]
     worst = t.loc[t.score_per_use.idxmin()]
@@ -114,14 +128,16 @@ def study_bonuses(ctx: Ctx) -> Section:
                 "Tiles collected per player-game by bonus icon (greedy mirror) and the score "
                 "each collected icon is worth by least squares over all player-games.")
     df = ctx.sim()
-    t = pd.DataFrame({"icon": [i.removeprefix("bonus_") for i in ICONS],
-                      "per_game": [df[i].mean() for i in ICONS],
-                      "score_per_icon": slopes(df, list(ICONS))})
+    t = pd.concat([pd.DataFrame([{"icon": i.removeprefix("bonus_"), **estimate("per_game", df[i])}
+                                 for i in ICONS]),
+                   slopes(df, list(ICONS), "score_per_icon")], axis=1)
     s.tables["bonus_icons"] = t
-    s.figures["bonus_icons"] = F.bars(t, "icon", "score_per_icon", None, None,
-                                      "Score per collected bonus icon", ctx.note(),
-                                      ylabel="points per tile")
-    s.captions["bonus_icons"] = "Marginal score per bonus icon"
+    s.figure("bonus_icons",
+             F.bars(t, "icon", "score_per_icon", "score_per_icon_ci_low",
+                    "score_per_icon_ci_high", "Score per collected bonus icon", ctx.note(),
+                    ylabel="points per tile", xlabel="bonus icon"),
+             ctx.caption("Marginal score per collected bonus icon (least squares over "
+                         "player-games)", MIRROR, 2, interval="95% Student-t CIs of the slopes"))
     order = t.sort_values("score_per_icon", ascending=False)
     s.findings.append("Icons by value: " + ", ".join(
         f"{r.icon} {r.score_per_icon:.2f} points ({r.per_game:.1f} a game)"
@@ -138,14 +154,23 @@ def study_scores(ctx: Ctx) -> Section:
                 "each part's share of the total, by policy (mirror matches).")
     parts = [ctx.sim((p, p)).assign(policy=p) for p in ("greedy", "random")]
     t = B.score_breakdown(pd.concat(parts, ignore_index=True), PARTS, by="policy")
+    for part in PARTS:  # each share with its delta-method interval over player-games
+        fits = [ratio(f"{part}_share", df[part], df[list(PARTS)].sum(axis=1)) for df in parts]
+        for col in (f"{part}_share_ci_low", f"{part}_share_ci_high"):
+            t.insert(t.columns.get_loc(f"{part}_share") + 1 + col.endswith("high"), col,
+                     [f[col] for f in fits])
     s.tables["score_parts"] = t
-    long = t.melt(id_vars="policy", value_vars=[f"{p}_share" for p in PARTS], var_name="part",
-                  value_name="share")
-    long["part"] = long.part.str.removesuffix("_share")
-    s.figures["score_parts"] = F.bars(long, "part", "share", None, None,
-                                      "Share of the score by part", ctx.note(), hue="policy",
-                                      ylabel="share of points")
-    s.captions["score_parts"] = "Score composition"
+    long = pd.concat([t[["policy"]].assign(part=p, share=100 * t[f"{p}_share"],
+                                           lo=100 * t[f"{p}_share_ci_low"],
+                                           hi=100 * t[f"{p}_share_ci_high"]) for p in PARTS],
+                     ignore_index=True)
+    s.figure("score_parts",
+             F.bars(long, "part", "share", "lo", "hi", "Share of the score by part",
+                    ctx.note(), hue="policy", ylabel="share of points (%)", legend=str,
+                    xlabel="score part"),
+             ctx.caption("Each part's share of the points scored", "greedy in both seats; "
+                         "random in both seats", 2,
+                         interval="95% delta-method CIs over player-games"))
     g = t.set_index("policy").loc["greedy"]
     s.findings.append("Greedy players score " + ", ".join(
         f"{pct(g[f'{p}_share'])} from {p.replace('_points', 's')}" for p in PARTS) + ".")
@@ -167,14 +192,15 @@ def study_landmarks(ctx: Ctx) -> Section:
     for i, name in enumerate(names):
         own = df[df[f"landmark{i}"] >= 0]
         r = B.rates(own.assign(landmark=name), "landmark", fair=0.5).iloc[0].to_dict()
-        rows.append({**r, "taken": len(own) / df.game.nunique(),
-                     "mean_points": own[f"landmark{i}"].mean()})
+        rows.append({**r, **proportion("taken", len(own), df.game.nunique()),
+                     **estimate("mean_points", own[f"landmark{i}"])})
     lm = B.with_flags(pd.DataFrame(rows))
     s.tables["landmarks"] = lm
-    s.figures["landmarks"] = F.bars(lm, "landmark", "mean_points", None, None,
-                                    "Points a landmark token scores its owner", ctx.note(),
-                                    ylabel="points")
-    s.captions["landmarks"] = "Landmark token value"
+    s.figure("landmarks",
+             F.bars(lm, "landmark", "mean_points", "mean_points_ci_low", "mean_points_ci_high",
+                    "Points a landmark token scores its owner", ctx.note(), ylabel="points"),
+             ctx.caption("Points a landmark token scores its owner", MIRROR, 2,
+                         interval="95% Student-t CIs over owners"))
     rows = []
     for a, key in zip(ANIMALS, ANIMAL_KEYS, strict=True):
         col = df[f"judge_{key}"]
@@ -187,10 +213,9 @@ def study_landmarks(ctx: Ctx) -> Section:
                      "decided": len(taken) / max(live.game.nunique(), 1)})
     jd = B.with_flags(pd.DataFrame(rows))
     s.tables["judges"] = jd
-    s.figures["judges"] = F.bars(jd, "judge", "win_rate", "ci_low", "ci_high",
-                                 "Win rate of the player who takes each judge", ctx.note(),
-                                 ref=0.5, ylabel="win rate")
-    s.captions["judges"] = "Judge takers' win rates (95% CIs)"
+    s.figure("judges", *win_rates(ctx, jd, "judge",
+                                  "Win rate of the player who takes each judge",
+                                  "Win rate of the player who takes each judge", MIRROR))
     top = lm.loc[lm.mean_points.idxmax()]
     low = lm.loc[lm.mean_points.idxmin()]
     s.findings.append(f"A landmark token is taken in {pct(lm.taken.min())} to "
@@ -215,9 +240,10 @@ def study_length(ctx: Ctx) -> Section:
     t = pd.concat(rows, ignore_index=True)
     s.tables["game_length"] = t
     g = per_game(ctx.sim())
-    s.figures["game_length"] = F.histogram(g.turns, "Turns per game (greedy mirror)",
-                                           ctx.note(), "turns")
-    s.captions["game_length"] = "Distribution of game length"
+    s.figure("game_length", F.histogram(g.turns, "Turns per game (greedy mirror)",
+                                        ctx.note(), "turns per game (both players)"),
+             ctx.caption("Distribution of game length: share of games per number of turns",
+                         MIRROR, 2))
     for pol in ("greedy", "random"):
         turns = per_game(ctx.sim((pol, pol))).turns
         s.findings.append(f"{pol} mirror: {turns.mean():.1f} turns on average (median "
@@ -234,29 +260,30 @@ def study_knobs(ctx: Ctx) -> Section:
                 "Each knob moved alone from the rulebook value (greedy mirror, same seed: "
                 "common random numbers): game length, mean score and the first player's win "
                 "rate; p-values from Welch's test on turns against the rulebook set-up.")
-    base = ctx.sim()
-    bg = per_game(base)
-    rows = []
-    for knob, (default, values) in KNOBS.items():
-        for v in sorted((default, *values)):
-            df = base if v == default else ctx.sim(**{knob: v})
-            g = per_game(df)
-            first = df[df["first"] == 1]
-            lo, hi = B.rates(first.assign(k=0), "k")[["ci_low", "ci_high"]].iloc[0]
-            rows.append({"knob": knob, "value": str(v), "default": v == default,
-                         "turns": g.turns.mean(), "mean_score": g.mean_score.mean(),
-                         "first_win_rate": first.won.mean(), "ci_low": lo, "ci_high": hi,
-                         "p_turns": 1.0 if v == default else
-                         B.compare_runs(bg, g, "turns")["p_value"]})
-    t = pd.DataFrame(rows)
+    def row(df, base):
+        g, first = per_game(df), df[df["first"] == 1]
+        return {**estimate("turns", g.turns), **estimate("mean_score", g.mean_score),
+                **proportion("first_win_rate", first.won.sum(), len(first)),
+                "p_turns": 1.0 if df is base else
+                B.compare_runs(per_game(base), g, "turns")["p_value"]}
+
+    t = knob_table(ctx, KNOBS, row)
+    bg = per_game(ctx.sim())
     s.tables["setup_knobs"] = t
-    s.figures["setup_knobs_length"] = F.lines(t, "value", ["turns"], "Game length by knob",
-                                              ctx.note(), panels="knob", ylabel="turns")
-    s.captions["setup_knobs_length"] = "Mean turns per game as each knob moves"
-    s.figures["setup_knobs_first"] = F.lines(t, "value", ["first_win_rate"],
-                                             "First player's win rate by knob", ctx.note(),
-                                             panels="knob", ylabel="win rate")
-    s.captions["setup_knobs_first"] = "First-player advantage as each knob moves"
+    s.figure("setup_knobs_length",
+             F.lines(t, "value", "turns", "turns_ci_low", "turns_ci_high",
+                     "Game length by knob", ctx.note(), panels="knob", ylabel="turns per game",
+                     xlabel="knob value"),
+             ctx.caption("Mean turns per game as each knob moves alone", MIRROR, 2,
+                         interval="95% Student-t CIs over games"))
+    first = t.assign(**{c: 100 * t[c] for c in ("first_win_rate", "first_win_rate_ci_low",
+                                                "first_win_rate_ci_high")})
+    s.figure("setup_knobs_first",
+             F.lines(first, "value", "first_win_rate", "first_win_rate_ci_low",
+                     "first_win_rate_ci_high", "First player's win rate by knob", ctx.note(),
+                     panels="knob", ylabel="first player's win rate (%)",
+                     xlabel="knob value"),
+             ctx.caption("The first player's win rate as each knob moves alone", MIRROR, 2))
     moved = t[~t.default].copy()
     moved["effect"] = (moved.turns - bg.turns.mean()).abs()
     big = moved.loc[moved.effect.idxmax()]
@@ -265,7 +292,10 @@ def study_knobs(ctx: Ctx) -> Section:
     dealt = t[(t.knob == "tiles_dealt") & ~t.default].iloc[0]
     s.findings.append(f"Dealing 5 tiles instead of 3: mean score {dealt.mean_score:.1f} vs "
                       f"{t[t.default].mean_score.iloc[0]:.1f}, first player wins "
-                      f"{pct(dealt.first_win_rate)} [{pct(dealt.ci_low)}, {pct(dealt.ci_high)}].")
+                      f"{pct(dealt.first_win_rate)} [{pct(dealt.first_win_rate_ci_low)}, "
+                      f"{pct(dealt.first_win_rate_ci_high)}], "
+                      f"{pp(dealt.first_win_rate - t[t.default].first_win_rate.iloc[0])} "
+                      "against the rulebook's 3.")
     return s
 
 
@@ -285,10 +315,12 @@ def study_policies(ctx: Ctx) -> Section:
         runs.append(df.assign(game=df.game + k * ctx.games, policy=df.policy.astype(str)))
     t = B.matchup_table(pd.concat(runs, ignore_index=True))
     s.tables["matchups"] = t
-    s.figures["matchups"] = F.bars(t, "policy", "win_rate", "ci_low", "ci_high",
-                                   "Win rate against each opponent", ctx.note(), hue="opponent",
-                                   ref=0.5, ylabel="win rate")
-    s.captions["matchups"] = "Policy match-ups (95% CIs)"
+    png, caption = win_rates(ctx, t, "policy", "Win rate against each opponent",
+                             "Win rate of each policy against each opponent",
+                             "greedy v random, rollout v greedy, rollout v random (seats "
+                             "rotated)", hue="opponent")
+    s.figure("matchups", png, caption.replace(f"n = {ctx.games:,} games",
+                                              f"n = {ctx.games:,} games (rollout: {n_roll:,})"))
     for r in t[t.win_rate > 0.5].itertuples():
         s.findings.append(f"{r.policy} beats {r.opponent} in {pct(r.win_rate)} "
                           f"[{pct(r.ci_low)}, {pct(r.ci_high)}] of {r.n:,} games.")
