@@ -8,12 +8,11 @@ on threads or chunking.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 from numba import njit, prange
 
+from ... import protocol
 from ...errors import InputError
 from ...sim.kernel import (
     Policy,
@@ -120,17 +119,10 @@ ACTION_NAMES = ("keep", "move", "stop", "swap", "trade", "no trade", "photograph
                 "pay", "discard", "start")
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(protocol.Action):
     """A decoded action: kind name and its pawn, space, tile, tip type or option (or None)."""
 
-    code: int
-    kind: str
-    pawn: int | None = None
-    space: int | None = None
-    tile: int | None = None
-    tip: int | None = None
-    option: int | None = None
+    FIELDS = ("pawn", "space", "tile", "tip", "option")
 
     def describe(self, comp) -> str:
         parts = [self.kind]
@@ -165,96 +157,45 @@ def decode(code: int) -> Action:
     return Action(code, name)
 
 
-class ShutterbugGame:
-    """One game, one decision at a time: legal_actions(), apply(), observation(), scores().
+class ShutterbugGame(protocol.GameState):
+    """One ShutterBug game, one decision at a time (the protocol of `snapsim.protocol`)."""
 
-    Game `game` of a batch run with the same config, seed, policies and seat rotation is
-    this game when every decision comes from `policy_action()`.
-    """
-
+    NAME = "shutterbug"
+    ENGINE, POLICIES, CONFIG, ACTION = E, P, ShutterbugConfig, Action
+    MIN_PLAYERS, MAX_PLAYERS = 1, E.MAX_PLAYERS
+    ACTION_SPAN = E.BASE
     PHASES = ("keep an assignment", "move", "trade", "photograph", "pay tips", "discard", "over",
               "choose a starting city")
+    DECISIONS_PER_UNIT = 1000  # per round and player
 
-    def __init__(self, config: ShutterbugConfig | None = None, seed: int = 0, game: int = 0,
-                 policies=None, rotate_seats: bool = True, components=None):
-        self.config = config or ShutterbugConfig()
-        if components is not None:  # "standard", a component file path or a loaded set
-            self.config = self.config.replace(components=components)
-        self._cfg = self.config.to_array()
-        self._comp = self.config.comp_vector()
-        key0, key1 = root_keys(seed)
-        self._rng = game_rngs(np.uint64(key0), np.uint64(key1), game)
-        self._buf = np.empty(E.MAX_LEGAL, np.int64)
-        pols = [make_policy(p) for p in (policies or ["greedy"] * self.config.players)]
-        if len(pols) != self.config.players:
-            raise InputError(f"{self.config.players} players need {self.config.players} "
-                             f"policies, got {len(pols)}")
-        self.policies = pols
-        self._kinds, self._params = policy_arrays(pols)
-        self._seats = seat_policies(self.config.players, len(pols), game, rotate_seats)
-        self.state = E.new_game(self._cfg, self._comp, self._rng)
-        self.log: list[str] = []
-        E.settle(self.state, self._cfg, self._comp, self._rng, self._buf)
+    _make_policy = staticmethod(make_policy)
 
-    @property
-    def current_player(self) -> int:
-        return int(E.decider(self.state))
+    def _policy_code(self, st, rng, k, n):
+        return P.policy_action(st, self._cfg, self._comp, rng, self._kinds[k], self._params[k],
+                               self._buf, n)
 
-    @property
-    def phase(self) -> str:
-        return self.PHASES[int(self.state[E.PHASE])]
+    def _truncation_cap(self):
+        return self.config.rounds
 
-    def is_over(self) -> bool:
-        return int(self.state[E.PHASE]) == E.PH_OVER
+    def decode(self, code: int) -> Action:
+        return decode(code)
 
-    def legal_actions(self) -> list[Action]:
-        if self.is_over():
-            return []
-        n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
-        return [decode(c) for c in self._buf[:n]]
+    def action_to_string(self, action: int) -> str:
+        return decode(action).describe(self.config.components)
 
-    def policy_action(self) -> Action:
-        """The action the seat's policy would take now."""
-        k = self._seats[self.current_player]
-        n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
-        return decode(P.policy_action(self.state, self._cfg, self._comp, self._rng,
-                                      self._kinds[k], self._params[k], self._buf, n))
-
-    def apply(self, action: Action | int) -> None:
-        code = action.code if isinstance(action, Action) else int(action)
-        if code not in {a.code for a in self.legal_actions()}:
-            what = decode(code).kind if 0 <= code // E.BASE < E.N_KINDS else str(code)
-            raise InputError(f"action {what!r} ({code}) is not legal now (phase {self.phase})")
-        forced = False
-        while True:  # what engine.step does, one move at a time so forced moves are logged
-            who = self.current_player
-            rnd = int(self.state[E.ROUND]) + 1
-            E.apply_action(self.state, self._cfg, self._comp, self._rng, code)
-            self._log(rnd, who, decode(code), forced)
-            if self.is_over() or E.legal_actions(self.state, self._cfg, self._comp,
-                                                 self._buf) != 1:
-                return
-            code, forced = int(self._buf[0]), True
-
-    def play(self) -> None:
-        """Play to the end with the seats' policies."""
-        while not self.is_over():
-            self.apply(self.policy_action())
-
-    def _log(self, rnd, who, action, forced):
+    def _log(self, who, action, before, forced):
         comp = self.config.components
-        line = f"round {rnd} P{who + 1}: {action.describe(comp)}"
+        line = f"round {int(before[E.ROUND]) + 1} P{who + 1}: {action.describe(comp)}"
         if action.kind == "trade":
             line += f" -> got {tip_name(comp, int(self.state[E.LAST_TRADE]))}"
         self.log.append(line + (" (forced)" if forced else ""))
 
     def observation(self, player: int) -> dict:
         """What `player` can see: everything public plus their own hand and assignment."""
+        self._check_player(player)
         comp = self.config.components
         s = self.state
         n = self.config.players
-        if not 0 <= player < n:
-            raise InputError(f"player must be 0-{n - 1}, got {player}")
         board = {}
         for t in range(E.N_TILES):
             if s[E.TILE_LOC + t] == E.T_BOARD:
@@ -280,6 +221,35 @@ class ShutterbugGame:
             "assignment": {"name": a.name, "sides": [[(comp.creatures[c], m) for c, m in side]
                                                      for side in a.sides]},
         }
+
+    def _tensor(self, player, t):
+        """Layout: seat, decider, phase, round, steps taken this turn, own assignment, own
+        hand by tip type, hand sizes by seat, tiles in the bag, tip deck size, tips discarded
+        by type; per tile (48) where it is (bag, board, a seat's portfolio); per seat and pawn
+        its space."""
+        s = self.state
+        n = self.config.players
+        spaces = len(self.config.components.spaces)
+        t.one_hot("player", player, n)
+        t.one_hot("decider", self.current_player, n)
+        t.one_hot("phase", int(s[E.PHASE]), len(self.PHASES))
+        t.add("round", s[E.ROUND] + 1)
+        t.add("steps", s[E.STEPS])
+        t.one_hot("assignment", int(s[E.ASSIGN + player]),
+                  len(self.config.components.assignments))
+        t.add("hand", s[E.HAND + player * E.N_TYPES:E.HAND + (player + 1) * E.N_TYPES])
+        t.add("hand_sizes", s[E.N_HAND:E.N_HAND + n])
+        t.add("tiles_in_bag", s[E.N_BAG])
+        t.add("deck_size", s[E.N_DECK])
+        t.add("discards", s[E.DISC:E.DISC + E.N_TYPES])
+        where = np.zeros((E.N_TILES, 2 + n))
+        for tile in range(E.N_TILES):
+            loc = int(s[E.TILE_LOC + tile])
+            where[tile, 2 + s[E.TILE_OWNER + tile] if loc == E.T_PORTFOLIO else loc] = 1
+        t.add("tile_place", where)
+        for p in range(n):
+            for k in range(self.config.pawns):
+                t.one_hot(f"pawn_{p + 1}_{k + 1}", int(s[E.PAWN + p * E.MAX_PAWNS + k]), spaces)
 
     def scores(self) -> pd.DataFrame:
         """Score sheet by seat: assignment, side jobs, city bonus, total, quality, win share."""

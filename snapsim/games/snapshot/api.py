@@ -8,13 +8,13 @@ and policy streams from (key, i) alone, so results never depend on threads or ch
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from numba import njit, prange
 
+from ... import protocol
 from ...errors import InputError
 from ...sim.kernel import (
     Policy,
@@ -227,14 +227,10 @@ ACTION_NAMES = ("draw", "stop", "offer", "pass", "place", "reserve", "accept", "
                 "raccoon at set-up")
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(protocol.Action):
     """A decoded action: kind name and its card or habitat argument (or None)."""
 
-    code: int
-    kind: str
-    card: int | None = None
-    habitat: int | None = None
+    FIELDS = ("card", "habitat")
 
     def describe(self, comp) -> str:
         parts = [self.kind]
@@ -266,97 +262,65 @@ def decode(code: int) -> Action:
 _LOC_NAMES = {E.L_DECK: "deck", E.L_TABLE: "table", E.L_DISCARD: "discard",
               E.L_RESERVE: "reserve", E.L_PORTFOLIO: "portfolio", E.L_DRAWN: "drawn",
               E.L_BOX: "box"}
+# where a seat sees a card: the deck and the box look alike (face down, order unknown)
+_SEEN_LOC = {E.L_DECK: 0, E.L_BOX: 0, E.L_DRAWN: 1, E.L_TABLE: 2, E.L_DISCARD: 3,
+             E.L_RESERVE: 4, E.L_PORTFOLIO: 5}
 
 
-class SnapshotGame:
-    """One game, one decision at a time: legal_actions(), apply(), observation(), scores().
+class SnapshotGame(protocol.GameState):
+    """One Snapshot game, one decision at a time (the protocol of `snapsim.protocol`)."""
 
-    Game `game` of a batch run with the same config, seed, policies and seat rotation is
-    this game when every decision comes from `policy_action()`.
-    """
+    NAME = "snapshot"
+    ENGINE, POLICIES, CONFIG, ACTION = E, P, SnapshotConfig, Action
+    MIN_PLAYERS, MAX_PLAYERS = 2, E.MAX_PLAYERS
+    ACTION_SPAN = E.ARG_SPAN
+    PHASES = ("research", "offer", "decide", "prepare: reserved", "prepare: dice",
+              "prepare: tokens", "photograph", "re-roll", "over", "set-up")
+    DECISIONS_PER_UNIT = 1000  # per round and player
 
-    def __init__(self, config: SnapshotConfig | None = None, seed: int = 0, game: int = 0,
-                 policies=None, rotate_seats: bool = True, components=None):
-        self.config = config or SnapshotConfig()
-        if components is not None:  # "standard", a component file path or a loaded set
-            self.config = self.config.replace(components=components)
-        self._cfg = self.config.to_array()
-        self._comp = self.config.comp_vector()
+    def __init__(self, *args, **kwargs):
         self._ptab = photo_table()
-        key0, key1 = root_keys(seed)
-        self._rng = game_rngs(np.uint64(key0), np.uint64(key1), game)
-        self._buf = np.empty(E.MAX_LEGAL, np.int64)
-        pols = [make_policy(p) for p in (policies or ["greedy"] * self.config.players)]
-        self.policies = pols
-        self._kinds, self._params = policy_arrays(pols)
-        self._seats = seat_policies(self.config.players, len(pols), game, rotate_seats)
-        self.state = E.new_game(self._cfg, self._comp, self._rng)
-        self.log: list[str] = []
-        self._asked = None  # (state, action, policy's state, policy's streams) of the last ask
-        E.settle(self.state, self._cfg, self._comp, self._rng, self._buf)
+        self._memory = P.new_memory()  # the policies' plan: never part of the state
+        self._asked_memory = None  # (state, action, the asking policy's memory)
+        super().__init__(*args, **kwargs)
 
-    # -- queries
-    @property
-    def current_player(self) -> int:
-        """The player who decides now (during offers: the player being asked)."""
-        return int(E.decider(self.state))
+    _make_policy = staticmethod(make_policy)
 
-    @property
-    def phase(self) -> str:
-        return ("research", "offer", "decide", "prepare: reserved", "prepare: dice",
-                "prepare: tokens", "photograph", "re-roll", "over",
-                "set-up")[int(self.state[E.PHASE])]
+    def _policy_code(self, st, rng, k, n):
+        """The policy works on a copy of the policies' memory too; its plan is taken over
+        when the action it chose is applied, as the state's and streams' copies are."""
+        mem = self._memory.copy()
+        code = int(P.policy_action(st, self._cfg, self._comp, self._ptab, rng, self._kinds[k],
+                                   self._params[k], self._buf, n, mem))
+        self._asked_memory = (self.state.copy(), code, mem)
+        return code
 
-    def is_over(self) -> bool:
-        return int(self.state[E.PHASE]) == E.PH_OVER
+    def apply(self, action) -> None:
+        asked = self._asked_memory
+        if asked is not None and asked[1] == int(action) and np.array_equal(asked[0], self.state):
+            self._memory[:] = asked[2]
+        self._asked_memory = None
+        super().apply(action)
 
-    def legal_actions(self) -> list[Action]:
-        if self.is_over():
-            return []
-        n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
-        return [decode(c) for c in self._buf[:n]]
+    def clone(self):
+        twin = super().clone()
+        twin._memory, twin._asked_memory = self._memory.copy(), None
+        return twin
 
-    def policy_action(self) -> Action:
-        """The action the seat's policy would take now. Asking changes nothing: the policy
-        works on copies of the state and the random streams; what it wrote there (its plan,
-        the draws of a random policy) is taken over only when that action is applied, so a
-        game played by its policies is the batch's game."""
-        k = self._seats[self.current_player]
-        n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
-        st, rng = self.state.copy(), self._rng.copy()
-        code = int(P.policy_action(st, self._cfg, self._comp, self._ptab, rng,
-                                   self._kinds[k], self._params[k], self._buf, n))
-        self._asked = (self.state.copy(), code, st, rng)
+    def deserialize(self, data):
+        super().deserialize(data)
+        P.clear_memory(self._memory)  # a loaded position starts without a plan
+        self._asked_memory = None
+        return self
+
+    def _truncation_cap(self):
+        return self.config.max_rounds
+
+    def decode(self, code: int) -> Action:
         return decode(code)
 
-    # -- play
-    def apply(self, action: Action | int) -> None:
-        code = action.code if isinstance(action, Action) else int(action)
-        legal = {a.code for a in self.legal_actions()}
-        if code not in legal:
-            raise InputError(f"action {decode(code).describe(self.config.components)!r} is "
-                             f"not legal now (phase {self.phase})")
-        asked = self._asked
-        if asked is not None and asked[1] == code and np.array_equal(asked[0], self.state):
-            self.state[:] = asked[2]  # the asking policy's scratch (its plan) and draws
-            self._rng[:] = asked[3]
-        self._asked = None
-        # what engine.step does, one move at a time so that forced moves are logged too
-        forced = False
-        while True:
-            who = self.current_player
-            before = self.state.copy()
-            E.apply_action(self.state, self._cfg, self._comp, self._rng, code)
-            self._log(who, decode(code), before, forced)
-            if self.is_over() or E.legal_actions(self.state, self._cfg, self._comp,
-                                                 self._buf) != 1:
-                return
-            code, forced = int(self._buf[0]), True
-
-    def play(self) -> None:
-        """Play to the end with the seats' policies."""
-        while not self.is_over():
-            self.apply(self.policy_action())
+    def action_to_string(self, action: int) -> str:
+        return decode(action).describe(self.config.components)
 
     def _log(self, who, action, before, forced):
         comp = self.config.components
@@ -378,11 +342,10 @@ class SnapshotGame:
 
     def observation(self, player: int) -> dict:
         """What `player` can see: everything public plus their own assignment."""
+        self._check_player(player)
         comp = self.config.components
         s = self.state
         n = self.config.players
-        if not 0 <= player < n:
-            raise InputError(f"player must be 0-{n - 1}, got {player}")
 
         def where(loc, owner=None):
             return [comp.cards[c].name for c in range(E.N_CARDS)
@@ -410,6 +373,41 @@ class SnapshotGame:
                            "chart": a.chart},
             "end_triggered": bool(s[E.END_TRIGGERED]),
         }
+
+    def _tensor(self, player, t):
+        """Layout: seat, decider, phase, round, deck size, end triggered, tokens by seat,
+        awards left by category, own assignment; then per card (37): where it is as seen
+        (unseen, drawn, table, discard, reserve, portfolio), its owner, its habitat on the
+        table, sideways, dice and tokens on it; then the dice rolled per habitat."""
+        s = self.state
+        n = self.config.players
+        t.one_hot("player", player, n)
+        t.one_hot("decider", int(E.decider(s)), n)
+        t.one_hot("phase", int(s[E.PHASE]), len(self.PHASES))
+        t.add("round", s[E.ROUND] + 1)
+        t.add("deck_size", s[E.N_DECK])
+        t.add("end_triggered", s[E.END_TRIGGERED])
+        t.add("tokens", s[E.TOKENS:E.TOKENS + n])
+        t.add("awards_left", self._comp[E.K_AWARD_COUNT:E.K_AWARD_COUNT + E.N_CAT]
+              - s[E.AWARD_NEXT:E.AWARD_NEXT + E.N_CAT])
+        t.one_hot("assignment", int(s[E.ASSIGN + player]), len(self.config.components.assignments))
+        loc = np.zeros((E.N_CARDS, len(set(_SEEN_LOC.values()))))
+        owner = np.zeros((E.N_CARDS, n))
+        hab = np.zeros((E.N_CARDS, E.N_HAB))
+        for c in range(E.N_CARDS):
+            where = int(s[E.LOC + c])
+            loc[c, _SEEN_LOC[where]] = 1
+            if where in (E.L_RESERVE, E.L_PORTFOLIO):
+                owner[c, s[E.OWNER + c]] = 1
+            if where == E.L_TABLE:
+                hab[c, s[E.ON_HAB + c]] = 1
+        t.add("card_place", loc)
+        t.add("card_owner", owner)
+        t.add("card_habitat", hab)
+        t.add("card_sideways", s[E.SIDEWAYS:E.SIDEWAYS + E.N_CARDS])
+        t.add("card_dice", s[E.DICE_ON:E.DICE_ON + E.N_CARDS])
+        t.add("card_tokens", s[E.TOK_ON:E.TOK_ON + E.N_CARDS])
+        t.add("habitat_dice", s[E.HAB_DICE:E.HAB_DICE + E.N_HAB])
 
     def scores(self) -> pd.DataFrame:
         """Score sheet by seat: the four categories, total, tokens and win share."""

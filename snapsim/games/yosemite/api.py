@@ -8,12 +8,11 @@ alone, so results never depend on threads or chunking.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 from numba import njit, prange
 
+from ... import protocol
 from ...errors import InputError
 from ...sim.kernel import (
     Policy,
@@ -148,18 +147,11 @@ DIRECTIONS = ("up", "down", "left", "right")
 PHASES = ("start square", "eat fish", "explore", "push", "camera", "pay", "discard", "over")
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(protocol.Action):
     """A decoded action: kind name and its square, direction, photo slot or animal (and for a
     payment, how many tiles of that animal)."""
 
-    code: int
-    kind: str
-    square: int | None = None
-    direction: int | None = None
-    slot: int | None = None
-    animal: int | None = None
-    count: int | None = None
+    FIELDS = ("square", "direction", "slot", "animal", "count")
 
     def describe(self) -> str:
         parts = [self.kind]
@@ -199,79 +191,33 @@ def decode(code: int, state: np.ndarray | None = None) -> Action:
     return Action(code, name)
 
 
-class YosemiteGame:
-    """One game, one decision at a time: legal_actions(), apply(), observation(), scores().
+class YosemiteGame(protocol.GameState):
+    """One Yosemite game, one decision at a time (the protocol of `snapsim.protocol`)."""
 
-    Game `game` of a batch run with the same config, seed, policies and seat rotation is this
-    game when every decision comes from `policy_action()`.
-    """
+    NAME = "yosemite"
+    ENGINE, POLICIES, CONFIG, ACTION = E, P, YosemiteConfig, Action
+    MIN_PLAYERS = MAX_PLAYERS = 2
+    ACTION_SPAN = 64
+    PHASES = PHASES
+    DECISIONS_PER_UNIT = 200  # per turn and player
 
-    def __init__(self, config: YosemiteConfig | None = None, seed: int = 0, game: int = 0,
-                 policies=None, rotate_seats: bool = True, components=None):
-        self.config = config or YosemiteConfig()
-        if components is not None:  # "standard", a component file path or a loaded set
-            self.config = self.config.replace(components=components)
-        self._cfg = self.config.to_array()
-        self._comp = self.config.comp_vector()
-        key0, key1 = root_keys(seed)
-        self._rng = game_rngs(np.uint64(key0), np.uint64(key1), game)
-        self._buf = E.action_buffer()
-        self.policies = [make_policy(p) for p in (policies or ["greedy", "greedy"])]
-        if len(self.policies) != 2:
-            raise InputError(f"2 players need 2 policies, got {len(self.policies)}")
-        self._kinds, self._params = policy_arrays(self.policies)
-        self._seats = seat_policies(2, len(self.policies), game, rotate_seats)
-        self.state = E.new_game(self._cfg, self._comp, self._rng)
-        self.log: list[str] = []
-        E.settle(self.state, self._cfg, self._comp, self._rng, self._buf)
+    _make_policy = staticmethod(make_policy)
 
-    @property
-    def current_player(self) -> int:
-        return int(E.decider(self.state))
+    def _action_buffer(self):
+        return E.action_buffer()
 
-    @property
-    def phase(self) -> str:
-        return PHASES[int(self.state[E.PHASE])]
+    def _policy_code(self, st, rng, k, n):
+        return P.policy_action(st, self._cfg, self._comp, rng, self._kinds[k], self._params[k],
+                               self._buf, n)
 
-    def is_over(self) -> bool:
-        return int(self.state[E.PHASE]) == E.PH_OVER
+    def _truncation_cap(self):
+        return self.config.max_turns
 
-    def legal_actions(self) -> list[Action]:
-        if self.is_over():
-            return []
-        n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
-        return [decode(c, self.state) for c in self._buf[:n]]
-
-    def policy_action(self) -> Action:
-        """The action the seat's policy would take now."""
-        k = self._seats[self.current_player]
-        n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
-        code = P.policy_action(self.state, self._cfg, self._comp, self._rng, self._kinds[k],
-                               self._params[k], self._buf, n)
+    def decode(self, code: int) -> Action:
         return decode(code, self.state)
 
-    def apply(self, action: Action | int) -> None:
-        code = action.code if isinstance(action, Action) else int(action)
-        if code not in {a.code for a in self.legal_actions()}:
-            raise InputError(f"action {decode(code, self.state).describe()!r} is not legal now "
-                             f"(phase {self.phase})")
-        # what engine.step does, one move at a time so that forced moves are logged too
-        forced = False
-        while True:
-            who = self.current_player
-            before = self.state.copy()
-            action = decode(code, before)
-            E.apply_action(self.state, self._cfg, self._comp, self._rng, code)
-            self._log(who, action, before, forced)
-            if self.is_over() or E.legal_actions(self.state, self._cfg, self._comp,
-                                                 self._buf) != 1:
-                return
-            code, forced = int(self._buf[0]), True
-
-    def play(self) -> None:
-        """Play to the end with the seats' policies."""
-        while not self.is_over():
-            self.apply(self.policy_action())
+    def action_to_string(self, action: int) -> str:
+        return self.decode(action).describe()
 
     def _log(self, who, action, before, forced):
         comp = self.config.components
@@ -300,8 +246,7 @@ class YosemiteGame:
         """What `player` sees: the park, pawns, tracks, face-up cards, both photo sets, their
         own hand, the opponent's hand size and the opponent's tiles it saw them take from the
         park (the rest of a hand is hidden)."""
-        if player not in (0, 1):
-            raise InputError(f"player must be 0 or 1, got {player!r}")
+        self._check_player(player)
         comp = self.config.components
         s = self.state
         park = [[comp.describe_tile(int(s[E.PARK + r * E.SIZE + c])) if s[E.PARK + r * E.SIZE
@@ -337,6 +282,55 @@ class YosemiteGame:
                                                      if s[E.LM_OWNER + lm] >= 0 else "board")
                                 for lm in range(E.N_LM)},
         }
+
+    def _tensor(self, player, t):
+        """Layout: seat, decider, phase, turn, pawn squares, fish, camping token, tents, own
+        hand, opponent's hand size and tiles seen taken, animal whose move was used and animal
+        being paid; per park square (25) the tile's animal, landmark and bonus; the face-up
+        photo in each slot; each photo's taker; photo and tile decks; judges in play; each
+        landmark token's place (park, player 1, player 2, board)."""
+        s = self.state
+        t.one_hot("player", player, 2)
+        t.one_hot("decider", self.current_player, 2)
+        t.one_hot("phase", int(s[E.PHASE]), len(self.PHASES))
+        t.add("turn", s[E.TURN] + 1)
+        for p in range(2):
+            t.one_hot(f"pawn_{p + 1}", int(s[E.POS + p]), E.N_SQ)
+        t.add("fish", s[E.FISH:E.FISH + 2])
+        t.add("camping_token", s[E.CAMP])
+        t.add("tents", s[E.TENTS:E.TENTS + 2])
+        t.add("hand", s[E.HAND + player * E.N_ANIMALS:E.HAND + (player + 1) * E.N_ANIMALS])
+        t.add("opponent_hand_size", E.hand_size(s, 1 - player))
+        t.add("opponent_tiles_seen", P.visible_hand(s, self._comp, 1 - player))
+        t.one_hot("animal_moved", int(s[E.MOVED]), E.N_ANIMALS)
+        t.one_hot("paying_animal", int(s[E.PAY_ANIMAL]) if s[E.PHASE] == E.PH_PAY else -1,
+                  E.N_ANIMALS)
+        animal, landmark, bonus = (np.zeros((E.N_SQ, k)) for k in (E.N_ANIMALS, E.N_LM, 4))
+        for sq in range(E.N_SQ):
+            tile = int(s[E.PARK + sq])
+            if tile >= E.N_TILES:
+                landmark[sq, tile - E.N_TILES] = 1
+            elif tile >= 0:
+                animal[sq, self._comp[E.K_TILE_ANIMAL + tile]] = 1
+                bonus[sq, self._comp[E.K_TILE_BONUS + tile]] = 1
+        t.add("park_animal", animal)
+        t.add("park_landmark", landmark)
+        t.add("park_bonus", bonus)
+        for k in range(self.config.photo_slots):
+            t.one_hot(f"slot_{k + 1}", int(s[E.SLOT + k]), E.N_PHOTOS)
+        taken = np.zeros((E.N_PHOTOS, 2))
+        for ph in range(E.N_PHOTOS):
+            if s[E.PHOTO_LOC + ph] == E.P_TAKEN:
+                taken[ph, s[E.PHOTO_OWNER + ph]] = 1
+        t.add("photo_taker", taken)
+        t.add("photo_deck", s[E.N_PHOTO_DECK])
+        t.add("tile_deck", s[E.N_DECK])
+        t.add("judges", s[E.JUDGE_IN:E.JUDGE_IN + E.N_ANIMALS])
+        tokens = np.zeros((E.N_LM, 4))
+        for lm in range(E.N_LM):
+            owner = int(s[E.LM_OWNER + lm])
+            tokens[lm, 0 if s[E.LM_TOKEN_ON + lm] else 1 + owner if owner >= 0 else 3] = 1
+        t.add("landmark_token", tokens)
 
     def scores(self) -> pd.DataFrame:
         """Score sheet by seat: the four categories, total and win share."""
