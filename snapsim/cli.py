@@ -481,10 +481,13 @@ def _advise(args) -> None:
         animals = [_animal(a) for a in args.animal]
         out = A.reroll_advice(args.stake, args.target, args.tokens, args.paid, args.reroll_cost,
                               args.token_value, animals)
-        _emit(pd.DataFrame([out]), args.format, "Re-roll after a failed explore? (value "
-                                                "relative to giving up now; exact over every "
-                                                "payment from the supply and the animals' "
-                                                "tokens)")
+        rows = out.pop("by_rerolls")
+        if args.format == "csv":  # one table: the decision on every row
+            rows = pd.DataFrame([out] * len(rows) or [out]).join(rows)
+        _emit(rows, args.format, "Re-roll after a failed explore? (values in prestige, relative "
+                                 "to giving up now; exact over every payment from the supply "
+                                 "and the animals' tokens; rows: P(explored) after each further "
+                                 "re-roll)", _units(out, args.format, A.REROLL_UNITS))
         return
     whole(args.top, "--top", 1, A.MAX_TOP)
     data, name = read_situation(args.situation), Path(args.situation).name
@@ -492,13 +495,26 @@ def _advise(args) -> None:
         out = A.research_advice(data, name, components=args.components)
         cards = out.pop("cards")
         _emit(cards.head(args.top), args.format, "Draw one more card or stop? (exact one-step "
-                                                 "lookahead: best preparation after each card)",
-              {k: float(v) if not isinstance(v, bool) else v for k, v in out.items()})
+                                                 "lookahead over the unseen cards: best "
+                                                 "preparation after each; values in prestige)",
+              _units(out, args.format, A.RESEARCH_UNITS))
         return
     advice = A.advise(data, name, top=args.top, components=args.components)
-    _emit(advice.table.drop(columns="plan"), args.format,
-          f"Best preparations ({advice.searched:,} allocations searched; value = expected "
-          "prestige incl. award and assignment gains, minus token_value per token lost)")
+    table = advice.table.drop(columns="plan")
+    table.insert(0, "rank", range(1, len(table) + 1))
+    title = (f"Best preparations ({advice.searched:,} allocations searched; value = "
+             "expected_prestige (award and assignment gains included) - token_value x "
+             "expected_tokens_lost; P(photograph) unconditional: explored and photographed)")
+    if args.format == "json":
+        _emit(table.drop(columns=A.ODDS_TEXT), "json",
+              extra=_units({"allocations_searched": advice.searched}, "json", A.PREP_UNITS))
+    else:
+        _emit(table.drop(columns=A.ODDS_LISTS), args.format, title)
+
+
+def _units(summary: dict, fmt: str, units: dict) -> dict:
+    """JSON names each field's unit; the table's title already does."""
+    return {**summary, "units": units} if fmt == "json" else summary
 
 
 def _animal(text: str) -> tuple:

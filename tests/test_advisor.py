@@ -1,6 +1,7 @@
 """The exact preparation advisor against an independent brute force, and its inputs."""
 
 import itertools
+from fractions import Fraction
 from functools import cache
 
 import numpy as np
@@ -119,6 +120,85 @@ def test_situation_ranking_and_speed_shape():
     assert len(placed) and placed.animals.str.contains("golden eagle").all()
 
 
+def count_rolls(dice: int, hit) -> Fraction:
+    """P(hit(faces)) over every roll of `dice` d6, as an exact fraction."""
+    rolls = list(itertools.product(FACES, repeat=dice))
+    return Fraction(sum(1 for r in rolls if hit(r)), len(rolls))
+
+
+def enumerate_allocation(row, comp):
+    """P(explore), P(any photograph) per habitat and P(photograph) per animal of one advised
+    allocation without re-rolls, over every joint roll of all its dice, as exact fractions."""
+    habs = {h["habitat"]: h["dice"] for h in row.habitat_odds}
+    animals = row.animal_odds
+    dice = [*habs.values(), *(a["dice"] for a in animals)]
+    target = {h.name: h.explore for h in comp.habitats}
+    card = {a.name: a for a in comp.cards}
+    hab_of = {a["animal"]: comp.habitats[card[a["animal"]].habitat].name for a in animals}
+    explored, any_photo = dict.fromkeys(habs, 0), dict.fromkeys(habs, 0)
+    photo = {a["animal"]: 0 for a in animals}
+    rolls = itertools.product(FACES, repeat=sum(dice))
+    for faces in rolls:
+        cut = np.cumsum([0, *dice])
+        parts = [faces[cut[i]:cut[i + 1]] for i in range(len(dice))]
+        ok = {h: max(parts[i]) >= target[h] for i, h in enumerate(habs)}
+        shot = set()
+        for a, f in zip(animals, parts[len(habs):], strict=True):
+            if ok[hab_of[a["animal"]]] and sum(f) + a["tokens"] >= card[a["animal"]].difficulty:
+                photo[a["animal"]] += 1
+                shot.add(hab_of[a["animal"]])
+        for h in habs:
+            explored[h] += ok[h]
+            any_photo[h] += h in shot
+    n = 6 ** sum(dice)
+    return ({h: Fraction(v, n) for h, v in explored.items()},
+            {h: Fraction(v, n) for h, v in any_photo.items()},
+            {a: Fraction(v, n) for a, v in photo.items()})
+
+
+def test_prep_odds_equal_every_roll_of_the_dice():
+    """Phase 3 (Explore, Photograph): each shown P(explore), P(any photograph) and
+    P(photograph), and the tokens lost, against every joint roll of the allocation's dice
+    (re-rolls cost more than the supply, so none are bought); value = expected prestige -
+    token_value x expected tokens lost."""
+    from snapsim.games.snapshot.components import load_components
+
+    sit = {"tokens": 3, "reroll_cost": 100, "token_value": 0.4,
+           "table": {"Shoreline": ["sea otter", "walrus"], "Mountain": ["pika"]}}
+    table = advise(sit, top=4).table
+    assert (table.reroll_cap == 0).all() and table.tokens_on_cards.max() > 0
+    for row in table.itertuples():
+        explored, any_photo, photo = enumerate_allocation(row, load_components())
+        for h in row.habitat_odds:
+            assert h["p_explore"] == pytest.approx(float(explored[h["habitat"]]), abs=1e-12)
+            assert h["p_any_photograph"] == pytest.approx(float(any_photo[h["habitat"]]),
+                                                          abs=1e-12)
+        for a in row.animal_odds:
+            assert a["p_photograph"] == pytest.approx(float(photo[a["animal"]]), abs=1e-12)
+        lost = sum(photo[a["animal"]] * a["tokens"] for a in row.animal_odds)
+        assert row.expected_tokens_lost == pytest.approx(float(lost), abs=1e-12)
+        assert row.value == pytest.approx(row.expected_prestige - 0.4 * row.expected_tokens_lost,
+                                          abs=1e-12)
+
+
+def test_prep_odds_with_rerolls_equal_the_rolled_out_rerolls():
+    """Phase 3, Re-Rolls: with re-rolls in the plan, P(explore) and the re-roll tokens lost
+    (only when the exploration succeeds) against rolling out every re-roll."""
+    sit = {"tokens": 5, "token_value": 0.4, "table": {"Rainforest": ["jaguar"]}}
+    table = advise(sit, top=5).table
+    assert (table.reroll_cap > 0).any()
+    for row in table.itertuples():
+        (h,), (a,) = row.habitat_odds, row.animal_odds
+        outcomes = explore_outcomes(h["dice"], 5, row.reroll_cap)
+        p_explore = sum(p for p, _, ok in outcomes if ok)
+        paid = sum(p * spent * 2 for p, spent, ok in outcomes if ok)
+        p_photo = p_explore * p_sum_at_least(a["dice"], 8 - a["tokens"])
+        assert h["p_explore"] == pytest.approx(p_explore, abs=1e-12)
+        assert a["p_photograph"] == pytest.approx(p_photo, abs=1e-12)
+        assert row.expected_tokens_lost == pytest.approx(paid + p_photo * a["tokens"],
+                                                         abs=1e-12)
+
+
 @pytest.mark.parametrize("sit,msg", [
     ({"table": {"Shoreline": ["meerkat"]}}, "lives in Savannah"),
     ({"table": {"Shoreline": ["sea otter"]}, "portfolio": ["sea otter"]}, "both in"),
@@ -203,6 +283,28 @@ def test_reroll_advice_equals_the_best_fixed_number_of_rerolls(stake, target, su
     assert out["reroll"] == (best > 0)
 
 
+@pytest.mark.parametrize("target,supply,paid,cost,animals", [
+    (4, 5, 0, 2, []), (6, 9, 2, 3, []), (2, 1, 0, 2, []), (5, 1, 0, 2, [(1, 2, 3.0, 1)]),
+    (3, 4, 4, 1, [(2, 7, 4.0, 2)])])
+def test_reroll_advice_shows_p_explored_after_each_further_reroll(target, supply, paid, cost,
+                                                                  animals):
+    """Phase 3, Re-Rolls: after a failed roll each re-roll rolls one die; P(explored) after
+    k further re-rolls and P(the k-th is the first success), against every roll of k dice,
+    for k = 1 up to the re-rolls the supply and the animals' tokens can pay for."""
+    from snapsim.games.snapshot.advisor import reroll_advice
+
+    rows = reroll_advice(1.0, target, supply, paid, cost, 0.4, animals)["by_rerolls"]
+    budget = (supply + sum(a[3] for a in animals)) // cost
+    assert rows.further_rerolls.tolist() == list(range(1, budget + 1))
+    for r in rows.itertuples():
+        k = r.further_rerolls
+        explored = count_rolls(k, lambda f: max(f) >= target)
+        first = count_rolls(k, lambda f: max(f) >= target and max(f[:-1], default=0) < target)
+        assert r.p_explored == pytest.approx(float(explored), abs=1e-15)
+        assert r.p_success_on_this_reroll == pytest.approx(float(first), abs=1e-15)
+        assert r.tokens_lost_if_it_succeeds == paid + k * cost
+
+
 def brute_reroll(animals, stake, target, supply, pot, cost, lam):
     """max(give up, re-roll) by plain recursion over every payment (supply and card tokens)."""
     p = (7 - target) / 6
@@ -276,6 +378,38 @@ def test_research_advice_is_the_mean_over_unseen_cards():
     exact = research_odds([6, 0, 8, 0], pairs, raccoon=True)  # tops: otter 6, eagle 8
     assert out["p_cannot_place"] == pytest.approx(exact.next_draw, abs=1e-12)
     assert out["draw"] == (out["value_draw"] > out["value_stop"])
+    # Phase 2 (Research): with both reserve slots full a card that fits no habitat spooks;
+    # counted over the cards this seat has not seen (tops: otter 6, eagle 8, others empty)
+    tops = {0: 6, 2: 8}
+    spooks = [a for a in unseen if all(a.difficulty <= tops.get(h, 0) for h in range(4)
+                                       if a.habitat in (h, -1))]
+    assert out["unseen_cards"] == len(unseen) == 32
+    assert out["p_spook_next"] == pytest.approx(float(Fraction(len(spooks), len(unseen))),
+                                                abs=1e-12)
+    assert out["p_reserved_next"] == 0.0 and len(spooks) == 9  # 4 Shoreline, 5 Mountain
+
+
+def test_research_with_a_free_slot_reserves_what_would_spook():
+    """Phase 2 (Research): a card that fits no habitat goes into a free reserve slot, so the
+    next draw cannot spook; P(reserve) counts the unseen cards that fit nowhere."""
+    from snapsim.games.snapshot.advisor import research_advice
+    from snapsim.games.snapshot.components import load_components
+
+    comp = load_components()
+    keep = {"great white shark", "leopard", "snow leopard", "harpy eagle", "pika", "meerkat",
+            "mudskipper"}
+    seen = [a.name for a in comp.cards if a.name not in keep | {"walrus", "lion"}]
+    sit = {"tokens": 2, "seen": seen, "table": {"Shoreline": ["walrus"], "Savannah": ["lion"]}}
+    out = research_advice(sit)
+    # walrus 8 tops the Shoreline, lion 9 the Savannah: mudskipper (2) and meerkat (3) fit
+    # nowhere else; pika fits the empty Mountain; the four 10s fit their habitats
+    assert out["unseen_cards"] == 7 and out["p_spook_next"] == 0.0
+    assert out["p_reserved_next"] == pytest.approx(2 / 7, abs=1e-15)
+    assert out["p_cannot_place"] == out["p_reserved_next"]
+    reserved = out["cards"][out["cards"].outcome == "reserved"]
+    assert sorted(reserved.card) == ["meerkat", "mudskipper"]
+    assert (reserved.value == out["value_stop"]).all()
+    assert out["value_draw"] == pytest.approx(out["cards"].value.mean(), abs=1e-12)
 
 
 SITUATIONS = [
@@ -306,11 +440,11 @@ def test_exact_policy_never_disagrees_with_the_advisor(sit):
     g._kinds, g._params = policy_arrays([pol])
     g._seats[:] = 0
     g.apply(g.policy_action())  # the first dice decision computes and stores the plan
-    st = g.state
-    assert [int(st[E.PLAN_HAB + h]) for h in range(E.N_HAB)] == top.plan["habitat_dice"]
-    assert [int(st[E.PLAN_DICE + c]) for c in top.plan["cards"]] == top.plan["dice"]
-    assert [int(st[E.PLAN_TOK + c]) for c in top.plan["cards"]] == top.plan["tokens"]
-    assert int(st[E.PLAN_CAP]) == top.reroll_cap
+    mem = g._memory  # the policies' memory holds the plan
+    assert [int(mem[P.M_HAB + h]) for h in range(E.N_HAB)] == top.plan["habitat_dice"]
+    assert [int(mem[P.M_DICE + c]) for c in top.plan["cards"]] == top.plan["dice"]
+    assert [int(mem[P.M_TOK + c]) for c in top.plan["cards"]] == top.plan["tokens"]
+    assert int(mem[P.M_CAP]) == top.reroll_cap
     assert pol.kind == P.EXACT
 
 
@@ -374,3 +508,45 @@ def test_advice_uses_the_given_components(tmp_path, capsys):
     assert main(["advise", "prep", str(tmp_path / "sit.toml"), "--components", str(path),
                  "--format", "json", "--top", "1"]) == 0
     assert "sea otter" in capsys.readouterr().out
+
+
+def test_cli_advise_shows_the_odds_in_every_format(tmp_path, capsys):
+    """`advise prep` prints and writes, for each ranked allocation, P(explore) per habitat,
+    P(photograph) per animal, expected prestige and expected tokens lost, the same numbers
+    as the API; `advise reroll` P(explored) after each further re-roll; JSON names units."""
+    import io
+    import json
+
+    import pandas as pd
+    from cli_helpers import cli
+
+    sit = {"tokens": 4, "table": {"Shoreline": ["sea otter", "walrus"], "Savannah": ["meerkat"]}}
+    (tmp_path / "sit.json").write_text(json.dumps(sit))
+    want = advise(sit, top=3).table
+    rc, out, _ = cli(capsys, "advise", "prep", tmp_path / "sit.json", "--top", 3,
+                     "--format", "json")
+    got = json.loads(out)
+    assert rc == 0 and got["units"]["expected_tokens_lost"] == "tokens"
+    assert got["allocations_searched"] == advise(sit).searched
+    for row, (_, w) in zip(got["rows"], want.iterrows(), strict=True):
+        for key in ("value", "expected_prestige", "expected_tokens_lost"):
+            assert row[key] == pytest.approx(w[key], abs=1e-12)
+        for key in ("habitat_odds", "animal_odds"):
+            assert len(row[key]) == len(w[key])
+            for a, b in zip(row[key], w[key], strict=True):
+                assert a == pytest.approx(b, abs=1e-12)
+    rc, out, _ = cli(capsys, "advise", "prep", tmp_path / "sit.json", "--top", 3)
+    header = out.splitlines()[1].split()
+    assert {"expected_prestige", "expected_tokens_lost", "p_explore", "p_photograph"} <= \
+        set(header)
+    first = want.animal_odds[0][0]
+    assert f"{first['animal']} {first['p_photograph']:.4f}" in out.splitlines()[2]
+    rc, out, _ = cli(capsys, "advise", "prep", tmp_path / "sit.json", "--format", "csv")
+    csv = pd.read_csv(io.StringIO(out))
+    assert csv.p_photograph[0] == want.p_photograph[0] and len(csv) == 10
+    rc, out, _ = cli(capsys, "advise", "reroll", "--target", 4, "--tokens", 6, "--format",
+                     "json")
+    got = json.loads(out)
+    assert [r["p_explored"] for r in got["rows"]] == pytest.approx([1 / 2, 3 / 4, 7 / 8],
+                                                                   abs=1e-15)
+    assert got["units"]["p_*"] == "probability (0-1)"

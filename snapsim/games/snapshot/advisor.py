@@ -21,10 +21,12 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
+from ...odds import photo_success
+from ...odds.explore import face_success
 from ...sim.checks import number, whole
 from . import engine as E
 from . import policies as P
-from .plans import reroll_search, search
+from .plans import explore_with_budget, reroll_search, search
 
 TOP = 10  # allocations kept
 
@@ -175,6 +177,48 @@ def situation_game(data: dict, source: str = "situation", config=None, seed: int
     return game
 
 
+# an allocation's odds twice: as text (table, CSV) and as lists of records (JSON)
+ODDS_TEXT = ["explore_dice", "animals", "p_explore", "p_photograph"]
+ODDS_LISTS = ["habitat_odds", "animal_odds"]
+PREP_UNITS = {"value": "prestige", "expected_prestige": "prestige",
+              "expected_tokens_lost": "tokens", "p_*": "probability (0-1)",
+              "dice, tokens, tokens_on_cards, reroll_cap, dice_used": "count"}
+RESEARCH_UNITS = {"value, value_stop, value_draw": "prestige", "p_*": "probability (0-1)"}
+REROLL_UNITS = {"value_of_rerolling": "prestige (relative to giving up now)",
+                "expected_tokens_lost, tokens_lost_if_it_succeeds": "tokens",
+                "p_*": "probability (0-1)"}
+
+
+@dataclass(frozen=True)
+class AllocationOdds:
+    """The exact numbers behind one allocation's value (value = expected_prestige -
+    token_value x expected_tokens_lost), in the search's model: habitats explored in order,
+    at most the plan's re-roll cap paid from the supply."""
+
+    p_explore: np.ndarray  # per habitat
+    p_any_photograph: np.ndarray  # per habitat: at least one of its animals photographed
+    p_photograph: np.ndarray  # per card, unconditional (explored and photographed)
+    expected_prestige: float  # photographs' values, award and assignment gains included
+    expected_tokens_lost: float  # re-roll tokens the bank keeps + tokens on photographed cards
+
+
+def allocation_odds(targets, hab, diff, val, hab_dice, dice_on, tok, cap, tokens,
+                    cost) -> AllocationOdds:
+    """P(explore) per habitat (re-rolls from one shared budget, `explore_with_budget`) and
+    P(photograph) per card (`photo_success`); a card's roll is independent of the explore
+    roll, so P(photograph) = P(explore) x P(dice + tokens >= difficulty)."""
+    p_explore, rerolls = explore_with_budget(hab_dice, targets, cap, tokens // cost)
+    # a difficulty below 1 (an unset raccoon) is met by any roll, as by difficulty 1
+    p_card = np.array([photo_success(int(d), int(t), max(int(k), 1)) if d else 0.0
+                       for d, t, k in zip(dice_on, tok, diff, strict=True)])
+    p_none = np.ones(len(targets))
+    for h, s in zip(hab, p_card, strict=True):
+        p_none[h] *= 1.0 - s
+    p_photo = p_explore[hab] * p_card
+    return AllocationOdds(p_explore, p_explore * (1.0 - p_none), p_photo,
+                          float(p_photo @ val), rerolls * cost + float(p_photo @ tok))
+
+
 def advise(data: dict, source: str = "situation", top: int = TOP, components=None) -> Advice:
     """Rank every preparation (dice, tokens; reserved cards placed or not) of a situation,
     with the cards of `components` (default: the bundled set)."""
@@ -187,6 +231,8 @@ def advise(data: dict, source: str = "situation", top: int = TOP, components=Non
     table = [c for c in range(E.N_CARDS) if st[E.LOC + c] == E.L_TABLE]
     reserved = [c for c in range(E.N_CARDS) if st[E.LOC + c] == E.L_RESERVE]
     names = game.config.components
+    targets = comp[E.K_EXPLORE:E.K_EXPLORE + E.N_HAB]
+    tokens = int(st[E.TOKENS]) if cfg[E.C_TOKENS] == 1 else 0
     rows, searched = [], 0
     # each subset of reserved cards placed (sideways: they must then be attempted)
     for mask in range(1 << len(reserved)):
@@ -205,12 +251,31 @@ def advise(data: dict, source: str = "situation", top: int = TOP, components=Non
             dice_on = row[1 + n_hab:1 + n_hab + len(cards)].astype(int)
             tok = row[1 + n_hab + len(cards):1 + n_hab + 2 * len(cards)].astype(int)
             hd = row[1:1 + n_hab].astype(int)
-            parts = [f"{names.habitats[h].name}:{hd[h]}" for h in range(n_hab) if hd[h]]
-            anim = [f"{names.cards[c].name} {dice_on[i]}d+{tok[i]}t"
-                    for i, c in enumerate(cards) if dice_on[i]]
-            rows.append({"value": row[0], "place_reserved": ", ".join(
-                names.cards[c].name for c in placed) or "-",
-                "explore_dice": " ".join(parts) or "-", "animals": "; ".join(anim) or "-",
+            odds = allocation_odds(targets, hab, diff, val, hd, dice_on, tok, int(row[-1]),
+                                   tokens, int(cfg[E.C_REROLL_COST]))
+            explored = [h for h in range(n_hab) if hd[h]]
+            shot = [i for i in range(len(cards)) if dice_on[i]]
+            habitats = [{"habitat": names.habitats[h].name, "dice": int(hd[h]),
+                         "p_explore": float(odds.p_explore[h]),
+                         "p_any_photograph": float(odds.p_any_photograph[h])}
+                        for h in explored]
+            animals = [{"animal": names.cards[cards[i]].name, "dice": int(dice_on[i]),
+                        "tokens": int(tok[i]), "p_photograph": float(odds.p_photograph[i])}
+                       for i in shot]
+            rows.append({
+                "value": row[0], "expected_prestige": odds.expected_prestige,
+                "expected_tokens_lost": odds.expected_tokens_lost,
+                "place_reserved": ", ".join(names.cards[c].name for c in placed) or "-",
+                "explore_dice": " ".join(f"{x['habitat']}:{x['dice']}" for x in habitats)
+                or "-",
+                "animals": "; ".join(f"{x['animal']} {x['dice']}d+{x['tokens']}t"
+                                     for x in animals) or "-",
+                "p_explore": "; ".join(f"{x['habitat']} {x['p_explore']:.4f} (any photo "
+                                       f"{x['p_any_photograph']:.4f})" for x in habitats)
+                or "-",
+                "p_photograph": "; ".join(f"{x['animal']} {x['p_photograph']:.4f}"
+                                          for x in animals) or "-",
+                "habitat_odds": habitats, "animal_odds": animals,
                 "tokens_on_cards": int(tok.sum()), "reroll_cap": int(row[-1]),
                 "dice_used": int(hd.sum() + dice_on.sum()),
                 "plan": {"habitat_dice": hd.tolist(), "cards": [int(c) for c in cards],
@@ -260,10 +325,22 @@ def reroll_advice(stake: float, target: int, supply: int, paid: int = 0, cost: i
                                   paid, cost, float(token_value), target, cost, 0, pay)
     sources = [f"{pay[-1]} from the supply"] if pay[-1] else []
     sources += [f"{pay[i]} from animal {i + 1}" for i in range(len(rows)) if pay[i]]
-    return {"reroll": v > 0.0, "value_of_rerolling": v, "p_explore": p_ok,
-            "expected_tokens_lost": lost,
-            "rerolls_affordable": (supply + int(tok.sum())) // cost,
-            "pay": ", ".join(sources) or "-"}
+    affordable = (supply + int(tok.sum())) // cost
+    return {"reroll": bool(v > 0.0), "value_of_rerolling": v, "p_explore": p_ok,
+            "expected_tokens_lost": lost, "rerolls_affordable": affordable,
+            "pay": ", ".join(sources) or "-", "by_rerolls": rerolls_table(target, affordable,
+                                                                         paid, cost)}
+
+
+def rerolls_table(target: int, rerolls: int, paid: int = 0, cost: int = 2) -> pd.DataFrame:
+    """P(explored) after each further re-roll k = 1..`rerolls`: each re-roll is one more die,
+    so 1 - (1 - p)^k with p = P(one die >= target); the re-roll tokens on the habitat if the
+    k-th re-roll is the one that succeeds (they are lost then, returned on a final failure)."""
+    q = 1.0 - face_success(target)
+    k = np.arange(1, rerolls + 1)
+    return pd.DataFrame({"further_rerolls": k, "p_explored": 1.0 - q**k,
+                         "p_success_on_this_reroll": q ** (k - 1) * (1.0 - q),
+                         "tokens_lost_if_it_succeeds": paid + k * cost})
 
 
 def research_advice(data: dict, source: str = "situation", free_slots: int | None = None,
@@ -298,8 +375,8 @@ def research_advice(data: dict, source: str = "situation", free_slots: int | Non
                 name = comp.habitats[h].name
                 key = next((k for k in table if comp.habitat_index(k) == h), name)
                 table.setdefault(key, []).append(card.name)
-                best = max(best, advise({**data, "table": table}, source,
-                                        top=1).table.value.iloc[0])
+                best = max(best, advise({**data, "table": table}, source, top=1,
+                                        components=components).table.value.iloc[0])
             rows.append({"card": card.name, "outcome": "placed", "value": best + lam})
         elif slots > 0:
             rows.append({"card": card.name, "outcome": "reserved", "value": now})
@@ -308,7 +385,8 @@ def research_advice(data: dict, source: str = "situation", free_slots: int | Non
                          "value": lam * game.config.experience_tokens})
     df = pd.DataFrame(rows)
     draw = float(df.value.mean())
-    return {"p_spook_next": float((df.outcome == "spook").mean()),
+    return {"unseen_cards": len(df), "p_spook_next": float((df.outcome == "spook").mean()),
+            "p_reserved_next": float((df.outcome == "reserved").mean()),
             "p_cannot_place": float((df.outcome != "placed").mean()),
-            "value_stop": float(now), "value_draw": draw, "draw": draw > now,
+            "value_stop": float(now), "value_draw": draw, "draw": bool(draw > now),
             "cards": df.sort_values("value", ascending=False).reset_index(drop=True)}
