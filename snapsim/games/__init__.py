@@ -1,0 +1,29 @@
+"""The games, one package each; each package registers itself with `register_game`."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+
+def register_game(package: str, make_config, default_policy: str = "greedy"):
+    """Register the game package `package` (its `__name__`) from the parts every game has:
+    api (make_policy, run_games), components (load_components), measures (MEASURES) and
+    report (build, imported only when a report is made: matplotlib and the studies)."""
+    from ..sim.registry import GameSpec, register
+
+    api = import_module(".api", package)
+
+    def report(*args, **kwargs):
+        return import_module(".report", package).build(*args, **kwargs)
+
+    return register(GameSpec(
+        name=package.rsplit(".", 1)[-1],
+        make_config=make_config,
+        make_policy=api.make_policy,
+        run_chunk=api.run_games,
+        players=lambda config: config.players,
+        default_policy=default_policy,
+        load_components=import_module(".components", package).load_components,
+        report=report,
+        measures=import_module(".measures", package).MEASURES,
+    ))

@@ -1,29 +1,11 @@
 """Snapshot: Wildlife Photographer — components, rules engine, policies, step API."""
 
-from ...sim.registry import GameSpec, register
+from .. import register_game
 from .api import SnapshotGame, make_policy, run_games
 from .components import load_components
 from .config import SnapshotConfig
-from .measures import MEASURES
 
+GAME = register_game(__name__, SnapshotConfig.from_knobs)
 
-def _report(*args, **kwargs):
-    from .report import build  # matplotlib and the studies load only when a report is made
-
-    return build(*args, **kwargs)
-
-
-GAME = register(GameSpec(
-    name="snapshot",
-    make_config=SnapshotConfig.from_knobs,
-    make_policy=make_policy,
-    run_chunk=run_games,
-    players=lambda config: config.players,
-    default_policy="greedy",
-    load_components=load_components,
-    report=_report,
-    measures=MEASURES,
-))
-
-__all__ = ["GAME", "SnapshotConfig", "SnapshotGame", "load_components", "make_policy",
-           "run_games"]
+__all__ = ["GAME", "SnapshotConfig", "SnapshotGame",
+           "load_components", "make_policy", "run_games"]

@@ -1,29 +1,11 @@
 """Yosemite (two players) — components, rules engine, policies, step API."""
 
-from ...sim.registry import GameSpec, register
+from .. import register_game
 from .api import YosemiteGame, make_policy, run_games
 from .components import load_components
 from .config import YosemiteConfig
-from .measures import MEASURES
 
+GAME = register_game(__name__, YosemiteConfig.from_knobs)
 
-def _report(*args, **kwargs):
-    from .report import build  # matplotlib and the studies load only when a report is made
-
-    return build(*args, **kwargs)
-
-
-GAME = register(GameSpec(
-    name="yosemite",
-    make_config=YosemiteConfig.from_knobs,
-    make_policy=make_policy,
-    run_chunk=run_games,
-    players=lambda config: config.players,
-    default_policy="greedy",
-    load_components=load_components,
-    report=_report,
-    measures=MEASURES,
-))
-
-__all__ = ["GAME", "YosemiteConfig", "YosemiteGame", "load_components", "make_policy",
-           "run_games"]
+__all__ = ["GAME", "YosemiteConfig", "YosemiteGame",
+           "load_components", "make_policy", "run_games"]
