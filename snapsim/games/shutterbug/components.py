@@ -101,6 +101,13 @@ def load_components(path: str | os.PathLike[str] | None = None) -> Components:
 class _Loader(TomlLoader):
     """Validates one file; each check raises a one-line ComponentError naming the entry."""
 
+    def tables(self, raws, section: str, keys: set[str]):
+        """(entry, table) for each [[section]] entry, whose fields must be exactly `keys`."""
+        for i, raw in enumerate(raws):
+            entry = f"{section}[{i}]"
+            self.fields(raw, entry, keys, keys)
+            yield entry, raw
+
     def names(self, data, key, count):
         items = self.section(data, key)
         if len(items) != count or not all(isinstance(x, str) and x.strip() for x in items):
@@ -174,10 +181,7 @@ class _Loader(TomlLoader):
             raise self.fail("tiles", f"{len(raws)} tiles; the game has {N_TILES}")
         names = [s.name for s in spaces]
         out = []
-        for i, raw in enumerate(raws):
-            entry = f"tiles[{i}]"
-            keys = {"space", "creature", "terrain", "quality"}
-            self.fields(raw, entry, keys, keys)
+        for entry, raw in self.tables(raws, "tiles", {"space", "creature", "terrain", "quality"}):
             sp = self.lookup(raw["space"], names, "space", entry)
             cre = self.lookup(raw["creature"], creatures, "creature", entry)
             ter = self.lookup(raw["terrain"], terrains, "terrain", entry)
@@ -203,10 +207,7 @@ class _Loader(TomlLoader):
         if not 1 <= len(raws) <= MAX_JOBS:
             raise self.fail("side_jobs", f"{len(raws)} side jobs; 1-{MAX_JOBS} fit")
         out = []
-        for i, raw in enumerate(raws):
-            entry = f"side_jobs[{i}]"
-            keys = {"name", "kind", "count", "points"}
-            self.fields(raw, entry, keys, keys)
+        for entry, raw in self.tables(raws, "side_jobs", {"name", "kind", "count", "points"}):
             kind = self.lookup(raw["kind"], JOB_KINDS, "kind", entry)
             out.append(SideJob(self.text(raw["name"], "name", entry), kind,
                                self.whole(raw["count"], "count", entry, 1, 48),
@@ -230,10 +231,7 @@ class _Loader(TomlLoader):
         if not raws:
             raise self.fail("assignments", "needs at least one card")
         out = []
-        for i, raw in enumerate(raws):
-            entry = f"assignments[{i}]"
-            keys = {"name", "left", "right"}
-            self.fields(raw, entry, keys, keys)
+        for entry, raw in self.tables(raws, "assignments", {"name", "left", "right"}):
             sides = (self.side(raw["left"], creatures, entry),
                      self.side(raw["right"], creatures, entry))
             out.append(Assignment(self.text(raw["name"], "name", entry), sides))
