@@ -83,8 +83,8 @@ class ExploreOdds:
     """
 
     success: float
-    expected_paid: float  # tokens the bank keeps (refunded on a final failure)
-    expected_rerolls: float  # re-rolls actually bought
+    expected_paid: float
+    expected_rerolls: float
 
 
 def _explore_args(dice, target, rerolls, reroll_cost):
@@ -142,9 +142,9 @@ class HabitatValue:
     """
 
     p_explore: float
-    p_photo: np.ndarray  # per animal, unconditional
-    photos_pmf: np.ndarray  # P(k animals photographed), k = 0..n
-    expected_tokens_lost: float  # re-roll tokens kept by the bank + tokens on photographed cards
+    p_photo: np.ndarray
+    photos_pmf: np.ndarray
+    expected_tokens_lost: float
     expected_reroll_paid: float
 
     @property
@@ -243,10 +243,10 @@ class ResearchOdds:
         Probability mass of pruned deep states: an exact bound on every error (< 1e-12).
     """
 
-    next_draw: float  # P(the next card cannot be placed: it spooks unless reserved)
-    spooked: np.ndarray  # [placed, reserved]: P(research ends in a spook there)
-    stopped: np.ndarray  # [placed, reserved]: P(research ends by stopping / empty deck there)
-    dropped: float  # mass of pruned deep states: an exact bound on every error (< 1e-12)
+    next_draw: float
+    spooked: np.ndarray
+    stopped: np.ndarray
+    dropped: float
 
     @property
     def p_spook(self) -> float:
