@@ -13,6 +13,7 @@ import numpy as np
 
 from snapsim.games.snapshot import SnapshotConfig, SnapshotGame
 from snapsim.games.snapshot import engine as E
+from snapsim.games.snapshot import policies as P
 from snapsim.sim.kernel import game_rngs, root_keys
 
 HAB = {"Shoreline": 0, "Savannah": 1, "Mountain": 2, "Rainforest": 3}
@@ -171,7 +172,7 @@ def arrange(g: SnapshotGame, table=(), deck=(), discard=(), reserves=None, portf
     st[E.PHASE] = E.PH_RESEARCH
     st[E.PLACED_TURN] = 0
     st[E.PHOTOS_TURN] = 0
-    st[E.PLAN_READY] = 0
+    P.clear_memory(g._memory)  # no plan for the arranged turn yet
     st[E.DICE_LEFT] = cfg[E.C_DICE]
     st[E.END_TRIGGERED] = 0
     return g

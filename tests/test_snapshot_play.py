@@ -34,6 +34,7 @@ import snapsim
 from snapsim.errors import InputError
 from snapsim.games.snapshot import SnapshotConfig, SnapshotGame, run_games
 from snapsim.games.snapshot import engine as E
+from snapsim.games.snapshot import policies as P
 from snapsim.games.snapshot.api import make_policy, play_game
 from snapsim.games.snapshot.config import photo_table
 from snapsim.odds import explore_success, photo_success
@@ -311,7 +312,8 @@ def test_batch_equals_step_api_for_every_kind_and_player_count(kind, players):
         assert rows.won.tolist() == sheet.won.tolist()
         rng = game_rngs(np.uint64(key0), np.uint64(key1), i)
         seats = seat_policies(players, len(pols), i, True)
-        batch_state = play_game(cfg, comp, ptab, kinds, params, rng, seats)
+        batch_state = play_game(cfg, comp, ptab, kinds, params, rng, seats,
+                                np.empty(E.MAX_LEGAL, np.int64), P.new_memory())
         assert np.array_equal(batch_state, g.state), f"game {i}: final states differ"
 
 

@@ -33,6 +33,7 @@ from snapshot_helpers import (
 
 from snapsim.games.snapshot import SnapshotConfig, SnapshotGame
 from snapsim.games.snapshot import engine as E
+from snapsim.games.snapshot import policies as P
 from snapsim.games.snapshot.search import SearchAgent, recount_assignment
 from snapsim.games.snapshot.tuning import tuned_policies
 
@@ -168,7 +169,7 @@ def test_policies_pay_rerolls_with_card_tokens():
     for policy in ("greedy", "exact"):
         g = arrange(_game(policy), table=["poison dart frog", "jaguar"], tokens=[2, 0, 0, 0])
         frog, jag = cid(g, "poison dart frog"), cid(g, "jaguar")
-        g.state[E.PLAN_CAP] = 3  # the exact policy's plan allows re-rolls
+        g._memory[P.M_CAP] = 3  # the exact policy's plan allows re-rolls
         play(g, STOP, die_hab(RAIN), die_on(frog), die_on(jag), die_on(jag), DICE_DONE,
              token_on(frog))
         with_rolls(g, lambda r: r[0] < 5, 1)

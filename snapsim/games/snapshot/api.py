@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from numba import njit, prange
+from numba import get_num_threads, njit, prange
 
 from ... import protocol
 from ...errors import InputError
@@ -113,14 +113,15 @@ def _record(st, cfg, out_i, out_f, row, policy_of_seat):
 
 
 @njit(cache=True)
-def play_game(cfg, comp, ptab, kinds, params, rng, seats):
-    """Play one game to the end; return its final state."""
-    buf = np.empty(E.MAX_LEGAL, np.int64)
+def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem):
+    """Play one game to the end; return its final state. `buf` (legal actions) and `mem`
+    (the policies' memory) are the caller's work space, reused game after game."""
+    P.clear_memory(mem)
     st = E.new_game(cfg, comp, rng)
     n = E.settle(st, cfg, comp, rng, buf)
     while st[E.PHASE] != E.PH_OVER:
         k = seats[E.decider(st)]
-        a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n)
+        a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem)
         n = E.step(st, cfg, comp, rng, a, buf)
     return st
 
@@ -134,19 +135,24 @@ def play_batch(cfg, comp, ptab, kinds, params, key0, key1, first, count, rotate,
     token) are filled when they have a row per game (pass zero-row arrays to skip them).
     """
     n = E.n_players(cfg)
-    for g in prange(count):
-        game = first + g
-        rng = game_rngs(key0, key1, game)
-        seats = seat_policies(n, kinds.shape[0], game, rotate)
-        st = play_game(cfg, comp, ptab, kinds, params, rng, seats)
-        _record(st, cfg, out_i, out_f, g * n, seats)
-        if out_cards.shape[0] > 0:
-            for c in range(E.N_CARDS):
-                out_cards[g, c, 0] = st[E.CS_ATTEMPTS + c]
-                out_cards[g, c, 1] = st[E.CS_PHOTOS + c]
-                out_cards[g, c, 2] = st[E.CS_DICE + c]
-            for k in range(E.N_CAT * E.MAX_STACK):
-                out_awards[g, k] = st[E.AWARD_ROUND + k]
+    threads = get_num_threads()
+    per = (count + threads - 1) // threads
+    for t in prange(threads):  # each thread its own work space, games in blocks
+        buf = np.empty(E.MAX_LEGAL, np.int64)
+        mem = P.new_memory()
+        for g in range(t * per, min(count, (t + 1) * per)):
+            game = first + g
+            rng = game_rngs(key0, key1, game)
+            seats = seat_policies(n, kinds.shape[0], game, rotate)
+            st = play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem)
+            _record(st, cfg, out_i, out_f, g * n, seats)
+            if out_cards.shape[0] > 0:
+                for c in range(E.N_CARDS):
+                    out_cards[g, c, 0] = st[E.CS_ATTEMPTS + c]
+                    out_cards[g, c, 1] = st[E.CS_PHOTOS + c]
+                    out_cards[g, c, 2] = st[E.CS_DICE + c]
+                for k in range(E.N_CAT * E.MAX_STACK):
+                    out_awards[g, k] = st[E.AWARD_ROUND + k]
 
 
 def _play(config, policies, first, count, seed, rotate_seats, details):

@@ -195,7 +195,6 @@ PLACED_TURN = _field("PLACED_TURN")
 PHOTOS_TURN = _field("PHOTOS_TURN")
 DICE_LEFT = _field("DICE_LEFT")
 RACCOON_DIFF = _field("RACCOON_DIFF")
-PLAN_READY = _field("PLAN_READY")  # policy scratch: a preparation plan is stored
 DECK = _field("DECK", N_CARDS)
 LOC = _field("LOC", N_CARDS)
 OWNER = _field("OWNER", N_CARDS)
@@ -206,10 +205,6 @@ TOK_ON = _field("TOK_ON", N_CARDS)
 HAB_DICE = _field("HAB_DICE", N_HAB)
 RESOLVED = _field("RESOLVED", N_HAB)
 AWARD_NEXT = _field("AWARD_NEXT", N_CAT)
-PLAN_DICE = _field("PLAN_DICE", N_CARDS)  # policy scratch
-PLAN_TOK = _field("PLAN_TOK", N_CARDS)
-PLAN_HAB = _field("PLAN_HAB", N_HAB)
-PLAN_CAP = _field("PLAN_CAP")  # policy scratch: re-rolls the plan allows this turn
 REROLLS_TURN = _field("REROLLS_TURN")  # re-rolls bought this turn
 # per player
 TOKENS = _field("TOKENS", MAX_PLAYERS)
@@ -594,7 +589,6 @@ def start_turn(st, cfg):
     st[PHASE] = PH_RESEARCH
     st[PLACED_TURN] = 0
     st[PHOTOS_TURN] = 0
-    st[PLAN_READY] = 0
     st[REROLLS_TURN] = 0
     st[DICE_LEFT] = cfg[C_DICE]
     st[ST_TURNS + st[CUR]] += 1

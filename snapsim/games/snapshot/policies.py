@@ -81,6 +81,40 @@ DEFAULT_PARAMS = {
     "exact": _BASE,  # greedy whose preparation is the advisor's exhaustive search
 }
 
+# ---------------------------------------------------------------- the policies' memory
+# The preparation plan lives in an int64 array owned by whoever runs the policies (one per
+# thread in the batch, one per step game), never in the game state. It holds the plan of the
+# turn it was made in (the turn count `turns_played` then); a later turn makes a new one.
+M_TURN = 0
+M_CAP = 1  # re-rolls the plan allows this turn (the exact policy)
+M_HAB = 2  # dice per habitat
+M_DICE = M_HAB + E.N_HAB  # dice per card
+M_TOK = M_DICE + E.N_CARDS  # tokens per card
+MEMORY_SIZE = M_TOK + E.N_CARDS
+
+
+@njit(cache=True)
+def new_memory():
+    """An empty policy memory (no plan), as at the start of a game."""
+    mem = np.empty(MEMORY_SIZE, np.int64)
+    clear_memory(mem)
+    return mem
+
+
+@njit(cache=True)
+def clear_memory(mem):
+    mem[:] = 0
+    mem[M_TURN] = -1
+
+
+@njit(cache=True, inline="always")
+def turns_played(st):
+    """Turns begun so far in the game: a new value every turn."""
+    t = 0
+    for p in range(E.MAX_PLAYERS):
+        t += st[E.ST_TURNS + p]
+    return t
+
 
 # ---------------------------------------------------------------- values
 
@@ -250,10 +284,11 @@ def plan_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, h
 
 @njit(cache=True)
 def plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, rows, hv, he,
-                     allocs, hcards, hn, write):
+                     allocs, hcards, hn, mem, write):
     """The best plan over the habitats' options (habitat h in row rows[h]): dice by an exact
     knapsack over habitats, then tokens added greedily by marginal expected value, a lost
-    token costing `token_value`. Returns its expected value; optionally stores it."""
+    token costing `token_value`. Returns its expected value; optionally stores it in the
+    policy memory `mem`."""
     dice = cfg[E.C_DICE]
     lam = par[P_TOKEN_VALUE]
     g = np.full((E.N_HAB + 1, dice + 1), NEG)
@@ -326,16 +361,16 @@ def plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_h
             left -= best_k
     if write:
         for h in range(E.N_HAB):
-            st[E.PLAN_HAB + h] = he[rows[h], k_of[h]]
+            mem[M_HAB + h] = he[rows[h], k_of[h]]
         for c in range(E.N_CARDS):
-            st[E.PLAN_DICE + c] = pdice[c]
-            st[E.PLAN_TOK + c] = ptok[c]
-        st[E.PLAN_READY] = 1
+            mem[M_DICE + c] = pdice[c]
+            mem[M_TOK + c] = ptok[c]
+        mem[M_TURN] = turns_played(st)
     return total
 
 
 @njit(cache=True)
-def plan_value(st, cfg, comp, ptab, par, extra_card, extra_hab, write):
+def plan_value(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
     """Expected value of the best plan, with one more reserved card placed; optionally store it.
 
     Dice: exact optimum (per-habitat programme + knapsack). Tokens: added greedily by
@@ -352,7 +387,7 @@ def plan_value(st, cfg, comp, ptab, par, extra_card, extra_hab, write):
         plan_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, h, h, hv, he,
                     allocs, hcards, hn, f, pick)
     return plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, rows,
-                            hv, he, allocs, hcards, hn, write)
+                            hv, he, allocs, hcards, hn, mem, write)
 
 
 @njit(cache=True)
@@ -373,7 +408,7 @@ def plan_space(cfg, spare):
 
 
 @njit(cache=True)
-def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, write):
+def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
     """The advisor's exhaustive optimum (snapsim advise prep) for the current player, with
     one more reserved card placed; optionally stored as the plan, with its re-roll cap."""
     p = st[E.CUR]
@@ -403,24 +438,24 @@ def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, write):
     row = kept[0]
     if write:
         for h in range(E.N_HAB):
-            st[E.PLAN_HAB + h] = np.int64(row[1 + h])
+            mem[M_HAB + h] = np.int64(row[1 + h])
         for c in range(E.N_CARDS):
-            st[E.PLAN_DICE + c] = 0
-            st[E.PLAN_TOK + c] = 0
+            mem[M_DICE + c] = 0
+            mem[M_TOK + c] = 0
         for i in range(n):
-            st[E.PLAN_DICE + cards[i]] = np.int64(row[1 + E.N_HAB + i])
-            st[E.PLAN_TOK + cards[i]] = np.int64(row[1 + E.N_HAB + n + i])
-        st[E.PLAN_CAP] = np.int64(row[1 + E.N_HAB + 2 * n])
-        st[E.PLAN_READY] = 1
+            mem[M_DICE + cards[i]] = np.int64(row[1 + E.N_HAB + i])
+            mem[M_TOK + cards[i]] = np.int64(row[1 + E.N_HAB + n + i])
+        mem[M_CAP] = np.int64(row[1 + E.N_HAB + 2 * n])
+        mem[M_TURN] = turns_played(st)
     return row[0]
 
 
 @njit(cache=True)
-def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact):
+def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
     """Place the reserved card whose placement raises the best plan's value most; when none
     does, end the step (the greedy interpreter stores that best plan for the dice)."""
     if exact:
-        best = exact_plan(st, cfg, comp, ptab, par, -1, -1, False)
+        best = exact_plan(st, cfg, comp, ptab, par, -1, -1, mem, False)
     else:
         # a card placed changes only its habitat's options: the others are planned once
         p = st[E.CUR]
@@ -435,7 +470,7 @@ def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact):
             plan_tables(st, cfg, comp, ptab, par, vals, tokens, -1, -1, h, h, hv, he, allocs,
                         hcards, hn, f, pick)
         best = plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, -1, -1, rows, hv, he,
-                                allocs, hcards, hn, False)
+                                allocs, hcards, hn, mem, False)
     best_a = E.act(E.A_RESERVED_DONE)
     # one more card at a time: each decision re-plans with the cards already placed
     for i in range(n):
@@ -446,20 +481,20 @@ def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact):
         c = E.RACCOON if arg >= E.RACCOON_ARG else arg
         h = arg - E.RACCOON_ARG if arg >= E.RACCOON_ARG else comp[E.K_HAB + c]
         if exact:
-            v = exact_plan(st, cfg, comp, ptab, par, c, h, False)
+            v = exact_plan(st, cfg, comp, ptab, par, c, h, mem, False)
         else:
             plan_tables(st, cfg, comp, ptab, par, vals, tokens, c, h, h, E.N_HAB, hv, he,
                         allocs, hcards, hn, f, pick)
             rows[h] = E.N_HAB
             v = plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, c, h, rows, hv, he,
-                                 allocs, hcards, hn, False)
+                                 allocs, hcards, hn, mem, False)
             rows[h] = h
         if v > best + 1e-9:
             best = v
             best_a = a
     if not exact and best_a == E.act(E.A_RESERVED_DONE):
         plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, -1, -1, rows, hv, he, allocs,
-                         hcards, hn, True)
+                         hcards, hn, mem, True)
     return best_a
 
 
@@ -496,7 +531,8 @@ def raccoon_habitat(st, comp, buf, n, kind):
 
 
 @njit(cache=True)
-def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact):
+def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
+    """The heuristic kinds' action; the preparation follows the plan kept in `mem`."""
     ph = st[E.PHASE]
     p = E.decider(st)
     if ph == E.PH_RESEARCH:
@@ -551,23 +587,23 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact):
                     best, best_v = buf[i], hv
         return best
     if ph == E.PH_PREP_RESERVED:
-        return reserved_choice(st, cfg, comp, ptab, par, buf, n, exact)
+        return reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem)
     if ph == E.PH_PREP_DICE:
-        if st[E.PLAN_READY] == 0:
+        if mem[M_TURN] != turns_played(st):
             if exact:
-                exact_plan(st, cfg, comp, ptab, par, -1, -1, True)
+                exact_plan(st, cfg, comp, ptab, par, -1, -1, mem, True)
             else:
-                plan_value(st, cfg, comp, ptab, par, -1, -1, True)
+                plan_value(st, cfg, comp, ptab, par, -1, -1, mem, True)
         for h in range(E.N_HAB):
-            if st[E.HAB_DICE + h] < st[E.PLAN_HAB + h]:
+            if st[E.HAB_DICE + h] < mem[M_HAB + h]:
                 return E.act(E.A_DIE_HABITAT, h)
         for c in range(E.N_CARDS):
-            if st[E.DICE_ON + c] < st[E.PLAN_DICE + c]:
+            if st[E.DICE_ON + c] < mem[M_DICE + c]:
                 return E.act(E.A_DIE_ANIMAL, c)
         return E.act(E.A_DICE_DONE)
     if ph == E.PH_PREP_TOKENS:
         for c in range(E.N_CARDS):
-            if st[E.TOK_ON + c] < st[E.PLAN_TOK + c] and st[E.TOKENS + p] > 0:
+            if st[E.TOK_ON + c] < mem[M_TOK + c] and st[E.TOKENS + p] > 0:
                 return E.act(E.A_TOKEN, c)
         return E.act(E.A_TOKENS_DONE)
     if ph == E.PH_RESOLVE:
@@ -575,7 +611,7 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact):
     if ph == E.PH_SETUP:
         return raccoon_habitat(st, comp, buf, n, E.A_SETUP_RACCOON)
     if ph == E.PH_REROLL:
-        a = exact_reroll(st, cfg, comp, ptab, par, p) if exact else \
+        a = exact_reroll(st, cfg, comp, ptab, par, p, mem) if exact else \
             greedy_reroll(st, cfg, comp, ptab, par, p)
         if _find(buf, n, a):
             return a
@@ -635,13 +671,13 @@ def greedy_reroll(st, cfg, comp, ptab, par, p):
 
 
 @njit(cache=True)
-def exact_reroll(st, cfg, comp, ptab, par, p):
+def exact_reroll(st, cfg, comp, ptab, par, p, mem):
     """The advisor's exact re-roll search over the habitat's animals and the supply; at most
     the plan's re-roll cap (the advisor's preparation model keeps the rest of the supply for
     the habitats still to come)."""
     h = st[E.RES_HAB]
     cost = cfg[E.C_REROLL_COST]
-    left = st[E.PLAN_CAP] - st[E.REROLLS_TURN]  # the re-roll being paid included
+    left = mem[M_CAP] - st[E.REROLLS_TURN]  # the re-roll being paid included
     if left <= 0:
         return E.act(E.A_GIVE_UP)
     m = 0
@@ -679,9 +715,10 @@ def exact_reroll(st, cfg, comp, ptab, par, p):
 
 
 @njit(cache=True)
-def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n):
+def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n, mem):
     """The action policy `kind` with parameters `par` takes now, given the n legal actions in
-    buf (as `engine.step` leaves them); always one of them."""
+    buf (as `engine.step` leaves them); always one of them. Reads and writes only the
+    policies' memory `mem` (see `new_memory`), never the game state."""
     if kind == RANDOM:
         return buf[randint(rng, 1, n)]
-    return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, kind == EXACT)
+    return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, kind == EXACT, mem)

@@ -6,7 +6,7 @@ times with the seats' heuristic policies. Before every rollout the hidden inform
 resampled from the agent's point of view (deck order; the other players' assignments among
 those the agent does not hold). Candidates share the rollouts' random numbers (common random
 numbers) and the best mean win share is taken (ties: higher advisor value). A chosen plan is
-written into the PLAN_* fields of a state copy so the greedy interpreter plays it, in the
+written into a copy of the policies' memory so the greedy interpreter plays it, in the
 rollouts and in the real game alike; every other decision is the greedy policy's.
 
 The agent is a pure function of (seed, state): it draws no number from the game's streams
@@ -34,15 +34,17 @@ GREEDY_PARAMS = np.array(P.DEFAULT_PARAMS["greedy"], np.float64)
 
 
 @njit(cache=True)
-def rollout(st, cfg, comp, ptab, kinds, params, seats, rng):
-    """Play copies of `st` and `rng` to the end with the seats' policies; win shares."""
+def rollout(st, cfg, comp, ptab, kinds, params, seats, rng, mem):
+    """Play copies of `st`, `rng` and the policies' memory `mem` to the end with the seats'
+    policies; win shares."""
     s = st.copy()
     r = rng.copy()
+    m = mem.copy()
     buf = np.empty(E.MAX_LEGAL, np.int64)
     n = E.settle(s, cfg, comp, r, buf)
     while s[E.PHASE] != E.PH_OVER:
         k = seats[E.decider(s)]
-        a = P.policy_action(s, cfg, comp, ptab, r, kinds[k], params[k], buf, n)
+        a = P.policy_action(s, cfg, comp, ptab, r, kinds[k], params[k], buf, n, m)
         n = E.step(s, cfg, comp, r, a, buf)
     return E.win_shares(s, cfg)
 
@@ -98,26 +100,28 @@ def determinize(st, cfg, comp, me, rng):
 
 
 @njit(cache=True)
-def write_plan(st, hab, dice, tok):
+def write_plan(mem, st, hab, dice, tok):
+    """Store a plan in the policies' memory `mem` as the plan of the turn of `st`."""
     for h in range(E.N_HAB):
-        st[E.PLAN_HAB + h] = hab[h]
+        mem[P.M_HAB + h] = hab[h]
     for c in range(E.N_CARDS):
-        st[E.PLAN_DICE + c] = dice[c]
-        st[E.PLAN_TOK + c] = tok[c]
-    st[E.PLAN_READY] = 1
+        mem[P.M_DICE + c] = dice[c]
+        mem[P.M_TOK + c] = tok[c]
+    mem[P.M_TURN] = P.turns_played(st)
 
 
 @njit(cache=True)
 def plan_is_legal(st, cfg, comp, ptab, hab, dice, tok):
     """Would the greedy interpreter play this plan with legal actions only (and all of it)?"""
     s = st.copy()
-    write_plan(s, hab, dice, tok)
+    mem = P.new_memory()
+    write_plan(mem, s, hab, dice, tok)
     me = s[E.CUR]
     rng = np.zeros(2, np.uint64)
     buf = np.empty(E.MAX_LEGAL, np.int64)
     n = E.legal_actions(s, cfg, comp, buf)
     while s[E.CUR] == me and (s[E.PHASE] == E.PH_PREP_DICE or s[E.PHASE] == E.PH_PREP_TOKENS):
-        a = P.heuristic_action(s, cfg, comp, ptab, rng, GREEDY_PARAMS, buf, n, False)
+        a = P.heuristic_action(s, cfg, comp, ptab, rng, GREEDY_PARAMS, buf, n, False, mem)
         ok = False
         for i in range(n):
             if buf[i] == a:
@@ -166,7 +170,7 @@ def state_key(st, seed):
 
 @njit(cache=True, parallel=True)
 def evaluate_plans(st, cfg, comp, ptab, kinds, params, seats, me, habs, dices, toks,
-                   rollouts, key):
+                   rollouts, key, mem):
     """Win share of `me` per candidate plan and rollout: out[r, j].
 
     Rollout r uses the same determinization and the same chance/policy streams for every
@@ -182,10 +186,10 @@ def evaluate_plans(st, cfg, comp, ptab, kinds, params, seats, me, habs, dices, t
         rng = np.empty(2, np.uint64)
         rng[0] = mix_seed(key, 3 * r + 1)
         rng[1] = mix_seed(key, 3 * r + 2)
+        plan = mem.copy()
         for j in range(m):
-            s = det.copy()
-            write_plan(s, habs[j], dices[j], toks[j])
-            out[r, j] = rollout(s, cfg, comp, ptab, kinds, params, seats, rng)[me]
+            write_plan(plan, det, habs[j], dices[j], toks[j])
+            out[r, j] = rollout(det, cfg, comp, ptab, kinds, params, seats, rng, plan)[me]
     return out
 
 
@@ -226,12 +230,10 @@ class SearchAgent:
     def candidates_for(self, game: SnapshotGame):
         """Candidate plans (hab dice, card dice, card tokens, advisor value, source)."""
         st, cfg, comp, ptab = game.state, game._cfg, game._comp, game._ptab
-        s = st.copy()
-        s[E.PLAN_READY] = 0
-        greedy_v = P.plan_value(s, cfg, comp, ptab, GREEDY_PARAMS, -1, -1, True)
-        out = [(s[E.PLAN_HAB:E.PLAN_HAB + E.N_HAB].copy(),
-                s[E.PLAN_DICE:E.PLAN_DICE + E.N_CARDS].copy(),
-                s[E.PLAN_TOK:E.PLAN_TOK + E.N_CARDS].copy(), float(greedy_v), "greedy")]
+        mem = P.new_memory()
+        greedy_v = P.plan_value(st, cfg, comp, ptab, GREEDY_PARAMS, -1, -1, mem, True)
+        out = [(mem[P.M_HAB:P.M_HAB + E.N_HAB].copy(), mem[P.M_DICE:P.M_DICE + E.N_CARDS].copy(),
+                mem[P.M_TOK:P.M_TOK + E.N_CARDS].copy(), float(greedy_v), "greedy")]
         cards = [c for c in range(E.N_CARDS) if st[E.LOC + c] == E.L_TABLE]
         if self.candidates > 0 and cards:
             mandatory = [bool(st[E.SIDEWAYS + c]) for c in cards]
@@ -269,7 +271,8 @@ class SearchAgent:
             key = np.uint64(state_key(public_view(st, game._cfg, me),
                                       np.uint64(self.seed & 0xFFFFFFFFFFFFFFFF)))
             shares = evaluate_plans(st, game._cfg, game._comp, game._ptab, kinds, params,
-                                    seats, me, habs, dices, toks, self.rollouts, key)
+                                    seats, me, habs, dices, toks, self.rollouts, key,
+                                    game._memory)
         means = shares.mean(axis=0)
         best = 0
         for j in range(1, len(cands)):
@@ -293,19 +296,21 @@ class SearchAgent:
         ph = int(st[E.PHASE])
         s = st.copy()
         rng = game._rng.copy()
+        mem = game._memory.copy()
         if ph in (E.PH_PREP_DICE, E.PH_PREP_TOKENS):
             key = self._turn_key(game)
             if ph == E.PH_PREP_DICE and (self._plan is None or self._plan[0] != key):
                 self._plan = (key, *self.search(game))
             if self._plan is not None and self._plan[0] == key:
-                write_plan(s, *self._plan[1:])
+                write_plan(mem, s, *self._plan[1:])
                 a = int(P.heuristic_action(s, cfg, comp, game._ptab, rng, GREEDY_PARAMS, buf,
-                                           n, False))
+                                           n, False, mem))
                 if a in legal:
                     return a
                 s = st.copy()
-                s[E.PLAN_READY] = 0
-        a = int(P.policy_action(s, cfg, comp, game._ptab, rng, P.GREEDY, GREEDY_PARAMS, buf, n))
+                mem[P.M_TURN] = -1  # plan afresh
+        a = int(P.policy_action(s, cfg, comp, game._ptab, rng, P.GREEDY, GREEDY_PARAMS, buf, n,
+                                mem))
         assert a in legal, "greedy returned an illegal action"
         return a
 
