@@ -157,9 +157,10 @@ def test_decisions_ignore_hidden_information(position, policy):
 @pytest.mark.parametrize("policy", [*KINDS, "search"])
 def test_asking_for_a_move_changes_nothing(position, policy):
     g = position(_game("greedy" if policy == "search" else policy))
-    st, rng = g.state.copy(), g._rng.copy()
+    st, rng, mem = g.state.copy(), g._rng.copy(), g._memory.copy()
     first = decision(g, policy)
     assert np.array_equal(g.state, st) and np.array_equal(g._rng, rng)
+    assert np.array_equal(g._memory, mem)  # nor the policies' memory (their plan)
     assert decision(g, policy) == first  # asked again: the same answer
 
 
