@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from .analysis.ladder import ladder
     from .report.compare import Comparison
     from .sim.runner import run, simulate
     from .sim.sweep import load
 
 _LAZY = {"simulate": "snapsim.sim.runner", "run": "snapsim.sim.runner",
-         "load": "snapsim.sim.sweep"}
+         "load": "snapsim.sim.sweep", "ladder": "snapsim.analysis.ladder"}
 
 
 def __getattr__(name: str) -> Any:
@@ -97,4 +98,4 @@ def compare(game: str, **kwargs: Any) -> Comparison:
     return paired_compare(game, **kwargs)
 
 
-__all__ = ["compare", "load", "run", "simulate"]
+__all__ = ["compare", "ladder", "load", "run", "simulate"]

@@ -563,14 +563,18 @@ def _add_advise(sub) -> None:
 
 
 def _tune(args) -> None:
+    from importlib import import_module
     from pathlib import Path
 
-    if args.game != "snapshot":
-        raise InputError(f"tuning is available for snapshot, not {args.game!r}")
-    from .games.snapshot.config import players_label
-    from .games.snapshot.tuning import save_tuned, tune
+    from .sim import get_game
+    from .sim.tuning import SEARCHED, save_tuned, tune
 
-    for name, v, lo, hi in (("--players", args.players, 2, 5),
+    game = get_game(args.game).name
+    if game not in SEARCHED:
+        raise InputError(f"tuning is available for {', '.join(SEARCHED)}, not {args.game!r}")
+    if args.players is not None:
+        whole(args.players, "--players", 2, 100)
+    for name, v, lo, hi in (
                             ("--games", args.games, 1, MAX_IN_MEMORY_GAMES),
                             ("--iterations", args.iterations, 1, 1000),
                             ("--popsize", args.popsize, 1, 1000),
@@ -586,8 +590,10 @@ def _tune(args) -> None:
         out_folder(args.out)
     elif args.out:
         out_file(args.out)
-    res = tune(args.players, args.policy, args.field, args.games, args.seed, args.iterations,
-               args.popsize, args.verify_games, args.threads, **knobs)
+    res = tune(game, args.players, args.policy, args.field, args.games, args.seed,
+               args.iterations, args.popsize, args.verify_games, args.threads, **knobs)
+    players_label = getattr(import_module(f"snapsim.games.{game}.config"), "players_label",
+                            lambda n: f"{n} players")
     table = pd.DataFrame({"parameter": list(res.params), "tuned": list(res.params.values())})
     verdict = "significant" if res.significant else "NOT significant: not saved"
     _emit(table, "table", f"Tuned {res.base} for {players_label(res.players)} against {res.field} "
@@ -602,8 +608,9 @@ def _tune(args) -> None:
 
 def _add_tune(sub) -> None:
     p = sub.add_parser("tune", help="optimise a policy's parameters for win rate")
-    p.add_argument("game", help="game name: snapshot")
-    p.add_argument("--players", type=int, default=4, help="number of players")
+    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
+    p.add_argument("--players", type=int, help="number of players (default: the game's "
+                                                "usual count, 2 or more)")
     p.add_argument("--policy", default="greedy", help="heuristic policy to tune")
     p.add_argument("--field", default="greedy", help="opponents' policy")
     p.add_argument("--games", type=int, default=1000, help="games per candidate")
@@ -623,6 +630,59 @@ def _add_tune(sub) -> None:
     p.add_argument("--force", action="store_true",
                    help="replace --out if it exists (default: refuse)")
     p.set_defaults(run=_tune)
+
+
+# ---------------------------------------------------------------- ladder
+
+
+def _ladder(args) -> None:
+    from .analysis.ladder import REPS, ladder
+    from .report.compare import check_out_free
+
+    whole(args.games, "--games", 1, MAX_IN_MEMORY_GAMES)
+    whole(args.seed, "--seed", 0)
+    whole(args.reps, "--reps", 10, 100 * REPS)
+    if args.players is not None:
+        whole(args.players, "--players", 2, 100)
+    _check_backend_sizes(args)
+    knobs = _knobs(args)
+    policies = [p for p in (s.strip() for s in args.policies.split(",")) if p] \
+        if args.policies else None
+    if args.out:
+        out_folder(args.out)
+        if not args.force:
+            check_out_free(args.out)
+    result = ladder(args.game, args.players, policies, args.games, args.seed, args.threads,
+                    reps=args.reps, progress=not args.quiet, **knobs)
+    print(result.summary())
+    if args.out:
+        print(f"ladder written to {result.write(args.out, force=args.force)} (ratings.csv, "
+              "pairwise.csv, ladder.png and provenance.json beside it)")
+
+
+def _add_ladder(sub) -> None:
+    p = sub.add_parser("ladder", help="rate the built-in policies against each other, seats "
+                                      "rotated, with confidence intervals")
+    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
+    p.add_argument("--players", type=int, help="players per table (default: the game's usual "
+                                               "count)")
+    p.add_argument("--policies", help="comma-separated field, at least two (default: every "
+                                      "built-in policy and the bundled tuned-<N>p if any)")
+    p.add_argument("--games", type=int, default=240,
+                   help="games per table, rounded up to a multiple of its seat assignments")
+    p.add_argument("--seed", type=int, default=0, help="root seed: same seed, same ladder")
+    p.add_argument("--reps", type=int, default=500,
+                   help="bootstrap resamples for the rating intervals")
+    p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
+                   help="rule knob, e.g. photo_target=8 (repeatable; default: none)")
+    p.add_argument("--components", help="component TOML file (default: bundled)")
+    p.add_argument("--out", help="folder for ratings.csv, pairwise.csv, ladder.png, ladder.md "
+                                 "and provenance.json (default: print the ratings only)")
+    p.add_argument("--force", action="store_true",
+                   help="write into --out even if it holds another run (default: refuse)")
+    p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (default: shown)")
+    p.set_defaults(run=_ladder)
 
 
 # ---------------------------------------------------------------- report
@@ -853,6 +913,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_report(sub)
     _add_advise(sub)
     _add_tune(sub)
+    _add_ladder(sub)
     _add_components(sub)
     _add_compare(sub)
     return parser

@@ -58,7 +58,7 @@ def test_bad_tune_arguments(capsys):
     from snapsim.cli import main
 
     assert main(["tune", "snapshot", "--policy", "random"]) == 2
-    assert main(["tune", "yosemite"]) == 2
+    assert main(["tune", "yosemite", "--policy", "rollout:x=1"]) == 2
     assert main(["tune", "snapshot", "--games", "0"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith("snapsim: error:") for line in err)
@@ -80,10 +80,10 @@ def test_a_tuned_policy_only_makes_legal_moves(tiny):
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_tune_output_labels_five_players_base_cards_only(capsys, monkeypatch, players):
     from snapsim.cli import main
-    from snapsim.games.snapshot import tuning
-    from snapsim.games.snapshot.tuning import TuneResult
+    from snapsim.sim import tuning
+    from snapsim.sim.tuning import TuneResult
 
-    def fake_tune(players, *args, **knobs):
+    def fake_tune(game, players, *args, **knobs):
         return TuneResult(players, "greedy", "greedy", {k: lo for k, (lo, _) in SEARCHED.items()},
                           0.1, 0.05, 0.15, 0.9, 100, 1, 3)
 

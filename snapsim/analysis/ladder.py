@@ -1,0 +1,241 @@
+"""A skill ladder: the built-in policies of a game played against each other and rated.
+
+Tables: every set of `players` different policies of the field (or, when the field is
+smaller than the table, every multiset that mixes at least two of them), each played in
+every distinct seat assignment equally often, so no policy keeps a seat or a neighbour.
+The assignments of one table share their deals (one seed per table), so a seat or a deal
+favours nobody. Games go through `snapsim.simulate`: the same seed gives the same ladder
+for any number of threads.
+
+Rating: a Bradley-Terry model fitted by maximum likelihood with `choix` (iterative Luce
+spectral ranking) on every pair of seats at a table that hold different policies: the one
+that finished ahead (won, then higher score) beats the other, a full tie counts half to
+each. Bradley-Terry is the pairwise marginal of Plackett-Luce; a batch maximum-likelihood
+fit of all games at once does not depend on the order games were played in, as an online
+rating (Elo, TrueSkill, OpenSkill) does, and its uncertainty comes from the data rather
+than from a prior. A rating is a log-strength: the chance that A finishes ahead of B is
+1 / (1 + exp(rating_B - rating_A)); ratings are centred on their mean. Confidence
+intervals are percentile bootstraps (seeded) that resample whole deals (a table's game
+index, all its seat assignments together), so the pairs of one game are never treated as
+independent. A tiny regularisation (`ALPHA` pseudo-comparisons) keeps an unbeaten policy's
+rating finite.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+
+import choix
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from ..sim.checks import MAX_IN_MEMORY_GAMES, whole
+from .stats import wilson_interval
+
+ALPHA = 0.01  # pseudo-comparisons between every pair: keeps an unbeaten rating finite
+REPS = 500  # bootstrap resamples of the rating intervals
+MAX_TABLES = 2000  # distinct seat assignments of one ladder
+SEARCH = {"snapshot": None, "yosemite": "rollout", "shutterbug": "lookahead"}
+
+
+@dataclass
+class Ladder:
+    """Ratings and the pairwise record of one ladder, with what made it."""
+
+    game: str
+    players: int
+    policies: list[str]
+    ratings: pd.DataFrame  # policy, rating, ci_low, ci_high, games, win_rate
+    pairwise: pd.DataFrame  # policy, opponent, meetings, ahead, share, ci_low, ci_high
+    games: int  # games played in all
+    seed: int
+    provenance: dict = field(default_factory=dict)
+    results: pd.DataFrame | None = None  # one row per (game, seat): deal, game, seat, policy,
+    # won, score
+
+    def summary(self) -> str:
+        """The ratings as a few lines of text, strongest first."""
+        lines = [f"{self.game} ladder, {self.players} players, {self.games:,} games, seed "
+                 f"{self.seed} (Bradley-Terry log-strength, 95% bootstrap CI)"]
+        for r in self.ratings.itertuples():
+            lines.append(f"  {r.policy:<18} {r.rating:+7.3f}  [{r.ci_low:+.3f}, "
+                         f"{r.ci_high:+.3f}]  win rate {r.win_rate:.3f} over {r.games:,} seats")
+        return "\n".join(lines)
+
+    def write(self, out, force: bool = False):
+        """ratings.csv, pairwise.csv, ladder.png, ladder.md and provenance.json in `out`."""
+        from ..report.ladder import write_ladder
+
+        return write_ladder(self, out, force=force)
+
+
+def default_field(game: str, players: int) -> list[str]:
+    """Every built-in policy of `game`, and its bundled tuned policy for `players` seats."""
+    from importlib import import_module
+
+    from ..sim.tuning import tuned_names
+
+    kinds = list(import_module(f"snapsim.games.{game}.policies").KIND_NAMES)
+    return kinds + [n for n in tuned_names(game) if n == f"tuned-{players}p"]
+
+
+def tables(field_size: int, players: int) -> list[tuple[int, ...]]:
+    """Policy indices at each table: `players` different policies, or every mix of at least
+    two when the field is smaller than the table."""
+    if field_size >= players:
+        return list(itertools.combinations(range(field_size), players))
+    return [t for t in itertools.combinations_with_replacement(range(field_size), players)
+            if len(set(t)) > 1]
+
+
+def seatings(table: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every distinct seat assignment of a table, in a fixed order."""
+    return sorted(set(itertools.permutations(table)))
+
+
+def table_seed(seed: int, table: int) -> int:
+    """The seed of one table's deals: independent across tables, fixed by the ladder seed."""
+    return int(np.random.SeedSequence([seed, table]).generate_state(1, dtype=np.uint32)[0])
+
+
+def ladder(game: str, players: int | None = None, policies=None, games: int = 240,
+           seed: int = 0, threads: int | None = None, components=None, reps: int = REPS,
+           progress: bool = False, **knobs) -> Ladder:
+    """Play the field against itself with seats rotated and rate it.
+
+    Parameters
+    ----------
+    game : str
+        "snapshot", "yosemite" or "shutterbug".
+    players : int, optional
+        Seats per table (default: the game's usual count).
+    policies : list of str, optional
+        The field, at least two distinct policies (default: `default_field`).
+    games : int
+        Games per table, rounded up to a multiple of its distinct seat assignments.
+    seed : int
+        Root seed: the same seed gives the same ladder.
+    threads : int, optional
+        numba threads (default: all cores); the ladder does not depend on it.
+    components, **knobs
+        Component set and rule knobs of every game, as for `snapsim.simulate`.
+    reps : int
+        Bootstrap resamples for the rating intervals.
+    progress : bool
+        Show a progress bar.
+    """
+    from tqdm import tqdm
+
+    from ..sim.provenance import provenance
+    from ..sim.runner import prepare, simulate
+    from ..sim.tuning import resolve_policy
+
+    whole(games, "games", 1, MAX_IN_MEMORY_GAMES)
+    whole(seed, "seed", 0)
+    whole(reps, "reps", 10, 100_000)
+    spec, config, _ = prepare(game, players, None, components=components, **knobs)
+    n = spec.players(config)
+    if n < 2:
+        raise InputError(f"a ladder needs tables of at least 2 players, got {n}")
+    names = list(policies) if policies else default_field(spec.name, n)
+    pols = [resolve_policy(spec.name, p) for p in names]
+    labels = [p.name for p in pols]
+    if len(set(labels)) != len(labels) or len(labels) < 2:
+        raise InputError(f"a ladder needs at least two different policies, got "
+                         f"{', '.join(labels) or 'none'}")
+    plan = [(t, s) for t, table in enumerate(tables(len(pols), n)) for s in seatings(table)]
+    if len(plan) > MAX_TABLES:
+        raise InputError(f"{len(pols)} policies at {n}-player tables make {len(plan):,} seat "
+                         f"assignments; at most {MAX_TABLES:,} (give fewer --policies)")
+    counts = {t: sum(1 for u, _ in plan if u == t) for t, _ in plan}
+    each = {t: math.ceil(games / c) for t, c in counts.items()}
+    total = sum(each[t] for t, _ in plan)
+    if total > MAX_IN_MEMORY_GAMES:
+        raise InputError(f"{total:,} games cannot be held in memory (at most "
+                         f"{MAX_IN_MEMORY_GAMES:,}); give fewer --games or --policies")
+    parts = []
+    with tqdm(total=total, unit="game", disable=not progress, desc=f"{spec.name} ladder") as bar:
+        for t, seating in plan:
+            df = simulate(spec.name, policies=[pols[i] for i in seating], games=each[t],
+                          seed=table_seed(seed, t), rotate_seats=False, threads=threads,
+                          config=config)
+            parts.append(pd.DataFrame({
+                "deal": t * MAX_IN_MEMORY_GAMES + df.game.to_numpy(),
+                "game": len(parts) * MAX_IN_MEMORY_GAMES + df.game.to_numpy(),
+                "seat": df.seat.to_numpy(),
+                "policy": df.policy.astype(str).to_numpy(),
+                "won": df.won.to_numpy(float), "score": df.score.to_numpy(float)}))
+            bar.update(each[t])
+    results = pd.concat(parts, ignore_index=True)
+    ratings, pairwise = rate(results, labels, seed=seed, reps=reps)
+    record = provenance(spec.name, config, pols, seed, total, games_per_table=games,
+                        tables=len(counts), seat_assignments=len(plan), reps=reps,
+                        rating="Bradley-Terry (choix ILSR), bootstrap over deals")
+    return Ladder(spec.name, n, labels, ratings, pairwise, total, seed, record, results)
+
+
+# ---------------------------------------------------------------- rating
+
+
+def comparisons(results: pd.DataFrame, labels: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal, the matrix of pairwise finishes: [d, i, j] = times policy i finished ahead
+    of policy j (a tie counts half to each). Returns (deal ids, matrices)."""
+    index = {name: k for k, name in enumerate(labels)}
+    k = len(labels)
+    df = results.assign(p=results.policy.astype(str).map(index))
+    if df.p.isna().any():
+        raise InputError(f"results name a policy outside the field: "
+                         f"{sorted(set(df.policy.astype(str)) - set(labels))}")
+    pairs = df.merge(df, on="game", suffixes=("_a", "_b"))
+    pairs = pairs[pairs.p_a != pairs.p_b]
+    ahead = ((pairs.won_a > pairs.won_b)
+             | ((pairs.won_a == pairs.won_b) & (pairs.score_a > pairs.score_b))).to_numpy(float)
+    tie = ((pairs.won_a == pairs.won_b) & (pairs.score_a == pairs.score_b)).to_numpy(float)
+    deals, inverse = np.unique(pairs.deal_a.to_numpy(), return_inverse=True)
+    mats = np.zeros((len(deals), k * k))
+    np.add.at(mats, (inverse, pairs.p_a.to_numpy(int) * k + pairs.p_b.to_numpy(int)),
+              ahead + 0.5 * tie)
+    return deals, mats.reshape(len(deals), k, k)
+
+
+def fit(matrix: np.ndarray) -> np.ndarray:
+    """Bradley-Terry log-strengths (mean 0) from a matrix of wins [i, j] of i over j."""
+    return choix.ilsr_pairwise_dense(np.asarray(matrix, float), alpha=ALPHA, max_iter=10_000)
+
+
+def rate(results: pd.DataFrame, labels: list[str], seed: int = 0,
+         reps: int = REPS) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Ratings with bootstrap intervals, and the pairwise record with Wilson intervals.
+
+    `results` has one row per (game, seat): deal (games sharing their random deal), game,
+    policy (a name in `labels`), won and score. Ratings come out strongest first."""
+    _, mats = comparisons(results, labels)
+    total = mats.sum(axis=0)
+    rating = fit(total)
+    rng = np.random.default_rng(seed)
+    flat = mats.reshape(len(mats), -1)
+    boot = np.empty((reps, len(labels)))
+    for r in range(reps):
+        weights = np.bincount(rng.integers(0, len(mats), len(mats)), minlength=len(mats))
+        boot[r] = fit((weights @ flat).reshape(total.shape))
+    lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
+    seats = results.groupby(results.policy.astype(str)).won.agg(["size", "mean"])
+    ratings = pd.DataFrame({"policy": labels, "rating": rating, "ci_low": lo, "ci_high": hi,
+                            "games": [int(seats["size"].get(n, 0)) for n in labels],
+                            "win_rate": [float(seats["mean"].get(n, np.nan)) for n in labels]})
+    ratings = ratings.sort_values("rating", ascending=False, ignore_index=True)
+    rows = []
+    for i, a in enumerate(labels):
+        for j, b in enumerate(labels):
+            meetings = total[i, j] + total[j, i]
+            if i == j or meetings == 0:
+                continue
+            low, high = wilson_interval(total[i, j], meetings)
+            rows.append((a, b, int(round(meetings)), total[i, j], total[i, j] / meetings,
+                         float(low), float(high)))
+    pairwise = pd.DataFrame(rows, columns=["policy", "opponent", "meetings", "ahead", "share",
+                                           "ci_low", "ci_high"])
+    return ratings, pairwise

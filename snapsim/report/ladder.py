@@ -1,0 +1,55 @@
+"""A ladder's output folder: ratings.csv, pairwise.csv, ladder.png, ladder.md, provenance.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..sim.provenance import PROVENANCE_FILE, footer
+from . import figures as F
+
+
+def write_ladder(ladder, out, force: bool = False) -> Path:
+    """Write the ladder into `out` (refusing a folder that holds another run unless `force`);
+    returns the path of ladder.md."""
+    from .compare import check_out_free
+
+    out = Path(out)
+    if not force:
+        check_out_free(out)
+    out.mkdir(parents=True, exist_ok=True)
+    ladder.ratings.to_csv(out / "ratings.csv", index=False)
+    ladder.pairwise.to_csv(out / "pairwise.csv", index=False)
+    note = f"n = {ladder.games:,} games, seed {ladder.seed}; whiskers: 95% bootstrap CI"
+    png = F.bars(ladder.ratings, x="policy", y="rating", lo="ci_low", hi="ci_high",
+                 title=f"{ladder.game}: skill ladder, {ladder.players} players", note=note,
+                 ylabel="rating (Bradley-Terry log-strength)", ref=0.0)
+    (out / "ladder.png").write_bytes(png)
+    (out / PROVENANCE_FILE).write_text(json.dumps(ladder.provenance, indent=1))
+    prov = ladder.provenance
+    shares = ladder.pairwise.pivot(index="policy", columns="opponent", values="share")
+    order = list(ladder.ratings.policy)
+    shares = shares.reindex(index=order, columns=order)
+    lines = [f"# {ladder.game}: skill ladder, {ladder.players} players", "",
+             f"{len(ladder.policies)} policies, {prov.get('tables')} tables of "
+             f"{ladder.players} different policies, each in all "
+             f"{prov.get('seat_assignments')} seat assignments equally often; "
+             f"{ladder.games:,} games in all, seed {ladder.seed}.", "",
+             "A rating is a Bradley-Terry log-strength fitted to who finished ahead of whom "
+             "(won, then score; a tie counts half): A finishes ahead of B with chance "
+             "1 / (1 + exp(rating_B - rating_A)). Intervals: 95% bootstrap over deals.", "",
+             "![ratings](ladder.png)", "",
+             "| policy | rating | 95% CI | seats | win rate |", "|---|---:|---|---:|---:|"]
+    lines += [f"| {r.policy} | {r.rating:+.3f} | {r.ci_low:+.3f} to {r.ci_high:+.3f} | "
+              f"{r.games:,} | {r.win_rate:.3f} |" for r in ladder.ratings.itertuples()]
+    lines += ["", "Share of meetings the row policy finished ahead of the column policy "
+              "(Wilson intervals in pairwise.csv):", "",
+              "| | " + " | ".join(order) + " |", "|---|" + "---:|" * len(order)]
+    for a in order:
+        cells = ["" if a == b or shares.loc[a, b] != shares.loc[a, b]
+                 else f"{shares.loc[a, b]:.3f}" for b in order]
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    lines += ["", footer(prov), ""]
+    path = out / "ladder.md"
+    path.write_text("\n".join(lines))
+    return path

@@ -1,0 +1,144 @@
+"""The skill ladder: the rating step recovers a known order and covers the truth, tables
+rotate every seat assignment equally often, same seed same ladder, bad input refused."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from cli_helpers import cli, one_error_line
+
+import snapsim
+from snapsim.analysis.ladder import rate, seatings, tables
+
+
+def two_player_results(strengths, games_per_pair, rng):
+    """Games between every pair, the first finishing ahead with the Bradley-Terry chance."""
+    rows, game = [], 0
+    names = list(strengths)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            p = 1 / (1 + np.exp(strengths[b] - strengths[a]))
+            for _ in range(games_per_pair):
+                a_wins = rng.random() < p
+                rows += [(game, game, a, float(a_wins), 1.0), (game, game, b, float(not a_wins),
+                                                                1.0)]
+                game += 1
+    return pd.DataFrame(rows, columns=["deal", "game", "policy", "won", "score"])
+
+
+def test_a_field_with_a_known_order_is_recovered():
+    # four seats: A always first, B second, C third, D last (by score; only A wins)
+    rows = []
+    for g in range(60):
+        for pol, score in zip("ABCD", (40, 30, 20, 10), strict=True):
+            rows.append((g, g, pol, float(pol == "A"), float(score)))
+    results = pd.DataFrame(rows, columns=["deal", "game", "policy", "won", "score"])
+    ratings, pairwise = rate(results, ["D", "B", "A", "C"], reps=50)
+    assert list(ratings.policy) == ["A", "B", "C", "D"]
+    assert (ratings.ci_low.iloc[:-1].to_numpy() > ratings.ci_high.iloc[1:].to_numpy()).all()
+    ab = pairwise[(pairwise.policy == "A") & (pairwise.opponent == "B")].iloc[0]
+    assert ab.meetings == 60 and ab.share == 1.0 and ab.ci_low > 0.9
+
+
+def test_a_tie_counts_half_to_each():
+    rows = [(0, 0, "A", 0.5, 10.0), (0, 0, "B", 0.5, 10.0),
+            (1, 1, "A", 1.0, 12.0), (1, 1, "B", 0.0, 9.0)]
+    _, pairwise = rate(pd.DataFrame(rows, columns=["deal", "game", "policy", "won", "score"]),
+                       ["A", "B"], reps=20)
+    ab = pairwise[pairwise.policy == "A"].iloc[0]
+    assert ab.meetings == 2 and ab.ahead == 1.5
+
+
+def test_rating_intervals_cover_the_true_strengths():
+    truth = {"weak": -0.6, "mid": 0.1, "strong": 0.5}  # centred: mean 0, as the fit is
+    rng = np.random.default_rng(7)
+    covered = total = 0
+    estimates = []
+    for _ in range(20):
+        ratings, _ = rate(two_player_results(truth, 150, rng), list(truth), reps=100,
+                          seed=int(rng.integers(1 << 30)))
+        for r in ratings.itertuples():
+            covered += r.ci_low <= truth[r.policy] <= r.ci_high
+            total += 1
+            estimates.append((r.policy, r.rating))
+    assert covered / total >= 0.85
+    means = pd.DataFrame(estimates, columns=["p", "r"]).groupby("p").r.mean()
+    for name, value in truth.items():
+        assert means[name] == pytest.approx(value, abs=0.06)
+
+
+def test_tables_and_seatings():
+    assert tables(4, 2) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    small = tables(2, 3)  # a field smaller than the table: every mix of both
+    assert small == [(0, 0, 1), (0, 1, 1)]
+    assert seatings((0, 0, 1)) == [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
+    assert len(seatings((0, 1, 2, 3))) == 24
+
+
+@pytest.fixture(scope="module")
+def small():
+    return snapsim.ladder("snapshot", players=3, policies=["random", "greedy", "cautious"],
+                          games=12, seed=5, threads=1, reps=50)
+
+
+def test_every_policy_sits_in_every_seat_equally_often(small):
+    counts = small.results.groupby(["policy", "seat"]).size().unstack()
+    assert counts.shape == (3, 3) and (counts.to_numpy() == 12 // 3).all()
+    # and every one of the 6 seat assignments of the table is played equally often
+    orders = small.results.sort_values(["game", "seat"]).groupby("game").policy.agg(tuple)
+    assert orders.value_counts().tolist() == [2] * 6
+    assert small.games == 12 and small.provenance["seat_assignments"] == 6
+
+
+def test_random_is_at_the_bottom(small):
+    assert small.ratings.policy.iloc[-1] == "random"
+    random_row = small.ratings.iloc[-1]
+    assert random_row.ci_high < small.ratings.ci_low.iloc[:-1].min()
+
+
+def test_same_seed_same_ladder_whatever_the_threads(small):
+    again = snapsim.ladder("snapshot", players=3, policies=["random", "greedy", "cautious"],
+                           games=12, seed=5, threads=2, reps=50)
+    pd.testing.assert_frame_equal(again.ratings, small.ratings)
+    pd.testing.assert_frame_equal(again.pairwise, small.pairwise)
+    other = snapsim.ladder("snapshot", players=3, policies=["random", "greedy", "cautious"],
+                           games=12, seed=6, threads=1, reps=50)
+    assert not other.results.score.equals(small.results.score)
+
+
+def test_written_folder_and_refusal_to_overwrite(small, tmp_path):
+    import json
+
+    path = small.write(tmp_path / "ladder")
+    files = sorted(p.name for p in path.parent.iterdir())
+    assert files == ["ladder.md", "ladder.png", "pairwise.csv", "provenance.json", "ratings.csv"]
+    ratings = pd.read_csv(path.parent / "ratings.csv")
+    assert list(ratings.columns[:5]) == ["policy", "rating", "ci_low", "ci_high", "games"]
+    prov = json.loads((path.parent / "provenance.json").read_text())
+    assert prov["seed"] == 5 and prov["components"]["sha256"]
+    assert len(prov["policies"]) == 3
+    with pytest.raises(snapsim.errors.InputError, match="already holds"):
+        small.write(tmp_path / "ladder")
+
+
+@pytest.mark.parametrize("argv", [
+    ["ladder", "snapshot", "--games", "0"],
+    ["ladder", "snapshot", "--players", "1"],
+    ["ladder", "snapshot", "--policies", "greedy"],
+    ["ladder", "snapshot", "--policies", "greedy,greedy"],
+    ["ladder", "snapshot", "--policies", "greedy,nosuch"],
+    ["ladder", "chess"],
+    ["ladder", "snapshot", "--seed", "-1"],
+    ["ladder", "snapshot", "--reps", "1"],
+    ["ladder", "yosemite", "--players", "3", "--policies", "random,greedy"],
+])
+def test_bad_input_is_one_line(argv, capsys):
+    rc, _, err = cli(capsys, *argv)
+    assert rc == 2
+    one_error_line(err)
+
+
+def test_an_occupied_out_folder_is_refused_before_any_game(tmp_path, capsys):
+    (tmp_path / "old.csv").write_text("x\n")
+    rc, _, err = cli(capsys, "ladder", "snapshot", "--players", "2", "--policies",
+                     "random,greedy", "--out", tmp_path)
+    assert rc == 2 and "already holds" in one_error_line(err)
