@@ -1,0 +1,139 @@
+"""The numbers `snapsim play --hints` shows a seat, computed from that seat's observation only
+(its readable dict and its observation tensor): never a hidden card or the deck order.
+
+Snapshot: the exact advisor (snapsim.games.snapshot.advisor) on the seat's situation:
+P(spook) of the next draw and the value of drawing against stopping during research; every
+preparation ranked by expected prestige with P(photograph) per animal; P(explored) after each
+further re-roll. Yosemite and ShutterBug: the points each legal move scores at once and the
+move the built-in greedy policy would make.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .protocol import GameState
+
+TOP_PREPARATIONS = 3
+
+
+def segments(game: GameState, seat: int) -> dict[str, np.ndarray]:
+    """The seat's observation tensor cut into its named segments."""
+    tensor, out, at = game.observation_tensor(seat), {}, 0
+    for name, size in game.tensor_layout(seat):
+        out[name] = tensor[at:at + size]
+        at += size
+    return out
+
+
+def greedy_line(game: GameState, seat: int) -> str:
+    """The seat's built-in policy's move (policies see only the seat's observation; asking
+    changes nothing)."""
+    return (f"  {game.policies[seat].name} would play: "
+            f"{game.action_to_string(game.policy_action())}")
+
+
+# ---------------------------------------------------------------- Snapshot
+
+
+def situation(game: GameState, seat: int) -> dict:
+    """The seat's view as an advisor situation: the table (with sideways marks), its tokens,
+    reserve, portfolio and assignment; every other card it has seen."""
+    obs, cfg = game.observation(seat), game.config
+    comp = cfg.components
+    sideways = {comp.cards[c].name for c, mark in enumerate(segments(game, seat)["card_sideways"])
+                if mark}
+    table = {h: list(names) for h, names in obs["table"].items() if names}
+    others = [name for key in ("portfolios", "reserves")
+              for p, names in enumerate(obs[key]) if p != seat for name in names]
+    data = {"players": cfg.players, "dice": cfg.dice, "reroll_cost": cfg.reroll_cost,
+            "tokens": obs["tokens"][seat], "table": table,
+            "sideways": [n for names in table.values() for n in names if n in sideways],
+            "reserved": list(obs["reserves"][seat]), "portfolio": list(obs["portfolios"][seat]),
+            "seen": list(obs["discards"]) + others}
+    if cfg.assignments:
+        data["assignment"] = obs["assignment"]["name"]
+    return data
+
+
+def research_hint(game: GameState, seat: int) -> list[str]:
+    from .games.snapshot.advisor import research_advice
+
+    r = research_advice(situation(game, seat), "your seat",
+                        components=game.config.components)
+    return [f"  next draw: P(spook) {r['p_spook_next']:.3f}, P(reserved) "
+            f"{r['p_reserved_next']:.3f} (P(cannot place) {r['p_cannot_place']:.3f}) over the "
+            f"{r['unseen_cards']} cards you have not seen",
+            f"  expected value (prestige, exact one-step lookahead): draw {r['value_draw']:.2f}, "
+            f"stop {r['value_stop']:.2f} -> {'draw' if r['draw'] else 'stop'}"]
+
+
+def preparation_hint(game: GameState, seat: int) -> list[str]:
+    from .games.snapshot.advisor import advise
+
+    table = advise(situation(game, seat), "your seat", top=TOP_PREPARATIONS,
+                   components=game.config.components).table
+    lines = ["  preparations from the start of this Preparation, best first (value = expected "
+             "prestige - token value x tokens lost):"]
+    for i, row in table.iterrows():
+        lines.append(f"  {i + 1}. value {row.value:.2f}: explore {row.explore_dice}; dice on "
+                     f"{row.animals}; place reserved {row.place_reserved}")
+        lines.append(f"     P(explore) {row.p_explore}; P(photograph) {row.p_photograph}")
+    return lines
+
+
+def reroll_hint(game: GameState, seat: int) -> list[str]:
+    from .games.snapshot.advisor import rerolls_table
+
+    comp, cost = game.config.components, game.config.reroll_cost
+    resolved = [m.group(1) for line in game.log
+                if (m := re.search(rf"P{seat + 1}: resolve in (.+?)( \(forced\))?( \[|$)", line))]
+    if not resolved:
+        return []
+    habitat = next(h for h in comp.habitats if h.name == resolved[-1])
+    affordable = game.observation(seat)["tokens"][seat] // cost
+    if affordable == 0:
+        return [f"  {habitat.name} (explore {habitat.explore}): no re-roll affordable from "
+                "the supply"]
+    t = rerolls_table(habitat.explore, affordable, 0, cost)
+    return [f"  {habitat.name} (explore {habitat.explore}): P(explored) after k more "
+            "re-rolls from the supply: " + ", ".join(f"{k}: {p:.3f}" for k, p in
+                                                      zip(t.further_rerolls, t.p_explored,
+                                                          strict=True))]
+
+
+def snapshot_hints(game: GameState, seat: int) -> list[str]:
+    phase = game.phase
+    if phase == "research":
+        return research_hint(game, seat)
+    if phase.startswith("prepare"):
+        return preparation_hint(game, seat)
+    if phase == "re-roll":
+        return reroll_hint(game, seat)
+    return []
+
+
+# ---------------------------------------------------------------- Yosemite, ShutterBug
+
+
+def move_points(game: GameState, seat: int) -> list[str]:
+    """Each legal move's points: the seat's score after the move (and any forced moves after
+    it) minus its score now."""
+    now = int(game.scores().score[seat])
+    out = []
+    for i, action in enumerate(game.legal_actions()):
+        twin = game.clone()
+        twin.apply(action)
+        gain = int(twin.scores().score[seat]) - now
+        out.append(f"{i + 1}: {gain:+d}")
+    return [f"  your score now {now}; points each move scores at once: " + ", ".join(out)]
+
+
+GAME_HINTS = {"snapshot": snapshot_hints, "yosemite": move_points, "shutterbug": move_points}
+
+
+def hints(game: GameState, seat: int) -> str:
+    """The hint lines for `seat` now."""
+    return "\n".join(["hints:", *GAME_HINTS[game.NAME](game, seat), greedy_line(game, seat)])
