@@ -7,10 +7,18 @@ from __future__ import annotations
 import io
 import json
 
+import numpy as np
 import pytest
 from cli_helpers import cli, one_error_line
+from test_shutterbug_hidden import hide_differently as shutterbug_hide
+from test_snapshot_policies import hide_differently as snapshot_hide
+from test_yosemite_hidden import hidden_variant
 
+from snapsim.games.snapshot.advisor import research_advice
+from snapsim.odds.explore import face_success
 from snapsim.play import load, new_session, play, view
+from snapsim.play_hints import hints, situation
+from snapsim.protocol import new_game
 
 GAMES = ("yosemite", "shutterbug", "snapshot")
 
@@ -128,3 +136,64 @@ def test_a_file_that_is_not_a_saved_game_is_one_line(tmp_path, capsys):
     rc, _, err = cli(capsys, "play", "yosemite", "--load", bad)
     assert rc == 2
     assert f"--load {bad}: not a saved snapsim game" in one_error_line(err)
+
+
+def yosemite_hide(g, seed):
+    g.state[:] = hidden_variant(g.state, g._comp, g.current_player, seed)
+
+
+HIDE = {"snapshot": snapshot_hide, "yosemite": yosemite_hide, "shutterbug": shutterbug_hide}
+
+
+def positions(name, seed, every, count):
+    """Positions of a greedy game (`count` of them, `every` decisions apart)."""
+    g = new_game(name, seed=seed)
+    for _ in range(count):
+        for _ in range(every):
+            g.apply(g.policy_action())
+        yield g
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_hints_do_not_change_with_what_the_seat_cannot_see(name):
+    """Deck order, the other seats' hidden hands and assignments redealt: the seat's hints
+    (every number and the greedy pick) stay the same."""
+    shown = 0
+    for g in positions(name, seed=5, every=9, count=4):
+        me = g.current_player
+        before = hints(g, me)
+        twin = g.clone()
+        HIDE[name](twin, 7)
+        assert not np.array_equal(twin.state, g.state)
+        assert hints(twin, me) == before
+        shown += len(before.splitlines()) > 2
+    assert shown  # some position had numbers, not only the greedy pick
+
+
+def test_snapshot_research_hint_is_the_advisors_numbers_for_the_seats_situation():
+    g = new_game("snapshot", players=2, seed=1)
+    assert g.phase == "research"
+    me = g.current_player
+    r = research_advice(situation(g, me), components=g.config.components)
+    text = hints(g, me)
+    assert f"P(spook) {r['p_spook_next']:.3f}" in text
+    assert f"draw {r['value_draw']:.2f}, stop {r['value_stop']:.2f}" in text
+    # only cards the seat has not seen count: the table's animals are not among them
+    assert r["unseen_cards"] == int(g.observation(me)["deck_size"])
+
+
+def test_snapshot_reroll_hint_gives_p_explored_after_each_reroll():
+    for g in positions("snapshot", seed=2, every=1, count=3000):
+        if g.phase == "re-roll":
+            break
+    assert g.phase == "re-roll"
+    me = g.current_player
+    text = hints(g, me)
+    resolved = [line for line in g.log if f"P{me + 1}: resolve in " in line][-1]
+    habitat = next(h for h in g.config.components.habitats if f"resolve in {h.name}" in resolved)
+    q = 1 - face_success(habitat.explore)
+    k = g.observation(me)["tokens"][me] // g.config.reroll_cost
+    assert k >= 1
+    want = ", ".join(f"{i}: {1 - q ** i:.3f}" for i in range(1, k + 1))
+    assert f"{habitat.name} (explore {habitat.explore}): P(explored) after k more re-rolls " \
+           f"from the supply: {want}" in text
