@@ -40,6 +40,16 @@ def test_every_section_figure_and_table_is_written(quick_report):
     assert html.count("data:image/png;base64,") == n_figures
     assert not re.search(r"src='[^d]", html)
     assert "Key findings" in md and "games per configuration: 300, seed: 1" in md
+    # every caption, under its figure in both renderings, says how the figure was made
+    for s in sections:
+        for name, cap in s["captions"].items():
+            for needle in ("CI", "Policies: ", " players", "n = 300 games", "seed 1."):
+                assert needle in cap, (name, needle)
+            assert f"*{cap}*" in md
+            assert f"<figcaption>{cap}</figcaption>".replace("'", "&#x27;") in html
+    # tables show each estimate's interval next to it
+    assert "| win_rate [95% CI] |" in md.replace(" [95% CI] | ", " [95% CI] |")
+    assert "win_rate [95% CI]</th>" in html
 
 
 def test_tables_agree_with_the_raw_data(quick_report):

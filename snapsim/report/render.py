@@ -57,7 +57,10 @@ def _load_sections(out: Path) -> list[dict]:
 
 
 def _cell(v) -> str:
-    return f"{v:.4g}" if isinstance(v, float) else str(v)
+    """A table cell: 4 significant digits, a missing number blank."""
+    if isinstance(v, float):
+        return "" if v != v else f"{v:.4g}"
+    return str(v)
 
 
 def _intervals(columns) -> dict[str, tuple[str, str]]:
