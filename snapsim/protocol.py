@@ -118,7 +118,7 @@ class GameState(ABC):
     DECISIONS_PER_UNIT: int  # bound on decisions per truncation unit (round or turn)
 
     def __init__(self, config=None, seed: int = 0, game: int = 0, policies=None,
-                 rotate_seats: bool = True, components=None):
+                 rotate_seats: bool = True, components=None, log: bool = True):
         self.config = config or self.CONFIG()
         if components is not None:  # "standard", a component file path or a loaded set
             self.config = self.config.replace(components=components)
@@ -135,7 +135,7 @@ class GameState(ABC):
         self._kinds, self._params = policy_arrays(self.policies)
         self._seats = seat_policies(n, n, game, rotate_seats)
         self.state = E.new_game(self._cfg, self._comp, self._rng)
-        self.log: list[str] = []
+        self.log: list[str] | None = [] if log else None  # None: no log (faster searches)
         self._asked = None  # (state, action, policy's state, policy's streams) of the last ask
         self._rewards = np.zeros(n)
         E.settle(self.state, self._cfg, self._comp, self._rng, self._buf)
@@ -297,11 +297,13 @@ class GameState(ABC):
         # what engine.step does, one move at a time so that forced moves are logged too
         forced = False
         while True:
-            who = int(E.decider(self.state))
-            before = self.state.copy()
-            act = self.decode(code)
-            E.apply_action(self.state, self._cfg, self._comp, self._rng, code)
-            self._log(who, act, before, forced)
+            if self.log is None:
+                E.apply_action(self.state, self._cfg, self._comp, self._rng, code)
+            else:
+                who, before, act = int(E.decider(self.state)), self.state.copy(), \
+                    self.decode(code)
+                E.apply_action(self.state, self._cfg, self._comp, self._rng, code)
+                self._log(who, act, before, forced)
             if self.is_terminal or E.legal_actions(self.state, self._cfg, self._comp,
                                                    self._buf) != 1:
                 break
@@ -317,9 +319,13 @@ class GameState(ABC):
         """An independent copy that plays on exactly as this game would."""
         twin = copy.copy(self)
         twin.state, twin._rng, twin._buf = self.state.copy(), self._rng.copy(), self._buf.copy()
-        twin.log, twin._rewards = list(self.log), self._rewards.copy()
+        twin.log = None if self.log is None else list(self.log)
+        twin._rewards = self._rewards.copy()
         twin._asked = None
         return twin
+
+    def __deepcopy__(self, memo) -> GameState:
+        return self.clone()
 
     def serialize(self) -> bytes:
         """The game's position: state array, random streams, last rewards (JSON bytes)."""
