@@ -46,7 +46,8 @@ def slopes(df: pd.DataFrame, cols: list[str], name: str) -> pd.DataFrame:
     """Least-squares points per unit of each column (with an intercept), over player-games,
     as `name` with its 95% Student-t interval."""
     fit = slope_intervals(df.score.to_numpy(float), df[cols].to_numpy(float))
-    return fit.rename(columns=lambda c: c.replace("slope", name))
+    return fit.rename(columns={"slope": name, "ci_low": f"{name}_ci_low",
+                               "ci_high": f"{name}_ci_high"})
 
 
 def win_rates(ctx: Ctx, t: pd.DataFrame, x: str, title: str, what: str, policies,
