@@ -429,7 +429,8 @@ def _add_simulate(sub) -> None:
     p.add_argument("--players", type=int,
                    help="number of players (default: the game's usual count)")
     p.add_argument("--policies", help="comma-separated line-up, one per seat (or one for all); "
-                                      "parameters as name:key=value:key=value")
+                                      "parameters as name:key=value:key=value; a Python agent "
+                                      "as module:object (plays in this process)")
     p.add_argument("--games", type=int, default=10_000, help="games to play")
     p.add_argument("--seed", type=int, default=0, help="root seed: same seed, same games")
     p.add_argument("--no-rotate", action="store_true", help="keep each policy on its seat")
