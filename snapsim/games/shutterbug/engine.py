@@ -122,7 +122,7 @@ PH_CITY = 7  # set-up: players choose their starting cities in turn order
 
 BASE = 128  # action = kind * BASE + arg
 A_KEEP = 0  # arg: offered assignment
-A_MOVE = 1  # arg: pawn * 64 + space
+A_MOVE = 1  # arg: pawn_space(pawn, space)
 A_STOP = 2
 A_SWAP = 3  # arg: tip type
 A_TRADE = 4  # arg: tip type given
@@ -131,9 +131,42 @@ A_PHOTO = 6  # arg: tile
 A_SKIP = 7
 A_PAY = 8  # arg: tip type
 A_DISCARD = 9  # arg: tip type
-A_CITY = 10  # arg: pawn * 64 + city
+A_CITY = 10  # arg: pawn_space(pawn, city)
 N_KINDS = 11
 MAX_LEGAL = 128
+PAWN_SPAN = 64  # a move's or a starting city's arg: pawn * PAWN_SPAN + space
+
+
+@njit(cache=True)
+def act(kind, arg=0):
+    """The action code of `kind` with argument `arg`."""
+    return kind * BASE + arg
+
+
+@njit(cache=True)
+def act_kind(a):
+    return a // BASE
+
+
+@njit(cache=True)
+def act_arg(a):
+    return a % BASE
+
+
+@njit(cache=True)
+def pawn_space(k, s):
+    """The arg of a move or starting city: pawn k to space s."""
+    return k * PAWN_SPAN + s
+
+
+@njit(cache=True)
+def arg_pawn(arg):
+    return arg // PAWN_SPAN
+
+
+@njit(cache=True)
+def arg_space(arg):
+    return arg % PAWN_SPAN
 
 T_BAG = 0
 T_BOARD = 1
@@ -243,15 +276,16 @@ def can_afford(st, comp, p, tile):
     """The first tip must show the creature; every one of `quality` tips matches one way."""
     cre = comp[K_TILE_CRE + tile]
     ter = comp[K_TILE_TER + tile]
-    first = 0
-    total = 0
-    for u in range(N_TYPES):
-        k = hand(st, p, u)
-        if tip_creature(u) == cre:
-            first += k
-        if eligible(u, cre, ter):
-            total += k
-    return first > 0 and total >= comp[K_TILE_Q + tile]
+    first = 0  # tips showing the creature
+    for t in range(N_TERRAINS):
+        first += hand(st, p, cre * N_TERRAINS + t)
+    if first == 0:
+        return False
+    total = first  # ... and those showing only the terrain
+    for c in range(N_CREATURES):
+        if c != cre:
+            total += hand(st, p, c * N_TERRAINS + ter)
+    return total >= comp[K_TILE_Q + tile]
 
 
 @njit(cache=True)
@@ -310,7 +344,7 @@ def legal_actions(st, cfg, comp, out):
     p = st[CUR]
     if ph == PH_KEEP:
         for i in range(cfg[C_KEEP]):
-            out[n] = A_KEEP * BASE + i
+            out[n] = act(A_KEEP, i)
             n += 1
     elif ph == PH_MOVE:
         if st[STEPS] < cfg[C_MAX_STEPS]:
@@ -319,31 +353,31 @@ def legal_actions(st, cfg, comp, out):
                 for i in range(MAX_DEGREE):
                     s = adjacent(comp, pos, i)
                     if s >= 0 and can_move_to(st, cfg, comp, k, s):
-                        out[n] = A_MOVE * BASE + k * 64 + s
+                        out[n] = act(A_MOVE, pawn_space(k, s))
                         n += 1
         if st[STEPS] > 0 or n == 0:
-            out[n] = A_STOP * BASE
+            out[n] = act(A_STOP)
             n += 1
         if st[SWAPS_LEFT] > 0 and can_draw(st):
             for u in range(N_TYPES):
                 if hand(st, p, u) > 0:
-                    out[n] = A_SWAP * BASE + u
+                    out[n] = act(A_SWAP, u)
                     n += 1
     elif ph == PH_TRADE:
         for u in range(N_TYPES):
             if hand(st, p, u) > 0:
-                out[n] = A_TRADE * BASE + u
+                out[n] = act(A_TRADE, u)
                 n += 1
-        out[n] = A_NO_TRADE * BASE
+        out[n] = act(A_NO_TRADE)
         n += 1
     elif ph == PH_PHOTO:
         s = st[PAWN + p * MAX_PAWNS + st[AT_PAWN]]
         for t in range(N_TILES):
             if st[TILE_LOC + t] == T_BOARD and comp[K_TILE_SPACE + t] == s \
                     and photo_open(st, s) and can_afford(st, comp, p, t):
-                out[n] = A_PHOTO * BASE + t
+                out[n] = act(A_PHOTO, t)
                 n += 1
-        out[n] = A_SKIP * BASE
+        out[n] = act(A_SKIP)
         n += 1
     elif ph == PH_PAY:
         t = st[PHOTO_TILE]
@@ -353,18 +387,18 @@ def legal_actions(st, cfg, comp, out):
         for u in range(N_TYPES):
             if hand(st, p, u) > 0 and (tip_creature(u) == cre
                                        or (not first and tip_terrain(u) == ter)):
-                out[n] = A_PAY * BASE + u
+                out[n] = act(A_PAY, u)
                 n += 1
     elif ph == PH_DISCARD:
         for u in range(N_TYPES):
             if hand(st, p, u) > 0:
-                out[n] = A_DISCARD * BASE + u
+                out[n] = act(A_DISCARD, u)
                 n += 1
     elif ph == PH_CITY:
         k = unplaced_pawn(st, p)
         for s in range(comp[K_N_SPACES]):
             if is_city(comp, s) and not pawn_at(st, cfg, p, s):  # own pawns: separate cities
-                out[n] = A_CITY * BASE + k * 64 + s
+                out[n] = act(A_CITY, pawn_space(k, s))
                 n += 1
     return n
 
@@ -750,21 +784,21 @@ def win_shares(st, cfg):
 @njit(cache=True)
 def apply_action(st, cfg, comp, rng, action):
     """Apply one legal action (not checked here: `legal_actions` is the contract)."""
-    kind = action // BASE
-    arg = action % BASE
+    kind = act_kind(action)
+    arg = act_arg(action)
     p = st[CUR]
     if kind == A_KEEP:
         st[ASSIGN + p] = st[OFFER + arg]
         place_pawns(st, cfg, comp, rng)
     elif kind == A_CITY:
-        st[PAWN + p * MAX_PAWNS + arg // 64] = arg % 64
+        st[PAWN + p * MAX_PAWNS + arg_pawn(arg)] = arg_space(arg)
         if unplaced_pawn(st, p) == cfg[C_PAWNS]:
             st[CUR] = (p + 1) % n_players(cfg)
             if st[CUR] == 0:
                 start_turn(st, cfg, comp, rng)
     elif kind == A_MOVE:
-        k = arg // 64
-        s = arg % 64
+        k = arg_pawn(arg)
+        s = arg_space(arg)
         at = PAWN + p * MAX_PAWNS + k
         if is_city(comp, st[at]) and st[at] != st[START + k]:  # passing through a city
             city_tips(st, cfg, rng, cfg[C_PASS_TIPS])
