@@ -22,7 +22,7 @@
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Param, randint
+from ...sim.kernel import Layout, Param, randint
 from . import engine as E
 
 RANDOM, GREEDY, TRADER, LOOKAHEAD = 0, 1, 2, 3
@@ -59,6 +59,100 @@ DEFAULT_PARAMS = {
 NEG = -1e18
 HORIZON = 3  # route steps planned (the rulebook's 3; longer custom moves re-plan)
 TIP_COUNTS = 9  # routes are told apart by the city tips they draw: 0..7, 8 or more
+ROUTES = E.MAX_PAWNS * (HORIZON + 1) * TIP_COUNTS  # best route per pawn, length, tips drawn
+MAX_JOBS = 63  # side jobs are bits of an int64 mask
+
+# ---------------------------------------------------------------- scratch
+# A deciding policy's working arrays: one float and one int vector, allocated once per game
+# (`new_scratch`) and overwritten by every decision, so deciding allocates nothing. They are
+# the policy's own, never part of the game: asking for a move leaves the game as it was.
+_f = Layout()
+F_W = _f.field("W", E.N_CREATURES)  # creature weights
+F_KV = _f.field("KV", E.N_TYPES)  # keep value per tip type
+F_V = _f.field("V", E.MAX_SPACES)  # value of entering each space
+F_R = _f.field("R", E.MAX_SPACES)  # best space value within reach of each space
+F_TMP = _f.field("TMP", E.MAX_SPACES)
+F_END = _f.field("END", E.MAX_SPACES)  # value of ending a route on each space
+F_PAS = _f.field("PAS", E.MAX_SPACES)  # ... of passing through it
+F_VALS = _f.field("VALS", ROUTES)
+F_BC = _f.field("BC", E.N_CREATURES)  # board tiles per creature (keep values)
+F_BT = _f.field("BT", E.N_TERRAINS)  # ... per terrain
+F_TIPS = _f.field("TIPS", E.N_TYPES)  # tips of each type in the game (trade values)
+F_TV = _f.field("TV", E.N_TILES)  # tile values (`tile_value`) worked out so far
+F_PAR = _f.field("PAR", N_PARAMS)  # the parameters the seat's values were worked out with
+F_SIZE = _f.size
+_i = Layout()
+I_END_T = _i.field("END_T", E.MAX_SPACES)  # city tips drawn for ending on each space
+I_PAS_T = _i.field("PAS_T", E.MAX_SPACES)  # ... for passing through it
+I_FIRST = _i.field("FIRST", ROUTES)  # first step of each best route
+I_JOBS = _i.field("JOBS", MAX_JOBS)  # side-job progress worth adding to (-1: none)
+I_TV_OK = _i.field("TV_OK")  # bitmask of the tiles whose value is in F_TV
+# what the seat's weights, side-job targets and tile values were worked out from
+I_SEAT = _i.field("SEAT")  # the seat (-1: nothing yet)
+I_ASSIGN = _i.field("ASSIGN")  # its assignment card
+PORTFOLIO = ((E.QUAL, E.N_CREATURES), (E.NPH, E.N_CREATURES), (E.TERC, E.N_TERRAINS),
+             (E.QC, E.N_Q))  # its team's portfolio totals: field, size
+I_PORTFOLIO = _i.field("PORTFOLIO", 2 * E.N_CREATURES + E.N_TERRAINS + E.N_Q)
+I_SIZE = _i.size
+
+
+@njit(cache=True)
+def new_scratch(cfg, comp):
+    """A policy's scratch for one game, with the tables the rules fix for it: city tips
+    drawn for ending on or passing through each space, tips of each type."""
+    fs = np.zeros(F_SIZE)
+    js = np.zeros(I_SIZE, np.int64)
+    for s in range(comp[E.K_N_SPACES]):
+        if E.is_city(comp, s):
+            js[I_END_T + s] = cfg[E.C_END_TIPS]
+            js[I_PAS_T + s] = cfg[E.C_PASS_TIPS]
+    for i in range(E.N_TIPS):
+        fs[F_TIPS + comp[E.K_TIP_TYPE + i]] += 1.0
+    js[I_SEAT] = -1
+    return fs, js
+
+
+@njit(cache=True)
+def seat_values(st, cfg, comp, par, p, fs, js):
+    """Creature weights (fs[F_W:]) and side-job targets (js[I_JOBS:]) of seat p. They depend
+    only on its assignment and its team's portfolio, which change with a photo taken while
+    the seat decides many times per photo: the scratch keeps them, and the tile values
+    worked out from them, as long as what they came from is unchanged."""
+    m = E.team(cfg, p)
+    same = js[I_SEAT] == p and js[I_ASSIGN] == st[E.ASSIGN + p]
+    for i in range(N_PARAMS):
+        same = same and fs[F_PAR + i] == par[i]
+        fs[F_PAR + i] = par[i]
+    at = I_PORTFOLIO
+    for field, size in PORTFOLIO:
+        for i in range(size):
+            x = st[field + m * size + i]
+            same = same and js[at] == x
+            js[at] = x
+            at += 1
+    if same:
+        return
+    js[I_SEAT] = p
+    js[I_ASSIGN] = st[E.ASSIGN + p]
+    creature_weights(st, cfg, comp, par, p, fs[F_W:F_W + E.N_CREATURES])
+    job_targets(st, cfg, comp, m, js[I_JOBS:I_JOBS + MAX_JOBS])
+    js[I_TV_OK] = 0
+
+
+@njit(cache=True)
+def known_tile_value(st, cfg, comp, par, p, t, fs, js):
+    """`tile_value` of tile t to seat p, once per tile while `seat_values` stands."""
+    if not (js[I_TV_OK] >> t) & 1:
+        fs[F_TV + t] = tile_value(st, comp, par, E.team(cfg, p), fs[F_W:F_W + E.N_CREATURES],
+                                  js[I_JOBS:I_JOBS + MAX_JOBS], t)
+        js[I_TV_OK] |= 1 << t
+    return fs[F_TV + t]
+
+
+@njit(cache=True)
+def route(k, length, tips):
+    """Index of pawn k's best route of `length` steps drawing `tips` city tips."""
+    return (k * (HORIZON + 1) + length) * TIP_COUNTS + tips
 
 
 # ---------------------------------------------------------------- values
@@ -92,13 +186,10 @@ def creature_weights(st, cfg, comp, par, p, w):
 
 
 @njit(cache=True)
-def tile_value(st, cfg, comp, par, m, w, t):
-    """What photographing tile t is worth to team slot m, less the tips it costs."""
-    cre = comp[E.K_TILE_CRE + t]
-    ter = comp[E.K_TILE_TER + t]
-    q = comp[E.K_TILE_Q + t]
-    v = w[cre] * q - par[P_TIP_VALUE] * q
-    floor = -1  # with every marker placed, only a better-paid job is worth working toward
+def job_targets(st, cfg, comp, m, jobs):
+    """Progress of each side job team slot m still works toward, else -1: done, or (every
+    marker placed) paid no better than the marked ones. Once per decision, not per tile."""
+    floor = -1
     if comp[E.K_N_JOBS] > cfg[E.C_MARKERS]:
         mask, count, _ = E.marked_jobs(st, cfg, comp, m)
         if count == cfg[E.C_MARKERS]:
@@ -108,18 +199,32 @@ def tile_value(st, cfg, comp, par, m, w, t):
                     floor = min(floor, E.job_points(comp, j))
     for j in range(comp[E.K_N_JOBS]):
         got, need = E.job_progress(st, comp, m, j, -1, -1, 0)
-        if got < need and E.job_points(comp, j) > floor:
-            got2, _ = E.job_progress(st, comp, m, j, cre, ter, q)
-            v += par[P_W_JOB] * E.job_points(comp, j) * (got2 - got) / need
+        jobs[j] = got if got < need and E.job_points(comp, j) > floor else -1
+
+
+@njit(cache=True)
+def tile_value(st, comp, par, m, w, jobs, t):
+    """What photographing tile t is worth to team slot m, less the tips it costs: quality by
+    creature weight, plus the share of each targeted side job it completes times its points."""
+    cre = comp[E.K_TILE_CRE + t]
+    ter = comp[E.K_TILE_TER + t]
+    q = comp[E.K_TILE_Q + t]
+    v = w[cre] * q - par[P_TIP_VALUE] * q
+    for j in range(comp[E.K_N_JOBS]):
+        if jobs[j] >= 0:
+            got2, need = E.job_progress(st, comp, m, j, cre, ter, q)
+            v += par[P_W_JOB] * E.job_points(comp, j) * (got2 - jobs[j]) / need
     return v
 
 
 @njit(cache=True)
-def keep_values(st, comp, w, kv):
+def keep_values(st, comp, w, kv, fs):
     """How much each tip type is worth keeping: its creature's weight, plus a little per
     board tile showing its creature or terrain."""
-    bc = np.zeros(E.N_CREATURES)
-    bt = np.zeros(E.N_TERRAINS)
+    bc = fs[F_BC:F_BC + E.N_CREATURES]
+    bt = fs[F_BT:F_BT + E.N_TERRAINS]
+    bc[:] = 0.0
+    bt[:] = 0.0
     for t in range(E.N_TILES):
         if st[E.TILE_LOC + t] == E.T_BOARD:
             bc[comp[E.K_TILE_CRE + t]] += 0.05
@@ -134,23 +239,22 @@ def cheapest(buf, n, kind, kv):
     best = -1
     best_v = 1e18
     for i in range(n):
-        if buf[i] // E.BASE == kind and kv[buf[i] % E.BASE] < best_v:
-            best_v = kv[buf[i] % E.BASE]
+        if E.act_kind(buf[i]) == kind and kv[E.act_arg(buf[i])] < best_v:
+            best_v = kv[E.act_arg(buf[i])]
             best = buf[i]
     return best
 
 
 @njit(cache=True)
-def space_values(st, cfg, comp, par, p, w, v):
+def space_values(st, cfg, comp, par, p, v, fs, js):
     """Best affordable tile value on each space (0 if none, or if a tile was taken there this
     turn), plus `seek` for other pawns."""
-    m = E.team(cfg, p)
     v[:] = 0.0
     for t in range(E.N_TILES):
         s = comp[E.K_TILE_SPACE + t]
         if st[E.TILE_LOC + t] == E.T_BOARD and E.photo_open(st, s) \
                 and E.can_afford(st, comp, p, t):
-            v[s] = max(v[s], tile_value(st, cfg, comp, par, m, w, t))
+            v[s] = max(v[s], known_tile_value(st, cfg, comp, par, p, t, fs, js))
     if par[P_TRADE] > 0 and cfg[E.C_TRADING] == 1 and st[E.N_HAND + p] > 0:
         for q in range(E.n_players(cfg)):
             if q != p:
@@ -161,13 +265,12 @@ def space_values(st, cfg, comp, par, p, w, v):
 
 
 @njit(cache=True)
-def reach_values(comp, v, r):
+def reach_values(comp, v, r, tmp):
     """Best space value within 3 steps of each space (next turn's prospects)."""
     ns = comp[E.K_N_SPACES]
-    r[:ns] = v[:ns]
-    tmp = np.empty(ns)
+    r[:] = v
     for _ in range(HORIZON):
-        tmp[:] = r[:ns]
+        tmp[:] = r
         for s in range(ns):
             for i in range(E.MAX_DEGREE):
                 a = E.adjacent(comp, s, i)
@@ -182,40 +285,47 @@ def tip_worth(st, cfg, par, p):
 
 
 @njit(cache=True)
-def best_routes(st, cfg, comp, par, v, r, k, horizon, vals, first):
-    """Best route of each length 0..horizon (at most 3) and each number of city tips drawn
-    on it (TIP_COUNTS - 1 or more share the last count) for pawn k, by enumeration: a route
-    scores the spaces it enters, tips from cities passed and ended on, the city bonus in the
-    last round and (lookahead) next turn's prospects from its end. `first` keeps each
-    route's first step."""
-    p = st[E.CUR]
-    p0 = st[E.PAWN + p * E.MAX_PAWNS + k]
-    tip = tip_worth(st, cfg, par, p)
+def route_ends(st, cfg, comp, par, r, fs):
+    """Per space, the value of ending a route there (city tips, the city bonus in the last
+    round, next turn's prospects) and of passing through it (city tips)."""
+    tip = tip_worth(st, cfg, par, st[E.CUR])
     last = st[E.ROUND] == cfg[E.C_ROUNDS] - 1
     bonus = par[P_W_CITY] * cfg[E.C_CITY_BONUS] if last else 0.0
     look = 0.0 if last else par[P_LOOK]
-    ns = comp[E.K_N_SPACES]
-    end = np.empty(ns)  # value of ending on a space entered this turn
-    pas = np.zeros(ns)  # value of passing through it
-    end_t = np.zeros(ns, np.int64)  # tips drawn for ending there
-    pas_t = np.zeros(ns, np.int64)  # ... for passing through
-    for s in range(ns):
-        end[s] = look * r[s]
+    for s in range(comp[E.K_N_SPACES]):
+        fs[F_END + s] = look * r[s]
+        fs[F_PAS + s] = 0.0
         if E.is_city(comp, s):
-            end[s] += tip * cfg[E.C_END_TIPS] + bonus
-            pas[s] = tip * cfg[E.C_PASS_TIPS]
-            end_t[s] = cfg[E.C_END_TIPS]
-            pas_t[s] = cfg[E.C_PASS_TIPS]
+            fs[F_END + s] += tip * cfg[E.C_END_TIPS] + bonus
+            fs[F_PAS + s] = tip * cfg[E.C_PASS_TIPS]
+
+
+@njit(cache=True)
+def best_routes(st, cfg, comp, par, v, r, k, horizon, fs, js):
+    """Best route of each length 0..horizon (at most 3) and each number of city tips drawn
+    on it (TIP_COUNTS - 1 or more share the last count) for pawn k, by enumeration: a route
+    scores the spaces it enters, tips from cities passed and ended on, the city bonus in the
+    last round and (lookahead) next turn's prospects from its end (`route_ends`). Values go
+    to fs[F_VALS + route(k, ...)], each route's first step to js[I_FIRST + route(k, ...)]."""
+    p = st[E.CUR]
+    p0 = st[E.PAWN + p * E.MAX_PAWNS + k]
+    last = st[E.ROUND] == cfg[E.C_ROUNDS] - 1
+    bonus = par[P_W_CITY] * cfg[E.C_CITY_BONUS] if last else 0.0
+    look = 0.0 if last else par[P_LOOK]
+    end = fs[F_END:F_END + E.MAX_SPACES]
+    pas = fs[F_PAS:F_PAS + E.MAX_SPACES]
+    end_t = js[I_END_T:I_END_T + E.MAX_SPACES]
+    pas_t = js[I_PAS_T:I_PAS_T + E.MAX_SPACES]
     block = st[E.VISITED + k]
     for j in range(cfg[E.C_PAWNS]):
         if j != k:
             block |= 1 << st[E.PAWN + p * E.MAX_PAWNS + j]
-    vals[:] = NEG
+    fs[F_VALS + route(k, 0, 0):F_VALS + route(k + 1, 0, 0)] = NEG
     entered0 = p0 != st[E.START + k]
     if entered0:
-        _keep(vals, first, 0, end_t[p0], end[p0], -1)
+        _keep(fs, js, k, 0, end_t[p0], end[p0], -1)
     else:
-        _keep(vals, first, 0, 0, look * r[p0] + (bonus if E.is_city(comp, p0) else 0.0), -1)
+        _keep(fs, js, k, 0, 0, look * r[p0] + (bonus if E.is_city(comp, p0) else 0.0), -1)
     if horizon == 0:
         return
     acc0 = pas[p0] if entered0 else 0.0
@@ -225,7 +335,7 @@ def best_routes(st, cfg, comp, par, v, r, k, horizon, vals, first):
         if a < 0 or (block >> a) & 1:
             continue
         acc1 = acc0 + v[a]
-        _keep(vals, first, 1, t0 + end_t[a], acc1 + end[a], a)
+        _keep(fs, js, k, 1, t0 + end_t[a], acc1 + end[a], a)
         if horizon == 1:
             continue
         b1 = block | (1 << a)
@@ -236,7 +346,7 @@ def best_routes(st, cfg, comp, par, v, r, k, horizon, vals, first):
             if b < 0 or (b1 >> b) & 1:
                 continue
             acc2 = acc1 + v[b]
-            _keep(vals, first, 2, t1 + end_t[b], acc2 + end[b], a)
+            _keep(fs, js, k, 2, t1 + end_t[b], acc2 + end[b], a)
             if horizon == 2:
                 continue
             b2 = b1 | (1 << b)
@@ -246,39 +356,41 @@ def best_routes(st, cfg, comp, par, v, r, k, horizon, vals, first):
                 c = E.adjacent(comp, b, m)
                 if c < 0 or (b2 >> c) & 1:
                     continue
-                _keep(vals, first, 3, t2 + end_t[c], acc2 + v[c] + end[c], a)
+                _keep(fs, js, k, 3, t2 + end_t[c], acc2 + v[c] + end[c], a)
 
 
 @njit(cache=True)
-def _keep(vals, first, length, tips, value, step):
-    t = min(tips, TIP_COUNTS - 1)
-    if value > vals[length, t]:
-        vals[length, t] = value
-        first[length, t] = step
+def _keep(fs, js, k, length, tips, value, step):
+    i = route(k, length, min(tips, TIP_COUNTS - 1))
+    if value > fs[F_VALS + i]:
+        fs[F_VALS + i] = value
+        js[I_FIRST + i] = step
 
 
 @njit(cache=True)
-def planned_step(st, cfg, comp, par, p):
+def planned_step(st, cfg, comp, par, p, fs, js):
     """The first step of the best route for the rest of the turn (both pawns in the team
     game), or -1 to stop. Tips past the turn's limit are not drawn, so they count for
-    nothing. The route is planned afresh at every step from what the player sees now, so
-    asking for a move never writes to the game."""
-    w = np.empty(E.N_CREATURES)
-    creature_weights(st, cfg, comp, par, p, w)
+    nothing. The route is planned afresh at every step from what the player sees now
+    (`seat_values` worked out), in the policy's scratch, so asking for a move never writes
+    to the game."""
     ns = comp[E.K_N_SPACES]
-    v = np.zeros(ns)
-    space_values(st, cfg, comp, par, p, w, v)
-    r = np.zeros(ns)
+    v = fs[F_V:F_V + ns]
+    space_values(st, cfg, comp, par, p, v, fs, js)
+    r = fs[F_R:F_R + ns]
     if par[P_LOOK] > 0:
-        reach_values(comp, v, r)
+        reach_values(comp, v, r, fs[F_TMP:F_TMP + ns])
+    else:
+        r[:] = 0.0
+    route_ends(st, cfg, comp, par, r, fs)
     horizon = min(HORIZON, cfg[E.C_MAX_STEPS] - st[E.STEPS])
     must = 1 if st[E.STEPS] == 0 else 0
     pawns = cfg[E.C_PAWNS]
-    vals = np.full((E.MAX_PAWNS, HORIZON + 1, TIP_COUNTS), NEG)
-    first = np.full((E.MAX_PAWNS, HORIZON + 1, TIP_COUNTS), -1, np.int64)
-    vals[1, 0, 0] = 0.0  # a missing second pawn stays put
+    if pawns == 1:  # a missing second pawn stays put
+        fs[F_VALS + route(1, 0, 0):F_VALS + route(2, 0, 0)] = NEG
+        fs[F_VALS + route(1, 0, 0)] = 0.0
     for k in range(pawns):
-        best_routes(st, cfg, comp, par, v, r, k, horizon, vals[k], first[k])
+        best_routes(st, cfg, comp, par, v, r, k, horizon, fs, js)
     left = cfg[E.C_TURN_TIPS] - st[E.TURN_TIPS] if cfg[E.C_TURN_TIPS] > 0 else 1 << 30
     tip = tip_worth(st, cfg, par, p)
     best = NEG
@@ -288,14 +400,22 @@ def planned_step(st, cfg, comp, par, p):
             if l0 + l1 < must:
                 continue
             for t0 in range(TIP_COUNTS):
+                v0 = fs[F_VALS + route(0, l0, t0)]
+                if v0 == NEG:
+                    continue
                 for t1 in range(TIP_COUNTS):
-                    if vals[0, l0, t0] == NEG or vals[1, l1, t1] == NEG:
+                    v1 = fs[F_VALS + route(1, l1, t1)]
+                    if v1 == NEG:
                         continue
-                    tot = vals[0, l0, t0] + vals[1, l1, t1] - tip * max(0, t0 + t1 - left)
+                    tot = v0 + v1 - tip * max(0, t0 + t1 - left)
                     if tot > best:
                         best = tot
-                        step = first[0, l0, t0] if l0 > 0 else (
-                            64 + first[1, l1, t1] if l1 > 0 else -1)
+                        if l0 > 0:
+                            step = E.pawn_space(0, js[I_FIRST + route(0, l0, t0)])
+                        elif l1 > 0:
+                            step = E.pawn_space(1, js[I_FIRST + route(1, l1, t1)])
+                        else:
+                            step = -1
     return step
 
 
@@ -311,49 +431,45 @@ def _find(buf, n, action):
 
 
 @njit(cache=True)
-def move_action(st, cfg, comp, par, buf, n, kv):
+def move_action(st, cfg, comp, par, buf, n, kv, fs, js):
     if st[E.SWAPS_LEFT] > 0:
         a = cheapest(buf, n, E.A_SWAP, kv)
-        if a >= 0 and kv[a % E.BASE] <= par[P_SWAP_MAX]:
+        if a >= 0 and kv[E.act_arg(a)] <= par[P_SWAP_MAX]:
             return a
-    target = planned_step(st, cfg, comp, par, st[E.CUR])
-    if target >= 0 and _find(buf, n, E.A_MOVE * E.BASE + target):
-        return E.A_MOVE * E.BASE + target
-    if _find(buf, n, E.A_STOP * E.BASE):
-        return E.A_STOP * E.BASE
+    target = planned_step(st, cfg, comp, par, st[E.CUR], fs, js)
+    if target >= 0 and _find(buf, n, E.act(E.A_MOVE, target)):
+        return E.act(E.A_MOVE, target)
+    if _find(buf, n, E.act(E.A_STOP)):
+        return E.act(E.A_STOP)
     return buf[0]
 
 
 @njit(cache=True)
-def trade_action(st, cfg, comp, par, buf, n, kv):
+def trade_action(st, cfg, comp, par, buf, n, kv, fs):
     """Trade the least useful tip when a random unseen tip is worth more on average."""
     if par[P_TRADE] <= 0:
-        return E.A_NO_TRADE * E.BASE
+        return E.act(E.A_NO_TRADE)
     p = st[E.CUR]
     give = cheapest(buf, n, E.A_TRADE, kv)
-    unseen = np.zeros(E.N_TYPES)
-    for i in range(E.N_TIPS):
-        unseen[comp[E.K_TIP_TYPE + i]] += 1.0
     tot = 0.0
     cnt = 0.0
     for u in range(E.N_TYPES):
-        k = unseen[u] - E.hand(st, p, u) - st[E.DISC + u]
+        k = fs[F_TIPS + u] - E.hand(st, p, u) - st[E.DISC + u]
         if k > 0:
             tot += k * kv[u]
             cnt += k
-    if cnt > 0 and kv[give % E.BASE] + par[P_TRADE_MARGIN] < tot / cnt:
+    if cnt > 0 and kv[E.act_arg(give)] + par[P_TRADE_MARGIN] < tot / cnt:
         return give
-    return E.A_NO_TRADE * E.BASE
+    return E.act(E.A_NO_TRADE)
 
 
 @njit(cache=True)
-def photo_action(st, cfg, comp, par, buf, n, w):
-    m = E.team(cfg, st[E.CUR])
-    best = E.A_SKIP * E.BASE
+def photo_action(st, cfg, comp, par, buf, n, fs, js):
+    best = E.act(E.A_SKIP)
     best_v = 0.0
     for i in range(n):
-        if buf[i] // E.BASE == E.A_PHOTO:
-            val = tile_value(st, cfg, comp, par, m, w, buf[i] % E.BASE)
+        if E.act_kind(buf[i]) == E.A_PHOTO:
+            val = known_tile_value(st, cfg, comp, par, st[E.CUR], E.act_arg(buf[i]), fs, js)
             if val > best_v:
                 best_v = val
                 best = buf[i]
@@ -366,7 +482,7 @@ def keep_action(st, comp, buf, n):
     best = buf[0]
     best_need = 1 << 30
     for i in range(n):
-        a = st[E.OFFER + buf[i] % E.BASE]
+        a = st[E.OFFER + E.act_arg(buf[i])]
         for side in range(2):
             need = 0
             for j in range(E.SIDE_N):
@@ -402,7 +518,7 @@ def city_action(st, comp, buf, n, w):
     best = buf[0]
     best_v = NEG
     for i in range(n):
-        s = buf[i] % 64
+        s = E.arg_space(E.act_arg(buf[i]))
         val = 0.0
         for d in range(1, HORIZON + 1):
             ring = within(comp, s, d) & ~within(comp, s, d - 1)
@@ -420,31 +536,40 @@ def city_action(st, comp, buf, n, w):
 
 
 @njit(cache=True)
-def heuristic_action(st, cfg, comp, par, buf, n):
+def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
     p = st[E.CUR]
     ph = st[E.PHASE]
     if ph == E.PH_KEEP:
         return keep_action(st, comp, buf, n)
-    w = np.empty(E.N_CREATURES)
-    creature_weights(st, cfg, comp, par, p, w)
+    seat_values(st, cfg, comp, par, p, fs, js)
+    w = fs[F_W:F_W + E.N_CREATURES]
     if ph == E.PH_CITY:
         return city_action(st, comp, buf, n, w)
     if ph == E.PH_PHOTO:
-        return photo_action(st, cfg, comp, par, buf, n, w)
-    kv = np.empty(E.N_TYPES)
-    keep_values(st, comp, w, kv)
+        return photo_action(st, cfg, comp, par, buf, n, fs, js)
+    kv = fs[F_KV:F_KV + E.N_TYPES]
+    keep_values(st, comp, w, kv, fs)
     if ph == E.PH_MOVE:
-        return move_action(st, cfg, comp, par, buf, n, kv)
+        return move_action(st, cfg, comp, par, buf, n, kv, fs, js)
     if ph == E.PH_TRADE:
-        return trade_action(st, cfg, comp, par, buf, n, kv)
+        return trade_action(st, cfg, comp, par, buf, n, kv, fs)
     if ph == E.PH_PAY:
         return cheapest(buf, n, E.A_PAY, kv)
     return cheapest(buf, n, E.A_DISCARD, kv)
 
 
 @njit(cache=True)
-def policy_action(st, cfg, comp, rng, kind, par, buf, n):
-    """The action policy `kind` with parameters `par` takes among buf[:n]."""
+def decide(st, cfg, comp, rng, kind, par, buf, n, fs, js):
+    """The action policy `kind` with parameters `par` takes among buf[:n], working in the
+    scratch (fs, js) of `new_scratch`."""
     if kind == RANDOM:
         return buf[randint(rng, 1, n)]
-    return heuristic_action(st, cfg, comp, par, buf, n)
+    return heuristic_action(st, cfg, comp, par, buf, n, fs, js)
+
+
+@njit(cache=True)
+def policy_action(st, cfg, comp, rng, kind, par, buf, n):
+    """The action policy `kind` with parameters `par` takes among buf[:n] (one decision:
+    a scratch of its own)."""
+    fs, js = new_scratch(cfg, comp)
+    return decide(st, cfg, comp, rng, kind, par, buf, n, fs, js)
