@@ -191,3 +191,14 @@ def test_bad_player_game_and_action_are_one_line_input_errors():
         new_game("chess")
     with pytest.raises(InputError, match="not legal now"):
         g.apply(10 ** 6)
+
+
+def test_docs_page_lists_each_games_tensor_layout_in_order():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs/api/protocol.md").read_text()
+    for name in GAMES:
+        g = new_game(name)
+        rows = "".join(f"| `{part}` | {size} |\n" for part, size in g.tensor_layout())
+        assert f"{g.observation_shape[0]} entries, {g.num_distinct_actions} action ids" in page
+        assert rows in page
