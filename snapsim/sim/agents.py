@@ -92,8 +92,7 @@ def load(reference: str) -> UserAgent:
     """The agent named ``module:object`` (dotted names allowed on both sides); the folder
     the command runs in is searched too, as `python -m` would."""
     module_name, _, attr = reference.partition(":")
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
+    _search_here()
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
@@ -109,9 +108,14 @@ def load(reference: str) -> UserAgent:
     return from_object(obj, reference)
 
 
-def _module_exists(name: str) -> bool:
+def _search_here() -> None:
+    """Let agents' modules be found in the folder the command runs in."""
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
+
+
+def _module_exists(name: str) -> bool:
+    _search_here()
     try:
         return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError):
@@ -157,11 +161,6 @@ def new_game(game: str, config, seed: int, index: int, policies, rotate_seats: b
                             rotate_seats=rotate_seats)
 
 
-def describe_action(game, action) -> str:
-    """An action in words, as the game's step class writes it."""
-    return game.action_to_string(action)
-
-
 def _code(choice) -> int | None:
     """An agent's answer as an action code: an action object, or an integer."""
     code = getattr(choice, "code", choice)
@@ -182,7 +181,7 @@ def agent_move(game, agent: UserAgent, seat: int, index: int, rng):
     code = _code(choice)
     codes = [_code(a) for a in legal]
     if code not in codes:
-        shown = ", ".join(f"{describe_action(game, a)} ({_code(a)})"
+        shown = ", ".join(f"{game.action_to_string(a)} ({_code(a)})"
                           for a in legal[:SHOWN_LEGAL])
         more = f" and {len(legal) - SHOWN_LEGAL} more" if len(legal) > SHOWN_LEGAL else ""
         raise AgentError(f"seat {seat} (agent {agent.name}) chose {choice!r} in game {index}, "
