@@ -723,8 +723,14 @@ def _report(args) -> None:
                          "another --out or add --force")
     if args.force:  # clear another run's report there; unforced, the report refuses it
         claim_report_folder(out, spec.name, args.seed, games, comps, force=True)
+    strong = None if args.strong.strip().lower() == "none" else args.strong
+    for flag, value in (("--strong-games", args.strong_games),
+                        ("--ladder-games", args.ladder_games)):
+        if value is not None:
+            whole(value, flag, 10, MAX_IN_MEMORY_GAMES)
     path = spec.report(out, games=games, seed=args.seed, studies=studies, threads=args.threads,
-                       components=comps, progress=not args.quiet)
+                       components=comps, progress=not args.quiet, strong=strong,
+                       strong_games=args.strong_games, ladder_games=args.ladder_games)
     print(f"report written to {path} (and report.md, figures, CSV tables beside it)")
 
 
@@ -734,7 +740,8 @@ def _report_sweep(args) -> None:
     if args.folder is None:
         raise InputError("give the sweep's folder: snapsim report sweep DIR")
     given = [o for o, v in (("--studies", args.studies), ("--components", args.components),
-                            ("--quick", args.quick)) if v]
+                            ("--quick", args.quick), ("--strong-games", args.strong_games),
+                            ("--ladder-games", args.ladder_games)) if v]
     if given:
         raise InputError(f"{given[0]} does not apply to a sweep report (its games are played)")
     path = sweep_report(args.folder, out=args.out, objective=args.objective or OBJECTIVE,
@@ -764,6 +771,17 @@ def _add_report(sub) -> None:
                                      "and cooperative variants from other public sources, "
                                      "not rulebook rules)")
     p.add_argument("--components", help="component TOML file (default: bundled)")
+    p.add_argument("--strong", default="tuned",
+                   help="line-up that re-measures every key finding to label it holds, changes, "
+                        "reverses or inconclusive: a policy in every seat, 'tuned' (the bundled "
+                        "policy tuned for each player count, else the game's strongest built-in "
+                        "one) or 'none' to skip (default: tuned)")
+    p.add_argument("--strong-games", type=int,
+                   help="games of each strong re-measure (default: the report's games; a slow "
+                        "search policy a share of them)")
+    p.add_argument("--ladder-games", type=int,
+                   help="games per table of the skill ladder (default: a tenth of the report's "
+                        "games, at least 24)")
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_report)
@@ -828,6 +846,10 @@ def _compare(args) -> int | None:
     policies = [p for p in (s.strip() for s in args.policies.split(",")) if p] \
         if args.policies else None
     knobs = dict(parse_knob(t) for t in args.variant_set)
+    if args.strong_games is not None:
+        if args.strong is None:
+            raise InputError("--strong-games belongs with --strong")
+        whole(args.strong_games, "--strong-games", 10, MAX_IN_MEMORY_GAMES)
     if args.out:
         out_folder(args.out)
     if args.out and not args.force:
@@ -835,7 +857,8 @@ def _compare(args) -> int | None:
     result = compare(args.game, baseline=args.baseline, variants=args.variant, variant_set=knobs,
                      players=players, policies=policies, games=games, seed=args.seed,
                      detect=args.detect, threads=args.threads,
-                     restricted=not args.no_restricted, progress=not args.quiet)
+                     restricted=not args.no_restricted, progress=not args.quiet,
+                     strong=args.strong, strong_games=args.strong_games)
     print(result.summary())
     if args.out:
         print(f"comparison written to {result.write(args.out, force=args.force)} (report.md, "
@@ -867,6 +890,14 @@ def _add_compare(sub) -> None:
     p.add_argument("--seed", type=int, default=1, help="root seed (default: 1)")
     p.add_argument("--no-restricted", action="store_true",
                    help="skip the restricted-play runs (default: run them)")
+    p.add_argument("--strong", nargs="?", const="tuned", metavar="POLICY",
+                   help="compare again with POLICY in every seat (alone: 'tuned', the bundled "
+                        "policy tuned for each player count, else the game's strongest "
+                        "built-in one) and label each change holds, changes, reverses or "
+                        "inconclusive (default: off)")
+    p.add_argument("--strong-games", type=int,
+                   help="with --strong: paired games per side of the strong comparison "
+                        "(default: --games; a slow search policy a share of them)")
     p.add_argument("--out", help="folder for index.html, report.md, CSVs and provenance.json "
                                  "(default: print the summary only)")
     p.add_argument("--force", action="store_true",

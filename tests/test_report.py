@@ -23,7 +23,7 @@ def quick_report(tmp_path_factory):
 def test_every_section_figure_and_table_is_written(quick_report):
     out = quick_report
     sections = [json.loads(p.read_text()) for p in sorted((out / "sections").glob("*.json"))]
-    assert len(sections) == len(STUDIES) == 8
+    assert len(sections) == len(STUDIES) == 9
     html = (out / "index.html").read_text()
     md = (out / "report.md").read_text()
     n_figures = 0
@@ -40,16 +40,27 @@ def test_every_section_figure_and_table_is_written(quick_report):
     assert html.count("data:image/png;base64,") == n_figures
     assert not re.search(r"src='[^d]", html)
     assert "Key findings" in md and "games per configuration: 300, seed: 1" in md
-    # every caption, under its figure in both renderings, says how the figure was made
+    # every caption, under its figure in both renderings, says how the figure was made (the
+    # skill ladder plays its own number of games)
     for s in sections:
         for name, cap in s["captions"].items():
-            for needle in ("CI", "Policies: ", " players", "n = 300 games", "seed 1."):
+            n = "n = 300 games" if s["key"] != "9-ladder" else "games per configuration"
+            for needle in ("CI", "Policies: ", " players", n, "seed 1."):
                 assert needle in cap, (name, needle)
             assert f"*{cap}*" in md
             assert f"<figcaption>{cap}</figcaption>".replace("'", "&#x27;") in html
     # tables show each estimate's interval next to it
     assert "| win_rate [95% CI] |" in md
     assert "win_rate [95% CI]</th>" in html
+    # key findings measured again with the tuned policies, labelled beside both numbers
+    strong = pd.concat([pd.read_csv(out / f"{name}.csv") for s in sections
+                        for name in s["tables"] if name.startswith("strong_")])
+    assert len(strong) >= 10 and set(strong.label) <= {"holds", "changes", "reverses",
+                                                       "inconclusive"}
+    assert set(strong.strong_line_up) == {"tuned-2p", "tuned-3p", "tuned-4p", "tuned-5p"}
+    assert "| greedy [95% CI] | greedy_games | strong [95% CI] |" in md
+    assert "## Skill ladder" in md and "tuned-4p" in pd.read_csv(
+        out / "ladder_ratings.csv").policy.tolist()
 
 
 def test_tables_agree_with_the_raw_data(quick_report):

@@ -21,6 +21,7 @@ from scipy import stats
 from tqdm import tqdm
 
 from ..analysis.balance import ALPHA, holm
+from ..analysis.labels import Estimate, Finding, label_findings
 from ..analysis.measures import Measure, MeasureSpec, measures, restricted_measure
 from ..analysis.paired import games_to_detect, ratio_difference, spread_difference, spread_interval
 from ..errors import InputError, SnapsimError
@@ -103,6 +104,7 @@ class Comparison:
     table: pd.DataFrame
     variants: list[Variant]
     provenance: dict
+    strong: pd.DataFrame | None = None  # `strong_check`'s labels, when asked for
 
     def verdicts(self, variant: str | None = None) -> list[str]:
         """Sentences from the numbers: every significant change, or that none was found."""
@@ -146,6 +148,24 @@ class Comparison:
                     for r in rows.itertuples()]
         return out
 
+    def strong_verdicts(self) -> list[str]:
+        """Per measure: does its change hold under the strong line-up (from the numbers)?"""
+        if self.strong is None:
+            return []
+        counts = self.strong.label.value_counts()
+        out = [f"under strong play ({', '.join(dict.fromkeys(self.strong.strong_line_up))}"
+               f", restricted play left out): " + ", ".join(f"{counts.get(k, 0)} {k}" for k in
+                                                            ("holds", "changes", "reverses",
+                                                             "inconclusive"))]
+        for r in self.strong[self.strong.label != "inconclusive"].itertuples():
+            out.append(f"{r.variant}: {r.measure} in {r.players}-player games changes by "
+                       f"{_fmt(r.greedy, r.unit, True)} [{_fmt(r.greedy_ci_low, r.unit, True)}, "
+                       f"{_fmt(r.greedy_ci_high, r.unit, True)}] with the default line-up and "
+                       f"{_fmt(r.strong, r.unit, True)} [{_fmt(r.strong_ci_low, r.unit, True)}, "
+                       f"{_fmt(r.strong_ci_high, r.unit, True)}] with {r.strong_line_up}: "
+                       f"{r.label}.")
+        return out
+
     def summary(self) -> str:
         """A few lines: what each variant changes, the verdicts, and what pairing bought."""
         p = self.provenance
@@ -155,7 +175,7 @@ class Comparison:
                  f"{len(self.table)} measures)"]
         for v in self.variants:
             lines.append(f"{v.label} changes: " + ("; ".join(v.changes) or "nothing"))
-        lines += self.verdicts()
+        lines += self.verdicts() + self.strong_verdicts()
         vr = self.table.variance_reduction.replace([np.inf], np.nan)
         if vr.notna().any():
             lines.append(f"pairing: median variance reduction {vr.median():.1f}x (the same "
@@ -176,6 +196,9 @@ class Comparison:
         for v in self.variants:
             intro.findings.append(f"{v.label} changes: " + ("; ".join(v.changes) or "nothing"))
         intro.tables["comparison"] = self.table
+        if self.strong is not None:
+            intro.findings += self.strong_verdicts()
+            intro.tables["strong_play"] = self.strong
         intro.save(out)
         for k, (group, rows) in enumerate(self.table.groupby("group", sort=False), start=1):
             key = group.replace(" ", "_")
@@ -341,7 +364,8 @@ def _config(spec, players, comps, knobs, label):
 def compare(game: str, baseline="standard", variants=(), variant_set: dict | None = None,
             players=None, policies=None, games: int | str = 2000, seed: int = 1,
             detect: float | None = None, threads: int | None = None, restricted: bool = True,
-            paired: bool = True, bootstrap: int = 1000, progress: bool = False) -> Comparison:
+            paired: bool = True, bootstrap: int = 1000, progress: bool = False,
+            strong: str | None = None, strong_games: int | None = None) -> Comparison:
     """Compare each variant (component files or sets, plus `variant_set` knobs) against the
     baseline on common random numbers.
 
@@ -382,6 +406,13 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
         Bootstrap resamples for the spread intervals.
     progress : bool
         Show a progress bar.
+    strong : str, optional
+        Run the comparison again with this policy in every seat ("tuned": the bundled policy
+        tuned for each player count, else the game's strongest built-in one) and label each
+        measure's change holds, changes, reverses or inconclusive (`strong_check`).
+    strong_games : int, optional
+        Games per side of that second comparison (default: `games`; a slow search policy a
+        share of them).
 
     Returns
     -------
@@ -397,6 +428,8 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     if not sides:
         raise InputError("give at least one --variant FILE or --variant-set KNOB=VALUE")
     spec.make_config(components=base, **variant_set)  # an unknown knob fails here, first
+    if strong is not None and str(strong).strip() != "tuned":
+        spec.make_policy(str(strong).strip())  # so does an unknown strong policy
     labels, out = [], []
     for k, comps in enumerate(sides):
         label = _label(comps, f"variant {k + 1}") if variants else "variant"
@@ -455,7 +488,50 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     record.update({k: record["baseline"][k] for k in ("snapsim", "game", "seed", "games")})
     record["components"] = record["baseline"]["components"]
     record["knobs"] = record["baseline"]["knobs"]
-    return Comparison(game, table, out, record)
+    result = Comparison(game, table, out, record)
+    if strong is not None:
+        kw = dict(baseline=baseline, variants=variants, variant_set=variant_set, seed=seed,
+                  threads=threads, paired=paired, bootstrap=bootstrap, progress=progress)
+        result.strong = strong_check(result, strong, counts, games, strong_games, kw)
+    return result
+
+
+def strong_check(result: Comparison, choice: str, counts, games: int,
+                 strong_games: int | None, kw: dict) -> pd.DataFrame:
+    """The comparison played again with the strong line-up in every seat at each player count
+    (same seed and variants; restricted play, whose other seats are the default policy, left
+    out), and each measure's change labelled by labels.label_findings (Holm across the
+    measures): the two changes compared as independent estimates."""
+    from .studies import SEARCH_MIN, strong_policy
+
+    spec = get_game(result.game)
+    parts, record = [], {}
+    for n in counts:
+        seats = n or spec.players(spec.make_config())
+        policy, share, why = strong_policy(spec.name, seats, str(choice).strip())
+        if policy is None:
+            raise InputError(f"no strong line-up for {seats}-player {spec.name}: {why}")
+        m = strong_games or max(min(SEARCH_MIN, games), games // share)
+        again = compare(spec.name, players=n, policies=[policy], games=m, restricted=False,
+                        **kw)
+        parts.append(again.table.assign(strong_line_up=policy))
+        record[seats] = {"policy": policy, "games": m, "why": why}
+    both = result.table.merge(pd.concat(parts, ignore_index=True),
+                              on=["variant", "players", "measure"], suffixes=("", "_strong"))
+    labels = label_findings([
+        Finding(f"{r.variant}: {r.measure} ({r.players} players)",
+                Estimate(r.diff, r.se_paired, r.games),
+                Estimate(r.diff_strong, r.se_paired_strong, r.games_strong))
+        for r in both.itertuples()])
+    result.provenance["strong"] = record
+    return pd.DataFrame({
+        "variant": both.variant, "players": both.players, "measure": both.measure,
+        "unit": both.unit, "greedy": both["diff"], "greedy_ci_low": both.ci_low,
+        "greedy_ci_high": both.ci_high, "strong": both.diff_strong,
+        "strong_ci_low": both.ci_low_strong, "strong_ci_high": both.ci_high_strong,
+        "strong_line_up": both.strong_line_up, "strong_games": both.games_strong,
+        "p_change_holm": labels.p_change_holm.to_numpy(), "label": labels.label.to_numpy(),
+        "games_to_settle": labels.settle_games.to_numpy()})
 
 
 def _side_measures(runner, config, lineup, mspec, restrictions, spec, n_seats, seed):

@@ -17,6 +17,7 @@ from tqdm import tqdm
 
 from .. import __version__
 from ..analysis import balance as B
+from ..analysis.labels import Estimate, Finding, label_findings
 from ..analysis.measures import seat_matrix
 from ..analysis.paired import Ratio, spread_interval, spread_value
 from ..analysis.stats import mean_interval, wilson_interval
@@ -84,10 +85,13 @@ def seat_finding(seats: pd.DataFrame, players: int, label: str) -> str:
             f"{pct(worst.win_rate)}, fair {pct(1 / players)} ({sig} after Holm correction).")
 
 
-def seat_advantage(ctx: Runs, s: Section, players, policy: str = "greedy") -> pd.DataFrame:
+def seat_advantage(ctx: Runs, s: Section, players, policy: str = "greedy",
+                   labelled=None) -> pd.DataFrame:
     """The seat-advantage table and figure of a section: win rate by seat minus the fair
     share 1/players in pp with 95% Wilson intervals, one colour per player count; adds one
-    finding per player count (the main count, 4, first) and returns the table."""
+    finding per player count (the main count, 4, first) and returns the table. At the
+    `labelled` counts (default all) the last seat's lead over the first is measured again
+    under the strong line-up."""
     seats = B.seat_advantage(pd.concat([ctx.sim([policy], players=n) for n in players],
                                        ignore_index=True))
     seats["seat"] += 1
@@ -103,6 +107,9 @@ def seat_advantage(ctx: Runs, s: Section, players, policy: str = "greedy") -> pd
                          "points", [policy], players))
     s.findings += [seat_finding(seats, n, ctx.players_label(n))
                    for n in sorted(players, key=lambda k: (k != 4, k))]
+    for n in sorted(players if labelled is None else labelled, key=lambda k: (k != 4, k)):
+        ctx.label(s, f"{ctx.players_label(n)}: last seat's win rate minus the first seat's",
+                  seat_gap(n), n)
     return seats
 
 
@@ -120,6 +127,152 @@ def knob_table(ctx: Runs, knobs: dict, row, **fixed) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# ---------------------------------------------------------------- strong play
+
+STRONG = "tuned"  # default strong line-up: the bundled policy tuned for the player count
+SEARCH_MIN = 10  # a slow strong policy plays games/share games, at least this many
+AFFORDABLE = 1000  # a slow search policy is played from this many games per configuration
+# per game, the strong policy where no tuned one is bundled for a player count, why, and the
+# share of the report's games it plays (a slow search policy: a fraction)
+FALLBACK = {
+    "yosemite": ("rollout", "no tuned Yosemite policy is bundled; the rollout (Monte Carlo) "
+                 "player is the strongest built-in one", 20),
+    "shutterbug": ("lookahead", "no tuned ShutterBug policy is bundled; the lookahead player "
+                   "is the strongest built-in one", 1),
+}
+
+
+def strong_policy(game: str, players: int, choice: str = STRONG,
+                  games: int | None = None) -> tuple[str | None, int, str]:
+    """(policy, share of the games it plays, why) of the strong line-up at `players` seats:
+    `choice`, or for "tuned" the bundled policy tuned for that count when there is one, else
+    the game's FALLBACK; None when that is a slow search policy and `games` (the report's)
+    is below AFFORDABLE."""
+    from ..sim.tuning import tuned_names
+
+    fallback = FALLBACK.get(game)
+    if choice != STRONG:
+        slow = fallback is not None and choice.split(":")[0].strip() == fallback[0]
+        return choice, fallback[2] if slow else 1, "chosen for this run"
+    if f"tuned-{players}p" in tuned_names(game):
+        return f"tuned-{players}p", 1, f"the bundled policy tuned for {players} players"
+    if fallback is None:
+        return None, 1, "no tuned policy is bundled and no stronger built-in one exists"
+    policy, why, share = fallback
+    if share > 1 and games is not None and games < AFFORDABLE:
+        return None, share, (f"{why}, too slow below {AFFORDABLE:,} games per configuration "
+                             "(give --strong rollout to play it anyway)")
+    return policy, share, why
+LADDER_SHARE = 10  # the skill ladder plays games/10 games per table (at least LADDER_MIN)
+LADDER_MIN = 24
+
+
+def game_ratio(df: pd.DataFrame, num, den=None) -> Ratio:
+    """A ratio of per-game sums over the rows of a run: sum(num) / sum(den) (den: one per
+    row), one entry per game in game order, so runs on the same deals pair game by game."""
+    games = np.sort(df.game.unique())
+    n = pd.Series(np.asarray(num, float), index=df.index).groupby(df.game).sum()
+    d = pd.Series(1.0 if den is None else np.asarray(den, float),
+                  index=df.index).groupby(df.game).sum()
+    return Ratio(n.reindex(games, fill_value=0).to_numpy(),
+                 d.reindex(games, fill_value=0).to_numpy())
+
+
+def win_rate(df: pd.DataFrame, mask) -> Ratio:
+    """Wins over appearances of the rows in `mask`, per game (ties share a win)."""
+    mask = np.asarray(mask, bool)
+    return game_ratio(df, np.where(mask, df.won, 0.0), mask)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A finding's effect under one line-up: a weighted sum of ratio measures over the same
+    deals (a seat's win rate minus the fair share, a knob's change in game length) minus a
+    reference value. Its error comes from the per-game linearisation (analysis.paired), so
+    the effect under two line-ups dealt alike is compared game by game."""
+
+    terms: tuple[tuple[float, Ratio], ...]
+    ref: float = 0.0
+
+    @property
+    def value(self) -> float:
+        return float(sum(c * r.value for c, r in self.terms) - self.ref)
+
+    def influence(self) -> np.ndarray:
+        """Per-game contributions: the error of their mean is the effect's error."""
+        return sum(c * r.influence() for c, r in self.terms)
+
+    def estimate(self) -> Estimate:
+        """The effect with its standard error, never below what one more event in each
+        numerator would move it (a rate of 0 or 1 otherwise has no error at all)."""
+        z = self.influence()
+        floor = sum(abs(c) / r.den.sum() for c, r in self.terms if r.den.sum() > 0)
+        return Estimate(self.value, max(float(np.std(z, ddof=1) / np.sqrt(len(z))), floor),
+                        len(z))
+
+
+def paired_change_se(greedy: np.ndarray, strong: np.ndarray) -> float:
+    """Standard error of (strong effect - greedy effect) from their per-game influences when
+    game i of both runs was dealt alike: the first min(n, m) deals are shared, the rest not."""
+    n, m = len(greedy), len(strong)
+    k = min(n, m)
+    cov = float(np.cov(greedy[:k], strong[:k])[0, 1]) if k > 1 else 0.0
+    var = np.var(greedy, ddof=1) / n + np.var(strong, ddof=1) / m - 2 * cov / max(n, m)
+    return float(np.sqrt(max(var, 0.0)))
+
+
+@dataclass
+class LineUp:
+    """One line-up of a report: the policy in every seat at each player count, on `games`
+    games from the report's seed (so game i is dealt as the greedy run's game i)."""
+
+    ctx: Runs
+    policy: Callable[[int], str]
+    games: int
+
+    def sim(self, players: int, seats: Callable[[str], list[str]] | None = None,
+            **knobs) -> pd.DataFrame:
+        """The run at `players` seats: the line-up's policy everywhere, or `seats(policy)`
+        (e.g. one restricted copy against plain ones, seats rotated)."""
+        p = self.policy(players)
+        return self.ctx.sim(seats(p) if seats else [p], games=self.games, players=players,
+                            **knobs)
+
+
+def seat_gap(players: int, **knobs) -> Callable[[LineUp], Effect]:
+    """The measure "last seat's win rate minus the first seat's" at `players` seats."""
+    def measure(side: LineUp) -> Effect:
+        df = side.sim(players, **knobs)
+        return Effect(((1.0, win_rate(df, df.seat == players - 1)),
+                       (-1.0, win_rate(df, df.seat == 0))))
+    return measure
+
+
+def knob_effect(column: str, players: int, knobs: dict, base: dict | None = None,
+                rows=None) -> Callable[[LineUp], Effect]:
+    """The measure "mean of `column` under `knobs` minus under `base` (default: the
+    rulebook)", over every row or the rows `rows(df)` selects; both runs dealt alike."""
+    def mean(df):
+        keep = np.ones(len(df), bool) if rows is None else np.asarray(rows(df), bool)
+        return game_ratio(df, np.where(keep, df[column], 0.0), keep)
+
+    def measure(side: LineUp) -> Effect:
+        return Effect(((1.0, mean(side.sim(players, **knobs))),
+                       (-1.0, mean(side.sim(players, **(base or {}))))))
+    return measure
+
+
+@dataclass
+class Labelled:
+    """One finding measured under both line-ups, before its label (Holm across the report)."""
+
+    section: str
+    finding: Finding
+    players: int
+    policy: str  # the strong line-up's policy
+    unit: str  # "pp" (a rate difference) or the unit of the effect
+
+
 @dataclass
 class Runs:
     """Settings shared by a report's studies and a cache of their runs, so sections reuse
@@ -133,6 +286,11 @@ class Runs:
     bar: object = None
     cache: dict = field(default_factory=dict)
     out: Path | None = None  # the report folder, once known
+    strong: str | None = STRONG  # the strong line-up's policy; None: greedy only
+    strong_games: int | None = None  # its games (default: `strong_policy`'s)
+    ladder_games: int | None = None  # games per table of the skill ladder
+    labelled: list[Labelled] = field(default_factory=list)
+    records: dict = field(default_factory=dict)  # provenance beyond the cached runs
 
     def note(self, games: int | None = None) -> str:
         return f"n = {games or self.games:,} games per configuration, seed {self.seed}"
@@ -160,14 +318,173 @@ class Runs:
             self.bar.update(1)
 
     def sim(self, policies, games: int | None = None, **knobs) -> pd.DataFrame:
+        """The run of `policies` (one per seat, or one for all) on the report's seed; a run
+        asked for again, in whatever words (one name for all seats, the default knobs
+        spelled out), comes from the cache."""
         games = games or self.games
-        key = ("sim", tuple(policies), games, tuple(sorted(knobs.items())))
+        config = self.config(**knobs)
+        seats = get_game(self.game).players(config)
+        policies = [str(p) for p in policies]
+        key = ("sim", tuple(policies * seats if len(policies) == 1 else policies), games,
+               repr(config))
         if key not in self.cache:
-            self.cache[key] = simulate(self.game, policies=list(policies), games=games,
-                                       seed=self.seed, threads=self.threads,
-                                       config=self.config(**knobs))
+            self.cache[key] = simulate(self.game, policies=policies, games=games,
+                                       seed=self.seed, threads=self.threads, config=config)
             self.tick()
         return self.cache[key]
+
+    def strong_policy(self, players: int) -> tuple[str | None, int, str]:
+        """(policy, games, why) of the strong line-up at `players` seats (`strong_policy`;
+        None: none affordable): its share of the report's games (at least SEARCH_MIN) unless
+        `strong_games` says."""
+        choice, share, why = strong_policy(self.game, players, self.strong, self.games)
+        games = self.strong_games or max(min(SEARCH_MIN, self.games), self.games // share)
+        return choice, games, why
+
+    def label(self, s: Section, name: str, measure: Callable[[LineUp], Effect | Estimate],
+              players: int, unit: str = "pp", base: str = "greedy") -> None:
+        """Measure one finding of section `s` with the policy the section measured it with
+        (`base`) and under the strong line-up, both from the report's seed (game i dealt
+        alike, so an `Effect` pairs game by game; an `Estimate` is taken as independent),
+        and keep it for `strong_play` to label."""
+        if self.strong is None:
+            return
+        policy, games, why = self.strong_policy(players)
+        if policy is None:
+            note = f"Not measured again under strong play: {why}."
+            if note not in s.findings:
+                s.findings.append(note)
+            return
+        greedy = measure(LineUp(self, lambda n: base, self.games))
+        strong = measure(LineUp(self, lambda n: self.strong_policy(n)[0], games))
+        if isinstance(greedy, Effect) and isinstance(strong, Effect):
+            found = Finding(name, greedy.estimate(), strong.estimate(),
+                            paired_change_se(greedy.influence(), strong.influence()))
+        else:
+            found = Finding(name, greedy, strong)
+        self.labelled.append(Labelled(s.key, found, players, policy, unit))
+
+
+def _signed(value: float, unit: str = "") -> str:
+    number = f"{value:+.1f}" if unit == "pp" else f"{value:+.2f}"
+    return f"{number} {unit}" if unit else number
+
+
+def strong_play(ctx: Runs, sections: list[Section]) -> pd.DataFrame | None:
+    """Label every finding measured under both line-ups (labels.label_findings: Holm across
+    the findings of the studies built together) and add to each section its table (both
+    effects with 95% CIs, the label, the games per line-up that would settle an open one)
+    and one sentence per finding generated from those numbers."""
+    if not ctx.labelled:
+        return None
+    labels = label_findings([x.finding for x in ctx.labelled])
+    z = float(stats.norm.ppf(0.975))
+    rows = []
+    for x, r in zip(ctx.labelled, labels.itertuples(), strict=True):
+        scale = 100 if x.unit == "pp" else 1
+        row = {"section": x.section, "finding": x.finding.name, "players": x.players,
+               "unit": x.unit}
+        for side, est in (("greedy", x.finding.greedy), ("strong", x.finding.strong)):
+            row |= {side: scale * est.effect, f"{side}_ci_low": scale * (est.effect - z * est.se),
+                    f"{side}_ci_high": scale * (est.effect + z * est.se),
+                    f"{side}_games": est.games}
+        rows.append({**row, "strong_line_up": x.policy, "paired": r.paired,
+                     "p_change_holm": r.p_change_holm, "label": r.label,
+                     "games_to_settle": r.settle_games})
+    table = pd.DataFrame(rows)
+    for s in sections:
+        mine = table[table.section == s.key].drop(columns="section").reset_index(drop=True)
+        if mine.empty:
+            continue
+        s.tables[f"strong_{s.key.split('-', 1)[-1].replace('-', '_')}"] = mine
+        for r in mine.itertuples():
+            settle = ""
+            if r.label == "inconclusive":
+                settle = (f"; about {r.games_to_settle:,.0f} games per line-up would settle it"
+                          if np.isfinite(r.games_to_settle) else "; no effect either way")
+            elif r.label == "changes":
+                settle = f" (Holm-corrected p of the change {r.p_change_holm:.3g})"
+            s.findings.append(
+                f"Under strong play ({r.strong_line_up}, {r.strong_games:,} games): "
+                f"{r.finding} is {_signed(r.greedy, r.unit)} [{_signed(r.greedy_ci_low)}, "
+                f"{_signed(r.greedy_ci_high)}] with greedy play and {_signed(r.strong, r.unit)} "
+                f"[{_signed(r.strong_ci_low)}, {_signed(r.strong_ci_high)}] with "
+                f"{r.strong_line_up}: "
+                f"{r.label.upper()}{settle}.")
+    ctx.records["strong_play"] = {
+        "line_up": {int(n): ctx.strong_policy(int(n))[0] for n in sorted(table.players.unique())},
+        "games": {int(n): ctx.strong_policy(int(n))[1] for n in sorted(table.players.unique())},
+        "why": {int(n): ctx.strong_policy(int(n))[2] for n in sorted(table.players.unique())},
+        "findings": len(table), "labels": table.label.value_counts().to_dict()}
+    return table
+
+
+def ladder_section(ctx: Runs, order: int, players: int, policies=None,
+                   why: str = "") -> Section:
+    """The skill ladder at the report's main player count (analysis.ladder): every built-in
+    policy and the bundled tuned one (or `policies`, `why` saying what is left out) rated
+    against each other with seats rotated."""
+    from ..analysis.ladder import default_field, ladder
+
+    games = ctx.ladder_games or max(LADDER_MIN, ctx.games // LADDER_SHARE)
+    slow = FALLBACK.get(ctx.game, ("", "", 1))
+    if policies is None and slow[2] > 1 and ctx.games < AFFORDABLE:
+        policies = [p for p in default_field(ctx.game, players) if p != slow[0]]
+        why = f"a slow search policy, played from {AFFORDABLE:,} games per configuration up"
+    lad = ladder(ctx.game, players, policies=policies, games=games, seed=ctx.seed,
+                 threads=ctx.threads, components=ctx.components)
+    left = [p for p in default_field(ctx.game, players) if p not in lad.policies]
+    ctx.tick()
+    prov = lad.provenance
+    s = Section("9-ladder", order, "Skill ladder",
+                f"{len(lad.policies)} policies ({', '.join(lad.policies)}) at "
+                f"{prov.get('tables')} tables of {players}, each table in all its seat "
+                f"assignments equally often on shared deals, {games:,} games per table "
+                f"({lad.games:,} in all). A rating is a Bradley-Terry log-strength fitted to "
+                "who finished ahead of whom (won, then score; a tie counts half): A finishes "
+                "ahead of B with chance 1 / (1 + exp(rating_B - rating_A)). Intervals: 95% "
+                "bootstrap over deals; pairwise shares: 95% Wilson intervals."
+                + (f" Left out: {', '.join(left)} ({why})." if left else ""))
+    ratings, pairwise = lad.ratings.copy(), lad.pairwise.copy()
+    s.tables["ladder_ratings"] = ratings
+    s.tables["ladder_pairwise"] = pairwise
+    note = f"n = {lad.games:,} games, seed {ctx.seed}"
+    s.figure("ladder", F.bars(ratings, "policy", "rating", "ci_low", "ci_high",
+                              f"Skill ladder, {ctx.players_label(players)}", note,
+                              ylabel="rating (Bradley-Terry log-strength)", ref=0.0),
+             ctx.caption("Bradley-Terry rating of each policy, strongest first",
+                         ", ".join(lad.policies) + " (every seat assignment)", players,
+                         games=lad.games, interval="95% bootstrap CIs over deals"))
+    order_ = list(ratings.policy)
+    share, lo, hi = (pairwise.pivot(index="policy", columns="opponent", values=c)
+                     .reindex(index=order_, columns=order_) * 100
+                     for c in ("share", "ci_low", "ci_high"))
+    s.figure("ladder_pairwise",
+             F.heatmap(share.rename_axis(index="policy", columns="opponent"), lo, hi,
+                       "Share of meetings the row policy finished ahead", note,
+                       "row policy ahead (%)"),
+             ctx.caption("Share of meetings (%) the row policy finished ahead of the column "
+                         "policy, 95% CI in brackets", ", ".join(lad.policies), players,
+                         games=lad.games))
+    top, low = ratings.iloc[0], ratings.iloc[-1]
+    s.findings.append(f"Strongest: {top.policy}, rating {top.rating:+.2f} [{top.ci_low:+.2f}, "
+                      f"{top.ci_high:+.2f}]; weakest: {low.policy}, {low.rating:+.2f} "
+                      f"[{low.ci_low:+.2f}, {low.ci_high:+.2f}].")
+    if len(ratings) > 1:
+        second = ratings.iloc[1]
+        meet = pairwise[(pairwise.policy == top.policy) & (pairwise.opponent == second.policy)]
+        if len(meet):
+            m = meet.iloc[0]
+            sep = "apart" if top.ci_low > second.ci_high else "overlapping"
+            s.findings.append(f"{top.policy} finishes ahead of {second.policy} (second) in "
+                              f"{pct(m.share)} [{pct(m.ci_low)}, {pct(m.ci_high)}] of "
+                              f"{m.meetings:,} meetings; their rating intervals are {sep}.")
+    if "greedy" in order_:
+        above = order_[:order_.index("greedy")]
+        s.findings.append("Rated above greedy, the policy every other section measures with: "
+                          + (", ".join(above) if above else "none") + ".")
+    ctx.records["ladder"] = prov
+    return s
 
 
 Study = tuple[Callable[[Runs], Section], int]  # (function, runs it adds to the cache)
@@ -176,23 +493,38 @@ Study = tuple[Callable[[Runs], Section], int]  # (function, runs it adds to the 
 def build_report(game: str, title: str, studies: dict[str, Study], out, games: int, seed: int,
                  chosen=None, threads=None, components=None, progress=True,
                  runs_type: type[Runs] = Runs, min_games: int = 10,
-                 meta: dict | None = None) -> Path:
-    """Run the chosen studies (default all), save their sections, render the report."""
+                 meta: dict | None = None, strong: str | None = STRONG,
+                 strong_games: int | None = None, ladder_games: int | None = None) -> Path:
+    """Run the chosen studies (default all), label their key findings under the strong
+    line-up (`strong`, None for greedy only), save their sections, render the report."""
     names = list(studies) if chosen is None else list(chosen)
     bad = [n for n in names if n not in studies]
     if bad:
         raise InputError(f"unknown study {bad[0]!r}; choose from {', '.join(studies)}")
     if isinstance(games, bool) or not isinstance(games, int) or games < min_games:
         raise InputError(f"games must be a whole number >= {min_games}, got {games!r}")
+    for name, value in (("strong games", strong_games), ("ladder games", ladder_games)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < min_games):
+            raise InputError(f"{name} must be a whole number >= {min_games}, got {value!r}")
+    if strong is not None:
+        from ..sim.tuning import resolve_policy
+
+        strong = str(strong).strip()
+        if strong != STRONG:
+            resolve_policy(game, strong)  # an unknown policy fails here, before any game
     out = Path(out)
     claim_report_folder(out, game, seed, games, components)
     out.mkdir(parents=True, exist_ok=True)
-    runs = runs_type(game, games, seed, threads, components)
+    runs = runs_type(game, games, seed, threads, components, strong=strong,
+                     strong_games=strong_games, ladder_games=ladder_games)
     total = sum(studies[n][1] for n in names)
     with tqdm(total=total, unit="run", desc=f"{game} report", disable=not progress) as bar:
         runs.bar = bar
-        for n in names:
-            studies[n][0](runs).save(out)
+        sections = [studies[n][0](runs) for n in names]
+    strong_play(runs, sections)
+    for section in sections:
+        section.save(out)
     runs.out = out
     record = report_provenance(game, runs, names)
     (out / PROVENANCE_FILE).write_text(json.dumps(record, indent=1))
@@ -252,7 +584,8 @@ def report_provenance(game: str, runs: Runs, studies: list[str]) -> dict:
                if isinstance(df, pd.DataFrame) and "provenance" in df.attrs]
     record = {"snapsim": __version__, "game": game,
               "components": components_record(game, comps), "seed": runs.seed,
-              "games": runs.games, "studies": studies, "configurations": configs}
+              "games": runs.games, "studies": studies, "configurations": configs,
+              "strong": runs.strong, **runs.records}
     try:  # one study re-run alone keeps what the other studies recorded
         old = json.loads((Path(runs.out) / PROVENANCE_FILE).read_text()) if runs.out else {}
     except (OSError, ValueError):

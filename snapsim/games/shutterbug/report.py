@@ -16,7 +16,20 @@ from scipy import stats
 from ...analysis import balance as B
 from ...report import Section
 from ...report import figures as F
-from ...report.studies import Runs, build_report, estimate, pct, proportion, seat_advantage
+from ...report.studies import (
+    STRONG,
+    Effect,
+    Runs,
+    build_report,
+    estimate,
+    game_ratio,
+    knob_effect,
+    ladder_section,
+    pct,
+    proportion,
+    seat_advantage,
+    win_rate,
+)
 from ...report.studies import study_main as shared_study_main
 
 PLAYERS = (2, 3, 4, 5, 6)
@@ -45,7 +58,7 @@ def study_seats(ctx: Runs) -> Section:
                 "Win rate by seat (seat 1 plays first every round) with greedy players in "
                 "every seat, tested against the fair share 1/players (Holm-corrected). Two "
                 "players play the rulebook's team game.")
-    seat_advantage(ctx, s, PLAYERS)
+    seat_advantage(ctx, s, PLAYERS, labelled=(4,))
     return s
 
 
@@ -91,7 +104,22 @@ def study_assignments(ctx: Runs) -> Section:
                                            if len(flagged) else "none after correction."))
     s.findings.append(f"Players complete all three creatures of their chosen side in "
                       f"{pct((df.creatures_met == 3).mean())} of player-games.")
+    names = [a.name for a in comp.assignments]
+    for card in dict.fromkeys((hi.card, lo.card, *flagged.card)):
+        ctx.label(s, f"{card}: mean assignment points minus the mean over all cards",
+                  card_points(names.index(card)), 4, unit="points")
     return s
+
+
+def card_points(index: int):
+    """The measure "mean assignment points of the players dealt card `index` minus the mean
+    over every player" (4 players)."""
+    def measure(side) -> Effect:
+        df = side.sim(4)
+        mine = (df.assignment == index).to_numpy()
+        return Effect(((1.0, game_ratio(df, np.where(mine, df.assignment_points, 0), mine)),
+                       (-1.0, game_ratio(df, df.assignment_points))))
+    return measure
 
 
 # ---------------------------------------------------------------- 3 side jobs
@@ -159,6 +187,8 @@ def study_trading(ctx: Runs) -> Section:
     s.tables["trading_rule"] = pd.DataFrame([cmp])
     s.findings.append(f"Four traders score {cmp['mean_a']:.2f} a player with trading and "
                       f"{cmp['mean_b']:.2f} without (Welch p = {cmp['p_value']:.3g}).")
+    ctx.label(s, "trading allowed: change in mean score", knob_effect(
+        "score", 4, {"trading": True}, {"trading": False}), 4, unit="points", base="trader")
     return s
 
 
@@ -265,7 +295,14 @@ def study_team(ctx: Runs) -> Section:
     for r in table.itertuples():
         s.findings.append(f"{r.mode}: seat 1 wins {pct(r.seat1_win_rate)} "
                           f"[{pct(r.seat1_win_rate_ci_low)}, {pct(r.seat1_win_rate_ci_high)}].")
+    ctx.label(s, "team game: seat 1's win rate minus the fair 50%", seat_one, 2)
     return s
+
+
+def seat_one(side) -> Effect:
+    """The measure "seat 1's win rate in the two-player team game minus the fair 50%"."""
+    df = side.sim(2)
+    return Effect(((1.0, win_rate(df, df.seat == 0)),), ref=0.5)
 
 
 # ---------------------------------------------------------------- 8 solo
@@ -314,16 +351,23 @@ STUDIES = {
     "seats": (study_seats, 5), "assignments": (study_assignments, 1),
     "side_jobs": (study_side_jobs, 5), "trading": (study_trading, 3), "city": (study_city, 5),
     "tips": (study_tips, 10), "team": (study_team, 2), "solo": (study_solo, 9),
+    "ladder": (lambda ctx: ladder_section(ctx, 9, 4), 1),
 }
 
 
 def build(out="reports/shutterbug", games: int = 3000, seed: int = 1, studies=None,
-          threads: int | None = None, components=None, progress: bool = True) -> Path:
-    """Run the chosen studies (default all), save their sections, render the report."""
+          threads: int | None = None, components=None, progress: bool = True,
+          strong: str | None = STRONG, strong_games: int | None = None,
+          ladder_games: int | None = None) -> Path:
+    """Run the chosen studies (default all), label their key findings under the strong
+    line-up (default: a tuned policy if bundled, else the lookahead player), render the
+    report."""
     source = "reconstructed (see data/standard.toml)" if components is None \
         else Path(components.path).name
     return build_report("shutterbug", "ShutterBug - balance report", STUDIES, out, games, seed,
-                        studies, threads, components, progress, meta={"components": source})
+                        studies, threads, components, progress, meta={"components": source},
+                        strong=strong, strong_games=strong_games,
+                        ladder_games=ladder_games)
 
 
 def study_main(study: str, argv=None) -> None:

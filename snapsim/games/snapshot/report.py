@@ -14,20 +14,26 @@ import pandas as pd
 from scipy import stats
 
 from ...analysis import balance as B
+from ...analysis.labels import Estimate
 from ...analysis.stats import wilson_interval
 from ...report import Section
 from ...report import figures as F
 from ...report.studies import (
+    STRONG,
+    Effect,
     Runs,
     build_report,
     estimate,
+    knob_effect,
     knob_table,
+    ladder_section,
     pct,
     pp,
     proportion,
     ratio,
     seat_advantage,
     seat_spread,
+    win_rate,
 )
 from ...report.studies import study_main as shared_study_main
 from .api import details
@@ -52,11 +58,12 @@ class Ctx(Runs):
     def players_label(self, players: int) -> str:
         return players_label(players)
 
-    def details(self, players=4):
-        key = ("details", players)
+    def details(self, players=4, policy: str = "greedy", games: int | None = None):
+        games = games or self.games
+        key = ("details", players, policy, games)
         if key not in self.cache:
-            self.cache[key] = details(self.config(players=players), ["greedy"] * players,
-                                      self.games, self.seed)
+            self.cache[key] = details(self.config(players=players), [policy] * players,
+                                      games, self.seed)
             self.tick()
         return self.cache[key]
 
@@ -196,6 +203,8 @@ def study_restricted(ctx: Ctx) -> Section:
                           f"[{pct(r.ci_low)}, {pct(r.ci_high)}] instead of 25% "
                           f"({pp(r.win_rate - 0.25)}, "
                           f"{'significant' if r.significant else 'not significant'}).")
+    for action, param in RESTRICTIONS.items():
+        ctx.label(s, f"win rate without {action} minus the fair 25%", restricted(param), 4)
     base = per_game(ctx.sim(["greedy"], players=4))
     variants = {"full game": {}, "1: no assignments/raccoon": dict(assignments=False,
                                                                    raccoon=False),
@@ -224,7 +233,19 @@ def study_restricted(ctx: Ctx) -> Section:
         s.findings.append(f"Variant {r.variant}: {r.rounds:.2f} rounds vs {vt.rounds.iloc[0]:.2f}"
                           f" (Welch p = {r.p_rounds:.3g}, {sig}), score spread within a game "
                           f"{r.score_sd:.1f} vs {vt.score_sd.iloc[0]:.1f}.")
+    ctx.label(s, "Simpler Variants 1+2+3: change in game length", knob_effect(
+        "rounds", 4, variants["1+2+3"]), 4, unit="rounds")
     return s
+
+
+def restricted(param: str):
+    """The measure "win rate of one player forbidden `param`, among three unrestricted
+    players of the same line-up, minus the fair 25%"."""
+    def measure(side) -> Effect:
+        name = f"{side.policy(4)}:{param}=0"
+        df = side.sim(4, seats=lambda p: [name, p, p, p])
+        return Effect(((1.0, win_rate(df, df.policy.astype(str) == name)),), ref=0.25)
+    return measure
 
 
 # ---------------------------------------------------------------- 4 cards
@@ -269,7 +290,25 @@ def study_cards(ctx: Ctx) -> Section:
     s.findings.append("Outliers: " + (", ".join(f"{r.card} (z = {r.robust_z:.1f})"
                                                 for r in flagged.itertuples())
                                       if len(flagged) else "none."))
+    for card in dict.fromkeys((top.card, low.card, *flagged.card)):
+        ctx.label(s, f"{card}: prestige per die minus its habitat's median",
+                  card_value(ctx, card), 4, unit="prestige per die")
     return s
+
+
+def card_value(ctx: Ctx, card: str):
+    """The measure "prestige per die rolled at `card` minus its habitat's median", with the
+    card's Wilson interval (the median taken as known; per-card totals are not per game, so
+    the line-ups compare as independent)."""
+    def measure(side) -> Estimate:
+        cards, _ = ctx.details(4, side.policy(4), side.games)
+        c = cards.set_index("card")
+        value = c.photos * c.prestige / c.dice.where(c.dice > 0)
+        median = value.groupby(c.habitat).transform("median")
+        lo, hi = wilson_interval(c.photos[card], c.dice[card])
+        return Estimate.from_ci(value[card] - median[card], lo * c.prestige[card] - median[card],
+                                hi * c.prestige[card] - median[card], side.games)
+    return measure
 
 
 # ---------------------------------------------------------------- 5 awards and assignments
@@ -307,6 +346,11 @@ def study_awards(ctx: Ctx) -> Section:
         f"claimed in rounds {first.mean_round.min():.1f}-{first.mean_round.max():.1f} on "
         f"average, {pct(first.claimed.min() / ctx.games)}-"
         f"{pct(first.claimed.max() / ctx.games)} of games claim them.")
+    for name in dict.fromkeys((by.loc[by.win_rate.idxmax()].assignment_name,
+                               by.loc[by.win_rate.idxmin()].assignment_name,
+                               *by[by.flagged].assignment_name)):
+        ctx.label(s, f"win rate with {name} minus the fair 25%",
+                  assignment_win_rate(names.index(name)), 4)
     flagged = by[by.flagged]
     s.findings.append(
         ("Unbalanced assignments: " + ", ".join(f"{r.assignment_name} wins {pct(r.win_rate)}"
@@ -316,6 +360,14 @@ def study_awards(ctx: Ctx) -> Section:
     s.findings.append(f"Cover photo completed in {pct((df.cover > 0).mean())} of player-games;"
                       f" feature articles average {df.article.mean():.1f} prestige.")
     return s
+
+
+def assignment_win_rate(index: int):
+    """The measure "win rate of the players dealt assignment `index` minus the fair 25%"."""
+    def measure(side) -> Effect:
+        df = side.sim(4)
+        return Effect(((1.0, win_rate(df, df.assignment == index)),), ref=0.25)
+    return measure
 
 
 # ---------------------------------------------------------------- 6 raccoon
@@ -343,6 +395,8 @@ def study_raccoon(ctx: Ctx) -> Section:
                       f"{b.rounds:.2f} to {a.rounds:.2f} rounds (p = {b.p_rounds:.3g}).")
     s.findings.append(f"Spooks per game: {a.spooks_per_game:.2f} with it, "
                       f"{b.spooks_per_game:.2f} without.")
+    ctx.label(s, "the raccoon's change in mean score", knob_effect(
+        "score", 4, {"raccoon": True}, {"raccoon": False}), 4, unit="points")
     return s
 
 
@@ -380,6 +434,9 @@ def study_sensitivity(ctx: Ctx) -> Section:
     big = moved.loc[moved.effect.idxmax()]
     s.findings.append(f"Game length reacts most to {big.knob} = {big.value}: {big.rounds:.2f} "
                       f"rounds vs {bg.rounds.mean():.2f} (p = {big.p_rounds:.3g}).")
+    value = type(SENSITIVITY[big.knob][0])(big.value)
+    ctx.label(s, f"{big.knob} = {big.value}: change in game length", knob_effect(
+        "rounds", 4, {big.knob: value}), 4, unit="rounds")
     fair = t.loc[t.seat_spread.idxmin()]
     s.findings.append(f"The smallest seat spread is with {fair.knob} = {fair.value} "
                       f"({100 * fair.seat_spread:.1f} pp [{100 * fair.seat_spread_ci_low:.1f}, "
@@ -440,15 +497,20 @@ STUDIES = {
     "restricted": (study_restricted, 8), "cards": (study_cards, 1), "awards": (study_awards, 0),
     "raccoon": (study_raccoon, 1), "sensitivity": (study_sensitivity, 8),
     "tokens": (study_tokens, 1),
+    "ladder": (lambda ctx: ladder_section(ctx, 9, 4), 1),
 }
 
 
 def build(out="reports/snapshot", games: int = 20_000, seed: int = 1, studies=None,
-          threads: int | None = None, components=None, progress: bool = True) -> Path:
-    """Run the chosen studies (default all), save their sections, render the report."""
+          threads: int | None = None, components=None, progress: bool = True,
+          strong: str | None = STRONG, strong_games: int | None = None,
+          ladder_games: int | None = None) -> Path:
+    """Run the chosen studies (default all), label their key findings under the strong
+    line-up (default: the tuned policy for each player count), render the report."""
     return build_report("snapshot", "Snapshot: Wildlife Photographer - balance report",
                         STUDIES, out, games, seed, studies, threads, components, progress,
-                        runs_type=Ctx)
+                        runs_type=Ctx, strong=strong, strong_games=strong_games,
+                        ladder_games=ladder_games)
 
 
 def study_main(study: str, argv=None) -> None:

@@ -16,7 +16,21 @@ from ...analysis import balance as B
 from ...analysis.stats import slope_intervals
 from ...report import Section
 from ...report import figures as F
-from ...report.studies import Runs, build_report, estimate, knob_table, pct, pp, proportion, ratio
+from ...report.studies import (
+    STRONG,
+    Effect,
+    Runs,
+    build_report,
+    estimate,
+    knob_effect,
+    knob_table,
+    ladder_section,
+    pct,
+    pp,
+    proportion,
+    ratio,
+    win_rate,
+)
 from ...report.studies import study_main as shared_study_main
 from .api import ANIMAL_KEYS
 from .components import ANIMALS
@@ -85,7 +99,18 @@ def study_first(ctx: Ctx) -> Section:
                           f"[{pct(r.ci_low)}, {pct(r.ci_high)}] "
                           f"({'significant' if r.significant else 'not significant'} after "
                           "Holm correction).")
+    ctx.label(s, "first player's win rate minus the fair 50%",
+              owner_win_rate(lambda df: df["first"] == 1), 2)
     return s
+
+
+def owner_win_rate(rows):
+    """The measure "win rate of the players `rows(df)` selects minus the fair 50%", in the
+    line-up's mirror match."""
+    def measure(side) -> Effect:
+        df = side.sim(2)
+        return Effect(((1.0, win_rate(df, rows(df))),), ref=0.5)
+    return measure
 
 
 # ---------------------------------------------------------------- 2 animals
@@ -219,6 +244,15 @@ def study_landmarks(ctx: Ctx) -> Section:
                                   "Win rate of the player who takes each judge", MIRROR))
     top = lm.loc[lm.mean_points.idxmax()]
     low = lm.loc[lm.mean_points.idxmin()]
+    best = int(np.argmax(lm.win_rate.to_numpy()))
+    ctx.label(s, f"win rate of {lm.landmark[best]}'s owner minus the fair 50%",
+              owner_win_rate(lambda df: df[f"landmark{best}"] >= 0), 2)
+    decided = jd[jd.n > 0]
+    if len(decided):
+        judge = decided.loc[decided.win_rate.idxmax()].judge
+        key = ANIMAL_KEYS[list(ANIMALS).index(judge)]
+        ctx.label(s, f"win rate of the player who takes the {judge} judge minus the fair 50%",
+                  owner_win_rate(lambda df: df[f"judge_{key}"] == 1), 2)
     s.findings.append(f"A landmark token is taken in {pct(lm.taken.min())} to "
                       f"{pct(lm.taken.max())} of games; {top.landmark} scores its owner most "
                       f"({top.mean_points:.2f} points), {low.landmark} least "
@@ -290,6 +324,11 @@ def study_knobs(ctx: Ctx) -> Section:
     big = moved.loc[moved.effect.idxmax()]
     s.findings.append(f"Game length reacts most to {big.knob} = {big.value}: {big.turns:.1f} "
                       f"turns vs {bg.turns.mean():.1f} (p = {big.p_turns:.3g}).")
+    value = next(v for v in KNOBS[big.knob][1] if str(v) == big.value)
+    ctx.label(s, f"{big.knob} = {big.value}: change in turns per game",
+              knob_effect("turns", 2, {big.knob: value}), 2, unit="turns")
+    ctx.label(s, "tiles_dealt = 5: change in the first player's win rate",
+              knob_effect("won", 2, {"tiles_dealt": 5}, rows=lambda df: df["first"] == 1), 2)
     dealt = t[(t.knob == "tiles_dealt") & ~t.default].iloc[0]
     s.findings.append(f"Dealing 5 tiles instead of 3: mean score {dealt.mean_score:.1f} vs "
                       f"{t[t.default].mean_score.iloc[0]:.1f}, first player wins "
@@ -332,14 +371,20 @@ STUDIES = {
     "first": (study_first, 2), "animals": (study_animals, 0), "bonuses": (study_bonuses, 0),
     "scores": (study_scores, 0), "landmarks": (study_landmarks, 0), "length": (study_length, 0),
     "knobs": (study_knobs, 8), "policies": (study_policies, 3),
+    "ladder": (lambda ctx: ladder_section(ctx, 9, 2), 1),
 }
 
 
 def build(out="reports/yosemite", games: int = 5_000, seed: int = 1, studies=None,
-          threads: int | None = None, components=None, progress: bool = True) -> Path:
-    """Run the chosen studies (default all), save their sections, render the report."""
+          threads: int | None = None, components=None, progress: bool = True,
+          strong: str | None = STRONG, strong_games: int | None = None,
+          ladder_games: int | None = None) -> Path:
+    """Run the chosen studies (default all), label their key findings under the strong
+    line-up (default: a tuned policy if bundled, else the rollout player), render the
+    report."""
     return build_report("yosemite", "Yosemite - balance report", STUDIES, out, games, seed,
-                        studies, threads, components, progress, runs_type=Ctx)
+                        studies, threads, components, progress, runs_type=Ctx, strong=strong,
+                        strong_games=strong_games, ladder_games=ladder_games)
 
 
 def study_main(study: str, argv=None) -> None:
