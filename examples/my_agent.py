@@ -26,5 +26,5 @@ class PhotoFirst:
 agent = PhotoFirst()
 
 if __name__ == "__main__":
-    df = snapsim.simulate("yosemite", policies=[agent, "greedy"], games=200, seed=1)
+    df = snapsim.simulate("yosemite", policies=[agent, "greedy"], games=100, seed=1)
     print(df.groupby("policy", observed=True)[["won", "score", "photos"]].mean().round(2))
