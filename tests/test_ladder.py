@@ -142,3 +142,20 @@ def test_an_occupied_out_folder_is_refused_before_any_game(tmp_path, capsys):
     rc, _, err = cli(capsys, "ladder", "snapshot", "--players", "2", "--policies",
                      "random,greedy", "--out", tmp_path)
     assert rc == 2 and "already holds" in one_error_line(err)
+
+
+class FirstLegal:
+    """A Python agent: always the first legal action."""
+
+    name = "first-legal"
+
+    def act(self, observation, legal_actions):
+        return legal_actions[0]
+
+
+def test_a_python_agent_takes_its_seats_in_the_ladder():
+    result = snapsim.ladder("yosemite", policies=["greedy", FirstLegal()], games=4, seed=1,
+                            threads=1, reps=20)
+    counts = result.results.groupby(["policy", "seat"]).size().unstack()
+    assert set(counts.index) == {"greedy", "first-legal"} and (counts.to_numpy() == 2).all()
+    assert list(result.ratings.policy) == ["greedy", "first-legal"]

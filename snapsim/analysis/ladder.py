@@ -112,8 +112,10 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
         "snapshot", "yosemite" or "shutterbug".
     players : int, optional
         Seats per table (default: the game's usual count).
-    policies : list of str, optional
-        The field, at least two distinct policies (default: `default_field`).
+    policies : list, optional
+        The field, at least two distinct policies (default: `default_field`): policy specs,
+        tuned-policy names or files, or Python agents (objects or ``module:object``, played
+        through the step class, so slower).
     games : int
         Games per table, rounded up to a multiple of its distinct seat assignments.
     seed : int

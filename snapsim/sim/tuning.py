@@ -212,14 +212,16 @@ def tuned_names(game: str) -> list[str]:
     return sorted(f.stem for f in data_folder(game).glob("tuned-*.toml"))
 
 
-def resolve_policy(game: str, spec) -> Policy:
-    """A policy spec of `game` as a Policy, also for a bundled `tuned-<N>p` name or a
-    tuned-policy file (`path.toml`), with `:key=value` overrides either way."""
+def resolve_policy(game: str, spec):
+    """A line-up entry of `game` as the runner takes it (a Policy, or a Python agent given
+    as an object or `module:object`), also for a bundled `tuned-<N>p` name or a tuned-policy
+    file (`path.toml`), with `:key=value` overrides either way."""
+    from .agents import policy_or_agent
     from .kernel import parse_policy
     from .registry import get_game
 
-    if isinstance(spec, Policy):
-        return spec
+    if not isinstance(spec, str):
+        return policy_or_agent(get_game(game), spec)
     text = str(spec).strip()
     head = text.split(":")[0].strip()
     if head.endswith(".toml"):
@@ -229,7 +231,7 @@ def resolve_policy(game: str, spec) -> Policy:
         name = head.lower()
         kind, params = tuned_policies(game)[name]
     else:
-        return get_game(game).make_policy(text)
+        return policy_or_agent(get_game(game), text)
     P = policies_module(game)
     pol = parse_policy(name + text[len(head):], game, (*P.KIND_NAMES, name), P.PARAM_NAMES,
                        {**P.DEFAULT_PARAMS, name: params})
