@@ -135,6 +135,8 @@ def view(session: Session) -> str:
     for key, value in obs.items():
         if key == "player":
             continue
+        if key == "current_player":
+            value = f"P{value + 1}"
         if key == "park":  # Yosemite's 5x5 board: one line per row
             lines.append("  park:")
             lines += [f"    {'abcde'[r]}  " + " | ".join(t or "." for t in row)
@@ -142,10 +144,6 @@ def view(session: Session) -> str:
             continue
         lines.append(f"  {key.replace('_', ' ')}: {_value(value, session.players)}")
     return "\n".join(lines)
-
-
-def moves(session: Session) -> list:
-    return session.game.legal_actions()
 
 
 def menu(session: Session, legal) -> str:
@@ -220,7 +218,7 @@ def _play(session: Session, read, write, save_to) -> int:
             g.apply(_opponent_move(session, seat) if seat != session.seat
                     else g.policy_action())
             continue
-        legal = moves(session)
+        legal = g.legal_actions()
         write(view(session))
         if session.hints:
             write(hints(g, seat))
