@@ -61,7 +61,7 @@ def test_rollout_shares_sum_to_one(config):
         rng = np.array([r + 1, r + 100], np.uint64)
         st = game.state.copy()
         shares = rollout(st, game._cfg, game._comp, game._ptab, game._kinds, game._params,
-                         game._seats, rng)
+                         game._seats, rng, game._memory)
         assert shares.shape == (2,)
         assert shares.sum() == pytest.approx(1.0)
         assert np.array_equal(st, game.state)  # rollout plays a copy

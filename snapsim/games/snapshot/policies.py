@@ -90,7 +90,29 @@ M_CAP = 1  # re-rolls the plan allows this turn (the exact policy)
 M_HAB = 2  # dice per habitat
 M_DICE = M_HAB + E.N_HAB  # dice per card
 M_TOK = M_DICE + E.N_CARDS  # tokens per card
-MEMORY_SIZE = M_TOK + E.N_CARDS
+# then the plan search's work space (`plan_space`, `knapsack_space`), so that no search
+# allocates: per habitat row (the 4 habitats, and one re-planned with one more card) its
+# options, the dynamic programme's tables, the knapsack's; floats kept as their bit patterns
+MAX_DICE = 6  # the most dice a config allows
+_R, _D, _N = E.N_HAB + 1, MAX_DICE + 1, E.N_CARDS
+W_HE = M_TOK + _N  # ints
+W_ALLOCS = W_HE + _R * _D
+W_HCARDS = W_ALLOCS + _R * _D * _N
+W_HN = W_HCARDS + _R * _N
+W_PICK = W_HN + _R
+W_ROWS = W_PICK + (_N + 1) * _D
+W_MAND = W_ROWS + E.N_HAB
+W_TAKE = W_MAND + _N
+W_KOF = W_TAKE + _R * _D
+W_PDICE = W_KOF + E.N_HAB
+W_PTOK = W_PDICE + _N
+W_HV = W_PTOK + _N  # floats
+W_F = W_HV + _R * _D
+W_G = W_F + (_N + 1) * _D
+W_WORTH = W_G + _R * _D
+W_VALS = W_WORTH + _D
+W_PEH = W_VALS + _N
+MEMORY_SIZE = W_PEH + E.N_HAB
 
 
 @njit(cache=True)
@@ -192,20 +214,20 @@ def next_risk(st, comp):
 
 @njit(cache=True)
 def habitat_options(st, cfg, comp, ptab, par, h, cards, n, mandatory, vals, tokens, best_v, best_e,
-                    alloc, f, pick):
+                    alloc, f, pick, worth):
     """Best value of habitat h for every dice count k (0 tokens on cards), with the split.
 
     Given a successful explore the animals are independent, so the best split of j dice
     over the animals is an exact dynamic programme; the explore dice e are then chosen.
     alloc[k, i] = dice on cards[i] in the best plan with k dice; vals[c] is card c's value;
-    f and pick are work space of at least (n + 1, dice + 1).
+    f and pick are work space of at least (n + 1, dice + 1), worth of dice + 1.
     """
     dice = cfg[E.C_DICE]
     lam = par[P_TOKEN_VALUE]
     tcap = min(tokens, MAX_T) if cfg[E.C_TOKENS] == 1 else 0
     for j in range(dice + 1):
         f[0, j] = 0.0
-    worth = np.zeros(dice + 1)
+    worth[0] = 0.0
     for i in range(n):
         c = cards[i]
         v = vals[c]
@@ -259,12 +281,11 @@ def habitat_options(st, cfg, comp, ptab, par, h, cards, n, mandatory, vals, toke
 
 
 @njit(cache=True)
-def plan_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, h, row, hv, he,
-                allocs, hcards, hn, f, pick):
+def plan_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, h, row, space):
     """Habitat h's options (`habitat_options`) into row `row` of the plan tables, with
-    `extra_card` placed (sideways) in `extra_hab`."""
+    `extra_card` placed (sideways) in `extra_hab`; `space` is `plan_space`'s."""
+    hv, he, allocs, hcards, hn, f, pick, _, _, mand, worth = space
     n = 0
-    mand = np.zeros(E.N_CARDS, np.bool_)
     for c in range(E.N_CARDS):
         on = st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h
         if on or (c == extra_card and extra_hab == h):
@@ -277,22 +298,23 @@ def plan_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, h
         he[row, k] = 0
     if n > 0:
         habitat_options(st, cfg, comp, ptab, par, h, hcards[row], n, mand, vals, tokens, hv[row],
-                        he[row], allocs[row], f, pick)
+                        he[row], allocs[row], f, pick, worth)
     else:
         hv[row, 0] = 0.0
 
 
 @njit(cache=True)
-def plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, rows, hv, he,
-                     allocs, hcards, hn, mem, write):
+def plan_from_tables(st, cfg, comp, ptab, par, tokens, extra_card, extra_hab, space, mem, write):
     """The best plan over the habitats' options (habitat h in row rows[h]): dice by an exact
     knapsack over habitats, then tokens added greedily by marginal expected value, a lost
     token costing `token_value`. Returns its expected value; optionally stores it in the
-    policy memory `mem`."""
+    policy memory `mem`; `space` is `plan_space`'s, the tables of `plan_tables` by row."""
+    hv, he, allocs, hcards, hn, _, _, rows, vals, _, _ = space
+    g, take, k_of, pdice, ptok, pe_h = knapsack_space(mem)
     dice = cfg[E.C_DICE]
     lam = par[P_TOKEN_VALUE]
-    g = np.full((E.N_HAB + 1, dice + 1), NEG)
-    take = np.zeros((E.N_HAB + 1, dice + 1), np.int64)
+    g[:] = NEG
+    take[:] = 0
     g[0, 0] = 0.0
     for h in range(E.N_HAB):
         r = rows[h]
@@ -314,14 +336,13 @@ def plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_h
     if total <= NEG:
         return NEG
     # reconstruct dice, then add tokens greedily
-    k_of = np.zeros(E.N_HAB, np.int64)
     j = best_j
     for h in range(E.N_HAB, 0, -1):
         k_of[h - 1] = take[h, j]
         j -= take[h, j]
-    pdice = np.zeros(E.N_CARDS, np.int64)
-    ptok = np.zeros(E.N_CARDS, np.int64)
-    pe_h = np.zeros(E.N_HAB)
+    pdice[:] = 0
+    ptok[:] = 0
+    pe_h[:] = 0.0
     for h in range(E.N_HAB):
         r = rows[h]
         k = k_of[h]
@@ -378,33 +399,53 @@ def plan_value(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
     """
     p = st[E.CUR]
     tokens = st[E.TOKENS + p] if par[P_ALLOW_TOKENS] > 0 else 0
-    hv, he, allocs, hcards, hn, f, pick, rows = plan_space(cfg, 0)
-    vals = np.zeros(E.N_CARDS)
+    space = plan_space(mem)
+    vals = space[8]
     for c in range(E.N_CARDS):
+        vals[c] = 0.0
         if st[E.LOC + c] == E.L_TABLE or c == extra_card:
             vals[c] = card_value(st, cfg, comp, par, p, c)
     for h in range(E.N_HAB):
-        plan_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, h, h, hv, he,
-                    allocs, hcards, hn, f, pick)
-    return plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, rows,
-                            hv, he, allocs, hcards, hn, mem, write)
+        plan_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, h, h, space)
+    return plan_from_tables(st, cfg, comp, ptab, par, tokens, extra_card, extra_hab, space, mem,
+                            write)
 
 
 @njit(cache=True)
-def plan_space(cfg, spare):
-    """Work space of a plan: the options of each habitat (plus `spare` rows for habitats
-    re-planned with one more card) and the dynamic programme's tables."""
-    dice = cfg[E.C_DICE]
-    m = E.N_HAB + spare
-    hv = np.empty((m, dice + 1))
-    he = np.zeros((m, dice + 1), np.int64)
-    allocs = np.zeros((m, dice + 1, E.N_CARDS), np.int64)
-    hcards = np.empty((m, E.N_CARDS), np.int64)
-    hn = np.zeros(m, np.int64)
-    f = np.empty((E.N_CARDS + 1, dice + 1))
-    pick = np.zeros((E.N_CARDS + 1, dice + 1), np.int64)
-    rows = np.arange(E.N_HAB)
-    return hv, he, allocs, hcards, hn, f, pick, rows
+def plan_space(mem):
+    """Work space of a plan, in the policies' memory: the options of each habitat row (value,
+    explore dice, split, cards, their number), the dynamic programme's tables, the row of each
+    habitat (row h to begin with), card values, mandatory flags and one card's worth by dice."""
+    w = mem[W_HV:].view(np.float64)
+    hv = w[:_R * _D].reshape((_R, _D))
+    f = w[W_F - W_HV:W_G - W_HV].reshape((_N + 1, _D))
+    vals = w[W_VALS - W_HV:W_PEH - W_HV]
+    worth = w[W_WORTH - W_HV:W_VALS - W_HV]
+    he = mem[W_HE:W_ALLOCS].reshape((_R, _D))
+    allocs = mem[W_ALLOCS:W_HCARDS].reshape((_R, _D, _N))
+    hcards = mem[W_HCARDS:W_HN].reshape((_R, _N))
+    hn = mem[W_HN:W_PICK]
+    pick = mem[W_PICK:W_ROWS].reshape((_N + 1, _D))
+    rows = mem[W_ROWS:W_MAND]
+    for h in range(E.N_HAB):
+        rows[h] = h
+    mand = mem[W_MAND:W_TAKE]
+    return hv, he, allocs, hcards, hn, f, pick, rows, vals, mand, worth
+
+
+@njit(cache=True)
+def knapsack_space(mem):
+    """Work space of the knapsack over habitats and the token bundles, in the policies'
+    memory: its value and choice tables, dice per habitat and per card, tokens per card and
+    P(explore) per habitat."""
+    w = mem[W_HV:].view(np.float64)
+    g = w[W_G - W_HV:W_WORTH - W_HV].reshape((_R, _D))
+    pe_h = w[W_PEH - W_HV:]
+    take = mem[W_TAKE:W_KOF].reshape((_R, _D))
+    k_of = mem[W_KOF:W_PDICE]
+    pdice = mem[W_PDICE:W_PTOK]
+    ptok = mem[W_PTOK:W_HV]
+    return g, take, k_of, pdice, ptok, pe_h
 
 
 @njit(cache=True)
@@ -460,17 +501,16 @@ def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
         # a card placed changes only its habitat's options: the others are planned once
         p = st[E.CUR]
         tokens = st[E.TOKENS + p] if par[P_ALLOW_TOKENS] > 0 else 0
-        hv, he, allocs, hcards, hn, f, pick, rows = plan_space(cfg, 1)
-        vals = np.zeros(E.N_CARDS)
+        space = plan_space(mem)
+        rows, vals = space[7], space[8]
         for c in range(E.N_CARDS):
+            vals[c] = 0.0
             if st[E.LOC + c] == E.L_TABLE or (st[E.LOC + c] == E.L_RESERVE and
                                                 st[E.OWNER + c] == p):
                 vals[c] = card_value(st, cfg, comp, par, p, c)
         for h in range(E.N_HAB):
-            plan_tables(st, cfg, comp, ptab, par, vals, tokens, -1, -1, h, h, hv, he, allocs,
-                        hcards, hn, f, pick)
-        best = plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, -1, -1, rows, hv, he,
-                                allocs, hcards, hn, mem, False)
+            plan_tables(st, cfg, comp, ptab, par, vals, tokens, -1, -1, h, h, space)
+        best = plan_from_tables(st, cfg, comp, ptab, par, tokens, -1, -1, space, mem, False)
     best_a = E.act(E.A_RESERVED_DONE)
     # one more card at a time: each decision re-plans with the cards already placed
     for i in range(n):
@@ -483,18 +523,15 @@ def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
         if exact:
             v = exact_plan(st, cfg, comp, ptab, par, c, h, mem, False)
         else:
-            plan_tables(st, cfg, comp, ptab, par, vals, tokens, c, h, h, E.N_HAB, hv, he,
-                        allocs, hcards, hn, f, pick)
+            plan_tables(st, cfg, comp, ptab, par, vals, tokens, c, h, h, E.N_HAB, space)
             rows[h] = E.N_HAB
-            v = plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, c, h, rows, hv, he,
-                                 allocs, hcards, hn, mem, False)
+            v = plan_from_tables(st, cfg, comp, ptab, par, tokens, c, h, space, mem, False)
             rows[h] = h
         if v > best + 1e-9:
             best = v
             best_a = a
     if not exact and best_a == E.act(E.A_RESERVED_DONE):
-        plan_from_tables(st, cfg, comp, ptab, par, vals, tokens, -1, -1, rows, hv, he, allocs,
-                         hcards, hn, mem, True)
+        plan_from_tables(st, cfg, comp, ptab, par, tokens, -1, -1, space, mem, True)
     return best_a
 
 
