@@ -23,7 +23,8 @@ from .sim.agents import UserAgent, policy_or_agent
 from .sim.registry import get_game
 
 SAVE_FORMAT = 1
-PRIVATE = re.compile(r" -> got \S+")  # a ShutterBug trade's tip, seen by the two traders
+# a ShutterBug trade's tip, seen by the two traders only
+PRIVATE = re.compile(r" -> got .*?(?=(?: \(forced\))?$)")
 HELP = ("type the number of a move, or: auto (greedy plays your seat to the end), hints (the "
         "numbers for this moment), quit (offers to save), help")
 

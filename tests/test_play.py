@@ -197,3 +197,15 @@ def test_snapshot_reroll_hint_gives_p_explored_after_each_reroll():
     want = ", ".join(f"{i}: {1 - q ** i:.3f}" for i in range(1, k + 1))
     assert f"{habitat.name} (explore {habitat.explore}): P(explored) after k more re-rolls " \
            f"from the supply: {want}" in text
+
+
+def test_what_another_seat_got_in_a_trade_stays_hidden():
+    session = new_session("shutterbug", 3, seed=1, opponents="trader")
+    rc, out = played(session, "auto")
+    assert rc == 0 and session.game.is_terminal
+    others = [line for line in session.game.log if "-> got" in line and " P1: " not in line]
+    assert others  # the traders did trade
+    shown = out.splitlines()
+    assert all(" P1: " in line for line in shown if "-> got" in line)
+    for line in others:
+        assert f"  {line.split(' -> got ')[0]}" in shown
