@@ -42,7 +42,7 @@ def discard_phase(policy):
     g = new(ShutterbugConfig(players=3), policies=[policy] * 3)
     arrange(g, ["Plains 1", "Swamp 4", "Swamp 4"], hands={0: list(range(7)), 1: OPP, 2: OPP[:2]},
             board=[tiles_of(g, "Beach 3")[0]])
-    return play(g, move(g, "New Orleans"), E.A_STOP * E.BASE)
+    return play(g, move(g, "New Orleans"), E.act(E.A_STOP))
 
 
 def team_move(policy):
