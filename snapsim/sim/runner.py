@@ -111,9 +111,12 @@ def simulate(game: str, players: int | None = None, policies=None, games: int = 
         "snapshot", "yosemite" or "shutterbug".
     players : int, optional
         Number of seats (default: the game's default config).
-    policies : list of str, optional
+    policies : list of str or agents, optional
         Line-up, one per seat or one for all, e.g. ``["greedy", "cautious:max_risk=0.1"]``
-        (default: the game's default policy at every seat).
+        (default: the game's default policy at every seat). An entry may also be a Python
+        agent: an object with ``act(observation, legal_actions)``, a callable, or
+        ``"module:object"`` (see `snapsim.sim.agents`); a line-up holding one plays through
+        the step class in this process, one game after another.
     games : int
         Games to play.
     seed : int
