@@ -42,6 +42,13 @@ def write_ladder(ladder, out, force: bool = False) -> Path:
              "| policy | rating | 95% CI | seats | win rate |", "|---|---:|---|---:|---:|"]
     lines += [f"| {r.policy} | {r.rating:+.3f} | {r.ci_low:+.3f} to {r.ci_high:+.3f} | "
               f"{r.games:,} | {r.win_rate:.3f} |" for r in ladder.ratings.itertuples()]
+    by_policy = ladder.pairwise.groupby("policy").share.agg(["min", "max"])
+    extreme = [name for name in order if name in by_policy.index
+               and (by_policy.loc[name, "max"] == 0 or by_policy.loc[name, "min"] == 1)]
+    if extreme:
+        lines += ["", f"{', '.join(extreme)} never (or always) finished ahead: the data put "
+                  "no bound on such a rating, only the fit's small regularisation does, so its "
+                  "value and interval say 'far below (above) the rest', not how far."]
     lines += ["", "Share of meetings the row policy finished ahead of the column policy "
               "(Wilson intervals in pairwise.csv):", "",
               "| | " + " | ".join(order) + " |", "|---|" + "---:|" * len(order)]
