@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from snapsim.analysis.ladder import default_field
 from snapsim.analysis.paired import Ratio, ratio_difference
 from snapsim.cli import main
 from snapsim.report import Section
@@ -18,6 +19,7 @@ from snapsim.report.studies import (
     paired_change_se,
     seat_gap,
     strong_play,
+    strong_policy,
     win_rate,
 )
 
@@ -143,7 +145,9 @@ def test_a_small_report_shows_the_labelled_table_with_both_numbers_and_cis(tmp_p
     for r in table.itertuples():
         assert r.label in md and r.finding in md
         assert "Under strong play (" in md and f"{r.label.upper()}" in html
-    line_up = {"snapshot": "tuned-4p", "yosemite": "random", "shutterbug": "lookahead"}[game]
+    players = {"snapshot": 4, "yosemite": 2, "shutterbug": 2}[game]
+    line_up = strong_policy(game, players, strong)[0]  # ShutterBug: tuned if bundled
+    assert line_up == {"snapshot": "tuned-4p", "yosemite": "random"}.get(game, line_up)
     assert set(table.strong_line_up) == {line_up}
     record = json.loads(read(out, "provenance.json"))
     assert record["strong"] == strong
@@ -159,9 +163,11 @@ def test_strong_labels_are_reproducible_by_seed(tmp_path):
     assert read(tmp_path / "1", "strong_team.csv") == read(tmp_path / "2", "strong_team.csv")
 
 
-def test_quick_yosemite_says_why_it_has_no_strong_line_up(tmp_path):
+def test_a_report_too_small_for_the_slow_fallback_says_so(tmp_path, monkeypatch):
     from snapsim.games.yosemite.report import build
+    from snapsim.sim import tuning
 
+    monkeypatch.setattr(tuning, "tuned_names", lambda game: [])  # no tuned Yosemite policy
     build(tmp_path, games=30, seed=1, studies=["first"], progress=False)
     meta = json.loads((tmp_path / "sections" / "1-first-player.json").read_text())
     assert any(f.startswith("Not measured again under strong play: no tuned Yosemite")
@@ -176,11 +182,13 @@ def test_the_skill_ladder_section_renders(tmp_path):
     meta = json.loads((tmp_path / "sections" / "9-ladder.json").read_text())
     assert meta["title"] == "Skill ladder" and len(meta["findings"]) >= 2
     ratings = pd.read_csv(tmp_path / "ladder_ratings.csv")
-    assert set(ratings.policy) == {"random", "greedy", "trader", "lookahead"}
+    assert set(ratings.policy) == set(default_field("shutterbug", 4)) >= {
+        "random", "greedy", "trader", "lookahead"}
+    k = len(ratings)
     assert (ratings.ci_low <= ratings.rating).all() and (ratings.rating <= ratings.ci_high).all()
     assert ratings.rating.is_monotonic_decreasing
     pairwise = pd.read_csv(tmp_path / "ladder_pairwise.csv")
-    assert len(pairwise) == 12
+    assert len(pairwise) == k * (k - 1)
     assert np.allclose(pairwise.ahead + pairwise.set_index(["opponent", "policy"]).loc[
         list(zip(pairwise.policy, pairwise.opponent, strict=True))].ahead.to_numpy(),
         pairwise.meetings)

@@ -6,6 +6,9 @@ and luck the two games share cancels. Every measure gets the baseline value, the
 value, the difference with its 95% CI and p-value, a Holm-corrected significance flag across
 everything in the comparison, the smallest difference this n could detect (80% power) and the
 variance reduction pairing bought. Verdicts are sentences generated from those numbers.
+With a strong line-up (`strong=`), the comparison is played again with it in every seat and
+each measure's change is labelled holds, changes, reverses or inconclusive
+(analysis.labels).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from ..sim.component_files import differences, resolve
 from ..sim.provenance import PROVENANCE_FILE, provenance
 from ..sim.registry import get_game
 from ..sim.runner import simulate
+from ..sim.tuning import resolve_policy
 from . import figures as F
 from .render import Report, Section, write_report
 
@@ -429,7 +433,7 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
         raise InputError("give at least one --variant FILE or --variant-set KNOB=VALUE")
     spec.make_config(components=base, **variant_set)  # an unknown knob fails here, first
     if strong is not None and str(strong).strip() != "tuned":
-        spec.make_policy(str(strong).strip())  # so does an unknown strong policy
+        resolve_policy(spec.name, str(strong).strip())  # so does an unknown strong policy
     labels, out = [], []
     for k, comps in enumerate(sides):
         label = _label(comps, f"variant {k + 1}") if variants else "variant"
@@ -445,7 +449,7 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     configs = {(v.label, n): (_config(spec, n, base, {}, base_label),
                               _config(spec, n, v.components, v.knobs, v.label))
                for v in out for n in counts}
-    pols = policies
+    pols = [resolve_policy(spec.name, p) for p in policies] if policies else None
     if games == "auto":
         if detect is None:
             raise InputError("--games auto needs --detect POINTS (the seat-spread change to "
@@ -512,8 +516,8 @@ def strong_check(result: Comparison, choice: str, counts, games: int,
         if policy is None:
             raise InputError(f"no strong line-up for {seats}-player {spec.name}: {why}")
         m = strong_games or max(min(SEARCH_MIN, games), games // share)
-        again = compare(spec.name, players=n, policies=[policy], games=m, restricted=False,
-                        **kw)
+        again = compare(spec.name, players=n, policies=[policy] * seats, games=m,
+                        restricted=False, **kw)
         parts.append(again.table.assign(strong_line_up=policy))
         record[seats] = {"policy": policy, "games": m, "why": why}
     both = result.table.merge(pd.concat(parts, ignore_index=True),

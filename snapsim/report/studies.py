@@ -320,7 +320,9 @@ class Runs:
     def sim(self, policies, games: int | None = None, **knobs) -> pd.DataFrame:
         """The run of `policies` (one per seat, or one for all) on the report's seed; a run
         asked for again, in whatever words (one name for all seats, the default knobs
-        spelled out), comes from the cache."""
+        spelled out), comes from the cache. A bundled tuned policy is known by its name."""
+        from ..sim.tuning import resolve_policy
+
         games = games or self.games
         config = self.config(**knobs)
         seats = get_game(self.game).players(config)
@@ -328,8 +330,10 @@ class Runs:
         key = ("sim", tuple(policies * seats if len(policies) == 1 else policies), games,
                repr(config))
         if key not in self.cache:
-            self.cache[key] = simulate(self.game, policies=policies, games=games,
-                                       seed=self.seed, threads=self.threads, config=config)
+            self.cache[key] = simulate(self.game, policies=[resolve_policy(self.game, p)
+                                                            for p in policies],
+                                       games=games, seed=self.seed, threads=self.threads,
+                                       config=config)
             self.tick()
         return self.cache[key]
 
@@ -365,9 +369,9 @@ class Runs:
         self.labelled.append(Labelled(s.key, found, players, policy, unit))
 
 
-def _signed(value: float, unit: str = "") -> str:
+def _signed(value: float, unit: str, named: bool = True) -> str:
     number = f"{value:+.1f}" if unit == "pp" else f"{value:+.2f}"
-    return f"{number} {unit}" if unit else number
+    return f"{number} {unit}" if named else number
 
 
 def strong_play(ctx: Runs, sections: list[Section]) -> pd.DataFrame | None:
@@ -406,10 +410,11 @@ def strong_play(ctx: Runs, sections: list[Section]) -> pd.DataFrame | None:
                 settle = f" (Holm-corrected p of the change {r.p_change_holm:.3g})"
             s.findings.append(
                 f"Under strong play ({r.strong_line_up}, {r.strong_games:,} games): "
-                f"{r.finding} is {_signed(r.greedy, r.unit)} [{_signed(r.greedy_ci_low)}, "
-                f"{_signed(r.greedy_ci_high)}] with greedy play and {_signed(r.strong, r.unit)} "
-                f"[{_signed(r.strong_ci_low)}, {_signed(r.strong_ci_high)}] with "
-                f"{r.strong_line_up}: "
+                f"{r.finding} is {_signed(r.greedy, r.unit)} "
+                f"[{_signed(r.greedy_ci_low, r.unit, False)}, "
+                f"{_signed(r.greedy_ci_high, r.unit, False)}] with greedy play and "
+                f"{_signed(r.strong, r.unit)} [{_signed(r.strong_ci_low, r.unit, False)}, "
+                f"{_signed(r.strong_ci_high, r.unit, False)}] with {r.strong_line_up}: "
                 f"{r.label.upper()}{settle}.")
     ctx.records["strong_play"] = {
         "line_up": {int(n): ctx.strong_policy(int(n))[0] for n in sorted(table.players.unique())},
