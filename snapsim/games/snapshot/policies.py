@@ -106,7 +106,8 @@ W_TAKE = W_MAND + _N
 W_KOF = W_TAKE + _R * _D
 W_PDICE = W_KOF + E.N_HAB
 W_PTOK = W_PDICE + _N
-W_HV = W_PTOK + _N  # floats
+W_TOPS = W_PTOK + _N  # each habitat's top difficulty (`next_risk`)
+W_HV = W_TOPS + E.N_HAB  # floats
 W_F = W_HV + _R * _D
 W_G = W_F + (_N + 1) * _D
 W_WORTH = W_G + _R * _D
@@ -186,12 +187,15 @@ def card_value(st, cfg, comp, par, p, c):
 
 
 @njit(cache=True)
-def next_risk(st, comp):
-    """Exact P(the next card drawn cannot be placed), counted over the unseen cards."""
+def next_risk(st, comp, mem):
+    """Exact P(the next card drawn cannot be placed), counted over the unseen cards (each
+    habitat's top difficulty kept in the policies' memory `mem`, found in one pass)."""
     src = E.L_DECK if st[E.N_DECK] > 0 else E.L_DISCARD
-    tops = np.empty(E.N_HAB, np.int64)
-    for h in range(E.N_HAB):
-        tops[h] = E.habitat_top(st, comp, h)
+    tops = mem[W_TOPS:W_HV]
+    tops[:] = 0
+    for c in range(E.N_CARDS):
+        if st[E.LOC + c] == E.L_TABLE:
+            tops[st[E.ON_HAB + c]] = max(tops[st[E.ON_HAB + c]], E.card_difficulty(st, comp, c))
     n = 0
     bad = 0
     for c in range(E.N_CARDS):
@@ -444,7 +448,7 @@ def knapsack_space(mem):
     take = mem[W_TAKE:W_KOF].reshape((_R, _D))
     k_of = mem[W_KOF:W_PDICE]
     pdice = mem[W_PDICE:W_PTOK]
-    ptok = mem[W_PTOK:W_HV]
+    ptok = mem[W_PTOK:W_TOPS]
     return g, take, k_of, pdice, ptok, pe_h
 
 
@@ -574,7 +578,7 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
     p = E.decider(st)
     if ph == E.PH_RESEARCH:
         if _find(buf, n, E.act(E.A_DRAW)) and st[E.PLACED_TURN] < par[P_MAX_PLACED]:
-            risk = next_risk(st, comp)
+            risk = next_risk(st, comp, mem)
             if E.free_slots(st, cfg, p) > 0:
                 risk /= par[P_SLOT_RISK]
             if risk <= par[P_MAX_RISK]:
