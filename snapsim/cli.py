@@ -914,7 +914,7 @@ def _play(args) -> int:
     from .play import load, new_session, play
 
     if args.load:
-        session = load(args.load)
+        session = load(args.load, args.game)
     else:
         whole(args.seed, "--seed", 0)
         session = new_session(args.game, args.players, args.seat, args.opponents, args.seed,

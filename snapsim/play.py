@@ -97,8 +97,8 @@ def save(session: Session, path) -> None:
     Path(path).write_text(json.dumps(body, indent=1))
 
 
-def load(path) -> Session:
-    """A saved game, ready to continue exactly where it stopped."""
+def load(path, game: str | None = None) -> Session:
+    """A saved game, ready to continue exactly where it stopped (of `game`, if given)."""
     try:
         body = json.loads(Path(path).read_text())
         if body.get("snapsim_play") != SAVE_FORMAT:
@@ -112,6 +112,8 @@ def load(path) -> Session:
         raise InputError(f"--load {path}: cannot read it ({exc.strerror})") from None
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise InputError(f"--load {path}: not a saved snapsim game ({exc})") from None
+    if game is not None and session.game_name != get_game(game).name:
+        raise InputError(f"--load {path} holds a {session.game_name} game, not {game}")
     return session
 
 

@@ -130,6 +130,14 @@ def test_bad_settings_are_one_line_exit_2(argv, message, capsys, tmp_path, monke
     assert message in one_error_line(err)
 
 
+def test_a_saved_game_of_another_game_is_one_line(tmp_path, capsys):
+    played(new_session("yosemite", seed=1), "quit", str(tmp_path / "y.json"))
+    rc, _, err = cli(capsys, "play", "shutterbug", "--load", tmp_path / "y.json")
+    assert rc == 2
+    assert f"--load {tmp_path / 'y.json'} holds a yosemite game, not shutterbug" in \
+        one_error_line(err)
+
+
 def test_a_file_that_is_not_a_saved_game_is_one_line(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('{"snapsim_play": 1, "game": "yosemite"}')
