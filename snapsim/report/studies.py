@@ -163,7 +163,8 @@ def strong_policy(game: str, players: int, choice: str = STRONG,
         return None, share, (f"{why}, too slow below {AFFORDABLE:,} games per configuration "
                              "(give --strong rollout to play it anyway)")
     return policy, share, why
-LADDER_SHARE = 10  # the skill ladder plays games/10 games per table (at least LADDER_MIN)
+LADDER_SHARE = 10  # the skill ladder plays games/10 games per table (at least LADDER_MIN;
+# with a slow search policy in the field, the policy's share)
 LADDER_MIN = 24
 
 
@@ -431,11 +432,15 @@ def ladder_section(ctx: Runs, order: int, players: int, policies=None,
     against each other with seats rotated."""
     from ..analysis.ladder import default_field, ladder
 
-    games = ctx.ladder_games or max(LADDER_MIN, ctx.games // LADDER_SHARE)
     slow = FALLBACK.get(ctx.game, ("", "", 1))
-    if policies is None and slow[2] > 1 and ctx.games < AFFORDABLE:
-        policies = [p for p in default_field(ctx.game, players) if p != slow[0]]
-        why = f"a slow search policy, played from {AFFORDABLE:,} games per configuration up"
+    share = LADDER_SHARE
+    if policies is None and slow[2] > 1:
+        if ctx.games < AFFORDABLE:
+            policies = [p for p in default_field(ctx.game, players) if p != slow[0]]
+            why = f"a slow search policy, played from {AFFORDABLE:,} games per configuration up"
+        else:  # the slow policy's tables play its share of the games, as everywhere
+            share = max(share, slow[2])
+    games = ctx.ladder_games or max(LADDER_MIN, ctx.games // share)
     lad = ladder(ctx.game, players, policies=policies, games=games, seed=ctx.seed,
                  threads=ctx.threads, components=ctx.components)
     left = [p for p in default_field(ctx.game, players) if p not in lad.policies]
@@ -527,7 +532,13 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
     with tqdm(total=total, unit="run", desc=f"{game} report", disable=not progress) as bar:
         runs.bar = bar
         sections = [studies[n][0](runs) for n in names]
-    strong_play(runs, sections)
+    table = strong_play(runs, sections)
+    if table is not None:
+        counts = table.label.value_counts()
+        meta = {**(meta or {}), "strong line-up": (
+            ", ".join(dict.fromkeys(table.strong_line_up)) + f": {len(table)} findings, "
+            + ", ".join(f"{counts.get(k, 0)} {k}" for k in ("holds", "changes", "reverses",
+                                                            "inconclusive")))}
     for section in sections:
         section.save(out)
     runs.out = out
