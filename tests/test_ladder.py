@@ -159,3 +159,12 @@ def test_a_python_agent_takes_its_seats_in_the_ladder():
     counts = result.results.groupby(["policy", "seat"]).size().unstack()
     assert set(counts.index) == {"greedy", "first-legal"} and (counts.to_numpy() == 2).all()
     assert list(result.ratings.policy) == ["greedy", "first-legal"]
+
+
+def test_cli_writes_the_ladder_folder(tmp_path, capsys):
+    rc, out, err = cli(capsys, "ladder", "yosemite", "--policies", "random,greedy", "--games",
+                       4, "--reps", 20, "--threads", 1, "--quiet", "--out", tmp_path / "l")
+    assert rc == 0 and err == ""
+    assert "greedy" in out.splitlines()[1] and "ladder written to" in out
+    assert sorted(p.name for p in (tmp_path / "l").iterdir()) == [
+        "ladder.md", "ladder.png", "pairwise.csv", "provenance.json", "ratings.csv"]

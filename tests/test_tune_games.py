@@ -42,6 +42,8 @@ def test_saved_file_is_a_policy_of_its_game_only(tiny, tmp_path):
     data = tomllib.loads(path.read_text())
     assert data["game"] == tiny.game and set(data["params"]) == set(T.SEARCHED[tiny.game])
     pol = T.resolve_policy(tiny.game, f"{path}")
+    assert T.tuned_policy(tiny.game, f"{path}") == pol
+    assert T.tuned_policy(tiny.game, "greedy") is None
     names = T.policies_module(tiny.game).PARAM_NAMES
     for key, value in tiny.params.items():
         assert pol.params[names.index(key)] == pytest.approx(value, rel=1e-5)

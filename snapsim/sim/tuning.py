@@ -218,17 +218,15 @@ def tuned_names(game: str) -> list[str]:
     return sorted(f.stem for f in data_folder(game).glob("tuned-*.toml"))
 
 
-def resolve_policy(game: str, spec):
-    """A line-up entry of `game` as the runner takes it (a Policy, or a Python agent given
-    as an object or `module:object`), also for a bundled `tuned-<N>p` name or a tuned-policy
-    file (`path.toml`), with `:key=value` overrides either way."""
-    from .agents import policy_or_agent
+def tuned_policy(game: str, spec) -> Policy | None:
+    """`spec` as a Policy when it names a bundled tuned policy of `game` (`tuned-<N>p`) or a
+    tuned-policy file (`path.toml`), with `:key=value` overrides either way; else None (a
+    game's make_policy can start with `tuned_policy(game, spec) or ...`)."""
     from .kernel import parse_policy
-    from .registry import get_game
 
     if not isinstance(spec, str):
-        return policy_or_agent(get_game(game), spec)
-    text = str(spec).strip()
+        return None
+    text = spec.strip()
     head = text.split(":")[0].strip()
     if head.endswith(".toml"):
         kind, params = read_tuned(game, head)
@@ -237,8 +235,19 @@ def resolve_policy(game: str, spec):
         name = head.lower()
         kind, params = tuned_policies(game)[name]
     else:
-        return policy_or_agent(get_game(game), text)
+        return None
     P = policies_module(game)
     pol = parse_policy(name + text[len(head):], game, (*P.KIND_NAMES, name), P.PARAM_NAMES,
                        {**P.DEFAULT_PARAMS, name: params})
     return Policy(pol.name, P.KIND_NAMES.index(kind), pol.params)
+
+
+def resolve_policy(game: str, spec):
+    """A line-up entry of `game` as the runner takes it (a Policy, or a Python agent given
+    as an object or `module:object`), also for a bundled tuned policy or a tuned-policy
+    file (see `tuned_policy`)."""
+    from .agents import policy_or_agent
+    from .registry import get_game
+
+    tuned = tuned_policy(game, spec)
+    return tuned if tuned is not None else policy_or_agent(get_game(game), spec)
