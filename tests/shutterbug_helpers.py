@@ -20,7 +20,7 @@ TER = {"beach": 0, "mountain": 1, "forest": 2, "desert": 3, "plains": 4, "swamp"
 
 
 def code(kind: int, arg: int = 0) -> int:
-    return kind * E.BASE + arg
+    return int(E.act(kind, arg))
 
 
 STOP, NO_TRADE, SKIP = code(E.A_STOP), code(E.A_NO_TRADE), code(E.A_SKIP)
@@ -32,7 +32,7 @@ def tip(creature: str, terrain: str) -> int:
 
 
 def move(g: ShutterbugGame, space: str, pawn: int = 0) -> int:
-    return code(E.A_MOVE, pawn * 64 + sid(g, space))
+    return code(E.A_MOVE, E.pawn_space(pawn, sid(g, space)))
 
 
 def pay(creature: str, terrain: str) -> int:

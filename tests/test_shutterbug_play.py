@@ -12,6 +12,7 @@ from snapsim.games.shutterbug import ShutterbugConfig, ShutterbugGame, make_poli
 from snapsim.games.shutterbug import engine as E
 
 POLICIES = ["random", "greedy", "trader", "lookahead"]
+TINY_SEARCH = "search:rollouts=2:candidates=2:depth=0"
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
@@ -70,12 +71,12 @@ STATS = {"photos": E.ST_PHOTOS, "quality": E.ST_QUALITY, "tips_drawn": E.ST_DRAW
          "hand": E.N_HAND, "assignment": E.ASSIGN, "jobs_mask": E.JOBS_DONE, "side": E.SIDE}
 
 
-@pytest.mark.parametrize("kind", POLICIES)
-def test_batch_kernel_and_step_api_agree_game_for_game(kind):
+@pytest.mark.parametrize("kind,games", [(k, 42) for k in POLICIES] + [(TINY_SEARCH, 2)])
+def test_batch_kernel_and_step_api_agree_game_for_game(kind, games):
     # The batch kernel (one scratch per game, values kept between decisions) and the step API
     # (a fresh scratch per decision) play the same games: 42 games for each of 6 player counts
-    # and 4 policy kinds, 1,008 games in all, every seat's score sheet and statistics equal.
-    games = 42
+    # and 4 policy kinds, 1,008 games in all, and 2 games per player count of a search at a
+    # tiny budget, every seat's score sheet and statistics equal.
     for players in range(1, 7):
         config = ShutterbugConfig(players=players)
         pols = [kind] * players

@@ -145,12 +145,12 @@ def tip_name(comp, u: int) -> str:
 
 
 def decode(code: int) -> Action:
-    kind, arg = divmod(int(code), E.BASE)
+    kind, arg = int(E.act_kind(code)), int(E.act_arg(code))
     name = ACTION_NAMES[kind]
     if kind == E.A_KEEP:
         return Action(code, name, option=arg)
     if kind in (E.A_MOVE, E.A_CITY):
-        return Action(code, name, pawn=arg // 64, space=arg % 64)
+        return Action(code, name, pawn=int(E.arg_pawn(arg)), space=int(E.arg_space(arg)))
     if kind == E.A_PHOTO:
         return Action(code, name, tile=arg)
     if kind in (E.A_SWAP, E.A_TRADE, E.A_PAY, E.A_DISCARD):

@@ -16,20 +16,27 @@
   those creatures;
 - tips paid, discarded, swapped and traded away are the ones worth least to keep;
 - `trader` starts a trade when its least useful tip is worth less than a random unseen
-  tip, and values spaces holding other pawns (`seek`).
+  tip, and values spaces holding other pawns (`seek`);
+- `search` (determinized Monte Carlo) takes the greedy interpreter's best `candidates`
+  moves, routes, photos, trades and starting cities by its own values and plays each out
+  `rollouts` times, every seat greedy with the search's weights (pass tuned ones in), over a
+  fresh sample of what the seat cannot see each time: the other hands, their assignments,
+  the tip deck's and the bag's order. A playout ends `depth` rounds after the current one
+  (or at the game's end) and is scored as if the game ended there.
 """
 
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Layout, Param, randint
+from ...sim.kernel import Layout, Param, mix_seed, next_u64, randint
 from . import engine as E
 
-RANDOM, GREEDY, TRADER, LOOKAHEAD = 0, 1, 2, 3
-KIND_NAMES = ("random", "greedy", "trader", "lookahead")
+RANDOM, GREEDY, TRADER, LOOKAHEAD, SEARCH = 0, 1, 2, 3, 4
+KIND_NAMES = ("random", "greedy", "trader", "lookahead", "search")
 
 # Each parameter with its valid range, from its meaning: values and weights 0-100 (a negative
-# weight would seek what scores less), thresholds -100..100, the trade switch 0 or 1.
+# weight would seek what scores less), thresholds -100..100, the trade switch 0 or 1; the
+# search's budget as counts.
 PARAM_NAMES = (
     Param("w_assign", 0, 100),  # 0-100: value per quality point of a target-side creature
     Param("w_off", 0, 100),  # 0-100: ... of any other creature
@@ -44,17 +51,22 @@ PARAM_NAMES = (
     # 0-100: weight of the best tile reachable next turn from the route's end
     Param("look", 0, 100),
     Param("swap_max", -100, 100),  # -100..100: swap (solo) a tip whose keep value is at most this
+    Param("rollouts", 1, 1000, whole=True),  # 1-1000: search: playouts per candidate move
+    Param("candidates", 1, 16, whole=True),  # 1-16: search: greedy's best moves played out
+    # 0-100: search: rounds a playout runs after the current one (then scored as it stands)
+    Param("depth", 0, 100, whole=True),
 )
 N_PARAMS = len(PARAM_NAMES)
 (P_W_ASSIGN, P_W_OFF, P_W_JOB, P_TIP_VALUE, P_W_CITY, P_TRADE, P_TRADE_MARGIN, P_SEEK, P_LOOK,
- P_SWAP_MAX) = range(N_PARAMS)
+ P_SWAP_MAX, P_ROLLOUTS, P_CANDIDATES, P_DEPTH) = range(N_PARAMS)
 
-_BASE = (1.0, 0.25, 1.0, 0.6, 1.0, 0.0, 0.1, 0.0, 0.0, 0.5)
+_BASE = (1.0, 0.25, 1.0, 0.6, 1.0, 0.0, 0.1, 0.0, 0.0, 0.5, 16.0, 3.0, 1.0)
 DEFAULT_PARAMS = {
     "random": _BASE,
     "greedy": _BASE,
     "trader": _BASE[:5] + (1.0, 0.1, 0.3) + _BASE[8:],
     "lookahead": _BASE[:8] + (0.5,) + _BASE[9:],
+    "search": _BASE,
 }
 NEG = -1e18
 HORIZON = 3  # route steps planned (the rulebook's 3; longer custom moves re-plan)
@@ -80,6 +92,8 @@ F_BT = _f.field("BT", E.N_TERRAINS)  # ... per terrain
 F_TIPS = _f.field("TIPS", E.N_TYPES)  # tips of each type in the game (trade values)
 F_TV = _f.field("TV", E.N_TILES)  # tile values (`tile_value`) worked out so far
 F_PAR = _f.field("PAR", N_PARAMS)  # the parameters the seat's values were worked out with
+STOP_SLOT = E.MAX_PAWNS * E.PAWN_SPAN
+F_STEP = _f.field("STEP", STOP_SLOT + 1)  # best route value by first step (search), then stop
 F_SIZE = _f.size
 _i = Layout()
 I_END_T = _i.field("END_T", E.MAX_SPACES)  # city tips drawn for ending on each space
@@ -368,12 +382,13 @@ def _keep(fs, js, k, length, tips, value, step):
 
 
 @njit(cache=True)
-def planned_step(st, cfg, comp, par, p, fs, js):
+def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
     """The first step of the best route for the rest of the turn (both pawns in the team
     game), or -1 to stop. Tips past the turn's limit are not drawn, so they count for
     nothing. The route is planned afresh at every step from what the player sees now
     (`seat_values` worked out), in the policy's scratch, so asking for a move never writes
-    to the game."""
+    to the game. `per_step` also keeps the best route's value by first step (the search's
+    candidates) in fs[F_STEP + pawn_space], stopping in fs[F_STEP + STOP_SLOT]."""
     ns = comp[E.K_N_SPACES]
     v = fs[F_V:F_V + ns]
     space_values(st, cfg, comp, par, p, v, fs, js)
@@ -395,6 +410,8 @@ def planned_step(st, cfg, comp, par, p, fs, js):
     tip = tip_worth(st, cfg, par, p)
     best = NEG
     step = -1
+    if per_step:
+        fs[F_STEP:F_STEP + STOP_SLOT + 1] = NEG
     for l0 in range(horizon + 1):
         for l1 in range(horizon + 1 - l0):
             if l0 + l1 < must:
@@ -408,15 +425,25 @@ def planned_step(st, cfg, comp, par, p, fs, js):
                     if v1 == NEG:
                         continue
                     tot = v0 + v1 - tip * max(0, t0 + t1 - left)
-                    if tot > best:
-                        best = tot
-                        if l0 > 0:
-                            step = E.pawn_space(0, js[I_FIRST + route(0, l0, t0)])
-                        elif l1 > 0:
-                            step = E.pawn_space(1, js[I_FIRST + route(1, l1, t1)])
-                        else:
-                            step = -1
+                    if tot > best or per_step:
+                        first = _first_step(js, l0, t0, l1, t1)
+                        if tot > best:
+                            best = tot
+                            step = first
+                        if per_step:
+                            slot = F_STEP + (first if first >= 0 else STOP_SLOT)
+                            fs[slot] = max(fs[slot], tot)
     return step
+
+
+@njit(cache=True)
+def _first_step(js, l0, t0, l1, t1):
+    """The first step of the routes of lengths l0, l1 (pawn 0 moves first), -1: none."""
+    if l0 > 0:
+        return E.pawn_space(0, js[I_FIRST + route(0, l0, t0)])
+    if l1 > 0:
+        return E.pawn_space(1, js[I_FIRST + route(1, l1, t1)])
+    return -1
 
 
 # ---------------------------------------------------------------- decisions
@@ -514,25 +541,31 @@ def city_action(st, comp, buf, n, w):
     """Set-up (the board is still empty): the city with the most promising wilderness
     nearby. A space d steps away (d <= 3) counts its silhouette creature's weight, once more
     for each tip in hand showing that creature (a photo there needs one first), over d."""
-    p = st[E.CUR]
     best = buf[0]
     best_v = NEG
     for i in range(n):
-        s = E.arg_space(E.act_arg(buf[i]))
-        val = 0.0
-        for d in range(1, HORIZON + 1):
-            ring = within(comp, s, d) & ~within(comp, s, d - 1)
-            for x in range(comp[E.K_N_SPACES]):
-                cre = comp[E.K_SCRE + x]
-                if (ring >> x) & 1 and cre >= 0:
-                    have = 0
-                    for ter in range(E.N_TERRAINS):
-                        have += E.hand(st, p, cre * E.N_TERRAINS + ter)
-                    val += w[cre] * (1 + have) / d
+        val = city_value(st, comp, E.arg_space(E.act_arg(buf[i])), w)
         if val > best_v:
             best_v = val
             best = buf[i]
     return best
+
+
+@njit(cache=True)
+def city_value(st, comp, s, w):
+    """How promising the wilderness near city s is to the player choosing (`city_action`)."""
+    p = st[E.CUR]
+    val = 0.0
+    for d in range(1, HORIZON + 1):
+        ring = within(comp, s, d) & ~within(comp, s, d - 1)
+        for x in range(comp[E.K_N_SPACES]):
+            cre = comp[E.K_SCRE + x]
+            if (ring >> x) & 1 and cre >= 0:
+                have = 0
+                for ter in range(E.N_TERRAINS):
+                    have += E.hand(st, p, cre * E.N_TERRAINS + ter)
+                val += w[cre] * (1 + have) / d
+    return val
 
 
 @njit(cache=True)
@@ -558,12 +591,164 @@ def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
     return cheapest(buf, n, E.A_DISCARD, kv)
 
 
+# ---------------------------------------------------------------- search
+
+MARGIN = 0.05  # a playout's value: the win share plus this per point of lead over the best rival
+
+
+@njit(cache=True)
+def determinize(st, cfg, comp, me, rng):
+    """Redeal, in place and from rng stream 0, what seat `me` cannot see: the other hands
+    (same sizes) and the tip deck from the tips `me` has not seen, the other seats'
+    assignments from the cards `me` does not hold, the bag's order. What is redealt is laid
+    out in a fixed order first, so the sample depends on what `me` sees only."""
+    n = E.n_players(cfg)
+    unseen = np.empty(E.N_TIPS, np.int64)
+    k = 0
+    for u in range(E.N_TYPES):
+        left = -st[E.DISC + u] - E.hand(st, me, u)
+        for i in range(E.N_TIPS):
+            left += comp[E.K_TIP_TYPE + i] == u
+        for _ in range(left):
+            unseen[k] = u
+            k += 1
+    E.shuffle(rng, unseen, k)
+    for q in range(n):
+        if q != me:
+            st[E.HAND + q * E.N_TYPES:E.HAND + (q + 1) * E.N_TYPES] = 0
+            for _ in range(st[E.N_HAND + q]):
+                k -= 1
+                st[E.HAND + q * E.N_TYPES + unseen[k]] += 1
+    st[E.DECK:E.DECK + k] = unseen[:k]  # what is left is the deck: N_DECK tips
+    if cfg[E.C_COOP] == 0 and n > 1:
+        cards = np.empty(comp[E.K_N_ASSIGN] - 1, np.int64)
+        k = 0
+        for a in range(comp[E.K_N_ASSIGN]):
+            if a != st[E.ASSIGN + me]:
+                cards[k] = a
+                k += 1
+        E.shuffle(rng, cards, k)
+        for q in range(n):
+            if q != me:
+                k -= 1
+                st[E.ASSIGN + q] = cards[k]
+    nb = st[E.N_BAG]
+    st[E.BAG:E.BAG + nb] = np.sort(st[E.BAG:E.BAG + nb])
+    E.shuffle(rng, st[E.BAG:E.BAG + nb], nb)
+
+
+@njit(cache=True)
+def playout(st, cfg, comp, rng, par, buf, n, me, last_round, fs, js):
+    """Play `st` on with every seat greedy (weights `par`) until the game ends or round
+    `last_round` is over, score it as if it ended there; `me`'s win share plus MARGIN per
+    point of lead over the best rival."""
+    while st[E.PHASE] != E.PH_OVER and st[E.ROUND] <= last_round:
+        n = E.step(st, cfg, comp, rng, heuristic_action(st, cfg, comp, par, buf, n, fs, js),
+                   buf)
+    if st[E.PHASE] != E.PH_OVER:
+        E.end_game(st, cfg, comp)
+    rival = -(1 << 30)
+    for q in range(E.n_players(cfg)):
+        if q != me:
+            rival = max(rival, E.score(st, q))
+    lead = E.score(st, me) - rival if E.n_players(cfg) > 1 else E.score(st, me)
+    return E.win_shares(st, cfg)[me] + MARGIN * lead
+
+
+@njit(cache=True)
+def move_scores(st, cfg, comp, par, buf, n, out, fs, js):
+    """The greedy interpreter's value of each action in buf[:n] where the search looks
+    further (route steps, photos, trades, starting cities); NEG elsewhere. `seat_values`
+    and `keep_values` are worked out (heuristic_action ran)."""
+    ph = st[E.PHASE]
+    out[:n] = NEG
+    if ph == E.PH_MOVE:
+        planned_step(st, cfg, comp, par, st[E.CUR], fs, js, True)
+    for i in range(n):
+        kind = E.act_kind(buf[i])
+        arg = E.act_arg(buf[i])
+        if kind == E.A_MOVE:
+            out[i] = fs[F_STEP + arg]
+        elif kind == E.A_STOP:
+            out[i] = fs[F_STEP + STOP_SLOT]
+        elif kind == E.A_PHOTO:
+            out[i] = known_tile_value(st, cfg, comp, par, st[E.CUR], arg, fs, js)
+        elif kind == E.A_SKIP or kind == E.A_NO_TRADE:
+            out[i] = 0.0
+        elif kind == E.A_TRADE:
+            out[i] = -fs[F_KV + arg]
+        elif kind == E.A_CITY:
+            out[i] = city_value(st, comp, E.arg_space(arg), fs[F_W:F_W + E.N_CREATURES])
+
+
+@njit(cache=True)
+def search_candidates(st, cfg, comp, par, buf, n, greedy, fs, js):
+    """The greedy choice, then the best other moves by `move_scores`, up to `candidates`."""
+    scores = np.empty(n)
+    move_scores(st, cfg, comp, par, buf, n, scores, fs, js)
+    out = np.empty(max(1, min(n, int(par[P_CANDIDATES]))), np.int64)
+    out[0] = greedy
+    m = 1
+    while m < out.size:
+        best = -1
+        for i in range(n):
+            if buf[i] != greedy and scores[i] > NEG and (best < 0 or scores[i] > scores[best]):
+                best = i
+        if best < 0:
+            break
+        out[m] = buf[best]
+        scores[best] = NEG
+        m += 1
+    return out[:m]
+
+
+@njit(cache=True)
+def search_action(st, cfg, comp, rng, par, buf, n, fs, js):
+    """Determinized Monte Carlo over the greedy interpreter's best moves: each playout
+    samples the hidden information once (`determinize`) and plays every candidate from that
+    sample with the same chance draws (common random numbers); the best total wins, ties to
+    the greedy choice. One number is drawn from the policy stream per search."""
+    greedy = heuristic_action(st, cfg, comp, par, buf, n, fs, js)
+    if st[E.PHASE] == E.PH_KEEP:
+        return greedy
+    cands = search_candidates(st, cfg, comp, par, buf, n, greedy, fs, js)
+    if cands.size == 1:
+        return greedy
+    key = next_u64(rng, 1)
+    me = st[E.CUR]
+    last_round = st[E.ROUND] + int(par[P_DEPTH])
+    total = np.zeros(cands.size)
+    world = st.copy()
+    sim = st.copy()
+    sim_buf = np.empty(E.MAX_LEGAL, np.int64)
+    sim_rng = np.empty(2, np.uint64)
+    sfs, sjs = new_scratch(cfg, comp)
+    for r in range(int(par[P_ROLLOUTS])):
+        world[:] = st
+        sim_rng[0] = mix_seed(key, 3 * r)
+        determinize(world, cfg, comp, me, sim_rng)
+        for j in range(cands.size):
+            sim[:] = world
+            sim_rng[0] = mix_seed(key, 3 * r + 1)
+            sim_rng[1] = mix_seed(key, 3 * r + 2)
+            k = E.step(sim, cfg, comp, sim_rng, cands[j], sim_buf)
+            total[j] += playout(sim, cfg, comp, sim_rng, par, sim_buf, k, me, last_round,
+                                sfs, sjs)
+    best = 0
+    for j in range(1, cands.size):
+        if total[j] > total[best]:
+            best = j
+    return cands[best]
+
+
 @njit(cache=True)
 def decide(st, cfg, comp, rng, kind, par, buf, n, fs, js):
     """The action policy `kind` with parameters `par` takes among buf[:n], working in the
     scratch (fs, js) of `new_scratch`."""
     if kind == RANDOM:
         return buf[randint(rng, 1, n)]
+    if kind == SEARCH:
+        return search_action(st, cfg, comp, rng, par, buf, n, fs, js)
     return heuristic_action(st, cfg, comp, par, buf, n, fs, js)
 
 
