@@ -78,7 +78,7 @@ def test_a_finding_the_strong_line_up_reverses_is_labelled_reverses():
     assert row.strong_ci_low < row.strong < row.strong_ci_high
     assert row.greedy_games == row.strong_games == 400
     sentence = s.findings[-1]
-    assert "REVERSES" in sentence and "tuned-4p" in sentence
+    assert "REVERSES" in sentence and "tuned-4p" in sentence and "with greedy play and" in sentence
     assert f"{row.greedy:+.1f} pp [{row.greedy_ci_low:+.1f}, {row.greedy_ci_high:+.1f}]" in sentence
 
 

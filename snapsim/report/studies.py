@@ -272,6 +272,7 @@ class Labelled:
     players: int
     policy: str  # the strong line-up's policy
     unit: str  # "pp" (a rate difference) or the unit of the effect
+    base: str = "greedy"  # the policy the section measured the finding with
 
 
 @dataclass
@@ -367,7 +368,7 @@ class Runs:
                             paired_change_se(greedy.influence(), strong.influence()))
         else:
             found = Finding(name, greedy, strong)
-        self.labelled.append(Labelled(s.key, found, players, policy, unit))
+        self.labelled.append(Labelled(s.key, found, players, policy, unit, base))
 
 
 def _signed(value: float, unit: str, named: bool = True) -> str:
@@ -393,7 +394,8 @@ def strong_play(ctx: Runs, sections: list[Section]) -> pd.DataFrame | None:
             row |= {side: scale * est.effect, f"{side}_ci_low": scale * (est.effect - z * est.se),
                     f"{side}_ci_high": scale * (est.effect + z * est.se),
                     f"{side}_games": est.games}
-        rows.append({**row, "strong_line_up": x.policy, "paired": r.paired,
+        rows.append({**row, "greedy_line_up": x.base, "strong_line_up": x.policy,
+                     "paired": r.paired,
                      "p_change_holm": r.p_change_holm, "label": r.label,
                      "games_to_settle": r.settle_games})
     table = pd.DataFrame(rows)
@@ -413,7 +415,7 @@ def strong_play(ctx: Runs, sections: list[Section]) -> pd.DataFrame | None:
                 f"Under strong play ({r.strong_line_up}, {r.strong_games:,} games): "
                 f"{r.finding} is {_signed(r.greedy, r.unit)} "
                 f"[{_signed(r.greedy_ci_low, r.unit, False)}, "
-                f"{_signed(r.greedy_ci_high, r.unit, False)}] with greedy play and "
+                f"{_signed(r.greedy_ci_high, r.unit, False)}] with {r.greedy_line_up} play and "
                 f"{_signed(r.strong, r.unit)} [{_signed(r.strong_ci_low, r.unit, False)}, "
                 f"{_signed(r.strong_ci_high, r.unit, False)}] with {r.strong_line_up}: "
                 f"{r.label.upper()}{settle}.")
