@@ -7,7 +7,7 @@ import pytest
 from cli_helpers import cli, one_error_line
 
 import snapsim
-from snapsim.analysis.ladder import rate, seatings, tables
+from snapsim.analysis.ladder import rate, rotations, seatings, tables
 
 
 def two_player_results(strengths, games_per_pair, rng):
@@ -68,10 +68,25 @@ def test_rating_intervals_cover_the_true_strengths():
 
 def test_tables_and_seatings():
     assert tables(4, 2) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
-    small = tables(2, 3)  # a field smaller than the table: every mix of both
-    assert small == [(0, 0, 1), (0, 1, 1)]
+    # a field smaller than the table: all of it, and every choice for the seats left over
+    assert tables(2, 3) == [(0, 0, 1), (0, 1, 1)]
+    assert tables(3, 4) == [(0, 0, 1, 2), (0, 1, 1, 2), (0, 1, 2, 2)]
     assert seatings((0, 0, 1)) == [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
     assert len(seatings((0, 1, 2, 3))) == 24
+    # rotation classes cover every assignment once: ABAB turns into only 2 of them
+    assert rotations((0, 0, 1, 1)) == [((0, 0, 1, 1), 4), ((0, 1, 0, 1), 2)]
+    assert sum(size for _, size in rotations((0, 1, 2, 3))) == 24
+
+
+def test_a_field_smaller_than_the_table_plays_every_assignment_equally_often():
+    result = snapsim.ladder("shutterbug", players=3, policies=["random", "greedy"], games=6,
+                            seed=2, threads=1, reps=20)
+    orders = result.results.sort_values(["game", "seat"]).groupby("game").policy.agg(tuple)
+    assert orders.value_counts().to_dict() == {
+        o: 2 for o in [("random", "random", "greedy"), ("random", "greedy", "random"),
+                       ("greedy", "random", "random"), ("greedy", "greedy", "random"),
+                       ("greedy", "random", "greedy"), ("random", "greedy", "greedy")]}
+    assert list(result.ratings.policy) == ["greedy", "random"]
 
 
 @pytest.fixture(scope="module")

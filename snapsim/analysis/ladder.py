@@ -1,8 +1,9 @@
 """A skill ladder: the built-in policies of a game played against each other and rated.
 
 Tables: every set of `players` different policies of the field (or, when the field is
-smaller than the table, every multiset that mixes at least two of them), each played in
-every distinct seat assignment equally often, so no policy keeps a seat or a neighbour.
+smaller than the table, the whole field with every choice for the seats left over), each
+played in every distinct seat assignment equally often, so no policy keeps a seat or a
+neighbour.
 The assignments of one table share their deals (one seed per table), so a seat or a deal
 favours nobody. Games go through `snapsim.simulate`: the same seed gives the same ladder
 for any number of threads.
@@ -37,7 +38,7 @@ from .stats import wilson_interval
 
 ALPHA = 0.01  # pseudo-comparisons between every pair: keeps an unbeaten rating finite
 REPS = 500  # bootstrap resamples of the rating intervals
-MAX_TABLES = 2000  # distinct seat assignments of one ladder
+MAX_RUNS = 1000  # line-ups of one ladder, each with its rotations
 SEARCH = {"snapshot": None, "yosemite": "rollout", "shutterbug": "lookahead"}
 
 
@@ -83,17 +84,32 @@ def default_field(game: str, players: int) -> list[str]:
 
 
 def tables(field_size: int, players: int) -> list[tuple[int, ...]]:
-    """Policy indices at each table: `players` different policies, or every mix of at least
-    two when the field is smaller than the table."""
+    """Policy indices at each table: `players` different policies, or, when the field is
+    smaller than the table, the whole field with every choice of policies for the seats
+    left over."""
     if field_size >= players:
         return list(itertools.combinations(range(field_size), players))
-    return [t for t in itertools.combinations_with_replacement(range(field_size), players)
-            if len(set(t)) > 1]
+    return [tuple(sorted((*range(field_size), *extra))) for extra in
+            itertools.combinations_with_replacement(range(field_size), players - field_size)]
 
 
 def seatings(table: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every distinct seat assignment of a table, in a fixed order."""
     return sorted(set(itertools.permutations(table)))
+
+
+def rotations(table: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+    """The table's seat assignments grouped by cyclic rotation: (one line-up, how many
+    distinct assignments its rotations make). A run of that line-up with seats rotated
+    game by game plays each of them in turn."""
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for lineup in seatings(table):
+        if lineup not in seen:
+            orbit = {lineup[k:] + lineup[:k] for k in range(len(lineup))}
+            seen |= orbit
+            out.append((lineup, len(orbit)))
+    return out
 
 
 def table_seed(seed: int, table: int) -> int:
@@ -117,7 +133,8 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
         tuned-policy names or files, or Python agents (objects or ``module:object``, played
         through the step class, so slower).
     games : int
-        Games per table, rounded up to a multiple of its distinct seat assignments.
+        Games per table, rounded up to a multiple of its distinct seat assignments (played
+        as runs of one line-up with seats rotated game by game, one run per rotation class).
     seed : int
         Root seed: the same seed gives the same ladder.
     threads : int, optional
@@ -131,6 +148,7 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
     """
     from tqdm import tqdm
 
+    from ..sim.kernel import lineup_names
     from ..sim.provenance import provenance
     from ..sim.runner import prepare, simulate
     from ..sim.tuning import resolve_policy
@@ -148,33 +166,40 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
     if len(set(labels)) != len(labels) or len(labels) < 2:
         raise InputError(f"a ladder needs at least two different policies, got "
                          f"{', '.join(labels) or 'none'}")
-    plan = [(t, s) for t, table in enumerate(tables(len(pols), n)) for s in seatings(table)]
-    if len(plan) > MAX_TABLES:
-        raise InputError(f"{len(pols)} policies at {n}-player tables make {len(plan):,} seat "
-                         f"assignments; at most {MAX_TABLES:,} (give fewer --policies)")
-    counts = {t: sum(1 for u, _ in plan if u == t) for t, _ in plan}
-    each = {t: math.ceil(games / c) for t, c in counts.items()}
-    total = sum(each[t] for t, _ in plan)
+    plan = [(t, lineup, size) for t, table in enumerate(tables(len(pols), n))
+            for lineup, size in rotations(table)]
+    if len(plan) > MAX_RUNS:
+        raise InputError(f"{len(pols)} policies at {n}-player tables make {len(plan):,} "
+                         f"line-ups to rotate; at most {MAX_RUNS:,} (give fewer --policies)")
+    assignments = {t: 0 for t, _, _ in plan}
+    for t, _, size in plan:
+        assignments[t] += size
+    each = {t: math.ceil(games / a) for t, a in assignments.items()}  # games per assignment
+    total = sum(each[t] * size for t, _, size in plan)
     if total > MAX_IN_MEMORY_GAMES:
         raise InputError(f"{total:,} games cannot be held in memory (at most "
                          f"{MAX_IN_MEMORY_GAMES:,}); give fewer --games or --policies")
     parts = []
     with tqdm(total=total, unit="game", disable=not progress, desc=f"{spec.name} ladder") as bar:
-        for t, seating in plan:
-            df = simulate(spec.name, policies=[pols[i] for i in seating], games=each[t],
-                          seed=table_seed(seed, t), rotate_seats=False, threads=threads,
+        for t, lineup, size in plan:
+            seated = [pols[i] for i in lineup]  # a repeated policy's table name has a #seat
+            field_name = dict(zip(lineup_names(seated), (labels[i] for i in lineup),
+                                  strict=True))
+            df = simulate(spec.name, policies=seated, games=each[t] * size,
+                          seed=table_seed(seed, t), rotate_seats=True, threads=threads,
                           config=config)
             parts.append(pd.DataFrame({
                 "deal": t * MAX_IN_MEMORY_GAMES + df.game.to_numpy(),
                 "game": len(parts) * MAX_IN_MEMORY_GAMES + df.game.to_numpy(),
                 "seat": df.seat.to_numpy(),
-                "policy": df.policy.astype(str).to_numpy(),
+                "policy": df.policy.astype(str).map(field_name).to_numpy(),
                 "won": df.won.to_numpy(float), "score": df.score.to_numpy(float)}))
-            bar.update(each[t])
+            bar.update(each[t] * size)
     results = pd.concat(parts, ignore_index=True)
     ratings, pairwise = rate(results, labels, seed=seed, reps=reps)
     record = provenance(spec.name, config, pols, seed, total, games_per_table=games,
-                        tables=len(counts), seat_assignments=len(plan), reps=reps,
+                        tables=len(assignments),
+                        seat_assignments=sum(assignments.values()), reps=reps,
                         rating="Bradley-Terry (choix ILSR), bootstrap over deals")
     return Ladder(spec.name, n, labels, ratings, pairwise, total, seed, record, results)
 
