@@ -102,3 +102,18 @@ def test_bad_tune_input_is_one_line(argv, capsys):
     rc, _, err = cli(capsys, *argv)
     assert rc == 2
     one_error_line(err)
+
+
+@pytest.mark.parametrize("game", ["yosemite", "shutterbug"])
+def test_bundled_tuned_policy_plays_in_any_line_up(game):
+    """`tuned-2p` names the bundled file's parameters wherever a line-up is taken, and
+    `:key=value` overrides one of them."""
+    kind, params = T.tuned_policies(game)["tuned-2p"]
+    df = snapsim.simulate(game, players=2, policies=["tuned-2p", "greedy"], games=4, seed=3)
+    assert set(df["policy"]) == {"tuned-2p", "greedy"}
+    P = T.policies_module(game)
+    pol = T.resolve_policy(game, "tuned-2p")
+    assert pol.params == params and P.KIND_NAMES[pol.kind] == kind
+    key = next(iter(T.SEARCHED[game]))
+    changed = T.resolve_policy(game, f"tuned-2p:{key}=0.123").params
+    assert changed[P.PARAM_NAMES.index(key)] == 0.123
