@@ -243,11 +243,10 @@ def tuned_policy(game: str, spec) -> Policy | None:
 
 
 def resolve_policy(game: str, spec):
-    """A line-up entry of `game` as the runner takes it (a Policy, or a Python agent given
-    as an object or `module:object`), also for a bundled tuned policy or a tuned-policy
-    file (see `tuned_policy`)."""
+    """A line-up entry of `game` as the runner takes it: a Policy (built-in, bundled
+    `tuned-<N>p` or tuned-policy file), or a Python agent given as an object or
+    `module:object`."""
     from .agents import policy_or_agent
     from .registry import get_game
 
-    tuned = tuned_policy(game, spec)
-    return tuned if tuned is not None else policy_or_agent(get_game(game), spec)
+    return policy_or_agent(get_game(game), spec)
