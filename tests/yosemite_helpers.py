@@ -16,7 +16,7 @@ def sq(r: int, c: int) -> int:
 
 
 def code(kind: int, arg: int = 0) -> int:
-    return kind * 64 + arg
+    return E.act(kind, arg)
 
 
 def game_in_turn(seed: int = 0, config: YosemiteConfig | None = None, p0=0, p1=24,

@@ -9,13 +9,14 @@ a photo, its payment, a discard); `legal_actions` lists them and `step` applies 
 every forced move, so the batch kernel and the step API run exactly the same code.
 
 A camera payment is chosen animal by animal in component order (fox, sheep, bear, rattlesnake,
-cougar): action `A_PAY * 64 + c` discards c tiles of the animal `PAY_ANIMAL` names, and only
+cougar): action `act(A_PAY, c)` discards c tiles of the animal `PAY_ANIMAL` names, and only
 counts that still leave a complete payment are legal, so each distinct set of discarded tiles
 (matching tiles and wild pairs, two of one animal standing in for any animal) is exactly one
 sequence of choices.
 
-The action buffer has `BUF_SIZE` entries: the legal actions at the front and a scratch tail for
-path searches, so neither listing moves nor asking a policy ever writes to the state.
+The action buffer has `BUF_SIZE` entries: the legal actions at the front, scratch for path
+searches, then the policies' working space, so neither listing moves nor asking a policy ever
+writes to the state or allocates.
 
 The park is 5x5, square = row * 5 + column. Tiles 0..44 are the animal tiles (component
 order), tile 45 + l is landmark l's tile. The camping token sits at CAMP = +k on player 0's
@@ -91,12 +92,12 @@ def component_vector(a):
     return comp
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def need(comp, ph, a):
     return comp[K_NEED + ph * N_ANIMALS + a]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def chart_value(comp, matches):
     return comp[K_CHART + min(matches, MAX_CHART - 1)]
 
@@ -124,8 +125,28 @@ A_NO_PHOTO = 9
 A_DISCARD = 10  # arg animal
 A_PAY = 11  # arg how many tiles of PAY_ANIMAL go to the discard pile
 N_KINDS = 12
+ACTION_SPAN = 64  # an action is kind * ACTION_SPAN + arg
 MAX_LEGAL = 64
-BUF_SIZE = MAX_LEGAL + 2 * N_SQ  # legal actions, then scratch for `distances`
+POLICY_SCRATCH = 3 * MAX_LEGAL  # the policies' working space (`policy_scratch`)
+# legal actions, scratch for `distances`, then the policies' working space
+BUF_SIZE = MAX_LEGAL + 2 * N_SQ + POLICY_SCRATCH
+
+
+@njit(cache=True, inline="always")
+def act(kind, arg=0):
+    """The action code of `kind` with its argument (square, direction, slot, animal, count)."""
+    return kind * ACTION_SPAN + arg
+
+
+@njit(cache=True, inline="always")
+def act_kind(action):
+    return action // ACTION_SPAN
+
+
+@njit(cache=True, inline="always")
+def act_arg(action):
+    return action % ACTION_SPAN
+
 
 # ---------------------------------------------------------------- locations
 L_DECK = 0
@@ -200,7 +221,7 @@ STATE_SIZE = _layout.size
 # ---------------------------------------------------------------- the park
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def neighbour(sq, d):
     """The square one step from sq in direction d, -1 off the park."""
     r = sq // SIZE + DR[d]
@@ -210,7 +231,7 @@ def neighbour(sq, d):
     return r * SIZE + c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def manhattan(a, b):
     return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
 
@@ -237,23 +258,31 @@ def distances(frm, block, max_d, dist, queue):
 
 
 def action_buffer():
-    """A buffer for `legal_actions` and `step` (legal actions, then path-search scratch)."""
+    """A buffer for `legal_actions`, `step` and the policies (legal actions, then scratch)."""
     return np.empty(BUF_SIZE, np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def scratch(buf):
-    """The scratch tail of an action buffer for `distances`: (dist, queue)."""
-    return buf[MAX_LEGAL:MAX_LEGAL + N_SQ], buf[MAX_LEGAL + N_SQ:BUF_SIZE]
+    """The scratch of an action buffer for `distances`: (dist, queue)."""
+    return buf[MAX_LEGAL:MAX_LEGAL + N_SQ], buf[MAX_LEGAL + N_SQ:MAX_LEGAL + 2 * N_SQ]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def policy_scratch(buf):
+    """The tail of an action buffer the policies work in: per thread, preallocated, and never
+    part of the game state, so asking a policy for a move allocates nothing and changes
+    nothing."""
+    return buf[MAX_LEGAL + 2 * N_SQ:BUF_SIZE]
+
+
+@njit(cache=True, inline="always")
 def tile_animal(st, comp, sq):
     """Animal of the tile on sq (-1 on a landmark tile)."""
     return comp[K_TILE_ANIMAL + st[PARK + sq]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tile_landmark(st, sq):
     t = st[PARK + sq]
     return t - N_TILES if t >= N_TILES else -1
@@ -275,35 +304,35 @@ def animal_dests(frm, opp, animal, out, n, dist, queue):
         if gap >= reach:  # too far to block a path: every square within reach but theirs
             for s in range(N_SQ):
                 if s != opp and manhattan(frm, s) <= reach:
-                    out[n] = A_ANIMAL * 64 + s
+                    out[n] = act(A_ANIMAL, s)
                     n += 1
         else:
             distances(frm, opp, reach, dist, queue)
             for s in range(N_SQ):
                 if dist[s] >= 0:
-                    out[n] = A_ANIMAL * 64 + s
+                    out[n] = act(A_ANIMAL, s)
                     n += 1
         if animal == SNAKE and gap in (1, 2):
-            out[n] = A_ANIMAL * 64 + opp
+            out[n] = act(A_ANIMAL, opp)
             n += 1
         return n
     for d in range(4):
         s = neighbour(frm, d)
         if animal == SHEEP:
             while s >= 0 and s != opp:
-                out[n] = A_ANIMAL * 64 + s
+                out[n] = act(A_ANIMAL, s)
                 n += 1
                 s = neighbour(s, d)
         elif animal == BEAR:
             if s >= 0 and s != opp:
                 s2 = neighbour(s, d)
                 if s2 >= 0 and s2 != opp:
-                    out[n] = A_ANIMAL * 64 + s2
+                    out[n] = act(A_ANIMAL, s2)
                     n += 1
         elif s >= 0:  # cougar
             while neighbour(s, d) >= 0:
                 s = neighbour(s, d)
-            out[n] = A_ANIMAL * 64 + s
+            out[n] = act(A_ANIMAL, s)
             n += 1
     return n
 
@@ -311,7 +340,7 @@ def animal_dests(frm, opp, animal, out, n, dist, queue):
 # ---------------------------------------------------------------- small queries
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_size(st, p):
     t = 0
     for a in range(N_ANIMALS):
@@ -319,7 +348,7 @@ def hand_size(st, p):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def photo_size(comp, ph):
     k = 0
     for a in range(N_ANIMALS):
@@ -327,7 +356,7 @@ def photo_size(comp, ph):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cover_span(cfg, comp, ph, a, d):
     """Camera: how many of the photo's animals d discarded tiles of animal a can stand for,
     (least, most); least > most when no split works. Each tile matching a needed a stands for
@@ -343,7 +372,7 @@ def cover_span(cfg, comp, ph, a, d):
     return (d + d % 2) // 2, (d + m) // 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cover_max(st, cfg, comp, p, ph, a):
     """The most of the photo's animals p's tiles of animal a can stand for."""
     h = st[HAND + p * N_ANIMALS + a]
@@ -385,7 +414,7 @@ def any_photo(st, cfg, comp, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decider(st):
     return st[CUR]
 
@@ -404,17 +433,17 @@ def legal_actions(st, cfg, comp, out):
     if ph == PH_PLACE:
         for s in range(N_SQ):
             if s != opp and tile_animal(st, comp, s) >= 0:
-                out[n] = A_START * 64 + s
+                out[n] = act(A_START, s)
                 n += 1
     elif ph in (PH_FISH, PH_EXPLORE):
         kind = A_EAT if ph == PH_FISH else A_STEP
         for d in range(4):
             nb = neighbour(pos, d)
             if nb >= 0 and nb != opp:
-                out[n] = kind * 64 + d
+                out[n] = act(kind, d)
                 n += 1
         if ph == PH_FISH:
-            out[n] = A_STOP_EATING * 64
+            out[n] = act(A_STOP_EATING)
             n += 1
         else:
             a = tile_animal(st, comp, pos)
@@ -424,34 +453,34 @@ def legal_actions(st, cfg, comp, out):
             else:
                 lm = tile_landmark(st, pos)
                 if st[LM_TOKEN_ON + lm] == 1:
-                    out[n] = A_LANDMARK * 64
+                    out[n] = act(A_LANDMARK)
                     n += 1
     elif ph == PH_PUSH:
         dist, queue = scratch(out)
         distances(opp, pos, st[PUSH_MAX], dist, queue)
         for s in range(N_SQ):
             if dist[s] > 0:
-                out[n] = A_PUSH * 64 + s
+                out[n] = act(A_PUSH, s)
                 n += 1
         if st[PUSH_MIN] == 0:
-            out[n] = A_NO_PUSH * 64
+            out[n] = act(A_NO_PUSH)
             n += 1
     elif ph == PH_CAMERA:
         for s in range(cfg[C_SLOTS]):
             if st[SLOT + s] >= 0 and can_take(st, cfg, comp, p, st[SLOT + s]):
-                out[n] = A_PHOTO * 64 + s
+                out[n] = act(A_PHOTO, s)
                 n += 1
-        out[n] = A_NO_PHOTO * 64
+        out[n] = act(A_NO_PHOTO)
         n += 1
     elif ph == PH_PAY:
         for c in range(st[HAND + p * N_ANIMALS + st[PAY_ANIMAL]] + 1):
             if pay_allows(st, cfg, comp, p, c):
-                out[n] = A_PAY * 64 + c
+                out[n] = act(A_PAY, c)
                 n += 1
     elif ph == PH_DISCARD:
         for a in range(N_ANIMALS):
             if st[HAND + p * N_ANIMALS + a] > 0:
-                out[n] = A_DISCARD * 64 + a
+                out[n] = act(A_DISCARD, a)
                 n += 1
     return n
 
@@ -523,7 +552,7 @@ def new_game(cfg, comp, rng):
     return st
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def give_tile(st, comp, t, p):
     st[TILE_LOC + t] = L_HAND
     st[TILE_OWNER + t] = p
@@ -548,7 +577,7 @@ def start_turn(st):
 # ---------------------------------------------------------------- explore and bonuses
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_fish(st, comp, p):
     st[FISH + p] = min(st[FISH + p] + 1, comp[K_MAX_FISH])
 
@@ -792,8 +821,8 @@ def win_shares(st):
 @njit(cache=True)
 def apply_action(st, cfg, comp, rng, action):
     """Apply one legal action (not checked here: `legal_actions` is the contract)."""
-    kind = action // 64
-    arg = action % 64
+    kind = act_kind(action)
+    arg = act_arg(action)
     p = st[CUR]
     if kind == A_START:
         st[POS + p] = arg

@@ -45,12 +45,24 @@ P_FISH, P_PHOTO, P_JUDGE, P_LANDMARK, P_NEXT, P_TENT, P_ROLLOUTS = range(N_PARAM
 _BASE = (0.6, 1.0, 0.4, 0.8, 0.3, 1.0, 8.0)
 DEFAULT_PARAMS = {"random": _BASE, "greedy": _BASE, "rollout": _BASE}
 NEG = -1e18
+TV_SIZE = E.N_ALL_TILES + 2 * E.N_ANIMALS  # tile values, then two per-animal working rows
+
+
+@njit(cache=True, inline="always")
+def work(buf):
+    """The greedy player's working arrays in the action buffer's policy tail: (reach: squares
+    by fish eaten, moves: one square's animal moves, tv: tile values and their working rows,
+    sv: square values; the last two as floats)."""
+    w = E.policy_scratch(buf)
+    m = E.N_SQ + E.MAX_LEGAL
+    f = w[m:m + TV_SIZE + E.N_SQ].view(np.float64)
+    return w[:E.N_SQ], w[E.N_SQ:m], f[:TV_SIZE], f[TV_SIZE:]
 
 
 # ---------------------------------------------------------------- values
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def photo_gain(st, comp, par, p, ph):
     """Points a photo brings p now: its own points and the landmark chart step it adds."""
     lm = comp[E.K_PHOTO_LM + ph]
@@ -64,7 +76,7 @@ def photo_gain(st, comp, par, p, ph):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def camp_margin(st, comp, camp, p):
     """p's camping points minus the opponent's for a token position."""
     mine = camp * (1 if p == 0 else -1)
@@ -75,7 +87,7 @@ def camp_margin(st, comp, camp, p):
     return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tent_value(st, comp, p):
     """Camping margin a tent icon adds for p (a tent token once the token is on p's end)."""
     sign = 1 if p == 0 else -1
@@ -86,7 +98,7 @@ def tent_value(st, comp, p):
     return camp_margin(st, comp, after * sign, p) - camp_margin(st, comp, st[E.CAMP], p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def landmark_value(st, comp, par, p, lm):
     m = st[E.LM_MATCH + p * E.N_LM + lm]
     return E.chart_value(comp, m) + par[P_LANDMARK] * (E.chart_value(comp, m + 1)
@@ -106,11 +118,13 @@ def visible_hand(st, comp, p):
 @njit(cache=True)
 def tile_values(st, cfg, comp, par, p, hand, out):
     """out[t] for every tile t: what collecting it is worth to p, who holds `hand` (by animal),
-    now (landmark tiles: the token's worth if it lies there)."""
-    tg = np.zeros(E.N_ANIMALS)
-    cam = np.zeros(E.N_ANIMALS)
+    now (landmark tiles: the token's worth if it lies there). `out` has TV_SIZE entries: the
+    last 2 * N_ANIMALS are working space."""
+    tg = out[E.N_ALL_TILES:E.N_ALL_TILES + E.N_ANIMALS]
+    cam = out[E.N_ALL_TILES + E.N_ANIMALS:TV_SIZE]
     for a in range(E.N_ANIMALS):
         tg[a] = par[P_JUDGE] * st[E.JUDGE_IN + a]
+        cam[a] = 0.0
     for s in range(cfg[E.C_SLOTS]):
         ph = st[E.SLOT + s]
         if ph < 0:
@@ -122,13 +136,15 @@ def tile_values(st, cfg, comp, par, p, hand, out):
             k = E.need(comp, ph, a)
             miss += max(0, k - hand[a])
             pairs += max(0, hand[a] - k) // 2
+        # one fewer missing: from 1 / (1 + miss) of the photo's gain to 1 / miss
+        closer = par[P_PHOTO] * g * (1.0 / miss - 1.0 / (1 + miss)) if miss > 0 else 0.0
         for a in range(E.N_ANIMALS):  # one more tile of a: one fewer missing, or maybe a pair
             k = E.need(comp, ph, a)
             if hand[a] < k:
                 m, pr = miss - 1, pairs
+                tg[a] += closer
             else:
                 m, pr = miss, pairs + (hand[a] - k + 1) // 2 - (hand[a] - k) // 2
-            tg[a] += par[P_PHOTO] * g * (1.0 / (1 + m) - 1.0 / (1 + miss))
             if (m == 0 or (cfg[E.C_WILDS] == 1 and pr >= m)) and g > cam[a]:
                 cam[a] = g
     fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
@@ -143,16 +159,16 @@ def tile_values(st, cfg, comp, par, p, hand, out):
         out[E.N_TILES + lm] = landmark_value(st, comp, par, p, lm) if tok else 0.0
 
 
-@njit(cache=True)
-def own_tile_values(st, cfg, comp, par):
+@njit(cache=True, inline="always")
+def own_tile_values(st, cfg, comp, par, tv):
+    """tile_values for the player to move, into tv."""
     p = st[E.CUR]
-    tv = np.empty(E.N_ALL_TILES)
     tile_values(st, cfg, comp, par, p, st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS],
                 tv)
     return tv
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def square_value(st, tv, s):
     t = st[E.PARK + s]
     return tv[t] if t >= 0 else 0.0
@@ -161,49 +177,72 @@ def square_value(st, tv, s):
 # ---------------------------------------------------------------- the turn plan
 
 
+@njit(cache=True, inline="always")
+def better(v, key, best_v, best_key):
+    """Whether candidate (v, key) beats the best so far: higher value, or equal and earlier."""
+    return v > best_v or (v == best_v and key < best_key)
+
+
 @njit(cache=True)
 def plan(st, cfg, comp, par, fish, buf):
-    """Best (square reached by eating up to `fish` fish, explore action there)."""
+    """Best (square reached by eating up to `fish` fish, explore action there): the highest
+    value, and of equal values the first in (square, action) order.
+
+    The start square (no fish eaten) is valued first; any other square is skipped when even
+    its tile or a fish plus the best square a move could end on, less the fish eaten, cannot
+    beat the best so far, so most squares never list their moves.
+    """
     p = st[E.CUR]
+    pos = st[E.POS + p]
     opp = st[E.POS + 1 - p]
-    tv = own_tile_values(st, cfg, comp, par)
-    dist = np.empty(E.N_SQ, np.int64)
+    reach, moves, tv, sv = work(buf)
+    own_tile_values(st, cfg, comp, par, tv)
     sd, sq = E.scratch(buf)
-    E.distances(st[E.POS + p], opp, fish, dist, sq)
-    dests = np.empty(E.MAX_LEGAL, np.int64)
+    E.distances(pos, opp, fish, reach, sq)
     gain_fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
-    best_v = NEG
-    best_q = st[E.POS + p]
-    best_a = -1
-    for q in range(E.N_SQ):
-        if dist[q] < 0:
+    top = 0.0  # the most any square a move ends on can add (a move back to q adds 0)
+    for s in range(E.N_SQ):
+        sv[s] = square_value(st, tv, s)
+        top = max(top, sv[s])
+    top *= par[P_NEXT]
+    best_v, best_key, best_q, best_a = NEG, 0, pos, -1
+    for i in range(E.N_SQ + 1):
+        q = pos if i == 0 else i - 1
+        if reach[q] < 0 or (i > 0 and q == pos):
             continue
-        cost = par[P_FISH] * dist[q]
+        cost = par[P_FISH] * reach[q]
+        tile = tv[st[E.PARK + q]]
+        if max(gain_fish, tile) + top - cost < best_v - 1e-9 * (1.0 + abs(best_v)):
+            continue  # nothing here can reach the best so far (margin: rounding)
+        key = q * 2 * E.MAX_LEGAL
         for d in range(4):  # Explore A
             nb = E.neighbour(q, d)
             if nb >= 0 and nb != opp:
-                v = gain_fish + par[P_NEXT] * square_value(st, tv, nb) - cost
-                if v > best_v:
-                    best_v, best_q, best_a = v, q, E.A_STEP * 64 + d
+                v = gain_fish + par[P_NEXT] * sv[nb] - cost
+                if better(v, key + d, best_v, best_key):
+                    best_v, best_key, best_q, best_a = v, key + d, q, E.act(E.A_STEP, d)
+        key += 4
         a = E.tile_animal(st, comp, q)
         if a >= 0:  # Explore B (ending on q itself: q is refilled from the unseen deck)
-            k = E.animal_dests(q, opp, a, dests, 0, sd, sq)
-            for i in range(k):
-                dest = dests[i] % 64
-                nxt = square_value(st, tv, dest) if dest != q else 0.0
-                v = tv[st[E.PARK + q]] + par[P_NEXT] * nxt - cost
-                if v > best_v:
-                    best_v, best_q, best_a = v, q, dests[i]
+            if tile + top - cost < best_v - 1e-9 * (1.0 + abs(best_v)):
+                continue
+            k = E.animal_dests(q, opp, a, moves, 0, sd, sq)
+            for j in range(k):
+                dest = E.act_arg(moves[j])
+                nxt = sv[dest] if dest != q else 0.0
+                v = tile + par[P_NEXT] * nxt - cost
+                if better(v, key + j, best_v, best_key):
+                    best_v, best_key, best_q, best_a = v, key + j, q, moves[j]
         else:  # Explore C
             lm = E.tile_landmark(st, q)
             if st[E.LM_TOKEN_ON + lm] == 1:
-                v = tv[st[E.PARK + q]] - cost
-                if v > best_v:
-                    best_v, best_q, best_a = v, q, E.A_LANDMARK * 64
+                v = tile - cost
+                if better(v, key, best_v, best_key):
+                    best_v, best_key, best_q, best_a = v, key, q, E.act(E.A_LANDMARK)
     return best_q, best_a
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _find(buf, n, action):
     for i in range(n):
         if buf[i] == action:
@@ -272,11 +311,11 @@ def camera_action(st, cfg, comp, par, buf, n):
     """Take the photo worth most net of the tiles it costs, if any is worth taking."""
     p = st[E.CUR]
     hand = st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS]
-    best, best_v = E.A_NO_PHOTO * 64, 0.0
+    best, best_v = E.act(E.A_NO_PHOTO), 0.0
     for i in range(n):
-        if buf[i] // 64 != E.A_PHOTO:
+        if E.act_kind(buf[i]) != E.A_PHOTO:
             continue
-        slot = buf[i] % 64
+        slot = E.act_arg(buf[i])
         ph = st[E.SLOT + slot]
         judged = 0.0
         for a in range(E.N_ANIMALS):
@@ -301,28 +340,28 @@ def greedy_action(st, cfg, comp, par, buf, n):
         target, action = plan(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf)
         if ph == E.PH_FISH:
             if pos == target:
-                return E.A_STOP_EATING * 64
+                return E.act(E.A_STOP_EATING)
             dist, queue = E.scratch(buf)
             E.distances(target, st[E.POS + 1 - p], E.N_SQ, dist, queue)
             for d in range(4):
                 nb = E.neighbour(pos, d)
-                if nb >= 0 and dist[nb] == dist[pos] - 1 and _find(buf, n, E.A_EAT * 64 + d):
-                    return E.A_EAT * 64 + d
-            return E.A_STOP_EATING * 64
+                if nb >= 0 and dist[nb] == dist[pos] - 1 and _find(buf, n, E.act(E.A_EAT, d)):
+                    return E.act(E.A_EAT, d)
+            return E.act(E.A_STOP_EATING)
         return action if _find(buf, n, action) else buf[0]
     if ph == E.PH_PLACE or ph == E.PH_PUSH:
         # start square: the tile worth most to me; push: the square worth least to them, as
         # far as I know their hand
+        tv = work(buf)[2]
         if ph == E.PH_PLACE:
-            tv = own_tile_values(st, cfg, comp, par)
+            own_tile_values(st, cfg, comp, par, tv)
         else:
-            tv = np.empty(E.N_ALL_TILES)
             tile_values(st, cfg, comp, par, 1 - p, visible_hand(st, comp, 1 - p), tv)
         sign = 1.0 if ph == E.PH_PLACE else -1.0
         best = buf[0]
         best_v = NEG
         for i in range(n):
-            s = buf[i] % 64 if buf[i] // 64 != E.A_NO_PUSH else st[E.POS + 1 - p]
+            s = E.act_arg(buf[i]) if E.act_kind(buf[i]) != E.A_NO_PUSH else st[E.POS + 1 - p]
             v = sign * square_value(st, tv, s)
             if v > best_v:
                 best, best_v = buf[i], v
@@ -332,16 +371,16 @@ def greedy_action(st, cfg, comp, par, buf, n):
     if ph == E.PH_PAY:
         _, c = best_payment(st, cfg, comp, par, st[E.PAY_SLOT], st[E.PAY_ANIMAL], st[E.PAY_LO],
                             st[E.PAY_HI])
-        return E.A_PAY * 64 + c
+        return E.act(E.A_PAY, c)
     if ph == E.PH_DISCARD:
-        tv = own_tile_values(st, cfg, comp, par)
+        tv = own_tile_values(st, cfg, comp, par, work(buf)[2])
         keep = np.full(E.N_ANIMALS, -NEG)
         for t in range(E.N_TILES):  # an animal's worth: its tiles' worth without the bonus
             a = comp[E.K_TILE_ANIMAL + t]
             keep[a] = min(keep[a], tv[t])
         best = buf[0]
         for i in range(n):
-            if keep[buf[i] % 64] < keep[best % 64]:
+            if keep[E.act_arg(buf[i])] < keep[E.act_arg(best)]:
                 best = buf[i]
         return best
     return buf[0]
@@ -401,6 +440,8 @@ def determinize(st, comp, rng, p):
 
 @njit(cache=True)
 def rollout_action(st, cfg, comp, rng, par, buf, n):
+    """Each rollout seed samples the hidden part once; every legal action is then played out
+    from that same sample (and the stream as it stands after sampling) by greedy players."""
     p = st[E.CUR]
     r = max(1, int(par[P_ROLLOUTS]))
     seeds = np.empty(r, np.uint64)
@@ -408,22 +449,29 @@ def rollout_action(st, cfg, comp, rng, par, buf, n):
         seeds[j] = next_u64(rng, 1)
     buf2 = np.empty(E.BUF_SIZE, np.int64)
     rng2 = np.empty(2, np.uint64)
-    best = buf[0]
-    best_v = NEG
-    for i in range(n):
-        total = 0.0
-        for j in range(r):
-            rng2[0] = seeds[j]
-            rng2[1] = seeds[j] ^ np.uint64(0x5DEECE66D)
-            sim = st.copy()
-            determinize(sim, comp, rng2, p)
+    sampled = np.empty(2, np.uint64)
+    seen = st.copy()
+    sim = st.copy()
+    total = np.zeros(n)
+    for j in range(r):
+        rng2[0] = seeds[j]
+        rng2[1] = seeds[j] ^ np.uint64(0x5DEECE66D)
+        seen[:] = st
+        determinize(seen, comp, rng2, p)
+        sampled[:] = rng2
+        for i in range(n):
+            sim[:] = seen
+            rng2[:] = sampled
             m = E.step(sim, cfg, comp, rng2, buf[i], buf2)
             while sim[E.PHASE] != E.PH_OVER:
                 m = E.step(sim, cfg, comp, rng2, greedy_action(sim, cfg, comp, par, buf2, m),
                            buf2)
-            total += E.win_shares(sim)[p] + 0.01 * (E.score(sim, p) - E.score(sim, 1 - p))
-        if total > best_v:
-            best, best_v = buf[i], total
+            total[i] += E.win_shares(sim)[p] + 0.01 * (E.score(sim, p) - E.score(sim, 1 - p))
+    best = buf[0]
+    best_v = NEG
+    for i in range(n):
+        if total[i] > best_v:
+            best, best_v = buf[i], total[i]
     return best
 
 
