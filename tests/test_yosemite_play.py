@@ -76,6 +76,38 @@ def test_batch_and_step_api_play_the_same_games(policies):
         assert g.log and all(line.startswith("turn ") for line in g.log)
 
 
+# 1,000 games in all, every policy kind and a variant: the step API plays a game in about
+# 10-40 ms (random games are the longest, rollouts the slowest per decision), so this takes
+# about 15 s with the JIT on.
+EQUAL_RUNS = [(["random", "random"], {}, 350), (["greedy", "greedy"], {}, 350),
+              (["greedy", "random"], {}, 150), (["rollout:rollouts=1", "greedy"], {}, 50),
+              (["greedy", "random"], {"wilds": False, "photo_slots": 3, "hand_limit": 4}, 100)]
+assert sum(run[2] for run in EQUAL_RUNS) >= 1000
+assert {p.split(":")[0] for run in EQUAL_RUNS for p in run[0]} == set(P.KIND_NAMES)
+
+
+@pytest.mark.parametrize("policies,knobs,games", EQUAL_RUNS)
+def test_batch_table_is_the_step_api_game_for_game(policies, knobs, games):
+    """Every row of the batch table is the game the step API plays with the same seed: all
+    four score parts, photos, tents, fish, hand, turns and the win share, for both seats."""
+    config = YosemiteConfig(**knobs)
+    df = run_games(config, policies, 0, games, 23).sort_values(["game", "seat"])
+    batch = df[["score", "photo_points", "camping", "judges", "landmarks", "photos", "tents",
+                "fish", "hand", "turns", "won"]].to_numpy().tolist()
+    step = []
+    for game in range(games):
+        g = YosemiteGame(config, seed=23, game=game, policies=policies)
+        while not g.is_over():
+            g.apply(g.policy_action())
+        s, sheet = g.state, g.scores()
+        for p in range(2):
+            step.append([*(int(sheet[c][p]) for c in ("score", "photos", "camping", "judges",
+                                                       "landmarks")),
+                         int(s[E.PHOTOS + p]), int(s[E.TENTS + p]), int(s[E.FISH + p]),
+                         int(E.hand_size(s, p)), int(s[E.TURN]), float(sheet.won[p])])
+    assert batch == step
+
+
 def test_simulate_is_independent_of_threads_and_chunks():
     a = simulate("yosemite", policies=["greedy", "random"], games=300, seed=4, threads=1)
     b = simulate("yosemite", policies=["greedy", "random"], games=300, seed=4, threads=2,
