@@ -613,6 +613,8 @@ def report_provenance(game: str, runs: Runs, studies: list[str]) -> dict:
         seen = {json.dumps(c, sort_keys=True) for c in configs}
         record["configurations"] = configs + [c for c in old.get("configurations", [])
                                               if json.dumps(c, sort_keys=True) not in seen]
+        for key, value in old.items():  # e.g. the ladder of a study not re-run
+            record.setdefault(key, value)
     return record
 
 
