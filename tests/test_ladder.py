@@ -104,8 +104,11 @@ def test_every_policy_sits_in_every_seat_equally_often(small):
     assert small.games == 12 and small.provenance["seat_assignments"] == 6
 
 
-def test_random_is_at_the_bottom(small):
+def test_random_is_at_the_bottom_and_greedy_is_the_zero(small):
     assert small.ratings.policy.iloc[-1] == "random"
+    greedy = small.ratings.set_index("policy").loc["greedy"]
+    assert (greedy.rating, greedy.ci_low, greedy.ci_high) == (0, 0, 0)
+    assert small.provenance["reference"] == "greedy"
     random_row = small.ratings.iloc[-1]
     assert random_row.ci_high < small.ratings.ci_low.iloc[:-1].min()
 

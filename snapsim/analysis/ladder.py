@@ -15,7 +15,10 @@ each. Bradley-Terry is the pairwise marginal of Plackett-Luce; a batch maximum-l
 fit of all games at once does not depend on the order games were played in, as an online
 rating (Elo, TrueSkill, OpenSkill) does, and its uncertainty comes from the data rather
 than from a prior. A rating is a log-strength: the chance that A finishes ahead of B is
-1 / (1 + exp(rating_B - rating_A)); ratings are centred on their mean. Confidence
+1 / (1 + exp(rating_B - rating_A)). Ratings are relative to greedy (0), the line-up the
+reports measure with, when it is in the field, so an interval is that of the difference
+from greedy (a weakly identified rating, such as random's, moves no other one); otherwise
+they are centred on their mean. Confidence
 intervals are percentile bootstraps (seeded) that resample whole deals (a table's game
 index, all its seat assignments together), so the pairs of one game are never treated as
 independent. A tiny regularisation (`ALPHA` pseudo-comparisons) keeps an unbeaten policy's
@@ -38,6 +41,7 @@ from .stats import wilson_interval
 
 ALPHA = 0.01  # pseudo-comparisons between every pair: keeps an unbeaten rating finite
 REPS = 500  # bootstrap resamples of the rating intervals
+REFERENCE = "greedy"  # rating 0 when in the field: the reports' line-up
 MAX_RUNS = 1000  # line-ups of one ladder, each with its rotations
 SEARCH = {"snapshot": None, "yosemite": "rollout", "shutterbug": "lookahead"}
 
@@ -60,7 +64,8 @@ class Ladder:
     def summary(self) -> str:
         """The ratings as a few lines of text, strongest first."""
         lines = [f"{self.game} ladder, {self.players} players, {self.games:,} games, seed "
-                 f"{self.seed} (Bradley-Terry log-strength, 95% bootstrap CI)"]
+                 f"{self.seed} (Bradley-Terry log-strength"
+                 f"{', greedy = 0' if REFERENCE in self.policies else ''}, 95% bootstrap CI)"]
         for r in self.ratings.itertuples():
             lines.append(f"  {r.policy:<18} {r.rating:+7.3f}  [{r.ci_low:+.3f}, "
                          f"{r.ci_high:+.3f}]  win rate {r.win_rate:.3f} over {r.games:,} seats")
@@ -196,11 +201,12 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
                 "won": df.won.to_numpy(float), "score": df.score.to_numpy(float)}))
             bar.update(each[t] * size)
     results = pd.concat(parts, ignore_index=True)
-    ratings, pairwise = rate(results, labels, seed=seed, reps=reps)
+    ratings, pairwise = rate(results, labels, seed=seed, reps=reps, reference=REFERENCE)
     record = provenance(spec.name, config, pols, seed, total, games_per_table=games,
                         tables=len(assignments),
                         seat_assignments=sum(assignments.values()), reps=reps,
-                        rating="Bradley-Terry (choix ILSR), bootstrap over deals")
+                        rating="Bradley-Terry (choix ILSR), bootstrap over deals",
+                        reference=REFERENCE if REFERENCE in labels else "mean")
     return Ladder(spec.name, n, labels, ratings, pairwise, total, seed, record, results)
 
 
@@ -233,21 +239,26 @@ def fit(matrix: np.ndarray) -> np.ndarray:
     return choix.ilsr_pairwise_dense(np.asarray(matrix, float), alpha=ALPHA, max_iter=10_000)
 
 
-def rate(results: pd.DataFrame, labels: list[str], seed: int = 0,
-         reps: int = REPS) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Ratings with bootstrap intervals, and the pairwise record with Wilson intervals.
+def rate(results: pd.DataFrame, labels: list[str], seed: int = 0, reps: int = REPS,
+         reference: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Ratings with bootstrap intervals (relative to the `reference` policy, else centred on
+    their mean), and the pairwise record with Wilson intervals.
 
     `results` has one row per (game, seat): deal (games sharing their random deal), game,
     policy (a name in `labels`), won and score. Ratings come out strongest first."""
     _, mats = comparisons(results, labels)
     total = mats.sum(axis=0)
+    anchor = np.array([name == reference for name in labels]) if reference in labels \
+        else np.ones(len(labels), bool)
     rating = fit(total)
+    rating -= rating[anchor].mean()
     rng = np.random.default_rng(seed)
     flat = mats.reshape(len(mats), -1)
     boot = np.empty((reps, len(labels)))
     for r in range(reps):
         weights = np.bincount(rng.integers(0, len(mats), len(mats)), minlength=len(mats))
         boot[r] = fit((weights @ flat).reshape(total.shape))
+        boot[r] -= boot[r][anchor].mean()
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
     seats = results.groupby(results.policy.astype(str)).won.agg(["size", "mean"])
     ratings = pd.DataFrame({"policy": labels, "rating": rating, "ci_low": lo, "ci_high": hi,

@@ -32,12 +32,15 @@ def write_ladder(ladder, out, force: bool = False) -> Path:
     shares = shares.reindex(index=order, columns=order)
     lines = [f"# {ladder.game}: skill ladder, {ladder.players} players", "",
              f"{len(ladder.policies)} policies, {prov.get('tables')} tables of "
-             f"{ladder.players} different policies, each in all "
-             f"{prov.get('seat_assignments')} seat assignments equally often; "
+             f"{ladder.players} seats, each in all its seat assignments equally often "
+             f"({prov.get('seat_assignments')} in all); "
              f"{ladder.games:,} games in all, seed {ladder.seed}.", "",
              "A rating is a Bradley-Terry log-strength fitted to who finished ahead of whom "
              "(won, then score; a tie counts half): A finishes ahead of B with chance "
-             "1 / (1 + exp(rating_B - rating_A)). Intervals: 95% bootstrap over deals.", "",
+             "1 / (1 + exp(rating_B - rating_A)). "
+             + ("Ratings are relative to greedy (0), the reports' line-up. "
+                if prov.get("reference") == "greedy" else "Ratings are centred on their mean. ")
+             + "Intervals: 95% bootstrap over deals.", "",
              "![ratings](ladder.png)", "",
              "| policy | rating | 95% CI | seats | win rate |", "|---|---:|---|---:|---:|"]
     lines += [f"| {r.policy} | {r.rating:+.3f} | {r.ci_low:+.3f} to {r.ci_high:+.3f} | "
