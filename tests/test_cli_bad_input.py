@@ -252,7 +252,12 @@ BAD = [
     "tune snapshot --games 1000000000000", "tune snapshot --players 9",
     "tune snapshot --seed -1", "tune snapshot --field nope", "tune snapshot --policy random",
     "tune snapshot --policy greedy:max_risk=2", "tune snapshot --set players=3",
-    "tune snapshot --set photo_target=x", "tune yosemite",
+    "tune snapshot --set photo_target=x", "tune yosemite --policy random",
+    "tune shutterbug --players 1", "tune chess",
+    # ladder
+    "ladder snapshot --games 0", "ladder snapshot --policies greedy",
+    "ladder snapshot --policies greedy,nope", "ladder snapshot --reps 1", "ladder chess",
+    "ladder shutterbug --players 1", "ladder snapshot --set players=3",
     "tune snapshot --components {d}/snap_frac.toml", "tune snapshot --threads 0",
     "report snapshot --threads 0 --quick --out {d}/r", "compare snapshot --threads 0",
     "report snapshot --seed -1 --quick --out {d}/r", "compare snapshot --seed -1",
@@ -363,7 +368,7 @@ def test_the_table_spans_every_subcommand():
     assert len(lines) >= 100
     for command in ("odds photo", "odds explore", "odds spook", "odds tokens", "simulate",
                     "sweep", "report snapshot", "report sweep", "advise prep",
-                    "advise research", "advise reroll", "tune", "components export",
+                    "advise research", "advise reroll", "tune", "ladder", "components export",
                     "components check", "compare"):
         assert any(line.startswith(command) for line in lines), command
 
