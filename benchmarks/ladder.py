@@ -3,14 +3,14 @@
     python benchmarks/ladder.py                  # a few minutes on an idle 2-core machine
     python benchmarks/ladder.py --games 2400 --vs-games 2000 --search-games 200   # bigger
 
-Measured with --games 120 --vs-games 400 --search-games 20 (seed 0, 2 shared cores):
-Snapshot 2p tuned-2p > exact > greedy > collector > aggressive > cautious > random, every
-neighbour's interval apart except exact/greedy (overlapping: +1.95 [1.82, 2.09] vs +1.65
-[1.52, 1.79]); search vs greedy 0.550 (0.342-0.742) over 20 games, ~2.7 s a decision.
-Yosemite: tuned-2p > greedy >= rollout > random (rollout +1.65 [1.47, 1.81] vs greedy
-+1.86 [1.64, 2.07]), yet head to head rollout beats greedy 0.565 (0.516-0.613), ~10 ms a
-decision. ShutterBug 4p: tuned-4p > trader > lookahead > greedy > random with overlapping
-intervals above random; lookahead vs greedy 0.249 (0.209-0.293), fair share 0.25. ShutterBug
+Measured at the defaults (seed 0, 2 shared cores; ratings relative to greedy = 0):
+Snapshot 2p tuned-2p +0.53 [0.19, 0.85] > exact +0.36 [0.06, 0.70] > greedy > collector
+-0.64 > aggressive -0.79 > cautious -1.35 > random -9.1, 81 s for 1,260 games; search vs
+greedy 0.700 (0.397-0.892) over 10 games, ~50 ms a decision. Yosemite: tuned-2p +1.71
+[1.17, 2.38] > greedy, rollout -0.19 [-0.64, 0.28] level with greedy in the ladder, 0.550
+(0.481-0.617) head to head over 200 games, ~5 ms a decision. ShutterBug 4p: tuned-4p +0.48
+[0.33, 0.63] > trader +0.20 [0.06, 0.34] > lookahead +0.11 [-0.06, 0.26] ~ greedy ~ search
+-0.08 [-0.26, 0.10] > random, 50 s for 1,080 games. ShutterBug
 search (tuned weights, rollouts 16, candidates 3, depth 1) vs greedy, seed 0: 2p 0.562
 (0.532-0.593) over 1,000 games, 3p 0.306 (0.271-0.344) over 600, ~6 ms a decision.
 

@@ -43,7 +43,6 @@ ALPHA = 0.01  # pseudo-comparisons between every pair: keeps an unbeaten rating 
 REPS = 500  # bootstrap resamples of the rating intervals
 REFERENCE = "greedy"  # rating 0 when in the field: the reports' line-up
 MAX_RUNS = 1000  # line-ups of one ladder, each with its rotations
-SEARCH = {"snapshot": None, "yosemite": "rollout", "shutterbug": "lookahead"}
 
 
 @dataclass
