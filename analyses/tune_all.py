@@ -11,6 +11,7 @@ on fresh seeds (an existing file is kept otherwise). Once a file exists the poli
 
 import argparse
 import time
+from pathlib import Path
 
 from snapsim.sim.tuning import SEARCHED, data_folder, save_tuned, tune
 
@@ -30,7 +31,8 @@ def main(argv=None) -> None:
     ap.add_argument("--verify-games", type=int, default=20_000,
                     help="fresh games against greedy for the significance check")
     ap.add_argument("--seed", type=int, default=0, help="tuning seed")
-    ap.add_argument("--out", help="folder for the files (default: each game's data folder)")
+    ap.add_argument("--out", help="folder for the files, with a subfolder per game when "
+                    "several are tuned (default: each game's data folder)")
     args = ap.parse_args(argv)
     for game in args.games:
         for players in args.players or PLAYERS[game]:
@@ -40,7 +42,10 @@ def main(argv=None) -> None:
                        verify_games=args.verify_games)
             took = f"{time.perf_counter() - t0:.0f} s, {res.evaluations} candidates"
             if res.significant:
-                folder = args.out or data_folder(game)
+                # several games into one --out: a folder each, as their file names agree
+                folder = data_folder(game) if args.out is None else (
+                    f"{args.out}/{game}" if len(args.games) > 1 else args.out)
+                Path(folder).mkdir(parents=True, exist_ok=True)
                 path = save_tuned(res, f"{folder}/tuned-{players}p.toml", force=True)
                 print(f"{game} {players}p: win rate {res.win_rate:.3f} vs fair "
                       f"{1 / players:.3f} (p {res.p_value:.2g}); saved {path} ({took})")
