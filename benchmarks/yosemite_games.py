@@ -1,57 +1,81 @@
-"""Yosemite throughput: games/s per policy on one thread, and the jitted kernel against the
-same games interpreted (NUMBA_DISABLE_JIT=1, in a subprocess).
+"""Yosemite throughput: games/s on one thread for each policy kind, jitted and interpreted
+(NUMBA_DISABLE_JIT=1), and the first call from a cold start (empty numba cache: compiling)
+and a warm one (the cache just written: loading).
 
 Run from the repository root: python benchmarks/yosemite_games.py [--games N]
+
+Each measurement runs in a fresh interpreter on one numba thread; a rate is the best of
+--repeats timed runs after an untimed warm-up, since other processes may share the machine.
 """
 
 import argparse
-import time
+import json
+import os
+import subprocess
+import sys
+import tempfile
 
-import numba
-from common import interpreted_seconds_per_game
+TARGETS = {"greedy games/s (one thread)": 15_000, "cold first call (s)": 60}
 
+RUNNER = """
+import json, sys, time
 from snapsim.games.yosemite import YosemiteConfig, run_games
-
-TARGETS = {"greedy games/s (one core)": 20_000, "jit / interpreted": 200}
-
-
-def rate(policies, games, seed=1):
-    cfg = YosemiteConfig()
-    run_games(cfg, policies, 0, 4, seed)  # compile or load the cache
+config = YosemiteConfig()
+t = time.perf_counter()
+run_games(config, ["greedy", "greedy"], 0, 1, 0)
+first = time.perf_counter() - t
+rates = {}
+for name, policies, games in json.loads(sys.argv[1]):
+    run_games(config, policies, 0, 2, 1)
     best = 0.0
-    for _ in range(3):  # best of three: other processes share the machine
+    for _ in range(int(sys.argv[2])):
         t = time.perf_counter()
-        run_games(cfg, policies, 0, games, seed)
+        run_games(config, policies, 0, games, 1)
         best = max(best, games / (time.perf_counter() - t))
-    return best
+    rates[name] = best
+print(json.dumps({"first": first, "rates": rates}))
+"""
 
+
+def measure(workloads, repeats, **env):
+    """{"first": seconds of the first call, "rates": {name: games/s}} in a fresh process."""
+    env = dict(os.environ, NUMBA_NUM_THREADS="1", **env)
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", RUNNER, json.dumps(workloads),
+                          str(repeats)], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", type=int, default=20_000)
-    ap.add_argument("--rollout-games", type=int, default=20)
-    ap.add_argument("--interpreted-games", type=int, default=5)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20_000, help="games per random/greedy run")
+    ap.add_argument("--rollout-games", type=int, default=20, help="games per rollout run")
+    ap.add_argument("--interpreted-games", type=int, default=5,
+                    help="games per interpreted random/greedy run (rollout: 1)")
+    ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
-    numba.set_num_threads(1)
-    t = time.perf_counter()
-    run_games(YosemiteConfig(), ["greedy", "greedy"], 0, 1, 0)
-    print(f"first call (compile or cache load): {time.perf_counter() - t:.1f} s")
-    rates = {pol: rate([pol, pol], args.games) for pol in ("random", "greedy")}
-    rates["rollout vs greedy"] = rate(["rollout", "greedy"], args.rollout_games)
-    for name, r in rates.items():
-        print(f"{name:<20}{r:>12,.1f} games/s (one thread)")
-    interp = interpreted_seconds_per_game('yosemite', 2, args.interpreted_games)
-    print(f"interpreted greedy: {1 / interp:,.1f} games/s over {args.interpreted_games} games")
-    print(f"jit / interpreted speed ratio: {interp * rates['greedy']:,.0f}x "
-          f"(target {TARGETS['jit / interpreted']}x)")
-    print(f"greedy on one core: {rates['greedy']:,.0f} games/s "
-          f"(target {TARGETS['greedy games/s (one core)']:,})")
-    threads = numba.config.NUMBA_NUM_THREADS
-    numba.set_num_threads(threads)
-    t = time.perf_counter()
-    run_games(YosemiteConfig(), ["greedy", "greedy"], 0, args.games, 1)
-    print(f"greedy on {threads} threads: {args.games / (time.perf_counter() - t):,.0f} games/s")
+    kinds = [("random", ["random", "random"]), ("greedy", ["greedy", "greedy"]),
+             ("rollout vs greedy", ["rollout", "greedy"])]
+
+    def workloads(games, rollout_games):
+        return [(name, pols, rollout_games if name.startswith("rollout") else games)
+                for name, pols in kinds]
+
+    with tempfile.TemporaryDirectory(prefix="snapsim-numba-cache-") as cache:
+        cold = measure(workloads(args.games, args.rollout_games), args.repeats,
+                       NUMBA_CACHE_DIR=cache)
+        warm = measure(workloads(args.games, args.rollout_games), args.repeats,
+                       NUMBA_CACHE_DIR=cache)
+    interp = measure(workloads(args.interpreted_games, 1), 1, NUMBA_DISABLE_JIT="1")
+    print(f"first call, cold start (empty cache: compile): {cold['first']:6.1f} s "
+          f"(target < {TARGETS['cold first call (s)']} s)")
+    print(f"first call, warm start (cache load):           {warm['first']:6.1f} s")
+    print(f"\n{'policy':<20}{'jitted games/s':>16}{'interpreted':>14}{'ratio':>10}")
+    for name, _ in kinds:
+        jit = max(cold["rates"][name], warm["rates"][name])
+        slow = interp["rates"][name]
+        print(f"{name:<20}{jit:>16,.1f}{slow:>14,.2f}{jit / slow:>9,.0f}x")
+    print(f"\ngreedy on one thread: {max(cold['rates']['greedy'], warm['rates']['greedy']):,.0f}"
+          f" games/s (target {TARGETS['greedy games/s (one thread)']:,})")
 
 
 if __name__ == "__main__":
