@@ -454,7 +454,8 @@ def ladder_section(ctx: Runs, order: int, players: int, policies=None,
                 f"assignments equally often on shared deals, {games:,} games per table "
                 f"({lad.games:,} in all). A rating is a Bradley-Terry log-strength fitted to "
                 "who finished ahead of whom (won, then score; a tie counts half): A finishes "
-                "ahead of B with chance 1 / (1 + exp(rating_B - rating_A)). Intervals: 95% "
+                "ahead of B with chance 1 / (1 + exp(rating_B - rating_A)); greedy, the "
+                "line-up of the other sections, is rated 0 when in the field. Intervals: 95% "
                 "bootstrap over deals; pairwise shares: 95% Wilson intervals."
                 + (f" Left out: {', '.join(left)} ({why})." if left else ""))
     ratings, pairwise = lad.ratings.copy(), lad.pairwise.copy()
