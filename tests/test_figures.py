@@ -123,3 +123,19 @@ def test_measure_panels_draw_intervals(figs):
     fig = F.measure_panels(df, "k", None, "t", "n")
     assert sorted(whisker_ends(fig.axes[0]))[:1] == pytest.approx([35.0])
     assert fig.axes[0].get_ylabel() == "%"
+
+
+@pytest.mark.parametrize("v,lo,hi,shown", [
+    (0.523, 0.5051, 0.5408, "0.523 [0.505, 0.541]"),  # half-width 0.018: three places
+    (2.3, 0.5109, 4.083, "2.3 [0.5, 4.1]"),           # half-width 1.8: one place
+    (31.9, 29.61, 34.2, "31.9 [29.6, 34.2]"),
+    (1.0, 1.0, 1.0, "1 [1, 1]"),                      # no spread: as plain numbers
+    (0.25, float("nan"), 0.3, "0.25"),                # no interval: the estimate alone
+])
+def test_table_cells_show_estimate_and_interval_at_the_intervals_precision(v, lo, hi, shown):
+    import pandas as pd
+
+    from snapsim.report.render import shown_table
+
+    df = pd.DataFrame({"x": [v], "x_ci_low": [lo], "x_ci_high": [hi]})
+    assert shown_table(df).to_dict("list") == {"x [95% CI]": [shown]}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,6 +64,22 @@ def _cell(v) -> str:
     return str(v)
 
 
+def _with_interval(v, lo, hi) -> str:
+    """An estimate and its interval at one precision: the interval's half-width to two
+    significant digits ("0.523 [0.505, 0.541]", "2.3 [0.5, 4.1]")."""
+    if pd.isna(lo) or pd.isna(hi):
+        return _cell(v)
+    try:
+        half = (float(hi) - float(lo)) / 2
+        v, lo, hi = float(v), float(lo), float(hi)
+    except (TypeError, ValueError):
+        return f"{_cell(v)} [{_cell(lo)}, {_cell(hi)}]"
+    if not (half > 0 and math.isfinite(half) and math.isfinite(v)):
+        return f"{_cell(v)} [{_cell(lo)}, {_cell(hi)}]"
+    places = min(6, max(0, 1 - math.floor(math.log10(half))))
+    return f"{v:.{places}f} [{lo:.{places}f}, {hi:.{places}f}]"
+
+
 def _intervals(columns) -> dict[str, tuple[str, str]]:
     """Estimate column -> its interval's columns: `x_ci_low`/`x_ci_high` belong to `x`,
     plain `ci_low`/`ci_high` to the column just before `ci_low`."""
@@ -81,8 +98,8 @@ def shown_table(df: pd.DataFrame, rows: int = 40) -> pd.DataFrame:
     text = df.map(_cell)
     pairs = _intervals(df.columns)
     for est, (lo, hi) in pairs.items():
-        text[est] = [f"{_cell(v)} [{_cell(a)}, {_cell(b)}]" if pd.notna(a) else _cell(v)
-                     for v, a, b in zip(df[est], df[lo], df[hi], strict=True)]
+        text[est] = [_with_interval(v, a, b) for v, a, b in zip(df[est], df[lo], df[hi],
+                                                                 strict=True)]
     drop = [c for pair in pairs.values() for c in pair]
     return text.drop(columns=drop).rename(columns={e: f"{e} [95% CI]" for e in pairs})
 
