@@ -79,6 +79,23 @@ def randint(rng, stream, n):
 
 
 @njit(cache=True)
+def shuffle(rng, items, n):
+    """Fisher-Yates over items[:n] on the chance stream (stream 0)."""
+    for i in range(n - 1, 0, -1):
+        j = randint(rng, 0, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+@njit(cache=True, inline="always")
+def is_legal(buf, n, action):
+    """Whether `action` is among the legal actions buf[:n]: a policy checks its choice."""
+    for i in range(n):
+        if buf[i] == action:
+            return True
+    return False
+
+
+@njit(cache=True)
 def mix_seed(key, index):
     """Seed of stream `index` under root `key`: independent of how games are chunked."""
     tmp = np.empty(1, np.uint64)

@@ -17,7 +17,7 @@ so hands, the discard pile and payments are counts per tip type (creature * 6 + 
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Layout, randint
+from ...sim.kernel import Layout, randint, shuffle
 from .components import MAX_DEGREE, MAX_SPACES, N_CREATURES, N_TERRAINS, N_TILES, N_TIPS
 
 MAX_PLAYERS = 6
@@ -404,14 +404,6 @@ def legal_actions(st, cfg, comp, out):
 
 
 # ---------------------------------------------------------------- set-up and chance
-
-
-@njit(cache=True)
-def shuffle(rng, a, n):
-    """Fisher-Yates over a[:n] on the chance stream."""
-    for i in range(n - 1, 0, -1):
-        j = randint(rng, 0, i + 1)
-        a[i], a[j] = a[j], a[i]
 
 
 @njit(cache=True)

@@ -28,7 +28,7 @@
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Layout, Param, mix_seed, next_u64, randint
+from ...sim.kernel import Layout, Param, is_legal, mix_seed, next_u64, randint
 from . import engine as E
 
 RANDOM, GREEDY, TRADER, LOOKAHEAD, SEARCH = 0, 1, 2, 3, 4
@@ -450,23 +450,15 @@ def _first_step(js, l0, t0, l1, t1):
 
 
 @njit(cache=True)
-def _find(buf, n, action):
-    for i in range(n):
-        if buf[i] == action:
-            return True
-    return False
-
-
-@njit(cache=True)
 def move_action(st, cfg, comp, par, buf, n, kv, fs, js):
     if st[E.SWAPS_LEFT] > 0:
         a = cheapest(buf, n, E.A_SWAP, kv)
         if a >= 0 and kv[E.act_arg(a)] <= par[P_SWAP_MAX]:
             return a
     target = planned_step(st, cfg, comp, par, st[E.CUR], fs, js)
-    if target >= 0 and _find(buf, n, E.act(E.A_MOVE, target)):
+    if target >= 0 and is_legal(buf, n, E.act(E.A_MOVE, target)):
         return E.act(E.A_MOVE, target)
-    if _find(buf, n, E.act(E.A_STOP)):
+    if is_legal(buf, n, E.act(E.A_STOP)):
         return E.act(E.A_STOP)
     return buf[0]
 

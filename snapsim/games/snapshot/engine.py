@@ -18,7 +18,7 @@ awards, game end).
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Layout, randint
+from ...sim.kernel import Layout, randint, shuffle
 
 N_CARDS = 37  # 36 animals + the raccoon
 RACCOON = 36
@@ -508,9 +508,7 @@ def legal_actions(st, cfg, comp, out):
 @njit(cache=True)
 def shuffle_deck(st, rng, cards, n):
     """Fisher-Yates over cards[:n] into the deck."""
-    for i in range(n - 1, 0, -1):
-        j = randint(rng, 0, i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
+    shuffle(rng, cards, n)
     for i in range(n):
         st[DECK + i] = cards[i]
         st[LOC + cards[i]] = L_DECK
@@ -565,9 +563,7 @@ def new_game(cfg, comp, rng):
     n = n_players(cfg)
     n_assign = comp[K_N_ASSIGN]
     perm = np.arange(n_assign)
-    for i in range(n_assign - 1, 0, -1):
-        j = randint(rng, 0, i + 1)
-        perm[i], perm[j] = perm[j], perm[i]
+    shuffle(rng, perm, n_assign)
     for p in range(n):
         st[ASSIGN + p] = perm[p]
         st[TOKENS + p] = cfg[C_START_TOKENS + p] if cfg[C_TOKENS] == 1 else 0

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from ...odds.explore import explore_kernel
-from ...sim.kernel import Param, randint
+from ...sim.kernel import Param, is_legal, randint
 from . import engine as E
 from .plans import MAX_T, NEG, photo_p, reroll_search, search
 
@@ -543,14 +543,6 @@ def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
 
 
 @njit(cache=True)
-def _find(buf, n, action):
-    for i in range(n):
-        if buf[i] == action:
-            return True
-    return False
-
-
-@njit(cache=True)
 def raccoon_habitat(st, comp, buf, n, kind):
     """The action of `kind` (place, or place at set-up) that puts the raccoon where it turns
     the fewest unseen cards into spookers."""
@@ -577,7 +569,7 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
     ph = st[E.PHASE]
     p = E.decider(st)
     if ph == E.PH_RESEARCH:
-        if _find(buf, n, E.act(E.A_DRAW)) and st[E.PLACED_TURN] < par[P_MAX_PLACED]:
+        if is_legal(buf, n, E.act(E.A_DRAW)) and st[E.PLACED_TURN] < par[P_MAX_PLACED]:
             risk = next_risk(st, comp, mem)
             if E.free_slots(st, cfg, p) > 0:
                 risk /= par[P_SLOT_RISK]
@@ -594,7 +586,7 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
     if ph == E.PH_DECIDE:
         c = st[E.DRAWN]
         v = card_value(st, cfg, comp, par, p, c)
-        can_reserve = _find(buf, n, E.act(E.A_RESERVE)) and par[P_ALLOW_RESERVE] > 0
+        can_reserve = is_legal(buf, n, E.act(E.A_RESERVE)) and par[P_ALLOW_RESERVE] > 0
         place = -1
         for i in range(n):
             if E.act_kind(buf[i]) == E.A_PLACE:
@@ -602,7 +594,7 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
                 break
         if c == E.RACCOON and place >= 0:
             place = raccoon_habitat(st, comp, buf, n, E.A_PLACE)
-        if _find(buf, n, E.act(E.A_ACCEPT)):
+        if is_legal(buf, n, E.act(E.A_ACCEPT)):
             if place >= 0 and v >= par[P_ACCEPT_MAX]:
                 return place
             if place < 0 and can_reserve and v >= par[P_KEEP_MIN]:
@@ -654,7 +646,7 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
     if ph == E.PH_REROLL:
         a = exact_reroll(st, cfg, comp, ptab, par, p, mem) if exact else \
             greedy_reroll(st, cfg, comp, ptab, par, p)
-        if _find(buf, n, a):
+        if is_legal(buf, n, a):
             return a
         return buf[0]  # (a re-roll once begun must be paid in full: any legal token)
     return buf[0]

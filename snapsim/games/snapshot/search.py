@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from numba import njit, prange
 
-from ...sim.kernel import mix_seed, next_u64, randint
+from ...sim.kernel import mix_seed, next_u64, shuffle
 from . import engine as E
 from . import policies as P
 from .advisor import advise_allocations
@@ -74,11 +74,7 @@ def determinize(st, cfg, comp, me, rng):
     sees only: the deck is put in card order before it is shuffled."""
     nd = st[E.N_DECK]
     st[E.DECK:E.DECK + nd] = np.sort(st[E.DECK:E.DECK + nd])
-    for i in range(nd - 1, 0, -1):
-        j = randint(rng, 0, i + 1)
-        a = st[E.DECK + i]
-        st[E.DECK + i] = st[E.DECK + j]
-        st[E.DECK + j] = a
+    shuffle(rng, st[E.DECK:E.DECK + nd], nd)
     n = E.n_players(cfg)
     n_assign = comp[E.K_N_ASSIGN]
     pool = np.empty(n_assign, np.int64)
@@ -87,9 +83,7 @@ def determinize(st, cfg, comp, me, rng):
         if a != st[E.ASSIGN + me]:
             pool[m] = a
             m += 1
-    for i in range(m - 1, 0, -1):
-        j = randint(rng, 0, i + 1)
-        pool[i], pool[j] = pool[j], pool[i]
+    shuffle(rng, pool, m)
     k = 0
     for p in range(n):
         if p == me or k >= m:

@@ -26,7 +26,7 @@ space k, -k on player 1's space k, 0 off the track.
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Layout, randint
+from ...sim.kernel import Layout, randint, shuffle
 
 SIZE = 5
 N_SQ = SIZE * SIZE
@@ -486,14 +486,6 @@ def legal_actions(st, cfg, comp, out):
 
 
 # ---------------------------------------------------------------- set-up
-
-
-@njit(cache=True)
-def shuffle(rng, items, n):
-    """Fisher-Yates over items[:n] on the chance stream."""
-    for i in range(n - 1, 0, -1):
-        j = randint(rng, 0, i + 1)
-        items[i], items[j] = items[j], items[i]
 
 
 @njit(cache=True)

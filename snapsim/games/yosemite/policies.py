@@ -22,7 +22,7 @@ hand only the size and the tiles it took face up from the park (`engine.SEEN`).
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Param, next_u64, randint
+from ...sim.kernel import Param, is_legal, next_u64, randint
 from . import engine as E
 
 RANDOM, GREEDY, ROLLOUT = 0, 1, 2
@@ -242,14 +242,6 @@ def plan(st, cfg, comp, par, fish, buf):
     return best_q, best_a
 
 
-@njit(cache=True, inline="always")
-def _find(buf, n, action):
-    for i in range(n):
-        if buf[i] == action:
-            return True
-    return False
-
-
 # ---------------------------------------------------------------- the camera
 
 
@@ -345,10 +337,10 @@ def greedy_action(st, cfg, comp, par, buf, n):
             E.distances(target, st[E.POS + 1 - p], E.N_SQ, dist, queue)
             for d in range(4):
                 nb = E.neighbour(pos, d)
-                if nb >= 0 and dist[nb] == dist[pos] - 1 and _find(buf, n, E.act(E.A_EAT, d)):
+                if nb >= 0 and dist[nb] == dist[pos] - 1 and is_legal(buf, n, E.act(E.A_EAT, d)):
                     return E.act(E.A_EAT, d)
             return E.act(E.A_STOP_EATING)
-        return action if _find(buf, n, action) else buf[0]
+        return action if is_legal(buf, n, action) else buf[0]
     if ph == E.PH_PLACE or ph == E.PH_PUSH:
         # start square: the tile worth most to me; push: the square worth least to them, as
         # far as I know their hand
