@@ -136,7 +136,8 @@ class GameState(ABC):
         self._seats = seat_policies(n, n, game, rotate_seats)
         self.state = E.new_game(self._cfg, self._comp, self._rng)
         self.log: list[str] | None = [] if log else None  # None: no log (faster searches)
-        self._asked = None  # (state, action, policy's state, policy's streams) of the last ask
+        self._memory = self._new_memory()  # the policies' own memory (a plan): not the state
+        self._asked = None  # (state, action, policy's state, streams, memory) of the last ask
         self._rewards = np.zeros(n)
         E.settle(self.state, self._cfg, self._comp, self._rng, self._buf)
 
@@ -147,8 +148,13 @@ class GameState(ABC):
         """The game's `make_policy`."""
 
     @abstractmethod
-    def _policy_code(self, st, rng, k: int, n: int) -> int:
-        """Policy `k`'s action among the n legal ones in self._buf, on (st, rng) copies."""
+    def _policy_code(self, st, rng, k: int, n: int, mem) -> int:
+        """Policy `k`'s action among the n legal ones in self._buf, on copies of the state,
+        the streams and the policies' memory."""
+
+    def _new_memory(self) -> np.ndarray:
+        """The policies' memory between decisions (e.g. a turn's plan); none by default."""
+        return np.zeros(0, np.int64)
 
     @abstractmethod
     def decode(self, code: int) -> Action:
@@ -276,9 +282,9 @@ class GameState(ABC):
         game played by its policies is the batch's game."""
         k = self._seats[self.current_player]
         n = self.ENGINE.legal_actions(self.state, self._cfg, self._comp, self._buf)
-        st, rng = self.state.copy(), self._rng.copy()
-        code = int(self._policy_code(st, rng, k, n))
-        self._asked = (self.state.copy(), code, st, rng)
+        st, rng, mem = self.state.copy(), self._rng.copy(), self._memory.copy()
+        code = int(self._policy_code(st, rng, k, n, mem))
+        self._asked = (self.state.copy(), code, st, rng, mem)
         return self.decode(code)
 
     def apply(self, action: int) -> None:
@@ -291,8 +297,9 @@ class GameState(ABC):
             raise InputError(f"action {what!r} is not legal now (phase {self.phase})")
         asked = self._asked
         if asked is not None and asked[1] == code and np.array_equal(asked[0], self.state):
-            self.state[:] = asked[2]  # the asking policy's scratch (its plan) and draws
+            self.state[:] = asked[2]  # what the asking policy wrote: its draws, its plan
             self._rng[:] = asked[3]
+            self._memory[:] = asked[4]
         self._asked = None
         # what engine.step does, one move at a time so that forced moves are logged too
         forced = False
@@ -319,6 +326,7 @@ class GameState(ABC):
         """An independent copy that plays on exactly as this game would."""
         twin = copy.copy(self)
         twin.state, twin._rng, twin._buf = self.state.copy(), self._rng.copy(), self._buf.copy()
+        twin._memory = self._memory.copy()
         twin.log = None if self.log is None else list(self.log)
         twin._rewards = self._rewards.copy()
         twin._asked = None
@@ -328,9 +336,11 @@ class GameState(ABC):
         return self.clone()
 
     def serialize(self) -> bytes:
-        """The game's position: state array, random streams, last rewards (JSON bytes)."""
+        """The game's position: state array, random streams, the policies' memory, last
+        rewards (JSON bytes), so a loaded game plays on exactly as this one would."""
         return json.dumps({"game": self.NAME, "state": self.state.tolist(),
                            "rng": [str(x) for x in self._rng],
+                           "memory": self._memory.tolist(),
                            "rewards": self._rewards.tolist()}).encode()
 
     def deserialize(self, data: bytes | str) -> GameState:
@@ -340,13 +350,15 @@ class GameState(ABC):
             state = np.array(d["state"], np.int64)
             rng = np.array([int(x) for x in d["rng"]], np.uint64)
             rewards = np.array(d["rewards"], float)
+            memory = np.array(d["memory"], self._memory.dtype)
         except (ValueError, KeyError, TypeError) as e:
             raise InputError(f"not a serialized {self.NAME} position: {e}") from None
         if d.get("game") != self.NAME or state.shape != self.state.shape \
-                or rng.shape != self._rng.shape or rewards.shape != self._rewards.shape:
+                or rng.shape != self._rng.shape or rewards.shape != self._rewards.shape \
+                or memory.shape != self._memory.shape:
             raise InputError(f"not a serialized {self.NAME} position for "
                              f"{self.config.players} players")
-        self.state[:], self._rng[:], self._rewards = state, rng, rewards
+        self.state[:], self._rng[:], self._memory[:], self._rewards = state, rng, memory, rewards
         self._asked = None
         return self
 

@@ -85,6 +85,19 @@ def test_clone_and_deserialize_play_on_exactly_as_the_original(name):
     assert twin.log == g.log
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_position_saved_at_any_decision_continues_as_the_game_did(name):
+    """Saved between any two decisions, mid-turn included (Snapshot's greedy keeps its
+    turn's plan in the policies' memory), a loaded game makes the moves the game made."""
+    g = new_game(name, seed=5)
+    for _ in range(120):
+        if g.is_terminal:
+            break
+        loaded = game_class(name)(g.config, seed=99).deserialize(g.serialize())
+        assert play_on(loaded, 3) == play_on(g.clone(), 3)
+        g.apply(g.policy_action())
+
+
 def test_deserialize_refuses_another_game_in_one_line():
     data = new_game("yosemite").serialize()
     with pytest.raises(InputError, match="not a serialized snapshot position"):

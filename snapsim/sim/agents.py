@@ -132,10 +132,8 @@ def policy_or_agent(spec, entry):
     text = entry.strip()
     if _REFERENCE.fullmatch(text) and _module_exists(text.partition(":")[0]):
         return load(text)
-    from .tuning import tuned_policy
-
     try:
-        return tuned_policy(spec.name, text) or spec.make_policy(text)
+        return spec.make_policy(text)
     except InputError as exc:
         if _REFERENCE.fullmatch(text):
             raise InputError(f"{exc}; nor is {text!r} an importable module:object (no module "

@@ -23,14 +23,17 @@ from ...sim.kernel import (
     root_keys,
     seat_policies,
 )
+from ...sim.tuning import tuned_policy
 from . import engine as E
 from . import policies as P
 from .config import ShutterbugConfig
 
 
 def make_policy(spec: str | Policy) -> Policy:
-    """Parse "greedy" or "trader:trade_margin=0.3" into a Policy."""
-    return parse_policy(spec, "ShutterBug", P.KIND_NAMES, P.PARAM_NAMES, P.DEFAULT_PARAMS)
+    """Parse "greedy", "trader:trade_margin=0.3", a bundled tuned policy ("tuned-2p") or a
+    tuned-policy file into a Policy."""
+    return tuned_policy("shutterbug", spec) or parse_policy(spec, "ShutterBug", P.KIND_NAMES,
+                                                      P.PARAM_NAMES, P.DEFAULT_PARAMS)
 
 
 INT_COLUMNS = (
@@ -171,7 +174,7 @@ class ShutterbugGame(protocol.GameState):
 
     _make_policy = staticmethod(make_policy)
 
-    def _policy_code(self, st, rng, k, n):
+    def _policy_code(self, st, rng, k, n, mem):
         return P.policy_action(st, self._cfg, self._comp, rng, self._kinds[k], self._params[k],
                                self._buf, n)
 

@@ -8,11 +8,10 @@ and policy streams from (key, i) alone, so results never depend on threads or ch
 
 from __future__ import annotations
 
-from pathlib import Path
-
+import numba
 import numpy as np
 import pandas as pd
-from numba import get_num_threads, njit, prange
+from numba import njit, prange
 
 from ... import protocol
 from ...errors import InputError
@@ -25,6 +24,7 @@ from ...sim.kernel import (
     root_keys,
     seat_policies,
 )
+from ...sim.tuning import tuned_policy
 from . import engine as E
 from . import policies as P
 from .config import SnapshotConfig, photo_table
@@ -33,30 +33,12 @@ from .config import SnapshotConfig, photo_table
 
 
 def make_policy(spec: str | Policy) -> Policy:
-    """Parse "greedy", "cautious:max_risk=0.1:token_value=0.5" or a bundled tuned policy
-    ("tuned-4p", from data/tuned-4p.toml) into a Policy."""
+    """Parse "greedy", "cautious:max_risk=0.1:token_value=0.5", a bundled tuned policy
+    ("tuned-4p", from data/tuned-4p.toml) or a tuned-policy file into a Policy."""
     if isinstance(spec, Policy):
         return spec
-    base = str(spec).split(":")[0].strip().lower()
-    if base.endswith(".toml"):  # a tuned-policy file written by `snapsim tune`
-        from .tuning import read_tuned
-
-        path = str(spec).split(":")[0].strip()
-        kind, params = read_tuned(path)
-        name = Path(path).stem
-        pol = parse_policy(name + str(spec)[len(path):], "Snapshot", (*P.KIND_NAMES, name),
-                           P.PARAM_NAMES, {**P.DEFAULT_PARAMS, name: params})
-        return Policy(pol.name, P.KIND_NAMES.index(kind), pol.params)
-    if base.startswith("tuned-"):
-        from .tuning import tuned_policies
-
-        tuned = tuned_policies()
-        if base in tuned:
-            kind, params = tuned[base]
-            pol = parse_policy(spec, "Snapshot", (*P.KIND_NAMES, base), P.PARAM_NAMES,
-                               {**P.DEFAULT_PARAMS, base: params})
-            return Policy(pol.name, P.KIND_NAMES.index(kind), pol.params)
-    return parse_policy(spec, "Snapshot", P.KIND_NAMES, P.PARAM_NAMES, P.DEFAULT_PARAMS)
+    return tuned_policy("snapshot", spec) or parse_policy(spec, "Snapshot", P.KIND_NAMES,
+                                                          P.PARAM_NAMES, P.DEFAULT_PARAMS)
 
 
 # ---------------------------------------------------------------- result schema
@@ -128,14 +110,15 @@ def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem):
 
 @njit(cache=True, parallel=True)
 def play_batch(cfg, comp, ptab, kinds, params, key0, key1, first, count, rotate, out_i, out_f,
-               out_cards, out_awards):
+               out_cards, out_awards, threads):
     """Games first .. first+count-1, in parallel; rows (game, seat) in order.
 
     out_cards[g] (attempts, photos, dice per card) and out_awards[g] (claim round per award
     token) are filled when they have a row per game (pass zero-row arrays to skip them).
+    `threads` blocks of games get one work space each (numba's thread count, given by the
+    caller: read inside, it would keep the kernel out of the on-disk cache).
     """
     n = E.n_players(cfg)
-    threads = get_num_threads()
     per = (count + threads - 1) // threads
     for t in prange(threads):  # each thread its own work space, games in blocks
         buf = np.empty(E.MAX_LEGAL, np.int64)
@@ -170,7 +153,7 @@ def _play(config, policies, first, count, seed, rotate_seats, details):
     out_awards = np.zeros((rows, E.N_CAT * E.MAX_STACK), np.int64)
     play_batch(config.to_array(), config.comp_vector(), photo_table(), kinds, params,
                np.uint64(key0), np.uint64(key1), first, count, rotate_seats, out_i, out_f,
-               out_cards, out_awards)
+               out_cards, out_awards, numba.get_num_threads())
     return pols, out_i, out_f, out_cards, out_awards
 
 
@@ -286,38 +269,16 @@ class SnapshotGame(protocol.GameState):
 
     def __init__(self, *args, **kwargs):
         self._ptab = photo_table()
-        self._memory = P.new_memory()  # the policies' plan: never part of the state
-        self._asked_memory = None  # (state, action, the asking policy's memory)
         super().__init__(*args, **kwargs)
 
     _make_policy = staticmethod(make_policy)
 
-    def _policy_code(self, st, rng, k, n):
-        """The policy works on a copy of the policies' memory too; its plan is taken over
-        when the action it chose is applied, as the state's and streams' copies are."""
-        mem = self._memory.copy()
-        code = int(P.policy_action(st, self._cfg, self._comp, self._ptab, rng, self._kinds[k],
-                                   self._params[k], self._buf, n, mem))
-        self._asked_memory = (self.state.copy(), code, mem)
-        return code
+    def _new_memory(self):
+        return P.new_memory()
 
-    def apply(self, action) -> None:
-        asked = self._asked_memory
-        if asked is not None and asked[1] == int(action) and np.array_equal(asked[0], self.state):
-            self._memory[:] = asked[2]
-        self._asked_memory = None
-        super().apply(action)
-
-    def clone(self):
-        twin = super().clone()
-        twin._memory, twin._asked_memory = self._memory.copy(), None
-        return twin
-
-    def deserialize(self, data):
-        super().deserialize(data)
-        P.clear_memory(self._memory)  # a loaded position starts without a plan
-        self._asked_memory = None
-        return self
+    def _policy_code(self, st, rng, k, n, mem):
+        return P.policy_action(st, self._cfg, self._comp, self._ptab, rng, self._kinds[k],
+                               self._params[k], self._buf, n, mem)
 
     def _truncation_cap(self):
         return self.config.max_rounds

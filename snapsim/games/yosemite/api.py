@@ -23,6 +23,7 @@ from ...sim.kernel import (
     root_keys,
     seat_policies,
 )
+from ...sim.tuning import tuned_policy
 from . import engine as E
 from . import policies as P
 from .components import ANIMALS
@@ -32,8 +33,10 @@ ANIMAL_KEYS = ("fox", "sheep", "bear", "snake", "cougar")
 
 
 def make_policy(spec: str | Policy) -> Policy:
-    """Parse "greedy" or "rollout:rollouts=8:fish_value=0.5" into a Policy."""
-    return parse_policy(spec, "Yosemite", P.KIND_NAMES, P.PARAM_NAMES, P.DEFAULT_PARAMS)
+    """Parse "greedy", "rollout:rollouts=8:fish_value=0.5", a bundled tuned policy ("tuned-2p") or a
+    tuned-policy file into a Policy."""
+    return tuned_policy("yosemite", spec) or parse_policy(spec, "Yosemite", P.KIND_NAMES,
+                                                      P.PARAM_NAMES, P.DEFAULT_PARAMS)
 
 
 # ---------------------------------------------------------------- result schema
@@ -206,7 +209,7 @@ class YosemiteGame(protocol.GameState):
     def _action_buffer(self):
         return E.action_buffer()
 
-    def _policy_code(self, st, rng, k, n):
+    def _policy_code(self, st, rng, k, n, mem):
         return P.policy_action(st, self._cfg, self._comp, rng, self._kinds[k], self._params[k],
                                self._buf, n)
 
