@@ -17,9 +17,9 @@ from ...errors import InputError
 from ...sim.kernel import (
     Policy,
     game_rngs,
-    lineup_names,
     parse_policy,
     policy_arrays,
+    result_table,
     root_keys,
     seat_policies,
 )
@@ -107,14 +107,7 @@ def run_games(config: ShutterbugConfig, policies, first: int, count: int, seed: 
     out_f = np.zeros(count * n)
     play_batch(config.to_array(), config.comp_vector(), kinds, params, np.uint64(key0),
                np.uint64(key1), first, count, rotate_seats, out_i, out_f)
-    df = pd.DataFrame(out_i, columns=INT_COLUMNS)
-    df.insert(0, "game", np.repeat(np.arange(first, first + count), n))
-    df.insert(1, "seat", np.tile(np.arange(n), count))
-    df.insert(2, "players", n)
-    df.insert(3, "policy", pd.Categorical.from_codes(
-        df.pop("policy_index").to_numpy(), categories=lineup_names(pols)))
-    df["won"] = out_f
-    return df
+    return result_table(INT_COLUMNS, out_i, out_f, pols, first, n)
 
 
 # ---------------------------------------------------------------- step API

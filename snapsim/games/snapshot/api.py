@@ -18,9 +18,9 @@ from ...errors import InputError
 from ...sim.kernel import (
     Policy,
     game_rngs,
-    lineup_names,
     parse_policy,
     policy_arrays,
+    result_table,
     root_keys,
     seat_policies,
 )
@@ -197,14 +197,7 @@ def run_games(config: SnapshotConfig, policies, first: int, count: int, seed: in
     """Rows (game, seat) for games first..first+count-1 of the run keyed by `seed`."""
     pols, out_i, out_f, _, _ = _play(config, policies, first, count, seed, rotate_seats, False)
     n = config.players
-    df = pd.DataFrame(out_i, columns=INT_COLUMNS)
-    df.insert(0, "game", np.repeat(np.arange(first, first + count), n))
-    df.insert(1, "seat", np.tile(np.arange(n), count))
-    df.insert(2, "players", n)
-    df.insert(3, "policy", pd.Categorical.from_codes(
-        df.pop("policy_index").to_numpy(), categories=lineup_names(pols)))
-    df["won"] = out_f
-    return df
+    return result_table(INT_COLUMNS, out_i, out_f, pols, first, n)
 
 
 # ---------------------------------------------------------------- step API

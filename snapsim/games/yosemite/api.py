@@ -17,9 +17,9 @@ from ...errors import InputError
 from ...sim.kernel import (
     Policy,
     game_rngs,
-    lineup_names,
     parse_policy,
     policy_arrays,
+    result_table,
     root_keys,
     seat_policies,
 )
@@ -132,14 +132,7 @@ def run_games(config: YosemiteConfig, policies, first: int, count: int, seed: in
     out_f = np.zeros(count * 2)
     play_batch(config.to_array(), config.comp_vector(), kinds, params, np.uint64(key0),
                np.uint64(key1), first, count, rotate_seats, out_i, out_f)
-    df = pd.DataFrame(out_i, columns=INT_COLUMNS)
-    df.insert(0, "game", np.repeat(np.arange(first, first + count), 2))
-    df.insert(1, "seat", np.tile(np.arange(2), count))
-    df.insert(2, "players", 2)
-    df.insert(3, "policy", pd.Categorical.from_codes(
-        df.pop("policy_index").to_numpy(), categories=lineup_names(pols)))
-    df["won"] = out_f
-    return df
+    return result_table(INT_COLUMNS, out_i, out_f, pols, first, 2)
 
 
 # ---------------------------------------------------------------- step API
