@@ -137,4 +137,5 @@ def test_version_names_the_commit_of_a_checkout(capsys):
 
 def test_licence_and_type_hints_ship():
     assert (PACKAGE / "py.typed").is_file()
-    assert importlib.metadata.metadata("snapsim")["License"] == "MIT"
+    meta = importlib.metadata.metadata("snapsim")
+    assert meta["License-Expression"] == "MIT" and meta["License-File"] == "LICENSE"
