@@ -48,6 +48,22 @@ def test_agent_deterministic(config):
     assert s1.equals(s2)
 
 
+def test_agent_on_a_tuned_base_plays_it_where_it_does_not_search(config):
+    """Off its searched preparations the agent plays its base policy's move: with zero
+    candidates (only the base's own plan is ever played) it makes the base policy's game."""
+    base = "tuned-2p"
+    agent = SearchAgent(candidates=0, rollouts=2, seed=3, base=base)
+    actions, scores = _play(agent, config, 9, 0, 0)
+    game = SnapshotGame(config, seed=9, game=0, policies=[base, "greedy"], rotate_seats=False)
+    game.play()
+    assert scores.equals(game.scores())
+    a1, _ = _play(SearchAgent(candidates=2, rollouts=3, seed=4, base=base), config, 9, 1, 1)
+    a2, _ = _play(SearchAgent(candidates=2, rollouts=3, seed=4, base=base), config, 9, 1, 1)
+    assert a1 == a2
+    with pytest.raises(ValueError, match="base must be a heuristic policy"):
+        SearchAgent(base="random")
+
+
 def test_play_match_rows(config):
     df = play_match(SearchAgent(candidates=2, rollouts=4, seed=1), config, "greedy", 2, 3)
     assert list(df.seat) == [0, 1]

@@ -27,9 +27,6 @@ from . import policies as P
 from .advisor import advise_allocations
 from .api import SnapshotGame, make_policy
 
-GREEDY_PARAMS = np.array(P.DEFAULT_PARAMS["greedy"], np.float64)
-
-
 # ---------------------------------------------------------------- njit kernels
 
 
@@ -105,8 +102,9 @@ def write_plan(mem, st, hab, dice, tok):
 
 
 @njit(cache=True)
-def plan_is_legal(st, cfg, comp, ptab, hab, dice, tok):
-    """Would the greedy interpreter play this plan with legal actions only (and all of it)?"""
+def plan_is_legal(st, cfg, comp, ptab, hab, dice, tok, par):
+    """Would the heuristic interpreter (parameters `par`) play this plan with legal actions
+    only (and all of it)?"""
     s = st.copy()
     mem = P.new_memory()
     write_plan(mem, s, hab, dice, tok)
@@ -115,7 +113,7 @@ def plan_is_legal(st, cfg, comp, ptab, hab, dice, tok):
     buf = np.empty(E.MAX_LEGAL, np.int64)
     n = E.legal_actions(s, cfg, comp, buf)
     while s[E.CUR] == me and (s[E.PHASE] == E.PH_PREP_DICE or s[E.PHASE] == E.PH_PREP_TOKENS):
-        a = P.heuristic_action(s, cfg, comp, ptab, rng, GREEDY_PARAMS, buf, n, False, mem)
+        a = P.heuristic_action(s, cfg, comp, ptab, rng, par, buf, n, False, mem)
         ok = False
         for i in range(n):
             if buf[i] == a:
@@ -191,11 +189,19 @@ def evaluate_plans(st, cfg, comp, ptab, kinds, params, seats, me, habs, dices, t
 
 
 class SearchAgent:
-    """Determinized Monte Carlo over the Preparation plan; greedy everywhere else."""
+    """Determinized Monte Carlo over the Preparation plan; its base policy everywhere else
+    (greedy, or a heuristic policy such as a bundled tuned one: `base="tuned-2p"`), which
+    also plays its seat in the rollouts."""
 
-    def __init__(self, candidates: int = 5, rollouts: int = 24, seed: int = 0):
+    def __init__(self, candidates: int = 5, rollouts: int = 24, seed: int = 0,
+                 base: str = "greedy"):
         if candidates < 0 or rollouts < 1:
             raise ValueError("candidates must be >= 0 and rollouts >= 1")
+        self.base = make_policy(base)
+        if P.KIND_NAMES[self.base.kind] in ("random", "exact"):
+            raise ValueError(f"base must be a heuristic policy (greedy, cautious, aggressive, "
+                             f"collector or a tuned one), got {base!r}")
+        self._par = np.array(self.base.params[:P.N_PARAMS], np.float64)
         self.candidates = candidates
         self.rollouts = rollouts
         self.seed = seed
@@ -211,12 +217,12 @@ class SearchAgent:
         return (game, int(st[E.ROUND]), p, int(st[E.ST_TURNS + p]))  # holds game: no id reuse
 
     def _models(self, game: SnapshotGame, me: int):
-        """Rollout policies: the game's seats, the agent's own seat played greedy."""
-        kinds = np.append(game._kinds, P.GREEDY).astype(np.int64)
+        """Rollout policies: the game's seats, the agent's own seat played by its base."""
+        kinds = np.append(game._kinds, self.base.kind).astype(np.int64)
         width = max(game._params.shape[1], P.N_PARAMS)
         params = np.zeros((kinds.shape[0], width))
         params[:-1, :game._params.shape[1]] = game._params
-        params[-1, :P.N_PARAMS] = GREEDY_PARAMS
+        params[-1, :P.N_PARAMS] = self._par
         seats = np.array(game._seats, np.int64).copy()
         seats[me] = kinds.shape[0] - 1
         return kinds, params, seats
@@ -225,13 +231,13 @@ class SearchAgent:
         """Candidate plans (hab dice, card dice, card tokens, advisor value, source)."""
         st, cfg, comp, ptab = game.state, game._cfg, game._comp, game._ptab
         mem = P.new_memory()
-        greedy_v = P.plan_value(st, cfg, comp, ptab, GREEDY_PARAMS, -1, -1, mem, True)
+        greedy_v = P.plan_value(st, cfg, comp, ptab, self._par, -1, -1, mem, True)
         out = [(mem[P.M_HAB:P.M_HAB + E.N_HAB].copy(), mem[P.M_DICE:P.M_DICE + E.N_CARDS].copy(),
                 mem[P.M_TOK:P.M_TOK + E.N_CARDS].copy(), float(greedy_v), "greedy")]
         cards = [c for c in range(E.N_CARDS) if st[E.LOC + c] == E.L_TABLE]
         if self.candidates > 0 and cards:
             mandatory = [bool(st[E.SIDEWAYS + c]) for c in cards]
-            _, _, _, kept, _ = advise_allocations(st, cfg, comp, ptab, GREEDY_PARAMS, cards,
+            _, _, _, kept, _ = advise_allocations(st, cfg, comp, ptab, self._par, cards,
                                                   mandatory, self.candidates)
             k = len(cards)
             for row in kept[:self.candidates]:
@@ -245,7 +251,7 @@ class SearchAgent:
                 if any((hab == o[0]).all() and (dice == o[1]).all() and (tok == o[2]).all()
                        for o in out):
                     continue
-                if plan_is_legal(st, cfg, comp, ptab, hab, dice, tok):
+                if plan_is_legal(st, cfg, comp, ptab, hab, dice, tok, self._par):
                     out.append((hab, dice, tok, float(row[0]), "advisor"))
         return out
 
@@ -297,15 +303,15 @@ class SearchAgent:
                 self._plan = (key, *self.search(game))
             if self._plan is not None and self._plan[0] == key:
                 write_plan(mem, s, *self._plan[1:])
-                a = int(P.heuristic_action(s, cfg, comp, game._ptab, rng, GREEDY_PARAMS, buf,
+                a = int(P.heuristic_action(s, cfg, comp, game._ptab, rng, self._par, buf,
                                            n, False, mem))
                 if a in legal:
                     return a
                 s = st.copy()
                 mem[P.M_TURN] = -1  # plan afresh
-        a = int(P.policy_action(s, cfg, comp, game._ptab, rng, P.GREEDY, GREEDY_PARAMS, buf, n,
+        a = int(P.policy_action(s, cfg, comp, game._ptab, rng, self.base.kind, self._par, buf, n,
                                 mem))
-        assert a in legal, "greedy returned an illegal action"
+        assert a in legal, "the base policy returned an illegal action"
         return a
 
 
