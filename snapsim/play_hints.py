@@ -10,22 +10,9 @@ move the built-in greedy policy would make.
 
 from __future__ import annotations
 
-import re
-
-import numpy as np
-
 from .protocol import GameState
 
 TOP_PREPARATIONS = 3
-
-
-def segments(game: GameState, seat: int) -> dict[str, np.ndarray]:
-    """The seat's observation tensor cut into its named segments."""
-    tensor, out, at = game.observation_tensor(seat), {}, 0
-    for name, size in game.tensor_layout(seat):
-        out[name] = tensor[at:at + size]
-        at += size
-    return out
 
 
 def greedy_line(game: GameState, seat: int) -> str:
@@ -42,15 +29,12 @@ def situation(game: GameState, seat: int) -> dict:
     """The seat's view as an advisor situation: the table (with sideways marks), its tokens,
     reserve, portfolio and assignment; every other card it has seen."""
     obs, cfg = game.observation(seat), game.config
-    comp = cfg.components
-    sideways = {comp.cards[c].name for c, mark in enumerate(segments(game, seat)["card_sideways"])
-                if mark}
     table = {h: list(names) for h, names in obs["table"].items() if names}
     others = [name for key in ("portfolios", "reserves")
               for p, names in enumerate(obs[key]) if p != seat for name in names]
     data = {"players": cfg.players, "dice": cfg.dice, "reroll_cost": cfg.reroll_cost,
             "tokens": obs["tokens"][seat], "table": table,
-            "sideways": [n for names in table.values() for n in names if n in sideways],
+            "sideways": obs["sideways"],
             "reserved": list(obs["reserves"][seat]), "portfolio": list(obs["portfolios"][seat]),
             "seen": list(obs["discards"]) + others}
     if cfg.assignments:
@@ -88,12 +72,11 @@ def reroll_hint(game: GameState, seat: int) -> list[str]:
     from .games.snapshot.advisor import rerolls_table
 
     comp, cost = game.config.components, game.config.reroll_cost
-    resolved = [m.group(1) for line in game.log
-                if (m := re.search(rf"P{seat + 1}: resolve in (.+?)( \(forced\))?( \[|$)", line))]
-    if not resolved:
+    obs = game.observation(seat)
+    if obs["resolving"] is None:
         return []
-    habitat = next(h for h in comp.habitats if h.name == resolved[-1])
-    affordable = game.observation(seat)["tokens"][seat] // cost
+    habitat = next(h for h in comp.habitats if h.name == obs["resolving"])
+    affordable = obs["tokens"][seat] // cost
     if affordable == 0:
         return [f"  {habitat.name} (explore {habitat.explore}): no re-roll affordable from "
                 "the supply"]

@@ -323,6 +323,10 @@ class SnapshotGame(protocol.GameState):
             "deck_size": int(s[E.N_DECK]),
             "drawn": comp.cards[int(s[E.DRAWN])].name if s[E.DRAWN] >= 0 else None,
             "table": table,
+            "sideways": [comp.cards[c].name for c in range(E.N_CARDS)
+                         if s[E.LOC + c] == E.L_TABLE and s[E.SIDEWAYS + c]],
+            "resolving": (comp.habitats[int(s[E.RES_HAB])].name if s[E.RES_HAB] >= 0
+                          else None),
             "discards": where(E.L_DISCARD),
             "tokens": [int(s[E.TOKENS + p]) for p in range(n)],
             "portfolios": [where(E.L_PORTFOLIO, p) for p in range(n)],
