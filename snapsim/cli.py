@@ -41,6 +41,17 @@ MAX_LIST = 1000  # numbers in one list (a table of more rows is never what was m
 MAX_ROWS = 100_000  # rows of one odds table
 
 
+def _policy_list(text: str | None) -> list[str] | None:
+    """--policies as a list of specs (None when the flag is not given)."""
+    if text is None:
+        return None
+    specs = [p for p in (s.strip() for s in text.split(",")) if p]
+    if not specs:
+        raise InputError("--policies is empty: give policy specs, e.g. greedy,random, or leave "
+                         "--policies out")
+    return specs
+
+
 def int_list(text: str) -> list[int]:
     """Parse "2", "1-3" or "0,2,4-6" into a list of at most MAX_LIST integers."""
     out: list[int] = []
@@ -333,8 +344,7 @@ def _simulate(args) -> int | None:
 
     _check_backend_sizes(args)
     knobs = _knobs(args)
-    policies = [p for p in (s.strip() for s in args.policies.split(",")) if p] \
-        if args.policies else None
+    policies = _policy_list(args.policies)
     common = dict(players=args.players, policies=policies, games=args.games, seed=args.seed,
                   rotate_seats=not args.no_rotate, threads=args.threads,
                   chunk_size=args.chunk_size, progress=not args.quiet, workers=args.workers,
@@ -647,8 +657,7 @@ def _ladder(args) -> None:
         whole(args.players, "--players", 2, 100)
     _check_backend_sizes(args)
     knobs = _knobs(args)
-    policies = [p for p in (s.strip() for s in args.policies.split(",")) if p] \
-        if args.policies else None
+    policies = _policy_list(args.policies)
     if args.out:
         out_folder(args.out)
         if not args.force:
@@ -843,8 +852,7 @@ def _compare(args) -> int | None:
     if args.detect is not None and not (args.detect > 0 and np.isfinite(args.detect)):
         raise InputError(f"--detect must be a positive number of points, got {args.detect}")
     players = [int(p) for text in args.players for p in int_list(text)] or None
-    policies = [p for p in (s.strip() for s in args.policies.split(",")) if p] \
-        if args.policies else None
+    policies = _policy_list(args.policies)
     knobs = dict(parse_knob(t) for t in args.variant_set)
     if args.strong_games is not None:
         if args.strong is None:
@@ -913,6 +921,10 @@ def _add_compare(sub) -> None:
 def _play(args) -> int:
     from .play import load, new_session, play
 
+    for flag, value, what in (("--load", args.load, "file"), ("--save", args.save, "file"),
+                              ("--opponents", args.opponents, "policy")):
+        if value is not None and not value.strip():
+            raise InputError(f"{flag} is empty: give a {what} or leave {flag} out")
     if args.load:
         session = load(args.load, args.game)
     else:
