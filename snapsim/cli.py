@@ -36,6 +36,19 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):
         raise InputError(f"{message} (see `{self.prog} --help`)")
 
+    def parse_known_args(self, args=None, namespace=None):
+        """Parse, refusing a blank value given to any flag or argument (`--out ''`)."""
+        ns, rest = super().parse_known_args(args, namespace)
+        for action in self._actions:
+            value = getattr(ns, action.dest, None)
+            if value is action.default:
+                continue
+            if any(isinstance(v, str) and not v.strip()
+                   for v in (value if isinstance(value, list) else [value])):
+                name = action.option_strings[-1] if action.option_strings else action.dest
+                self.error(f"{name} is empty: give a value or leave it out")
+        return ns, rest
+
 
 MAX_LIST = 1000  # numbers in one list (a table of more rows is never what was meant)
 MAX_ROWS = 100_000  # rows of one odds table
@@ -921,10 +934,6 @@ def _add_compare(sub) -> None:
 def _play(args) -> int:
     from .play import load, new_session, play
 
-    for flag, value, what in (("--load", args.load, "file"), ("--save", args.save, "file"),
-                              ("--opponents", args.opponents, "policy")):
-        if value is not None and not value.strip():
-            raise InputError(f"{flag} is empty: give a {what} or leave {flag} out")
     if args.load:
         session = load(args.load, args.game)
     else:

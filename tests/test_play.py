@@ -121,9 +121,9 @@ def test_the_view_is_the_seats_observation():
     (["yosemite", "--opponents", "sleepy"], "unknown Yosemite policy 'sleepy'"),
     (["yosemite", "--load", "missing.json"], "--load missing.json: cannot read it"),
     (["yosemite", "--save", "a.json", "--load", "b.json"], "not allowed with argument"),
-    (["yosemite", "--load", ""], "--load is empty: give a file"),
-    (["yosemite", "--save", " "], "--save is empty: give a file"),
-    (["yosemite", "--opponents", ""], "--opponents is empty: give a policy"),
+    (["yosemite", "--load", ""], "--load is empty: give a value"),
+    (["yosemite", "--save", " "], "--save is empty: give a value"),
+    (["yosemite", "--opponents", ""], "--opponents is empty: give a value"),
 ])
 def test_bad_settings_are_one_line_exit_2(argv, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
