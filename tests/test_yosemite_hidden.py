@@ -10,7 +10,7 @@ from snapsim.games.yosemite import engine as E
 from snapsim.games.yosemite import policies as P
 from snapsim.sim.kernel import policy_arrays
 
-KINDS = ("random", "greedy", "rollout:rollouts=2")
+KINDS = ("random", "greedy", "rollout:rollouts=2", "search:rollouts=2:candidates=3:margin=0")
 assert {k.split(":")[0] for k in KINDS} == set(P.KIND_NAMES)  # every kind is checked
 
 
@@ -94,7 +94,7 @@ def test_random_and_greedy_ignore_what_their_seat_cannot_see(seed):
     assert {E.PH_PLACE, E.PH_FISH, E.PH_EXPLORE, E.PH_CAMERA} <= phases
 
 
-def test_rollout_ignores_what_its_seat_cannot_see():
+def test_rollout_and_search_ignore_what_their_seat_cannot_see():
     changed = 0
     for i, (g, state) in enumerate(positions(3, limit=4)):
         for j in range(1, int(state[E.N_PHOTO_DECK])):  # one photo left: short rollouts

@@ -61,10 +61,11 @@ def test_batch_invariants_and_score_parts():
 
 
 @pytest.mark.parametrize("policies", [["greedy", "greedy"], ["random", "greedy"],
-                                      ["rollout:rollouts=1", "random"]])
+                                      ["rollout:rollouts=1", "random"],
+                                      ["search:rollouts=1:margin=0", "greedy"]])
 def test_batch_and_step_api_play_the_same_games(policies):
     config = YosemiteConfig()
-    games = 3 if policies[0].startswith("rollout") else 8
+    games = 3 if policies[0].startswith(("rollout", "search")) else 8
     df = run_games(config, policies, 0, games, 11)
     for game in range(games):
         g = YosemiteGame(config, seed=11, game=game, policies=policies)
@@ -78,9 +79,10 @@ def test_batch_and_step_api_play_the_same_games(policies):
 
 # 1,000 games in all, every policy kind and a variant: the step API plays a game in about
 # 10-40 ms (random games are the longest, rollouts the slowest per decision), so this takes
-# about 15 s with the JIT on.
+# about 20 s with the JIT on.
 EQUAL_RUNS = [(["random", "random"], {}, 350), (["greedy", "greedy"], {}, 350),
               (["greedy", "random"], {}, 150), (["rollout:rollouts=1", "greedy"], {}, 50),
+              (["search:rollouts=1:candidates=2:margin=0", "greedy"], {}, 30),
               (["greedy", "random"], {"wilds": False, "photo_slots": 3, "hand_limit": 4}, 100)]
 assert sum(run[2] for run in EQUAL_RUNS) >= 1000
 assert {p.split(":")[0] for run in EQUAL_RUNS for p in run[0]} == set(P.KIND_NAMES)
@@ -125,10 +127,13 @@ def test_policy_action_is_always_legal_and_start_square_is_a_decision():
             g.apply(act)
 
 
-def test_greedy_beats_random_and_rollout_is_deterministic():
+def test_rollout_and_search_are_deterministic():
     a = run_games(YosemiteConfig(), ["rollout:rollouts=2", "greedy"], 0, 4, 9)
     b = run_games(YosemiteConfig(), ["rollout:rollouts=2", "greedy"], 0, 4, 9)
     pd.testing.assert_frame_equal(a, b)
+    lineup = ["search:rollouts=2:margin=0", "greedy"]
+    pd.testing.assert_frame_equal(run_games(YosemiteConfig(), lineup, 0, 4, 9),
+                                  run_games(YosemiteConfig(), lineup, 0, 4, 9))
 
 
 def test_determinize_samples_only_what_the_seat_cannot_see():

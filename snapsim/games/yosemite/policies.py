@@ -14,10 +14,21 @@
   opponent's unseen tiles, the deck order, the unseen photos; the same rollout seeds for
   every action), and the best mean result (win share plus a little score margin) is played.
   Deterministic for a seed: its randomness comes from the policy stream.
+- `search` improves on a base greedy player (by default the bundled tuned-2p weights) where
+  it doubts it: at the turn's move (eating fish, then exploring) its candidates are the base's
+  `candidates` best plans (square and explore choice), elsewhere (start square, push, camera,
+  payment, discard) every legal action when there are no more than `candidates`; each is
+  played out `rollouts` times to the end by base players on the same sampled hidden parts
+  (common random numbers), and a candidate replaces the base's move only when its mean result
+  beats the base's by more than `margin`. A few noisy playouts thus never override a strong
+  base on a whim, and a search costs candidates x rollouts playouts.
 
 Every seat decides from what it may see: the public table, its own hand, and of the opponent's
 hand only the size and the tiles it took face up from the park (`engine.SEEN`).
 """
+
+import tomllib
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -25,11 +36,11 @@ from numba import njit
 from ...sim.kernel import Param, is_legal, next_u64, randint
 from . import engine as E
 
-RANDOM, GREEDY, ROLLOUT = 0, 1, 2
-KIND_NAMES = ("random", "greedy", "rollout")
+RANDOM, GREEDY, ROLLOUT, SEARCH = 0, 1, 2, 3
+KIND_NAMES = ("random", "greedy", "rollout", "search")
 
 # Each parameter with its valid range, from its meaning: values and weights 0-100 (a negative
-# weight would seek what scores less), rollouts a whole number of games.
+# weight would seek what scores less), rollouts and candidates whole numbers.
 PARAM_NAMES = (
     # 0-100: points one fish is worth (gained by Explore A or a fish tile, spent moving)
     Param("fish_value", 0, 100),
@@ -38,12 +49,21 @@ PARAM_NAMES = (
     Param("w_landmark", 0, 100),  # 0-100: weight of the next chart step a landmark token could gain
     Param("w_next", 0, 100),  # 0-100: weight of the square a move ends on (what it offers next)
     Param("w_tent", 0, 100),  # 0-100: weight of camping points a tent moves
-    Param("rollouts", 1, 100, whole=True),  # 1-100: rollout: games per legal action
+    Param("rollouts", 1, 100, whole=True),  # 1-100: rollout, search: games per candidate
+    Param("candidates", 1, 16, whole=True),  # 1-16: search: moves played out (1: the base)
+    # 0-100: search: what a candidate's mean result (win share + score margin / 100) must
+    # add to the base's
+    Param("margin", 0, 100),
 )
 N_PARAMS = len(PARAM_NAMES)
-P_FISH, P_PHOTO, P_JUDGE, P_LANDMARK, P_NEXT, P_TENT, P_ROLLOUTS = range(N_PARAMS)
-_BASE = (0.6, 1.0, 0.4, 0.8, 0.3, 1.0, 8.0)
-DEFAULT_PARAMS = {"random": _BASE, "greedy": _BASE, "rollout": _BASE}
+(P_FISH, P_PHOTO, P_JUDGE, P_LANDMARK, P_NEXT, P_TENT, P_ROLLOUTS, P_CANDIDATES,
+ P_MARGIN) = range(N_PARAMS)
+_BASE = (0.6, 1.0, 0.4, 0.8, 0.3, 1.0, 8.0, 3.0, 0.05)
+# the search's base: the weights of the bundled tuned two-player policy
+_TUNED = tomllib.loads((Path(__file__).parent / "data" / "tuned-2p.toml").read_text())["params"]
+_SEARCH = (*(float(_TUNED.get(str(name), v)) for name, v in zip(PARAM_NAMES, _BASE[:P_ROLLOUTS],
+                                                                  strict=False)), 4.0, 2.0, 0.15)
+DEFAULT_PARAMS = {"random": _BASE, "greedy": _BASE, "rollout": _BASE, "search": _SEARCH}
 NEG = -1e18
 TV_SIZE = E.N_ALL_TILES + 2 * E.N_ANIMALS  # tile values, then two per-animal working rows
 
@@ -57,6 +77,18 @@ def work(buf):
     m = E.N_SQ + E.MAX_LEGAL
     f = w[m:m + TV_SIZE + E.N_SQ].view(np.float64)
     return w[:E.N_SQ], w[E.N_SQ:m], f[:TV_SIZE], f[TV_SIZE:]
+
+
+@njit(cache=True, inline="always")
+def best_plan(buf):
+    """Room for one plan in the policy tail, after the working arrays: (square, action, key)
+    and its value (a float)."""
+    w = E.policy_scratch(buf)
+    m = E.N_SQ + E.MAX_LEGAL + TV_SIZE + E.N_SQ
+    return w[m:m + 1], w[m + 1:m + 2], w[m + 2:m + 3], w[m + 3:m + 4].view(np.float64)
+
+
+assert E.N_SQ + E.MAX_LEGAL + TV_SIZE + E.N_SQ + 4 <= E.POLICY_SCRATCH
 
 
 # ---------------------------------------------------------------- values
@@ -183,14 +215,38 @@ def better(v, key, best_v, best_key):
     return v > best_v or (v == best_v and key < best_key)
 
 
+@njit(cache=True, inline="always")
+def keep_plan(v, key, q, a, tq, ta, tkey, tval, k):
+    """Insert plan (v, key, q, a) into the ranked k plans so far if it is among the best
+    len(tq); returns how many are ranked now."""
+    i = k if k < len(tq) else k - 1
+    if k == len(tq) and not better(v, key, tval[i], tkey[i]):
+        return k
+    while i > 0 and better(v, key, tval[i - 1], tkey[i - 1]):
+        tq[i], ta[i], tkey[i], tval[i] = tq[i - 1], ta[i - 1], tkey[i - 1], tval[i - 1]
+        i -= 1
+    tq[i], ta[i], tkey[i], tval[i] = q, a, key, v
+    return min(k + 1, len(tq))
+
+
 @njit(cache=True)
 def plan(st, cfg, comp, par, fish, buf):
-    """Best (square reached by eating up to `fish` fish, explore action there): the highest
-    value, and of equal values the first in (square, action) order.
+    """The best plan (square reached by eating up to `fish` fish, explore action there)."""
+    tq, ta, tkey, tval = best_plan(buf)
+    if plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval) == 0:
+        return st[E.POS + st[E.CUR]], -1
+    return tq[0], ta[0]
+
+
+@njit(cache=True)
+def plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval):
+    """The len(tq) best plans (square reached by eating up to `fish` fish, explore action
+    there) into tq, ta (their order keys and values in tkey, tval): the highest values first,
+    and of equal values the first in (square, action) order; returns how many there are.
 
     The start square (no fish eaten) is valued first; any other square is skipped when even
     its tile or a fish plus the best square a move could end on, less the fish eaten, cannot
-    beat the best so far, so most squares never list their moves.
+    beat the last plan kept, so most squares never list their moves.
     """
     p = st[E.CUR]
     pos = st[E.POS + p]
@@ -205,41 +261,40 @@ def plan(st, cfg, comp, par, fish, buf):
         sv[s] = square_value(st, tv, s)
         top = max(top, sv[s])
     top *= par[P_NEXT]
-    best_v, best_key, best_q, best_a = NEG, 0, pos, -1
+    k = 0
+    cut = NEG  # the value to beat: the last kept once len(tq) are kept
     for i in range(E.N_SQ + 1):
         q = pos if i == 0 else i - 1
         if reach[q] < 0 or (i > 0 and q == pos):
             continue
         cost = par[P_FISH] * reach[q]
         tile = tv[st[E.PARK + q]]
-        if max(gain_fish, tile) + top - cost < best_v - 1e-9 * (1.0 + abs(best_v)):
-            continue  # nothing here can reach the best so far (margin: rounding)
+        if max(gain_fish, tile) + top - cost < cut - 1e-9 * (1.0 + abs(cut)):
+            continue  # nothing here can reach the last kept (margin: rounding)
         key = q * 2 * E.MAX_LEGAL
         for d in range(4):  # Explore A
             nb = E.neighbour(q, d)
             if nb >= 0 and nb != opp:
-                v = gain_fish + par[P_NEXT] * sv[nb] - cost
-                if better(v, key + d, best_v, best_key):
-                    best_v, best_key, best_q, best_a = v, key + d, q, E.act(E.A_STEP, d)
+                k = keep_plan(gain_fish + par[P_NEXT] * sv[nb] - cost, key + d, q,
+                              E.act(E.A_STEP, d), tq, ta, tkey, tval, k)
         key += 4
         a = E.tile_animal(st, comp, q)
         if a >= 0:  # Explore B (ending on q itself: q is refilled from the unseen deck)
-            if tile + top - cost < best_v - 1e-9 * (1.0 + abs(best_v)):
+            cut = tval[k - 1] if k == len(tq) else NEG
+            if tile + top - cost < cut - 1e-9 * (1.0 + abs(cut)):
                 continue
-            k = E.animal_dests(q, opp, a, moves, 0, sd, sq)
-            for j in range(k):
+            nm = E.animal_dests(q, opp, a, moves, 0, sd, sq)
+            for j in range(nm):
                 dest = E.act_arg(moves[j])
                 nxt = sv[dest] if dest != q else 0.0
-                v = tile + par[P_NEXT] * nxt - cost
-                if better(v, key + j, best_v, best_key):
-                    best_v, best_key, best_q, best_a = v, key + j, q, moves[j]
+                k = keep_plan(tile + par[P_NEXT] * nxt - cost, key + j, q, moves[j], tq, ta,
+                              tkey, tval, k)
         else:  # Explore C
             lm = E.tile_landmark(st, q)
             if st[E.LM_TOKEN_ON + lm] == 1:
-                v = tile - cost
-                if better(v, key, best_v, best_key):
-                    best_v, best_key, best_q, best_a = v, key, q, E.act(E.A_LANDMARK)
-    return best_q, best_a
+                k = keep_plan(tile - cost, key, q, E.act(E.A_LANDMARK), tq, ta, tkey, tval, k)
+        cut = tval[k - 1] if k == len(tq) else NEG
+    return k
 
 
 # ---------------------------------------------------------------- the camera
@@ -324,22 +379,29 @@ def camera_action(st, cfg, comp, par, buf, n):
 
 
 @njit(cache=True)
+def eat_toward(st, buf, n, target):
+    """The first fish step on a shortest path to `target` (stop eating there)."""
+    p = st[E.CUR]
+    pos = st[E.POS + p]
+    if pos == target:
+        return E.act(E.A_STOP_EATING)
+    dist, queue = E.scratch(buf)
+    E.distances(target, st[E.POS + 1 - p], E.N_SQ, dist, queue)
+    for d in range(4):
+        nb = E.neighbour(pos, d)
+        if nb >= 0 and dist[nb] == dist[pos] - 1 and is_legal(buf, n, E.act(E.A_EAT, d)):
+            return E.act(E.A_EAT, d)
+    return E.act(E.A_STOP_EATING)
+
+
+@njit(cache=True)
 def greedy_action(st, cfg, comp, par, buf, n):
     ph = st[E.PHASE]
     p = st[E.CUR]
-    pos = st[E.POS + p]
     if ph == E.PH_FISH or ph == E.PH_EXPLORE:
         target, action = plan(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf)
         if ph == E.PH_FISH:
-            if pos == target:
-                return E.act(E.A_STOP_EATING)
-            dist, queue = E.scratch(buf)
-            E.distances(target, st[E.POS + 1 - p], E.N_SQ, dist, queue)
-            for d in range(4):
-                nb = E.neighbour(pos, d)
-                if nb >= 0 and dist[nb] == dist[pos] - 1 and is_legal(buf, n, E.act(E.A_EAT, d)):
-                    return E.act(E.A_EAT, d)
-            return E.act(E.A_STOP_EATING)
+            return eat_toward(st, buf, n, target)
         return action if is_legal(buf, n, action) else buf[0]
     if ph == E.PH_PLACE or ph == E.PH_PUSH:
         # start square: the tile worth most to me; push: the square worth least to them, as
@@ -431,6 +493,26 @@ def determinize(st, comp, rng, p):
 
 
 @njit(cache=True)
+def sample(st, comp, seed, p, seen, rng2, sampled):
+    """One rollout's sample of what p cannot see, into `seen` (a copy of st), from its own
+    stream seeded by `seed`; that stream, as sampling leaves it, in rng2 and `sampled`."""
+    rng2[0] = seed
+    rng2[1] = seed ^ np.uint64(0x5DEECE66D)
+    seen[:] = st
+    determinize(seen, comp, rng2, p)
+    sampled[:] = rng2
+
+
+@njit(cache=True)
+def playout(sim, cfg, comp, rng2, par, buf2, m, p):
+    """Play `sim` (m legal actions in buf2) to the end by greedy players with parameters `par`;
+    p's result: its win share plus a hundredth of its score margin."""
+    while sim[E.PHASE] != E.PH_OVER:
+        m = E.step(sim, cfg, comp, rng2, greedy_action(sim, cfg, comp, par, buf2, m), buf2)
+    return E.win_shares(sim)[p] + 0.01 * (E.score(sim, p) - E.score(sim, 1 - p))
+
+
+@njit(cache=True)
 def rollout_action(st, cfg, comp, rng, par, buf, n):
     """Each rollout seed samples the hidden part once; every legal action is then played out
     from that same sample (and the stream as it stands after sampling) by greedy players."""
@@ -446,25 +528,81 @@ def rollout_action(st, cfg, comp, rng, par, buf, n):
     sim = st.copy()
     total = np.zeros(n)
     for j in range(r):
-        rng2[0] = seeds[j]
-        rng2[1] = seeds[j] ^ np.uint64(0x5DEECE66D)
-        seen[:] = st
-        determinize(seen, comp, rng2, p)
-        sampled[:] = rng2
+        sample(st, comp, seeds[j], p, seen, rng2, sampled)
         for i in range(n):
             sim[:] = seen
             rng2[:] = sampled
             m = E.step(sim, cfg, comp, rng2, buf[i], buf2)
-            while sim[E.PHASE] != E.PH_OVER:
-                m = E.step(sim, cfg, comp, rng2, greedy_action(sim, cfg, comp, par, buf2, m),
-                           buf2)
-            total[i] += E.win_shares(sim)[p] + 0.01 * (E.score(sim, p) - E.score(sim, 1 - p))
+            total[i] += playout(sim, cfg, comp, rng2, par, buf2, m, p)
     best = buf[0]
     best_v = NEG
     for i in range(n):
         if total[i] > best_v:
             best, best_v = buf[i], total[i]
     return best
+
+
+@njit(cache=True)
+def search_action(st, cfg, comp, rng, par, buf, n):
+    """The base's move unless a candidate's playouts beat it by more than the margin.
+
+    At the turn's move a candidate is a plan (square, explore choice): it eats its way to the
+    square as the base would, then explores so; its first action is what is played now. The
+    base's move is candidate 0. Every candidate is played out from the same samples."""
+    ph = st[E.PHASE]
+    p = st[E.CUR]
+    k = int(par[P_CANDIDATES])
+    turn = ph == E.PH_FISH or ph == E.PH_EXPLORE
+    base = greedy_action(st, cfg, comp, par, buf, n)
+    if not turn and (n > k or k < 2):
+        return base
+    cand = np.empty(max(k, n), np.int64)  # first actions
+    tq = np.empty(k, np.int64)  # turn: the plans' squares and explore choices
+    ta = np.empty(k, np.int64)
+    if turn:
+        c = plans(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf, tq, ta,
+                  np.empty(k, np.int64), np.empty(k))
+        for i in range(c):
+            cand[i] = eat_toward(st, buf, n, tq[i]) if ph == E.PH_FISH else ta[i]
+    else:
+        c = n
+        cand[0] = base
+        j = 1
+        for i in range(n):
+            if buf[i] != base:
+                cand[j] = buf[i]
+                j += 1
+    if c < 2:
+        return base
+    r = max(1, int(par[P_ROLLOUTS]))
+    seeds = np.empty(r, np.uint64)
+    for j in range(r):
+        seeds[j] = next_u64(rng, 1)
+    buf2 = np.empty(E.BUF_SIZE, np.int64)
+    rng2 = np.empty(2, np.uint64)
+    sampled = np.empty(2, np.uint64)
+    seen = st.copy()
+    sim = st.copy()
+    total = np.zeros(c)
+    for j in range(r):
+        sample(st, comp, seeds[j], p, seen, rng2, sampled)
+        for i in range(c):
+            sim[:] = seen
+            rng2[:] = sampled
+            m = E.step(sim, cfg, comp, rng2, cand[i], buf2)
+            if ph == E.PH_FISH:  # on to the plan's square, then its explore choice
+                while sim[E.PHASE] == E.PH_FISH:
+                    m = E.step(sim, cfg, comp, rng2, eat_toward(sim, buf2, m, tq[i]), buf2)
+                if sim[E.PHASE] == E.PH_EXPLORE and is_legal(buf2, m, ta[i]):
+                    m = E.step(sim, cfg, comp, rng2, ta[i], buf2)
+            total[i] += playout(sim, cfg, comp, rng2, par, buf2, m, p)
+    best = 0
+    for i in range(1, c):
+        if total[i] > total[best]:
+            best = i
+    if total[best] - total[0] > par[P_MARGIN] * r:
+        return cand[best]
+    return cand[0]
 
 
 @njit(cache=True)
@@ -475,4 +613,6 @@ def policy_action(st, cfg, comp, rng, kind, par, buf, n):
         return buf[randint(rng, 1, n)]
     if kind == ROLLOUT:
         return rollout_action(st, cfg, comp, rng, par, buf, n)
+    if kind == SEARCH:
+        return search_action(st, cfg, comp, rng, par, buf, n)
     return greedy_action(st, cfg, comp, par, buf, n)

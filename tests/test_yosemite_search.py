@@ -1,0 +1,76 @@
+"""Yosemite search player: the base's ranked plans are its candidates, one candidate is the
+base itself, and it leaves the base's move only for a lead over the margin."""
+
+import numpy as np
+from test_yosemite_hidden import decide, positions
+
+from snapsim.games.yosemite import YosemiteConfig, YosemiteGame, make_policy, run_games
+from snapsim.games.yosemite import engine as E
+from snapsim.games.yosemite import policies as P
+
+COLUMNS = ["game", "seat", "score", "photo_points", "camping", "judges", "landmarks", "turns",
+           "won"]
+
+
+def test_search_defaults_to_the_bundled_tuned_weights():
+    tuned, search = make_policy("tuned-2p"), make_policy("search")
+    assert search.params[:P.P_ROLLOUTS] == tuned.params[:P.P_ROLLOUTS]
+    assert search.params[P.P_ROLLOUTS:] == (4.0, 2.0, 0.15)
+
+
+def test_one_candidate_plays_the_games_of_its_base():
+    """With nothing to compare the search is its base: the tuned policy's games, row for row."""
+    a = run_games(YosemiteConfig(), ["search:candidates=1", "greedy"], 0, 40, 3)
+    b = run_games(YosemiteConfig(), ["tuned-2p", "greedy"], 0, 40, 3)
+    assert a[COLUMNS].equals(b[COLUMNS])
+
+
+def test_plans_are_ranked_with_the_greedy_plan_first():
+    par = np.array(make_policy("greedy").params)
+    seen = 0
+    for g, st in positions(4, keep=lambda s: s[E.PHASE] in (E.PH_FISH, E.PH_EXPLORE)):
+        buf = E.action_buffer()
+        n = E.legal_actions(st, g._cfg, g._comp, buf)
+        fish = st[E.FISH + st[E.CUR]] if st[E.PHASE] == E.PH_FISH else 0
+        best = P.plan(st, g._cfg, g._comp, par, fish, buf)
+        tq, ta, tkey, tval = np.zeros(4, np.int64), np.zeros(4, np.int64), \
+            np.zeros(4, np.int64), np.zeros(4)
+        k = P.plans(st, g._cfg, g._comp, par, fish, buf, tq, ta, tkey, tval)
+        assert 1 <= k <= 4 and (tq[0], ta[0]) == best
+        assert all(tval[i] > tval[i + 1] or (tval[i] == tval[i + 1] and tkey[i] < tkey[i + 1])
+                   for i in range(k - 1))
+        if st[E.PHASE] == E.PH_EXPLORE:  # one square: every plan is a legal explore choice
+            assert set(tq[:k]) == {st[E.POS + st[E.CUR]]}
+            assert set(ta[:k]) <= set(buf[:n])
+        seen += k > 1
+    assert seen > 20
+
+
+def test_search_leaves_the_base_move_only_by_more_than_the_margin():
+    """Where a candidate's playouts beat the base's at margin 0, the search plays it; at
+    margin 100 (more than any playout can add) the base's move stands."""
+    base, bold, careful = ("search:rollouts=3:candidates=3:margin=" + m for m in
+                           ("0:candidates=1", "0", "100"))
+    left = 0
+    for i, (g, st) in enumerate(positions(6, limit=40)):
+        rng = np.array([5, 7 + i], np.uint64)
+        kept = decide(g, base, st, rng)
+        moved = decide(g, bold, st, rng)
+        buf = E.action_buffer()
+        assert moved in buf[:E.legal_actions(st, g._cfg, g._comp, buf)].tolist()
+        if moved != kept:
+            left += 1
+            assert decide(g, careful, st, rng) == kept
+    assert left > 0
+
+
+def test_search_games_are_legal_and_the_same_for_a_seed():
+    for seed in (1, 2):
+        g = YosemiteGame(seed=seed, policies=["search:rollouts=1:margin=0", "greedy"])
+        while not g.is_over():
+            act = g.policy_action()
+            assert act.code in {a.code for a in g.legal_actions()}
+            g.apply(act)
+        again = YosemiteGame(seed=seed, policies=["search:rollouts=1:margin=0", "greedy"])
+        again.play()
+        assert again.scores().equals(g.scores())
