@@ -18,8 +18,8 @@ For each game: the ladder of its built-in field (every policy kind and the bundl
 policy for that player count) at the stated games per table, with wall time; then its
 search agent against greedy copies (seat rotated): win rate with a 95% Wilson interval and
 seconds per decision of the searching seat. Snapshot's search agent (determinized rollouts
-over the Preparation plan) plays through the step API; Yosemite `rollout` and ShutterBug
-`search` are batch policies, timed per decision on the step API.
+over the Preparation plan) plays through the step API; Yosemite and ShutterBug `search`
+are batch policies, timed per decision on the step API.
 """
 
 import argparse
@@ -29,7 +29,7 @@ import snapsim
 from snapsim.analysis.stats import wilson_interval
 
 PLAYERS = {"snapshot": 2, "yosemite": 2, "shutterbug": 4}
-SEARCH = {"yosemite": "rollout", "shutterbug": "search"}
+SEARCH = {"yosemite": "search", "shutterbug": "search"}
 
 
 def search_spec(game: str, players: int) -> str:

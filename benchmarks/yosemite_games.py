@@ -48,16 +48,18 @@ def measure(workloads, repeats, **env):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20_000, help="games per random/greedy run")
-    ap.add_argument("--rollout-games", type=int, default=20, help="games per rollout run")
+    ap.add_argument("--rollout-games", type=int, default=20,
+                    help="games per rollout or search run")
     ap.add_argument("--interpreted-games", type=int, default=5,
-                    help="games per interpreted random/greedy run (rollout: 1)")
+                    help="games per interpreted random/greedy run (rollout, search: 1)")
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
     kinds = [("random", ["random", "random"]), ("greedy", ["greedy", "greedy"]),
-             ("rollout vs greedy", ["rollout", "greedy"])]
+             ("rollout vs greedy", ["rollout", "greedy"]),
+             ("search vs greedy", ["search", "greedy"])]
 
     def workloads(games, rollout_games):
-        return [(name, pols, rollout_games if name.startswith("rollout") else games)
+        return [(name, pols, rollout_games if name.startswith(("rollout", "search")) else games)
                 for name, pols in kinds]
 
     with tempfile.TemporaryDirectory(prefix="snapsim-numba-cache-") as cache:
