@@ -12,7 +12,7 @@ from snapsim.games.shutterbug import ShutterbugConfig, ShutterbugGame, make_poli
 from snapsim.games.shutterbug import engine as E
 
 POLICIES = ["random", "greedy", "trader", "lookahead"]
-TINY_SEARCH = "search:rollouts=2:candidates=2:depth=0"
+TINY_SEARCH = "search:rollouts=2:candidates=2:depth=0:z=0"
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])

@@ -1,17 +1,20 @@
-"""The ShutterBug search policy: it samples only what its seat cannot see, starts from the
-greedy interpreter's choice, and with nothing to compare plays exactly the greedy games."""
+"""The ShutterBug search policy: it samples only what its seat cannot see, starts from its base
+policy's choice (the bundled tuned one for the player count, by default), leaves it only on a
+clear lead, and where it does not leave it plays exactly the base's games."""
 
 import numpy as np
 import pandas as pd
+import pytest
 from shutterbug_helpers import check_invariants, move
 from test_shutterbug_hidden import hide_differently, mid_game, move_start, twin
 
 import snapsim
-from snapsim.games.shutterbug import ShutterbugConfig, run_games
+from snapsim.games.shutterbug import ShutterbugConfig, ShutterbugGame, make_policy, run_games
 from snapsim.games.shutterbug import engine as E
 from snapsim.games.shutterbug import policies as P
+from snapsim.sim.kernel import policy_arrays
 
-TINY = "search:rollouts=2:candidates=3:depth=0"
+TINY = "search:rollouts=2:candidates=3:depth=0:z=0"
 
 
 def sampled(g, seed):
@@ -66,12 +69,48 @@ def test_candidates_start_with_the_greedy_choice_then_the_best_other_steps():
     assert (st == g.state).all()
 
 
-def test_a_search_with_one_candidate_plays_the_greedy_games():
+@pytest.mark.parametrize("search,base", [("search:candidates=1:base=0", "greedy"),
+                                          ("search:candidates=1", "tuned-3p"),
+                                          ("search:margin=100", "tuned-3p")])
+def test_where_the_search_does_not_leave_its_base_it_plays_the_base_games(search, base):
+    # base=1 (the default) plays on the bundled tuned weights for the player count, base=0 on
+    # the weights given (greedy's); one candidate, or a lead no playout reaches, never leaves
+    # the base's move: the games are the base policy's, in the batch and through the step API
     config = ShutterbugConfig(players=3)
-    search = run_games(config, ["search:candidates=1", "greedy", "greedy"], 0, 30, 3)
-    greedy = run_games(config, ["greedy"] * 3, 0, 30, 3)
     cols = ["score", "won", "photos", "tips_paid", "steps"]
-    pd.testing.assert_frame_equal(search[cols], greedy[cols])
+    got = run_games(config, [search, "greedy", "greedy"], 0, 30, 3)
+    want = run_games(config, [base, "greedy", "greedy"], 0, 30, 3)
+    pd.testing.assert_frame_equal(got[cols], want[cols])
+    g = ShutterbugGame(config, seed=3, game=1, policies=[search, "greedy", "greedy"])
+    g.play()
+    assert g.scores().score.tolist() == want[want.game == 1].score.tolist()
+
+
+def test_a_search_leaves_its_base_only_on_a_clear_lead():
+    # playout values (rows) of the base's move (column 0) and two others, paired by sample
+    vals = np.array([[0.0, 0.3, 0.9], [1.0, 1.3, 0.1], [0.5, 0.8, 1.4], [0.2, 0.5, 0.4]])
+    # column 1 leads by 0.3 in every playout (no spread); column 2 by 0.05 on average
+    assert P.chosen(vals, 0.0, 0.0) == 1
+    assert P.chosen(vals, 0.0, 10.0) == 1  # an exact lead has no standard error
+    assert P.chosen(vals, 0.25, 0.0) == 1 and P.chosen(vals, 0.35, 0.0) == 0  # over the margin
+    noisy = vals[:, [0, 2]]  # leads 0.9, -0.9, 0.9, 0.2: mean 0.275, standard error 0.425
+    assert P.chosen(noisy, 0.0, 0.0) == 1
+    assert P.chosen(noisy, 0.0, 0.64) == 1 and P.chosen(noisy, 0.0, 0.65) == 0
+    assert P.chosen(vals[:, [0]], 0.0, 0.0) == 0  # nothing to compare
+
+
+def test_on_base_gives_the_search_the_tuned_weights_for_the_player_count():
+    pols = [make_policy(s) for s in ("search", "search:base=0", "greedy")]
+    kinds, params = policy_arrays(pols)
+    P.on_base(kinds, params, 2)
+    tuned = make_policy("tuned-2p").params
+    assert params[0, :P.P_ROLLOUTS].tolist() == list(tuned[:P.P_ROLLOUTS])
+    assert params[0, P.P_ROLLOUTS:].tolist() == list(pols[0].params[P.P_ROLLOUTS:])
+    assert params[1].tolist() == list(pols[1].params)  # base=0: as given
+    assert params[2].tolist() == list(pols[2].params)  # other kinds untouched
+    kinds, params = policy_arrays(pols)
+    P.on_base(kinds, params, 1)  # solo: no tuned policy bundled
+    assert params[0].tolist() == list(pols[0].params)
 
 
 def test_search_is_reproducible_across_threads_and_chunks():

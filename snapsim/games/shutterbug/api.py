@@ -103,6 +103,7 @@ def run_games(config: ShutterbugConfig, policies, first: int, count: int, seed: 
     key0, key1 = root_keys(seed)
     kinds, params = policy_arrays(pols)
     n = config.players
+    P.on_base(kinds, params, n)
     out_i = np.zeros((count * n, N_INT), np.int64)
     out_f = np.zeros(count * n)
     play_batch(config.to_array(), config.comp_vector(), kinds, params, np.uint64(key0),
@@ -166,6 +167,10 @@ class ShutterbugGame(protocol.GameState):
     DECISIONS_PER_UNIT = 1000  # per round and player
 
     _make_policy = staticmethod(make_policy)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        P.on_base(self._kinds, self._params, self.config.players)
 
     def _policy_code(self, st, rng, k, n, mem):
         return P.policy_action(st, self._cfg, self._comp, rng, self._kinds[k], self._params[k],

@@ -17,12 +17,16 @@
 - tips paid, discarded, swapped and traded away are the ones worth least to keep;
 - `trader` starts a trade when its least useful tip is worth less than a random unseen
   tip, and values spaces holding other pawns (`seek`);
-- `search` (determinized Monte Carlo) takes the greedy interpreter's best `candidates`
-  moves, routes, photos, trades and starting cities by its own values and plays each out
-  `rollouts` times, every seat greedy with the search's weights (pass tuned ones in), over a
-  fresh sample of what the seat cannot see each time: the other hands, their assignments,
-  the tip deck's and the bag's order. A playout ends `depth` rounds after the current one
-  (or at the game's end) and is scored as if the game ended there.
+- `search` (determinized Monte Carlo) takes its base's best `candidates` moves, routes,
+  photos, trades and starting cities by the interpreter's own values and plays each out
+  `rollouts` times, every seat on the base's parameters, over a fresh sample of what the seat
+  cannot see each time: the other hands, their assignments, the tip deck's and the bag's
+  order. A playout ends `depth` rounds after the current one (or at the game's end) and is
+  scored as if the game ended there. Its base is the bundled tuned policy for the player
+  count (`base` = 1; 0: the interpreter parameters given), and it leaves the base's move
+  only when another's mean playout value leads by more than `margin` plus `z` standard
+  errors of the paired playouts: a small budget's noise otherwise picks a worse move often
+  enough to lose to its own base.
 """
 
 import numpy as np
@@ -55,18 +59,25 @@ PARAM_NAMES = (
     Param("candidates", 1, 16, whole=True),  # 1-16: search: greedy's best moves played out
     # 0-100: search: rounds a playout runs after the current one (then scored as it stands)
     Param("depth", 0, 100, whole=True),
+    # 0-100: search: the lead in mean playout value a move needs over the base's move
+    Param("margin", 0, 100),
+    # 0-10: search: ... and its lead must exceed this many standard errors (paired playouts)
+    Param("z", 0, 10),
+    # 0 or 1: search: 1 plays on the bundled tuned policy's interpreter parameters for the
+    # game's player count (where one is bundled) instead of those given (`on_base`)
+    Param("base", 0, 1, whole=True),
 )
 N_PARAMS = len(PARAM_NAMES)
 (P_W_ASSIGN, P_W_OFF, P_W_JOB, P_TIP_VALUE, P_W_CITY, P_TRADE, P_TRADE_MARGIN, P_SEEK, P_LOOK,
- P_SWAP_MAX, P_ROLLOUTS, P_CANDIDATES, P_DEPTH) = range(N_PARAMS)
+ P_SWAP_MAX, P_ROLLOUTS, P_CANDIDATES, P_DEPTH, P_MARGIN, P_Z, P_BASE) = range(N_PARAMS)
 
-_BASE = (1.0, 0.25, 1.0, 0.6, 1.0, 0.0, 0.1, 0.0, 0.0, 0.5, 16.0, 3.0, 1.0)
+_BASE = (1.0, 0.25, 1.0, 0.6, 1.0, 0.0, 0.1, 0.0, 0.0, 0.5, 16.0, 3.0, 1.0, 0.0, 2.0, 0.0)
 DEFAULT_PARAMS = {
     "random": _BASE,
     "greedy": _BASE,
     "trader": _BASE[:5] + (1.0, 0.1, 0.3) + _BASE[8:],
     "lookahead": _BASE[:8] + (0.5,) + _BASE[9:],
-    "search": _BASE,
+    "search": _BASE[:-1] + (1.0,),
 }
 NEG = -1e18
 HORIZON = 3  # route steps planned (the rulebook's 3; longer custom moves re-plan)
@@ -698,8 +709,9 @@ def search_candidates(st, cfg, comp, par, buf, n, greedy, fs, js):
 def search_action(st, cfg, comp, rng, par, buf, n, fs, js):
     """Determinized Monte Carlo over the greedy interpreter's best moves: each playout
     samples the hidden information once (`determinize`) and plays every candidate from that
-    sample with the same chance draws (common random numbers); the best total wins, ties to
-    the greedy choice. One number is drawn from the policy stream per search."""
+    sample with the same chance draws (common random numbers); `chosen` says whether a move
+    leads the interpreter's own choice clearly enough. One number is drawn from the policy
+    stream per search."""
     greedy = heuristic_action(st, cfg, comp, par, buf, n, fs, js)
     if st[E.PHASE] == E.PH_KEEP:
         return greedy
@@ -709,13 +721,14 @@ def search_action(st, cfg, comp, rng, par, buf, n, fs, js):
     key = next_u64(rng, 1)
     me = st[E.CUR]
     last_round = st[E.ROUND] + int(par[P_DEPTH])
-    total = np.zeros(cands.size)
+    rollouts = int(par[P_ROLLOUTS])
+    vals = np.zeros((rollouts, cands.size))
     world = st.copy()
     sim = st.copy()
     sim_buf = np.empty(E.MAX_LEGAL, np.int64)
     sim_rng = np.empty(2, np.uint64)
     sfs, sjs = new_scratch(cfg, comp)
-    for r in range(int(par[P_ROLLOUTS])):
+    for r in range(rollouts):
         world[:] = st
         sim_rng[0] = mix_seed(key, 3 * r)
         determinize(world, cfg, comp, me, sim_rng)
@@ -724,13 +737,46 @@ def search_action(st, cfg, comp, rng, par, buf, n, fs, js):
             sim_rng[0] = mix_seed(key, 3 * r + 1)
             sim_rng[1] = mix_seed(key, 3 * r + 2)
             k = E.step(sim, cfg, comp, sim_rng, cands[j], sim_buf)
-            total[j] += playout(sim, cfg, comp, sim_rng, par, sim_buf, k, me, last_round,
-                                sfs, sjs)
+            vals[r, j] = playout(sim, cfg, comp, sim_rng, par, sim_buf, k, me, last_round,
+                                 sfs, sjs)
+    return cands[chosen(vals, par[P_MARGIN], par[P_Z])]
+
+
+@njit(cache=True)
+def chosen(vals, margin, z):
+    """The candidate (column of vals, one row per playout; 0 the base's move) with the best
+    mean, when its mean lead over the base's move, paired playout by playout, exceeds
+    `margin` plus `z` standard errors; else 0."""
+    rollouts, m = vals.shape
     best = 0
-    for j in range(1, cands.size):
-        if total[j] > total[best]:
+    best_lead = 0.0
+    for j in range(1, m):
+        lead = 0.0
+        sq = 0.0
+        for r in range(rollouts):
+            d = vals[r, j] - vals[r, 0]
+            lead += d
+            sq += d * d
+        lead /= rollouts
+        var = max(0.0, sq / rollouts - lead * lead) / max(1, rollouts - 1)
+        if lead > best_lead and lead > margin + z * np.sqrt(var):
             best = j
-    return cands[best]
+            best_lead = lead
+    return best
+
+
+def on_base(kinds, params, players: int) -> None:
+    """Give every `search` row of a line-up's parameter table with `base` = 1 the bundled
+    tuned policy's interpreter parameters (those before `rollouts`) for `players` players, in
+    place, so that where it does not search it plays the tuned move; none bundled: as given."""
+    from ...sim.tuning import tuned_policies
+
+    tuned = tuned_policies("shutterbug").get(f"tuned-{players}p")
+    if tuned is None:
+        return
+    for i, kind in enumerate(kinds):
+        if kind == SEARCH and params[i, P_BASE] == 1:
+            params[i, :P_ROLLOUTS] = tuned[1][:P_ROLLOUTS]
 
 
 @njit(cache=True)
