@@ -417,6 +417,8 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
         fs[F_VALS + route(1, 0, 0)] = 0.0
     for k in range(pawns):
         best_routes(st, cfg, comp, par, v, r, k, horizon, fs, js)
+    most0 = _most_tips(fs, 0)
+    most1 = _most_tips(fs, 1)
     left = cfg[E.C_TURN_TIPS] - st[E.TURN_TIPS] if cfg[E.C_TURN_TIPS] > 0 else 1 << 30
     tip = tip_worth(st, cfg, par, p)
     best = NEG
@@ -427,11 +429,11 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
         for l1 in range(horizon + 1 - l0):
             if l0 + l1 < must:
                 continue
-            for t0 in range(TIP_COUNTS):
+            for t0 in range(most0 + 1):
                 v0 = fs[F_VALS + route(0, l0, t0)]
                 if v0 == NEG:
                     continue
-                for t1 in range(TIP_COUNTS):
+                for t1 in range(most1 + 1):
                     v1 = fs[F_VALS + route(1, l1, t1)]
                     if v1 == NEG:
                         continue
@@ -445,6 +447,18 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
                             slot = F_STEP + (first if first >= 0 else STOP_SLOT)
                             fs[slot] = max(fs[slot], tot)
     return step
+
+
+@njit(cache=True)
+def _most_tips(fs, k):
+    """The most city tips any best route of pawn k draws: the pairing of the two pawns'
+    routes in `planned_step` need not look past it."""
+    most = 0
+    for length in range(HORIZON + 1):
+        for tips in range(most + 1, TIP_COUNTS):
+            if fs[F_VALS + route(k, length, tips)] != NEG:
+                most = tips
+    return most
 
 
 @njit(cache=True)
