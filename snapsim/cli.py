@@ -666,6 +666,8 @@ def _ladder(args) -> None:
     whole(args.games, "--games", 1, MAX_IN_MEMORY_GAMES)
     whole(args.seed, "--seed", 0)
     whole(args.reps, "--reps", 10, 100 * REPS)
+    if args.search_games is not None:
+        whole(args.search_games, "--search-games", 1, MAX_IN_MEMORY_GAMES)
     if args.players is not None:
         whole(args.players, "--players", 2, 100)
     _check_backend_sizes(args)
@@ -676,7 +678,8 @@ def _ladder(args) -> None:
         if not args.force:
             check_out_free(args.out)
     result = ladder(args.game, args.players, policies, args.games, args.seed, args.threads,
-                    reps=args.reps, progress=not args.quiet, **knobs)
+                    reps=args.reps, progress=not args.quiet, search_games=args.search_games,
+                    **knobs)
     print(result.summary())
     if args.out:
         print(f"ladder written to {result.write(args.out, force=args.force)} (ratings.csv, "
@@ -693,6 +696,9 @@ def _add_ladder(sub) -> None:
                                       "built-in policy and the bundled tuned-<N>p if any)")
     p.add_argument("--games", type=int, default=240,
                    help="games per table, rounded up to a multiple of its seat assignments")
+    p.add_argument("--search-games", type=int,
+                   help="games per table at tables seating a search policy (search, rollout), "
+                        "tens of times dearer a game (default: --games)")
     p.add_argument("--seed", type=int, default=0, help="root seed: same seed, same ladder")
     p.add_argument("--reps", type=int, default=500,
                    help="bootstrap resamples for the rating intervals")

@@ -8,6 +8,7 @@ from cli_helpers import cli, one_error_line
 
 import snapsim
 from snapsim.analysis.ladder import rate, rotations, seatings, tables
+from snapsim.sim.checks import MAX_IN_MEMORY_GAMES
 
 
 def two_player_results(strengths, games_per_pair, rng):
@@ -123,6 +124,21 @@ def test_same_seed_same_ladder_whatever_the_threads(small):
     assert not other.results.score.equals(small.results.score)
 
 
+def test_tables_seating_a_search_policy_play_search_games():
+    # ShutterBug 2p: of the three tables, the two that seat `search` play 2 games each
+    lad = snapsim.ladder("shutterbug", players=2, policies=["random", "greedy", "search"],
+                         games=6, search_games=2, seed=3, threads=1, reps=20)
+    per_table = lad.results.groupby(lad.results.deal // MAX_IN_MEMORY_GAMES).game.nunique()
+    meetings = lad.pairwise.set_index(["policy", "opponent"]).meetings
+    assert meetings[("greedy", "random")] == 6
+    assert meetings[("search", "random")] == meetings[("search", "greedy")] == 2
+    assert sorted(per_table.tolist()) == [2, 2, 6] and lad.games == 10
+    assert lad.provenance["search_games_per_table"] == 2
+    plain = snapsim.ladder("shutterbug", players=2, policies=["random", "greedy"], games=6,
+                           search_games=2, seed=3, threads=1, reps=20)
+    assert plain.games == 6 and plain.provenance["search_games_per_table"] is None
+
+
 def test_written_folder_and_refusal_to_overwrite(small, tmp_path):
     import json
 
@@ -147,6 +163,7 @@ def test_written_folder_and_refusal_to_overwrite(small, tmp_path):
     ["ladder", "chess"],
     ["ladder", "snapshot", "--seed", "-1"],
     ["ladder", "snapshot", "--reps", "1"],
+    ["ladder", "snapshot", "--search-games", "0"],
     ["ladder", "yosemite", "--players", "3", "--policies", "random,greedy"],
 ])
 def test_bad_input_is_one_line(argv, capsys):

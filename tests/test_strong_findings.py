@@ -163,14 +163,15 @@ def test_strong_labels_are_reproducible_by_seed(tmp_path):
     assert read(tmp_path / "1", "strong_team.csv") == read(tmp_path / "2", "strong_team.csv")
 
 
-def test_a_report_too_small_for_the_slow_fallback_says_so(tmp_path, monkeypatch):
+def test_a_report_without_a_tuned_policy_for_the_count_says_so(tmp_path, monkeypatch):
     from snapsim.games.yosemite.report import build
     from snapsim.sim import tuning
 
     monkeypatch.setattr(tuning, "tuned_names", lambda game: [])  # no tuned Yosemite policy
     build(tmp_path, games=30, seed=1, studies=["first"], progress=False)
     meta = json.loads((tmp_path / "sections" / "1-first-player.json").read_text())
-    assert any(f.startswith("Not measured again under strong play: no tuned Yosemite")
+    assert any(f.startswith("Not measured again under strong play: no policy tuned for 2 "
+                            "players is bundled")
                for f in meta["findings"])
     assert not (tmp_path / "strong_first_player.csv").exists()
 
@@ -182,8 +183,10 @@ def test_the_skill_ladder_section_renders(tmp_path):
     meta = json.loads((tmp_path / "sections" / "9-ladder.json").read_text())
     assert meta["title"] == "Skill ladder" and len(meta["findings"]) >= 2
     ratings = pd.read_csv(tmp_path / "ladder_ratings.csv")
-    assert set(ratings.policy) == set(default_field("shutterbug", 4)) >= {
+    # below 1,000 games per configuration the search policy sits out, and the text says so
+    assert set(ratings.policy) == set(default_field("shutterbug", 4)) - {"search"} >= {
         "random", "greedy", "trader", "lookahead"}
+    assert "Left out: search (a search policy, played from 1,000 games" in meta["text"]
     k = len(ratings)
     assert (ratings.ci_low <= ratings.rating).all() and (ratings.rating <= ratings.ci_high).all()
     assert ratings.rating.is_monotonic_decreasing

@@ -43,6 +43,7 @@ ALPHA = 0.01  # pseudo-comparisons between every pair: keeps an unbeaten rating 
 REPS = 500  # bootstrap resamples of the rating intervals
 REFERENCE = "greedy"  # rating 0 when in the field: the reports' line-up
 MAX_RUNS = 1000  # line-ups of one ladder, each with its rotations
+SEARCH_KINDS = frozenset({"search", "rollout"})  # Monte Carlo kinds: far dearer per game
 
 
 @dataclass
@@ -121,9 +122,18 @@ def table_seed(seed: int, table: int) -> int:
     return int(np.random.SeedSequence([seed, table]).generate_state(1, dtype=np.uint32)[0])
 
 
+def is_search(game: str, policy) -> bool:
+    """Is `policy` one of the game's Monte Carlo search kinds (not a Python agent)?"""
+    from importlib import import_module
+
+    kinds = import_module(f"snapsim.games.{game}.policies").KIND_NAMES
+    kind = getattr(policy, "kind", None)
+    return isinstance(kind, int) and 0 <= kind < len(kinds) and kinds[kind] in SEARCH_KINDS
+
+
 def ladder(game: str, players: int | None = None, policies=None, games: int = 240,
            seed: int = 0, threads: int | None = None, components=None, reps: int = REPS,
-           progress: bool = False, **knobs) -> Ladder:
+           progress: bool = False, search_games: int | None = None, **knobs) -> Ladder:
     """Play the field against itself with seats rotated and rate it.
 
     Parameters
@@ -149,6 +159,10 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
         Bootstrap resamples for the rating intervals.
     progress : bool
         Show a progress bar.
+    search_games : int, optional
+        Games per table at the tables that seat a search policy (`SEARCH_KINDS`), which cost
+        tens of times more a game (default: `games`). The fit weighs every meeting alike,
+        so those pairs get wider intervals, nothing else changes.
     """
     from tqdm import tqdm
 
@@ -160,6 +174,8 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
     whole(games, "games", 1, MAX_IN_MEMORY_GAMES)
     whole(seed, "seed", 0)
     whole(reps, "reps", 10, 100_000)
+    if search_games is not None:
+        whole(search_games, "search_games", 1, MAX_IN_MEMORY_GAMES)
     spec, config, _ = prepare(game, players, None, components=components, **knobs)
     n = spec.players(config)
     if n < 2:
@@ -178,7 +194,11 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
     assignments = {t: 0 for t, _, _ in plan}
     for t, _, size in plan:
         assignments[t] += size
-    each = {t: math.ceil(games / a) for t, a in assignments.items()}  # games per assignment
+    slow = {t for t, table in enumerate(tables(len(pols), n))
+            if any(is_search(spec.name, pols[i]) for i in table)}
+    per_table = {t: search_games if t in slow and search_games is not None else games
+                 for t in assignments}
+    each = {t: math.ceil(per_table[t] / a) for t, a in assignments.items()}  # per assignment
     total = sum(each[t] * size for t, _, size in plan)
     if total > MAX_IN_MEMORY_GAMES:
         raise InputError(f"{total:,} games cannot be held in memory (at most "
@@ -202,6 +222,7 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
     results = pd.concat(parts, ignore_index=True)
     ratings, pairwise = rate(results, labels, seed=seed, reps=reps, reference=REFERENCE)
     record = provenance(spec.name, config, pols, seed, total, games_per_table=games,
+                        search_games_per_table=search_games if slow else None,
                         tables=len(assignments),
                         seat_assignments=sum(assignments.values()), reps=reps,
                         rating="Bradley-Terry (choix ILSR), bootstrap over deals",

@@ -131,41 +131,31 @@ def knob_table(ctx: Runs, knobs: dict, row, **fixed) -> pd.DataFrame:
 
 STRONG = "tuned"  # default strong line-up: the bundled policy tuned for the player count
 SEARCH_MIN = 10  # a slow strong policy plays games/share games, at least this many
-AFFORDABLE = 1000  # a slow search policy is played from this many games per configuration
-# per game, the strong policy where no tuned one is bundled for a player count, why, and the
-# share of the report's games it plays (a slow search policy: a fraction)
-FALLBACK = {
-    "yosemite": ("rollout", "no tuned Yosemite policy is bundled; the rollout (Monte Carlo) "
-                 "player is the strongest built-in one", 20),
-    "shutterbug": ("lookahead", "no tuned ShutterBug policy is bundled; the lookahead player "
-                   "is the strongest built-in one", 1),
-}
+AFFORDABLE = 1000  # a search policy is played from this many games per configuration
+STRONG_SEARCH_SHARE = 20  # a search line-up in every seat plays 1/20 of the report's games
 
 
-def strong_policy(game: str, players: int, choice: str = STRONG,
-                  games: int | None = None) -> tuple[str | None, int, str]:
+def strong_policy(game: str, players: int,
+                  choice: str = STRONG) -> tuple[str | None, int, str]:
     """(policy, share of the games it plays, why) of the strong line-up at `players` seats:
-    `choice`, or for "tuned" the bundled policy tuned for that count when there is one, else
-    the game's FALLBACK; None when that is a slow search policy and `games` (the report's)
-    is below AFFORDABLE."""
+    `choice` (a search kind plays 1/STRONG_SEARCH_SHARE of the games), or for "tuned" the
+    bundled policy tuned for that count; None when no such policy is bundled."""
+    from ..analysis.ladder import SEARCH_KINDS
     from ..sim.tuning import tuned_names
 
-    fallback = FALLBACK.get(game)
     if choice != STRONG:
-        slow = fallback is not None and choice.split(":")[0].strip() == fallback[0]
-        return choice, fallback[2] if slow else 1, "chosen for this run"
+        slow = choice.split(":")[0].strip() in SEARCH_KINDS
+        return choice, STRONG_SEARCH_SHARE if slow else 1, "chosen for this run"
     if f"tuned-{players}p" in tuned_names(game):
         return f"tuned-{players}p", 1, f"the bundled policy tuned for {players} players"
-    if fallback is None:
-        return None, 1, "no tuned policy is bundled and no stronger built-in one exists"
-    policy, why, share = fallback
-    if share > 1 and games is not None and games < AFFORDABLE:
-        return None, share, (f"{why}, too slow below {AFFORDABLE:,} games per configuration "
-                             "(give --strong rollout to play it anyway)")
-    return policy, share, why
-LADDER_SHARE = 10  # the skill ladder plays games/10 games per table (at least LADDER_MIN;
-# with a slow search policy in the field, the policy's share)
+    return None, 1, f"no policy tuned for {players} players is bundled"
+
+
+LADDER_SHARE = 10  # the skill ladder plays games/10 games per table (at least LADDER_MIN)
 LADDER_MIN = 24
+# a table seating a search policy plays the ladder's games per table / this (at least
+# LADDER_MIN): a searched game costs tens of times a heuristic one
+SEARCH_SHARE = {"snapshot": 10, "yosemite": 10, "shutterbug": 10}
 
 
 def game_ratio(df: pd.DataFrame, num, den=None) -> Ratio:
@@ -343,7 +333,7 @@ class Runs:
         """(policy, games, why) of the strong line-up at `players` seats (`strong_policy`;
         None: none affordable): its share of the report's games (at least SEARCH_MIN) unless
         `strong_games` says."""
-        choice, share, why = strong_policy(self.game, players, self.strong, self.games)
+        choice, share, why = strong_policy(self.game, players, self.strong)
         games = self.strong_games or max(min(SEARCH_MIN, self.games), self.games // share)
         return choice, games, why
 
@@ -432,19 +422,17 @@ def ladder_section(ctx: Runs, order: int, players: int, policies=None,
     """The skill ladder at the report's main player count (analysis.ladder): every built-in
     policy and the bundled tuned one (or `policies`, `why` saying what is left out) rated
     against each other with seats rotated."""
-    from ..analysis.ladder import default_field, ladder
+    from ..analysis.ladder import SEARCH_KINDS, default_field, ladder
 
-    slow = FALLBACK.get(ctx.game, ("", "", 1))
-    share = LADDER_SHARE
-    if policies is None and slow[2] > 1:
-        if ctx.games < AFFORDABLE:
-            policies = [p for p in default_field(ctx.game, players) if p != slow[0]]
-            why = f"a slow search policy, played from {AFFORDABLE:,} games per configuration up"
-        else:  # the slow policy's tables play its share of the games, as everywhere
-            share = max(share, slow[2])
-    games = ctx.ladder_games or max(LADDER_MIN, ctx.games // share)
+    field = policies or default_field(ctx.game, players)
+    searching = [p for p in field if p.split(":")[0].strip() in SEARCH_KINDS]
+    if policies is None and searching and ctx.games < AFFORDABLE:
+        policies = [p for p in field if p not in searching]
+        why = f"a search policy, played from {AFFORDABLE:,} games per configuration up"
+    games = ctx.ladder_games or max(LADDER_MIN, ctx.games // LADDER_SHARE)
+    search_games = max(LADDER_MIN, games // SEARCH_SHARE.get(ctx.game, 1))
     lad = ladder(ctx.game, players, policies=policies, games=games, seed=ctx.seed,
-                 threads=ctx.threads, components=ctx.components)
+                 threads=ctx.threads, components=ctx.components, search_games=search_games)
     left = [p for p in default_field(ctx.game, players) if p not in lad.policies]
     ctx.tick()
     prov = lad.provenance
@@ -452,7 +440,10 @@ def ladder_section(ctx: Runs, order: int, players: int, policies=None,
                 f"{len(lad.policies)} policies ({', '.join(lad.policies)}) at "
                 f"{prov.get('tables')} tables of {players}, each table in all its seat "
                 f"assignments equally often on shared deals, {games:,} games per table "
-                f"({lad.games:,} in all). A rating is a Bradley-Terry log-strength fitted to "
+                + (f"({search_games:,} at a table seating a search policy, which costs tens "
+                   "of times more a game) " if lad.provenance.get("search_games_per_table")
+                   else "")
+                + f"({lad.games:,} in all). A rating is a Bradley-Terry log-strength fitted to "
                 "who finished ahead of whom (won, then score; a tie counts half): A finishes "
                 "ahead of B with chance 1 / (1 + exp(rating_B - rating_A)); greedy, the "
                 "line-up of the other sections, is rated 0 when in the field. Intervals: 95% "
