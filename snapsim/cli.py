@@ -802,14 +802,14 @@ def _add_report(sub) -> None:
     p.add_argument("--strong", default="tuned",
                    help="line-up that re-measures every key finding to label it holds, changes, "
                         "reverses or inconclusive: a policy in every seat, 'tuned' (the bundled "
-                        "policy tuned for each player count, else the game's strongest built-in "
-                        "one) or 'none' to skip (default: tuned)")
+                        "policy tuned for each player count) or 'none' to skip (default: tuned)")
     p.add_argument("--strong-games", type=int,
                    help="games of each strong re-measure (default: the report's games; a slow "
                         "search policy a share of them)")
     p.add_argument("--ladder-games", type=int,
                    help="games per table of the skill ladder (default: a tenth of the report's "
-                        "games, at least 24)")
+                        "games, at least 24; a table seating a search policy a tenth of that, "
+                        "and search sits out below 1,000 games per configuration)")
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_report)
