@@ -647,21 +647,48 @@ def job_progress(st, comp, m, j, cre, ter, q):
     got = 0
     if kind == JOB_EACH_CREATURE:
         for c in range(N_CREATURES):
-            got += min(k, st[NPH + m * N_CREATURES + c] + (1 if c == cre else 0))
-        return got, k * N_CREATURES
-    if kind == JOB_SAME_CREATURE:
+            got += min(k, st[NPH + m * N_CREATURES + c])
+    elif kind == JOB_SAME_CREATURE:
         for c in range(N_CREATURES):
-            got = max(got, st[NPH + m * N_CREATURES + c] + (1 if c == cre else 0))
+            got = max(got, st[NPH + m * N_CREATURES + c])
     elif kind == JOB_TERRAINS:
         for t in range(N_TERRAINS):
-            if st[TERC + m * N_TERRAINS + t] + (1 if (t == ter and cre >= 0) else 0) > 0:
+            if st[TERC + m * N_TERRAINS + t] > 0:
                 got += 1
     elif kind == JOB_SAME_TERRAIN:
         for t in range(N_TERRAINS):
-            got = max(got, st[TERC + m * N_TERRAINS + t] + (1 if (t == ter and cre >= 0) else 0))
+            got = max(got, st[TERC + m * N_TERRAINS + t])
     else:
-        got = st[QC + m * N_Q + N_Q - 1] + (1 if (q == N_Q and cre >= 0) else 0)
-    return min(got, k), k
+        got = st[QC + m * N_Q + N_Q - 1]
+    need = job_need(comp, j)
+    if cre >= 0:
+        return job_gain(st, comp, m, j, got, cre, ter, q), need
+    return min(got, need), need
+
+
+@njit(cache=True)
+def job_need(comp, j):
+    """Photos side job j counts to: its count, per creature for `each creature`."""
+    at = comp[K_JOBS_AT] + 3 * j
+    return comp[at + 1] * (N_CREATURES if comp[at] == JOB_EACH_CREATURE else 1)
+
+
+@njit(cache=True)
+def job_gain(st, comp, m, j, got, cre, ter, q):
+    """Side job j's progress with one more photo of (cre, ter, q), from `got`, its progress
+    without it (`job_progress`)."""
+    at = comp[K_JOBS_AT] + 3 * j
+    kind = comp[at]
+    k = comp[at + 1]
+    if kind == JOB_EACH_CREATURE:
+        return got + (1 if st[NPH + m * N_CREATURES + cre] < k else 0)
+    if kind == JOB_SAME_CREATURE:
+        return min(k, max(got, st[NPH + m * N_CREATURES + cre] + 1))
+    if kind == JOB_TERRAINS:
+        return min(k, got + (1 if st[TERC + m * N_TERRAINS + ter] == 0 else 0))
+    if kind == JOB_SAME_TERRAIN:
+        return min(k, max(got, st[TERC + m * N_TERRAINS + ter] + 1))
+    return min(k, got + (1 if q == N_Q else 0))
 
 
 @njit(cache=True)

@@ -237,8 +237,8 @@ def tile_value(st, comp, par, m, w, jobs, t):
     v = w[cre] * q - par[P_TIP_VALUE] * q
     for j in range(comp[E.K_N_JOBS]):
         if jobs[j] >= 0:
-            got2, need = E.job_progress(st, comp, m, j, cre, ter, q)
-            v += par[P_W_JOB] * E.job_points(comp, j) * (got2 - jobs[j]) / need
+            got2 = E.job_gain(st, comp, m, j, jobs[j], cre, ter, q)
+            v += par[P_W_JOB] * E.job_points(comp, j) * (got2 - jobs[j]) / E.job_need(comp, j)
     return v
 
 
