@@ -103,9 +103,37 @@ def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem):
     n = E.settle(st, cfg, comp, rng, buf)
     while st[E.PHASE] != E.PH_OVER:
         k = seats[E.decider(st)]
+        ph = st[E.PHASE]
+        if P.follows_plan(kinds[k]) and (ph == E.PH_PREP_DICE or ph == E.PH_PREP_TOKENS):
+            n = prepare(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, mem)
+            continue
         a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem)
         n = E.step(st, cfg, comp, rng, a, buf)
     return st
+
+
+@njit(cache=True)
+def prepare(st, cfg, comp, ptab, rng, kind, par, buf, mem):
+    """A heuristic seat's dice step (or tokens step) of Phase 2 in one go: the actions its
+    policy would take one decision at a time, each die and token on the plan that
+    `policies.make_plan` stores. The plan is legal (sideways cards and their habitats get
+    their dice), so the forced moves between those decisions are moves of the plan, and
+    the order of placing draws no random number: the game is the one played decision by
+    decision. Returns the legal-action count after, as `engine.step` does."""
+    if st[E.PHASE] == E.PH_PREP_DICE:
+        P.make_plan(st, cfg, comp, ptab, par, kind == P.EXACT, mem)
+        for h in range(E.N_HAB):
+            while st[E.HAB_DICE + h] < mem[P.M_HAB + h]:
+                E.apply_action(st, cfg, comp, rng, E.act(E.A_DIE_HABITAT, h))
+        for c in range(E.N_CARDS):
+            while st[E.DICE_ON + c] < mem[P.M_DICE + c]:
+                E.apply_action(st, cfg, comp, rng, E.act(E.A_DIE_ANIMAL, c))
+        return E.step(st, cfg, comp, rng, E.act(E.A_DICE_DONE), buf)
+    p = st[E.CUR]
+    for c in range(E.N_CARDS):
+        while st[E.TOK_ON + c] < mem[P.M_TOK + c] and st[E.TOKENS + p] > 0:
+            E.apply_action(st, cfg, comp, rng, E.act(E.A_TOKEN, c))
+    return E.step(st, cfg, comp, rng, E.act(E.A_TOKENS_DONE), buf)
 
 
 @njit(cache=True, parallel=True)

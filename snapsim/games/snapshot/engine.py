@@ -280,11 +280,31 @@ def habitat_top(st, comp, h):
 
 
 @njit(cache=True)
-def can_place(st, comp, c, h):
-    """Option A: the card is placed only above every animal already in its habitat."""
+def habitat_tops(st, comp):
+    """Every habitat's `habitat_top`, in one pass over the cards (habitat order)."""
+    t0 = t1 = t2 = t3 = 0
+    for c in range(N_CARDS):
+        if st[LOC + c] == L_TABLE:
+            h = st[ON_HAB + c]
+            d = card_difficulty(st, comp, c)
+            if h == 0:
+                t0 = max(t0, d)
+            elif h == 1:
+                t1 = max(t1, d)
+            elif h == 2:
+                t2 = max(t2, d)
+            else:
+                t3 = max(t3, d)
+    return (t0, t1, t2, t3)
+
+
+@njit(cache=True, inline="always")
+def can_place(st, comp, c, h, top):
+    """Option A: the card is placed only above every animal already in its habitat (`top`,
+    that habitat's `habitat_top`)."""
     if c != RACCOON and comp[K_HAB + c] != h:
         return False
-    return card_difficulty(st, comp, c) > habitat_top(st, comp, h)
+    return card_difficulty(st, comp, c) > top
 
 
 @njit(cache=True)
@@ -295,23 +315,34 @@ def free_slots(st, cfg, p):
 
 
 @njit(cache=True)
-def sideways_need(st, extra_hab):
-    """Dice still owed to sideways cards (one on each, one on each of their habitats),
-    counting one more sideways card in habitat `extra_hab` (-1 for none)."""
+def table_scan(st):
+    """One pass over the table: (dice still owed to sideways cards, one on each and one on
+    each of their habitats; habitats holding a sideways card; habitats holding an animal),
+    the two sets as bit masks (bit h)."""
     need = 0
-    habs = 0  # bit h: habitat h holds a sideways card
+    habs = 0
+    animals = 0
     for c in range(N_CARDS):
-        if st[LOC + c] == L_TABLE and st[SIDEWAYS + c] == 1:
-            if st[DICE_ON + c] == 0:
-                need += 1
-            habs |= 1 << st[ON_HAB + c]
-    if extra_hab >= 0:
-        need += 1
-        habs |= 1 << extra_hab
+        if st[LOC + c] == L_TABLE:
+            animals |= 1 << st[ON_HAB + c]
+            if st[SIDEWAYS + c] == 1:
+                if st[DICE_ON + c] == 0:
+                    need += 1
+                habs |= 1 << st[ON_HAB + c]
     for h in range(N_HAB):
         if habs >> h & 1 and st[HAB_DICE + h] == 0:
             need += 1
-    return need
+    return need, habs, animals
+
+
+@njit(cache=True, inline="always")
+def sideways_need(st, scan, extra_hab):
+    """The dice owed (from `table_scan`'s `scan`) counting one more sideways card in habitat
+    `extra_hab`: its own die, and its habitat's if that owes none yet."""
+    need, habs, _ = scan
+    if habs >> extra_hab & 1 == 0 and st[HAB_DICE + extra_hab] == 0:
+        need += 1
+    return need + 1
 
 
 @njit(cache=True)
@@ -411,11 +442,13 @@ def legal_actions(st, cfg, comp, out):
         c = st[DRAWN]
         offer = st[OFFERER] >= 0
         fits = False
+        tops = habitat_tops(st, comp)
+        scan = table_scan(st) if offer else (0, 0, 0)
         for h in range(N_HAB):
-            if can_place(st, comp, c, h):
+            if can_place(st, comp, c, h, tops[h]):
                 fits = True
                 # a refused offer's card is placed sideways: the dice owed must still fit
-                if not offer or sideways_need(st, h) <= cfg[C_DICE]:
+                if not offer or sideways_need(st, scan, h) <= cfg[C_DICE]:
                     out[n] = act(A_PLACE, h)
                     n += 1
         if free_slots(st, cfg, p) > 0:
@@ -433,34 +466,27 @@ def legal_actions(st, cfg, comp, out):
                 out[n] = act(A_SPOOK, comp[K_HAB + c])
                 n += 1
     elif ph == PH_PREP_RESERVED:
+        scan = table_scan(st)
         for c in range(N_CARDS):
             if st[LOC + c] == L_RESERVE and st[OWNER + c] == p:
                 if c == RACCOON:
                     for h in range(N_HAB):
-                        if sideways_need(st, h) <= cfg[C_DICE]:
+                        if sideways_need(st, scan, h) <= cfg[C_DICE]:
                             out[n] = act(A_PLACE_RESERVED, RACCOON_ARG + h)
                             n += 1
-                elif sideways_need(st, comp[K_HAB + c]) <= cfg[C_DICE]:
+                elif sideways_need(st, scan, comp[K_HAB + c]) <= cfg[C_DICE]:
                     out[n] = act(A_PLACE_RESERVED, c)
                     n += 1
         out[n] = act(A_RESERVED_DONE)
         n += 1
     elif ph == PH_PREP_DICE:
         left = st[DICE_LEFT]
-        need = sideways_need(st, -1)
+        need, habs, animals = table_scan(st)
         if left > 0:
-            # one pass: which habitats hold animals, and which owe a die to a sideways card
-            # (bit h of each mask)
-            animals = 0
-            owes = 0
-            for c in range(N_CARDS):
-                if st[LOC + c] == L_TABLE:
-                    h = st[ON_HAB + c]
-                    animals |= 1 << h
-                    if st[SIDEWAYS + c] == 1 and st[HAB_DICE + h] == 0:
-                        owes |= 1 << h
             for h in range(N_HAB):
-                if animals >> h & 1 and left - 1 >= need - (owes >> h & 1):
+                # a habitat holding a sideways card owes a die until it has one
+                owes = 1 if habs >> h & 1 and st[HAB_DICE + h] == 0 else 0
+                if animals >> h & 1 and left - 1 >= need - owes:
                     out[n] = act(A_DIE_HABITAT, h)
                     n += 1
             for c in range(N_CARDS):

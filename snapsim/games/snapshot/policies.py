@@ -539,6 +539,23 @@ def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
     return best_a
 
 
+@njit(cache=True)
+def make_plan(st, cfg, comp, ptab, par, exact, mem):
+    """Store this turn's preparation plan in `mem`, unless choosing reserved cards already
+    did: the heuristic kinds then place its dice and tokens one action at a time."""
+    if mem[M_TURN] != turns_played(st):
+        if exact:
+            exact_plan(st, cfg, comp, ptab, par, -1, -1, mem, True)
+        else:
+            plan_value(st, cfg, comp, ptab, par, -1, -1, mem, True)
+
+
+@njit(cache=True, inline="always")
+def follows_plan(kind):
+    """Whether `kind` prepares by the plan `make_plan` stores (the heuristic kinds)."""
+    return GREEDY <= kind <= EXACT
+
+
 # ---------------------------------------------------------------- the interpreter
 
 
@@ -622,11 +639,7 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
     if ph == E.PH_PREP_RESERVED:
         return reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem)
     if ph == E.PH_PREP_DICE:
-        if mem[M_TURN] != turns_played(st):
-            if exact:
-                exact_plan(st, cfg, comp, ptab, par, -1, -1, mem, True)
-            else:
-                plan_value(st, cfg, comp, ptab, par, -1, -1, mem, True)
+        make_plan(st, cfg, comp, ptab, par, exact, mem)
         for h in range(E.N_HAB):
             if st[E.HAB_DICE + h] < mem[M_HAB + h]:
                 return E.act(E.A_DIE_HABITAT, h)
