@@ -1,41 +1,76 @@
-"""SearchAgent (determinized Monte Carlo over Preparation) against greedy, 2 players.
+"""Snapshot's `search` policy against greedy copies, and its base alone on the same seeds.
 
-    python benchmarks/search_agent.py --games 200 --candidates 5 --rollouts 24
+    python benchmarks/search_agent.py --players 2 --games 1000 --seed 2026
+    python benchmarks/search_agent.py --players 4 --spec search:rollouts=24:candidates=4
+
+Seats rotate game by game. Prints each policy's win rate with a 95% Wilson interval (fair
+share 1/players), the search's wall time per game (on --threads numba threads), and its
+time per searched decision (Preparation plan, reserved card, re-roll) on --timed step-API
+games.
 """
 
 import argparse
 import time
 
+import snapsim
 from snapsim.analysis.stats import wilson_interval
-from snapsim.games.snapshot.config import SnapshotConfig
-from snapsim.games.snapshot.search import SearchAgent, play_match
+from snapsim.games.snapshot import engine as E
+from snapsim.games.snapshot.policies import SEARCH_BASE
+from snapsim.games.snapshot.search import dice_placed
+from snapsim.protocol import new_game
+
+
+def searched(g) -> bool:
+    """Whether the search compares moves by rollouts at this decision."""
+    st = g.state
+    ph = st[E.PHASE]
+    return bool(ph == E.PH_PREP_RESERVED or (ph == E.PH_PREP_DICE and dice_placed(st) == 0)
+                or (ph == E.PH_REROLL and st[E.PAY_PENDING] == 0))
+
+
+def per_decision(spec: str, players: int, games: int, seed: int) -> tuple[float, float]:
+    """Seconds per searched decision and searched decisions per game, seat 0 searching."""
+    spent, decisions = 0.0, 0
+    for i in range(games):
+        g = new_game("snapshot", seed=seed, game=i, players=players, rotate_seats=False,
+                     policies=[spec] + ["greedy"] * (players - 1))
+        while not g.is_over():
+            timed = g.current_player == 0 and searched(g)
+            t0 = time.perf_counter()
+            a = g.policy_action()
+            if timed:
+                spent += time.perf_counter() - t0
+                decisions += 1
+            g.apply(a)
+    return spent / max(decisions, 1), decisions / games
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--candidates", type=int, default=5)
-    ap.add_argument("--rollouts", type=int, default=24)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--spec", default="search")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--timed", type=int, default=5)
     args = ap.parse_args(argv)
-    config = SnapshotConfig(players=2)
-    agent = SearchAgent(args.candidates, args.rollouts, seed=args.seed)
-    play_match(SearchAgent(1, 2, seed=args.seed), config, "greedy", 1, args.seed + 1)  # compile
-    t0 = time.perf_counter()
-    df = play_match(agent, config, "greedy", args.games, args.seed)
-    wall = time.perf_counter() - t0
-    wins = df.won.sum()
-    lo, hi = wilson_interval(wins, len(df))
-    decisions = int(df.decisions.sum())
-    print(f"search agent (candidates={args.candidates}, rollouts={args.rollouts}) vs greedy, "
-          f"2 players, {len(df)} games, seat rotated")
-    print(f"win rate {wins / len(df):.3f}  (95% CI {lo:.3f}-{hi:.3f}; 0.5 = parity)")
-    for seat, g in df.groupby("seat"):
-        print(f"  seat {seat}: win rate {g.won.mean():.3f} over {len(g)} games")
-    print(f"mean score difference (agent - greedy) {df.score_diff.mean():+.2f} "
-          f"(sd {df.score_diff.std():.2f})")
-    print(f"searched decisions {decisions} ({decisions / len(df):.1f} per game), "
-          f"{agent.search_seconds / max(decisions, 1):.3f} s per decision, wall {wall:.1f} s")
+    n = args.players
+    for spec in (SEARCH_BASE, args.spec):
+        pols = [spec] + ["greedy"] * (n - 1)
+        snapsim.simulate("snapshot", players=n, policies=pols, games=n, seed=args.seed)  # compile
+        t0 = time.perf_counter()
+        df = snapsim.simulate("snapshot", players=n, policies=pols, games=args.games,
+                              seed=args.seed, threads=args.threads)
+        wall = time.perf_counter() - t0
+        mine = df[df.policy.astype(str) == spec]
+        wins = mine.won.sum()
+        lo, hi = wilson_interval(wins, len(mine))
+        print(f"{n}p {spec} vs greedy, seed {args.seed}, {len(mine)} games: win rate "
+              f"{wins / len(mine):.3f} (95% CI {lo:.3f}-{hi:.3f}; fair share {1 / n:.3f}); "
+              f"{wall / args.games * 1e3:.1f} ms per game on {args.threads} threads")
+    sec, count = per_decision(args.spec, n, args.timed, args.seed)
+    print(f"  {args.spec}: {sec * 1e3:.2f} ms per searched decision, {count:.1f} searched "
+          f"decisions per game ({args.timed} step-API games)")
 
 
 if __name__ == "__main__":

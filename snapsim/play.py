@@ -42,18 +42,12 @@ class Session:
     game: GameState = field(repr=False)
     shown: int = 0  # log lines already printed
     auto: bool = False
-    bots: dict = field(default_factory=dict, repr=False)  # seat -> search or Python agent
+    bots: dict = field(default_factory=dict, repr=False)  # seat -> Python agent
 
 
-def _bot(game_name: str, spec, entry: str, seed: int):
-    """An opponent that is not a built-in policy: the Snapshot search agent or a Python agent
-    (module:object); None for a built-in policy."""
-    if entry.strip().lower() == "search":
-        if game_name != "snapshot":
-            raise InputError(f"the search opponent plays Snapshot only, not {game_name}")
-        from .games.snapshot.search import SearchAgent
-
-        return SearchAgent(seed=seed)
+def _bot(spec, entry: str):
+    """An opponent that is not a built-in policy: a Python agent (module:object); None for a
+    built-in policy."""
     found = policy_or_agent(spec, entry)
     return found if isinstance(found, UserAgent) else None
 
@@ -75,7 +69,7 @@ def new_session(game: str, players: int | None = None, seat: int = 1, opponents:
                          f"seat), got {len(specs)}")
     others = [k for k in range(n) if k != seat - 1]
     bots = {k: b for k, s in zip(others, specs, strict=True)
-            if (b := _bot(spec.name, spec, s, seed)) is not None}
+            if (b := _bot(spec, s)) is not None}
     lineup = [spec.default_policy] * n  # your seat's policy plays it on `auto`
     for k, s in zip(others, specs, strict=True):
         if k not in bots:
@@ -185,11 +179,9 @@ def _opponent_move(session: Session, seat: int):
     g, bot = session.game, session.bots.get(seat)
     if bot is None:
         return g.policy_action()
-    if isinstance(bot, UserAgent):  # its generator: from the seed, seat and moves so far
-        rng = np.random.default_rng(np.random.SeedSequence(session.seed,
-                                                           spawn_key=(seat, len(g.log))))
-        return bot.act(g.observation(seat), g.legal_actions(), rng)
-    return bot.choose(g)
+    # a Python agent's generator: from the seed, seat and moves so far
+    rng = np.random.default_rng(np.random.SeedSequence(session.seed, spawn_key=(seat, len(g.log))))
+    return bot.act(g.observation(seat), g.legal_actions(), rng)
 
 
 def _show_log(session: Session, write) -> None:

@@ -117,7 +117,6 @@ def test_the_view_is_the_seats_observation():
     (["yosemite", "--seat", "3"], "--seat must be 1-2 for 2 players, got 3"),
     (["shutterbug", "--players", "3", "--opponents", "greedy,greedy,greedy"],
      "--opponents: give one policy for all or 2 (one per other seat), got 3"),
-    (["yosemite", "--opponents", "search"], "the search opponent plays Snapshot only"),
     (["yosemite", "--opponents", "sleepy"], "unknown Yosemite policy 'sleepy'"),
     (["yosemite", "--load", "missing.json"], "--load missing.json: cannot read it"),
     (["yosemite", "--save", "a.json", "--load", "b.json"], "not allowed with argument"),

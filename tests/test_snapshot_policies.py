@@ -34,12 +34,12 @@ from snapshot_helpers import (
 from snapsim.games.snapshot import SnapshotConfig, SnapshotGame
 from snapsim.games.snapshot import engine as E
 from snapsim.games.snapshot import policies as P
-from snapsim.games.snapshot.search import SearchAgent, recount_assignment
+from snapsim.games.snapshot.search import recount_assignment
 from snapsim.games.snapshot.tuning import tuned_policies
 
 FULL = SnapshotConfig()
 KINDS = ["random", "greedy", "cautious", "aggressive", "collector", "exact",
-         *sorted(tuned_policies())]
+         "search:rollouts=3:candidates=2:margin=0", *sorted(tuned_policies())]
 
 
 def _game(policy):
@@ -128,40 +128,32 @@ def hide_differently(g, seed):
         recount_assignment(st, cfg, comp, p)
 
 
-def decision(g, policy):
-    """The move; for the search agent also the win shares it measured for its candidates,
-    which must not depend on hidden information either."""
-    if policy == "search":
-        agent = SearchAgent(candidates=2, rollouts=3, seed=1)
-        code = agent.choose(g)
-        shares = () if agent.last_search is None else tuple(agent.last_search.win_share)
-        return code, shares
+def decision(g):
     return g.policy_action().code
 
 
 @pytest.mark.parametrize("position", POSITIONS, ids=lambda f: f.__name__)
-@pytest.mark.parametrize("policy", [*KINDS, "search"])
+@pytest.mark.parametrize("policy", KINDS)
 def test_decisions_ignore_hidden_information(position, policy):
-    spec = "greedy" if policy == "search" else policy
-    base = position(_game(spec))
-    want = decision(base, policy)
-    assert (want[0] if policy == "search" else want) in legal(base)
+    base = position(_game(policy))
+    want = decision(base)
+    assert want in legal(base)
     for seed in range(3):
-        g = position(_game(spec))
+        g = position(_game(policy))
         hide_differently(g, seed)
         assert not np.array_equal(g.state, base.state)  # the hidden part did change
-        assert decision(g, policy) == want, (position.__name__, seed)
+        assert decision(g) == want, (position.__name__, seed)
 
 
 @pytest.mark.parametrize("position", POSITIONS, ids=lambda f: f.__name__)
-@pytest.mark.parametrize("policy", [*KINDS, "search"])
+@pytest.mark.parametrize("policy", KINDS)
 def test_asking_for_a_move_changes_nothing(position, policy):
-    g = position(_game("greedy" if policy == "search" else policy))
+    g = position(_game(policy))
     st, rng, mem = g.state.copy(), g._rng.copy(), g._memory.copy()
-    first = decision(g, policy)
+    first = decision(g)
     assert np.array_equal(g.state, st) and np.array_equal(g._rng, rng)
     assert np.array_equal(g._memory, mem)  # nor the policies' memory (their plan)
-    assert decision(g, policy) == first  # asked again: the same answer
+    assert decision(g) == first  # asked again: the same answer
 
 
 def test_policies_pay_rerolls_with_card_tokens():

@@ -1,90 +1,198 @@
-"""The determinized Monte Carlo agent: legal, deterministic, side-effect free."""
+"""Snapshot's `search` policy kind: legal, deterministic, blind to hidden information, side
+effect free, and its base heuristic wherever it does not search."""
 
 import numpy as np
 import pytest
+from snapshot_helpers import legal
+from test_snapshot_policies import (
+    _game,
+    decide,
+    hide_differently,
+    offer,
+    prep_dice,
+    prep_reserved,
+    reroll,
+    research,
+)
 
+import snapsim
+from snapsim.errors import InputError
+from snapsim.games.snapshot import SnapshotConfig, SnapshotGame, make_policy
 from snapsim.games.snapshot import engine as E
-from snapsim.games.snapshot.api import SnapshotGame
-from snapsim.games.snapshot.config import SnapshotConfig
-from snapsim.games.snapshot.search import SearchAgent, determinize, play_match, rollout
+from snapsim.games.snapshot import policies as P
+from snapsim.games.snapshot.search import (
+    candidate_plans,
+    determinize,
+    move_totals,
+    pick,
+    plan_totals,
+    rollout_move,
+)
+
+TINY = "search:rollouts=3:candidates=2:margin=0"
 
 
-@pytest.fixture(scope="module")
-def config():
-    return SnapshotConfig(players=2)
+def _par(spec):
+    return np.array(make_policy(spec).params, np.float64)
 
 
-def _play(agent, config, seed, game_index, seat):
-    game = SnapshotGame(config, seed=seed, game=game_index, rotate_seats=False)
-    actions = []
-    while not game.is_over():
-        if game.current_player == seat:
-            legal = {a.code for a in game.legal_actions()}
-            st, rng = game.state.copy(), game._rng.copy()
-            code = agent.choose(game)
-            assert code in legal
-            # the agent neither touches the real state nor the real random streams
-            assert np.array_equal(st, game.state)
-            assert np.array_equal(rng, game._rng)
-            actions.append(code)
-            game.apply(code)
-        else:
-            game.apply(game.policy_action())
-    return actions, game.scores()
+def test_search_is_a_policy_kind_with_its_budget_as_parameters():
+    pol = make_policy("search:rollouts=5:candidates=0:margin=0.25")
+    assert P.KIND_NAMES[pol.kind] == "search" and P.KIND_NAMES.index("exact") == 5
+    assert pol.params[P.P_ROLLOUTS] == 5 and pol.params[P.P_CANDIDATES] == 0
+    assert pol.params[P.P_MARGIN] == 0.25
+    # its base weights: the bundled tuned-2p policy's unless given
+    assert pol.params[:P.N_PARAMS] == make_policy("tuned-2p").params[:P.N_PARAMS]
+    assert make_policy("search:max_risk=0.3").params[P.P_MAX_RISK] == 0.3
+    for bad in ("search:rollouts=0", "search:candidates=17", "search:margin=2",
+                "search:rollouts=2.5"):
+        with pytest.raises(InputError, match="search"):
+            make_policy(bad)
 
 
-def test_agent_legal_and_side_effect_free(config):
-    agent = SearchAgent(candidates=2, rollouts=4, seed=0)
-    for g in range(3):
-        actions, _ = _play(agent, config, seed=11, game_index=g, seat=g % 2)
-        assert actions
-    assert agent.searches > 0
+def test_pick_needs_the_margin_to_leave_the_base_move():
+    """Totals over 4 rollouts, margin 0.25 a rollout: a move must beat the base by 1.0."""
+    assert pick(np.array([2.0, 2.5, 2.9]), 1.0) == 0
+    assert pick(np.array([2.0, 2.5, 3.0]), 1.0) == 2
+    assert pick(np.array([2.0, 3.5, 3.5]), 1.0) == 1  # ties go to the earlier move
+    assert pick(np.array([2.0]), 0.0) == 0
 
 
-def test_agent_deterministic(config):
-    a1, s1 = _play(SearchAgent(candidates=2, rollouts=4, seed=5), config, 7, 0, 0)
-    a2, s2 = _play(SearchAgent(candidates=2, rollouts=4, seed=5), config, 7, 0, 0)
-    assert a1 == a2
-    assert s1.equals(s2)
+def _weights(policy):
+    """A search spec part setting the heuristic weights of `policy`."""
+    par = make_policy(policy).params[:P.N_PARAMS]
+    return ":".join(f"{k}={v!r}" for k, v in zip(P.PARAM_NAMES, par, strict=False))
 
 
-def test_agent_on_a_tuned_base_plays_it_where_it_does_not_search(config):
-    """Off its searched preparations the agent plays its base policy's move: with zero
-    candidates (only the base's own plan is ever played) it makes the base policy's game."""
-    base = "tuned-2p"
-    agent = SearchAgent(candidates=0, rollouts=2, seed=3, base=base)
-    actions, scores = _play(agent, config, 9, 0, 0)
-    game = SnapshotGame(config, seed=9, game=0, policies=[base, "greedy"], rotate_seats=False)
-    game.play()
-    assert scores.equals(game.scores())
-    a1, _ = _play(SearchAgent(candidates=2, rollouts=3, seed=4, base=base), config, 9, 1, 1)
-    a2, _ = _play(SearchAgent(candidates=2, rollouts=3, seed=4, base=base), config, 9, 1, 1)
-    assert a1 == a2
-    with pytest.raises(ValueError, match="base must be a heuristic policy"):
-        SearchAgent(base="random")
+@pytest.mark.parametrize("position", [research, offer, decide])
+def test_search_plays_its_base_where_it_does_not_search(position):
+    """Drawing, offers and the decide step are its base's: the tuned-2p policy's move by
+    default, greedy's with greedy's weights."""
+    for spec, base in ((TINY, "tuned-2p"), (f"{TINY}:{_weights('greedy')}", "greedy")):
+        g = position(_game(spec))
+        want = position(_game(base)).policy_action().code
+        assert g.policy_action().code == want
 
 
-def test_play_match_rows(config):
-    df = play_match(SearchAgent(candidates=2, rollouts=4, seed=1), config, "greedy", 2, 3)
-    assert list(df.seat) == [0, 1]
-    assert df.won.between(0, 1).all()
-    assert (df.decisions > 0).all()
+def test_base_plan_comes_first_and_every_candidate_is_new():
+    g = prep_dice(_game("greedy"))
+    st, cfg, comp, ptab = g.state, g._cfg, g._comp, g._ptab
+    par = _par("search:candidates=4")
+    habs, dices, toks = candidate_plans(st, cfg, comp, ptab, par, 4)
+    mem = P.new_memory()
+    P.plan_value(st, cfg, comp, ptab, par, -1, -1, mem, True)
+    assert np.array_equal(habs[0], mem[P.M_HAB:P.M_HAB + E.N_HAB])
+    assert np.array_equal(dices[0], mem[P.M_DICE:P.M_DICE + E.N_CARDS])
+    assert np.array_equal(toks[0], mem[P.M_TOK:P.M_TOK + E.N_CARDS])
+    assert 2 <= habs.shape[0] <= 5
+    plans = {(tuple(h), tuple(d), tuple(t)) for h, d, t in zip(habs, dices, toks, strict=True)}
+    assert len(plans) == habs.shape[0]
+    for h, d in zip(habs, dices, strict=True):  # within the dice
+        assert h.sum() + d.sum() <= cfg[E.C_DICE]
+    habs0, _, _ = candidate_plans(st, cfg, comp, ptab, par, 0)
+    assert habs0.shape[0] == 1
 
 
-def test_rollout_shares_sum_to_one(config):
-    game = SnapshotGame(config, seed=2)
-    for r in range(5):
-        rng = np.array([r + 1, r + 100], np.uint64)
-        st = game.state.copy()
-        shares = rollout(st, game._cfg, game._comp, game._ptab, game._kinds, game._params,
-                         game._seats, rng, game._memory)
-        assert shares.shape == (2,)
-        assert shares.sum() == pytest.approx(1.0)
-        assert np.array_equal(st, game.state)  # rollout plays a copy
+def test_the_searched_preparation_is_played_as_planned():
+    """Asked before its first die, the search picks the plan with the best rollout total
+    (margin 0) and then plays that whole plan, die by die and token by token."""
+    g = prep_dice(_game(TINY))
+    par = _par(TINY)
+    habs, dices, toks = candidate_plans(g.state, g._cfg, g._comp, g._ptab, par, 2)
+    assert habs.shape[0] > 1
+    totals = plan_totals(g.state, g._cfg, g._comp, g._ptab, par, habs, dices, toks)
+    j = pick(totals, 0.0)
+    hab, dice, tok = np.zeros(E.N_HAB, int), np.zeros(E.N_CARDS, int), np.zeros(E.N_CARDS, int)
+    me = g.current_player
+    while g.phase in ("prepare: dice", "prepare: tokens") and g.current_player == me:
+        a = g.policy_action().code
+        kind, arg = int(E.act_kind(a)), int(E.act_arg(a))
+        for k, where in ((E.A_DIE_HABITAT, hab), (E.A_DIE_ANIMAL, dice), (E.A_TOKEN, tok)):
+            if kind == k:
+                where[arg] += 1
+        g.apply(a)
+    assert (hab.tolist(), dice.tolist(), tok.tolist()) == \
+        (habs[j].tolist(), dices[j].tolist(), toks[j].tolist())
 
 
-def test_determinize_keeps_public_information(config):
-    game = SnapshotGame(config, seed=4)
+@pytest.mark.parametrize("position", [prep_reserved, reroll])
+def test_searched_moves_are_compared_on_rollouts(position):
+    """At a reserved card's placement and a re-roll the search plays the legal move with
+    the best rollout total (margin 0), the base's move on a tie."""
+    g = position(_game(TINY))
+    buf = np.array(sorted(legal(g)), np.int64)
+    totals = move_totals(g.state, g._cfg, g._comp, g._ptab, _par(TINY), buf)
+    assert totals.shape == (len(buf),) and ((totals >= 0) & (totals <= 3)).all()
+    best = set(buf[np.isclose(totals, totals.max())].tolist())
+    assert g.policy_action().code in best
+
+
+@pytest.mark.parametrize("position", [prep_reserved, reroll])
+def test_move_totals_ignore_hidden_information(position):
+    base = position(_game(TINY))
+    buf = np.array(sorted(legal(base)), np.int64)
+    want = move_totals(base.state, base._cfg, base._comp, base._ptab, _par(TINY), buf)
+    for seed in range(2):
+        g = position(_game(TINY))
+        hide_differently(g, seed)
+        assert not np.array_equal(g.state, base.state)
+        got = move_totals(g.state, g._cfg, g._comp, g._ptab, _par(TINY), buf)
+        assert np.array_equal(got, want)
+
+
+def test_plan_totals_ignore_hidden_information():
+    base = prep_dice(_game(TINY))
+    par = _par(TINY)
+    plans = candidate_plans(base.state, base._cfg, base._comp, base._ptab, par, 2)
+    want = plan_totals(base.state, base._cfg, base._comp, base._ptab, par, *plans)
+    for seed in range(2):
+        g = prep_dice(_game(TINY))
+        hide_differently(g, seed)
+        got = plan_totals(g.state, g._cfg, g._comp, g._ptab, par, *plans)
+        assert np.array_equal(got, want)
+
+
+def test_search_games_are_legal_and_asking_changes_nothing():
+    """Whole games through the step API: every move asked of the search is legal, and asking
+    leaves the state, the random streams and the policies' memory as they were."""
+    config = SnapshotConfig(players=3)
+    asked = 0
+    for i in range(3):
+        g = SnapshotGame(config, seed=5, game=i, policies=[TINY, "greedy", "tuned-3p"])
+        while not g.is_over():
+            st, rng, mem = g.state.copy(), g._rng.copy(), g._memory.copy()
+            a = g.policy_action()
+            assert a.code in legal(g)
+            assert np.array_equal(g.state, st) and np.array_equal(g._rng, rng)
+            assert np.array_equal(g._memory, mem)
+            asked += 1
+            g.apply(a)
+    assert asked > 100
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_same_seed_same_table_regardless_of_threads_and_chunks(players):
+    kw = dict(players=players, policies=[TINY] + ["greedy"] * (players - 1), games=24, seed=9)
+    a = snapsim.simulate("snapshot", threads=1, chunk_size=5, **kw)
+    b = snapsim.simulate("snapshot", threads=2, chunk_size=24, **kw)
+    assert a.equals(b)
+    assert a.truncated.sum() == 0 and a.groupby("game").won.sum().round(9).eq(1).all()
+
+
+def test_rollout_plays_a_copy_to_the_end():
+    g = prep_reserved(_game(TINY))
+    st = g.state.copy()
+    det = st.copy()
+    determinize(det, g._cfg, g._comp, 0, np.array([9], np.uint64))
+    rng = np.array([1, 2], np.uint64)
+    share = rollout_move(det, g._cfg, g._comp, g._ptab, _par(TINY), rng, 0,
+                         int(sorted(legal(g))[0]))
+    assert 0.0 <= share <= 1.0
+    assert np.array_equal(st, g.state) and rng.tolist() == [1, 2]
+
+
+def test_determinize_keeps_public_information():
+    game = SnapshotGame(SnapshotConfig(players=2), seed=4)
     st = game.state.copy()
     det = st.copy()
     determinize(det, game._cfg, game._comp, 0, np.array([9], np.uint64))

@@ -33,8 +33,9 @@ from .config import SnapshotConfig, photo_table
 
 
 def make_policy(spec: str | Policy) -> Policy:
-    """Parse "greedy", "cautious:max_risk=0.1:token_value=0.5", a bundled tuned policy
-    ("tuned-4p", from data/tuned-4p.toml) or a tuned-policy file into a Policy."""
+    """Parse "greedy", "cautious:max_risk=0.1:token_value=0.5", "search:rollouts=16", a
+    bundled tuned policy ("tuned-4p", from data/tuned-4p.toml) or a tuned-policy file into a
+    Policy."""
     if isinstance(spec, Policy):
         return spec
     return tuned_policy("snapshot", spec) or parse_policy(spec, "Snapshot", P.KIND_NAMES,

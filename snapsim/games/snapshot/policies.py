@@ -24,18 +24,25 @@ cap) instead of the fast programme below, so it plays what `snapsim advise prep`
 
 `exact` re-rolls as the advisor's exact re-roll search says (`plans.reroll_search`, over
 every payment from the supply and the habitat's animal cards), at most the plan's cap.
+
+`search` (search.py) plays the heuristic with its own weights (by default the bundled
+tuned-2p policy's) and compares moves by determinized rollouts at the Preparation plan, each
+reserved card's placement and each re-roll, with a budget of `rollouts` and `candidates`.
 """
+
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from ...odds.explore import explore_kernel
 from ...sim.kernel import Param, is_legal, randint
+from ...sim.tuning import read_tuned
 from . import engine as E
 from .plans import MAX_T, NEG, photo_p, reroll_search, search
 
-RANDOM, GREEDY, CAUTIOUS, AGGRESSIVE, COLLECTOR, EXACT = 0, 1, 2, 3, 4, 5
-KIND_NAMES = ("random", "greedy", "cautious", "aggressive", "collector", "exact")
+RANDOM, GREEDY, CAUTIOUS, AGGRESSIVE, COLLECTOR, EXACT, SEARCH = 0, 1, 2, 3, 4, 5, 6
+KIND_NAMES = ("random", "greedy", "cautious", "aggressive", "collector", "exact", "search")
 
 # Each parameter with its valid range, from its meaning: probabilities 0-1, weights and
 # prices of a token 0-100 (a negative weight would seek what the rule rewards less), value
@@ -80,6 +87,24 @@ DEFAULT_PARAMS = {
     "collector": _BASE[:4] + (1.5, 0.6, 1.5, 1.5, 4.0, 2.0, 4.0, 0.0, 7.0) + _ALLOW,
     "exact": _BASE,  # greedy whose preparation is the advisor's exhaustive search
 }
+
+# `search` (search.py) plays the heuristic above as its base and searches some decisions by
+# rollouts: its budget and how much better a move must look than the base's. Every kind
+# carries these (only `search` reads them), so a tuned file of any base stays one vector.
+PARAM_NAMES += (
+    Param("rollouts", 1, 1000, whole=True),  # 1-1000: search: playouts of each move compared
+    # 0-16: search: the exact advisor's best allocations compared with the base's plan
+    Param("candidates", 0, 16, whole=True),
+    # 0-1: search: mean win share by which a move must beat the base's move to be played
+    Param("margin", 0, 1),
+)
+P_ROLLOUTS, P_CANDIDATES, P_MARGIN = range(N_PARAMS, len(PARAM_NAMES))
+_SEARCH = (12.0, 2.0, 0.1)
+DEFAULT_PARAMS = {k: v + _SEARCH for k, v in DEFAULT_PARAMS.items()}
+# search's base weights: the bundled tuned-2p policy's (measured a stronger base than greedy's)
+SEARCH_BASE = "tuned-2p"
+DEFAULT_PARAMS["search"] = read_tuned(
+    "snapshot", Path(__file__).parent / "data" / f"{SEARCH_BASE}.toml")[1][:N_PARAMS] + _SEARCH
 
 # ---------------------------------------------------------------- the policies' memory
 # The preparation plan lives in an int64 array owned by whoever runs the policies (one per
@@ -767,4 +792,10 @@ def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n, mem):
     policies' memory `mem` (see `new_memory`), never the game state."""
     if kind == RANDOM:
         return buf[randint(rng, 1, n)]
+    if kind == SEARCH:
+        return search_action(st, cfg, comp, ptab, rng, par, buf, n, mem)
     return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, kind == EXACT, mem)
+
+
+# the search kind plays the heuristic above: imported last, once every name it uses exists
+from .search import search_action  # noqa: E402
