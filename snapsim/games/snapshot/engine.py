@@ -164,6 +164,15 @@ def act_kind(a):
 def act_arg(a):
     return a % ARG_SPAN
 
+@njit(cache=True, inline="always")
+def reserved_placement(comp, arg):
+    """(card, habitat) that A_PLACE_RESERVED's argument names: a reserved animal goes to its
+    own habitat, the raccoon to the one its argument names (RACCOON_ARG + habitat)."""
+    if arg >= RACCOON_ARG:
+        return RACCOON, arg - RACCOON_ARG
+    return arg, comp[K_HAB + arg]
+
+
 # ---------------------------------------------------------------- card locations
 L_DECK = 0
 L_TABLE = 1
@@ -904,8 +913,7 @@ def apply_action(st, cfg, comp, rng, action):
     elif kind == A_SPOOK:
         spook(st, cfg, comp, arg)
     elif kind == A_PLACE_RESERVED:
-        c = RACCOON if arg >= RACCOON_ARG else arg
-        h = arg - RACCOON_ARG if arg >= RACCOON_ARG else comp[K_HAB + c]
+        c, h = reserved_placement(comp, arg)
         st[LOC + c] = L_TABLE
         st[OWNER + c] = -1
         st[ON_HAB + c] = h

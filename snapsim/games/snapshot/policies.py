@@ -525,30 +525,49 @@ def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
     """Place the reserved card whose placement raises the best plan's value most; when none
     does, end the step (the greedy interpreter stores that best plan for the dice)."""
     if exact:
-        best = exact_plan(st, cfg, comp, ptab, par, -1, -1, mem, False)
+        tokens, best = 0, exact_plan(st, cfg, comp, ptab, par, -1, -1, mem, False)
     else:
-        # a card placed changes only its habitat's options: the others are planned once
-        p = st[E.CUR]
-        tokens = st[E.TOKENS + p] if par[P_ALLOW_TOKENS] > 0 else 0
-        space = plan_space(mem)
-        rows, vals = space[7], space[8]
-        for c in range(E.N_CARDS):
-            vals[c] = 0.0
-            if st[E.LOC + c] == E.L_TABLE or (st[E.LOC + c] == E.L_RESERVE and
-                                                st[E.OWNER + c] == p):
-                vals[c] = card_value(st, cfg, comp, par, p, c)
-        for h in range(E.N_HAB):
-            plan_tables(st, cfg, comp, ptab, par, vals, tokens, -1, -1, h, h, space)
-        best = plan_from_tables(st, cfg, comp, ptab, par, tokens, -1, -1, space, mem, False)
+        tokens, best = reserved_tables(st, cfg, comp, ptab, par, mem)
+    best_a, _ = best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, mem)
+    if not exact and best_a == E.act(E.A_RESERVED_DONE):
+        store_plan(st, cfg, comp, ptab, par, tokens, mem)
+    return best_a
+
+
+@njit(cache=True)
+def reserved_tables(st, cfg, comp, ptab, par, mem):
+    """The greedy kinds' first look at their reserved cards: card values (the table's and the
+    player's reserved cards) and every habitat's options, kept in `mem` (a card placed
+    changes only its own habitat's: `replan_habitat`). Returns the tokens the plan may use
+    and the best plan's value with no card placed."""
+    p = st[E.CUR]
+    tokens = st[E.TOKENS + p] if par[P_ALLOW_TOKENS] > 0 else 0
+    space = plan_space(mem)
+    vals = space[8]
+    for c in range(E.N_CARDS):
+        vals[c] = 0.0
+        if st[E.LOC + c] == E.L_TABLE or (st[E.LOC + c] == E.L_RESERVE and
+                                            st[E.OWNER + c] == p):
+            vals[c] = card_value(st, cfg, comp, par, p, c)
+    for h in range(E.N_HAB):
+        plan_tables(st, cfg, comp, ptab, par, vals, tokens, -1, -1, h, h, space)
+    return tokens, plan_from_tables(st, cfg, comp, ptab, par, tokens, -1, -1, space, mem, False)
+
+
+@njit(cache=True)
+def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, mem):
+    """Among the legal placements of reserved cards in buf, the one that raises the best
+    plan's value (`best`) most, and that value; (RESERVED_DONE, best) if none does. The
+    greedy kinds re-plan only the card's habitat over the options `reserved_tables` keeps."""
+    space = plan_space(mem)
+    rows, vals = space[7], space[8]
     best_a = E.act(E.A_RESERVED_DONE)
     # one more card at a time: each decision re-plans with the cards already placed
     for i in range(n):
         a = buf[i]
         if E.act_kind(a) != E.A_PLACE_RESERVED:
             continue
-        arg = E.act_arg(a)
-        c = E.RACCOON if arg >= E.RACCOON_ARG else arg
-        h = arg - E.RACCOON_ARG if arg >= E.RACCOON_ARG else comp[E.K_HAB + c]
+        c, h = E.reserved_placement(comp, E.act_arg(a))
         if exact:
             v = exact_plan(st, cfg, comp, ptab, par, c, h, mem, False)
         else:
@@ -559,9 +578,20 @@ def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
         if v > best + 1e-9:
             best = v
             best_a = a
-    if not exact and best_a == E.act(E.A_RESERVED_DONE):
-        plan_from_tables(st, cfg, comp, ptab, par, tokens, -1, -1, space, mem, True)
-    return best_a
+    return best_a, best
+
+
+@njit(cache=True)
+def replan_habitat(st, cfg, comp, ptab, par, tokens, h, mem):
+    """Habitat h's options anew (a reserved card was placed there); the others' stay."""
+    space = plan_space(mem)
+    plan_tables(st, cfg, comp, ptab, par, space[8], tokens, -1, -1, h, h, space)
+
+
+@njit(cache=True)
+def store_plan(st, cfg, comp, ptab, par, tokens, mem):
+    """Store the best plan over the habitats' options in `mem` as this turn's plan."""
+    plan_from_tables(st, cfg, comp, ptab, par, tokens, -1, -1, plan_space(mem), mem, True)
 
 
 @njit(cache=True)
