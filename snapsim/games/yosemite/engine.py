@@ -380,7 +380,7 @@ def cover_max(st, cfg, comp, p, ph, a):
     return m + (h - m) // 2 if cfg[C_WILDS] == 1 else m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def pay_allows(st, cfg, comp, p, c):
     """Whether discarding c tiles of PAY_ANIMAL still leaves a complete payment: the tiles
     paid so far and these stand for few enough of the photo's animals, and the animals still to
@@ -397,7 +397,7 @@ def pay_allows(st, cfg, comp, p, c):
     return st[PAY_LO] + lo <= k <= st[PAY_HI] + hi + rest
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def can_take(st, cfg, comp, p, ph):
     """Camera: p's tiles can pay for the photo (matching tiles, and pairs as wilds)."""
     total = 0
@@ -551,7 +551,7 @@ def give_tile(st, comp, t, p):
     st[HAND + p * N_ANIMALS + comp[K_TILE_ANIMAL + t]] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def draw_photo(st, slot):
     st[N_PHOTO_DECK] -= 1
     ph = st[PHOTO_DECK + st[N_PHOTO_DECK]]
@@ -559,7 +559,7 @@ def draw_photo(st, slot):
     st[SLOT + slot] = ph
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def start_turn(st):
     st[FROM] = -1
     st[MOVED] = -1
@@ -574,7 +574,7 @@ def add_fish(st, comp, p):
     st[FISH + p] = min(st[FISH + p] + 1, comp[K_MAX_FISH])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def tent(st, comp, p):
     """First tent: the token to the collector's 1; later: one space toward the collector;
     already on the collector's last space: a tent token from the pile (none left: nothing)."""
@@ -593,7 +593,7 @@ def tent(st, comp, p):
     st[CAMP] = mine * sign
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def passes(frm, dest, sq):
     """Whether a straight move frm -> dest crosses or ends on sq."""
     if frm // SIZE == dest // SIZE:
@@ -656,7 +656,7 @@ def collect(st, cfg, comp, rng):
     reset(st, cfg, comp, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def discard_tile(st, comp, p, a):
     """One of p's tiles of animal a to the discard pile, face up: a tile the opponent has
     already seen if p holds one (tiles of one animal differ only in what they reveal)."""
@@ -687,7 +687,7 @@ def pay(st, cfg, comp, rng, c):
         reset(st, cfg, comp, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def take_photo(st, comp, slot):
     """Camera, once paid: the photo goes face up in front of the player."""
     p = st[CUR]
@@ -707,7 +707,7 @@ def take_photo(st, comp, slot):
 # ---------------------------------------------------------------- reset
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def draw_tile(st, rng):
     """Top tile of the deck; an empty deck is first rebuilt by shuffling the discards."""
     if st[N_DECK] == 0:
@@ -788,7 +788,7 @@ def end_game(st, cfg, comp):
             st[S_LANDMARKS + q] += v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def score(st, p):
     return st[S_PHOTOS + p] + st[S_CAMPING + p] + st[S_JUDGES + p] + st[S_LANDMARKS + p]
 

@@ -152,30 +152,6 @@ def tile_values(st, cfg, comp, par, p, hand, out):
     """out[t] for every tile t: what collecting it is worth to p, who holds `hand` (by animal),
     now (landmark tiles: the token's worth if it lies there). `out` has TV_SIZE entries: the
     last 2 * N_ANIMALS are working space."""
-    fish, tent = animal_values(st, cfg, comp, par, p, hand, out)
-    for t in range(E.N_ALL_TILES):
-        out[t] = tile_worth(st, comp, par, p, out, fish, tent, t)
-
-
-@njit(cache=True, inline="always")
-def tile_worth(st, comp, par, p, out, fish, tent, t):
-    """What collecting tile t is worth, from `animal_values`' rows in out and its fish and tent
-    values."""
-    if t >= E.N_TILES:
-        lm = t - E.N_TILES
-        return landmark_value(st, comp, par, p, lm) if st[E.LM_TOKEN_ON + lm] == 1 else 0.0
-    a = comp[E.K_TILE_ANIMAL + t]
-    b = comp[E.K_TILE_BONUS + t]
-    return out[E.N_ALL_TILES + a] + (fish if b == E.B_FISH else tent if b == E.B_TENT else
-                                     out[E.N_ALL_TILES + E.N_ANIMALS + a] if b == E.B_CAMERA
-                                     else 0.0)
-
-
-@njit(cache=True, inline="always")
-def animal_values(st, cfg, comp, par, p, hand, out):
-    """Into the working rows of out (a TV_SIZE array): per animal, what one more tile of it is
-    worth to p (judges, progress toward the face-up photos) and the photo a camera icon on it
-    would let p take; returns what a fish icon and a tent icon are worth."""
     tg = out[E.N_ALL_TILES:E.N_ALL_TILES + E.N_ANIMALS]
     cam = out[E.N_ALL_TILES + E.N_ANIMALS:TV_SIZE]
     for a in range(E.N_ANIMALS):
@@ -204,7 +180,15 @@ def animal_values(st, cfg, comp, par, p, hand, out):
             if (m == 0 or (cfg[E.C_WILDS] == 1 and pr >= m)) and g > cam[a]:
                 cam[a] = g
     fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
-    return fish, par[P_TENT] * tent_value(st, comp, p)
+    tent = par[P_TENT] * tent_value(st, comp, p)
+    for t in range(E.N_TILES):
+        a = comp[E.K_TILE_ANIMAL + t]
+        b = comp[E.K_TILE_BONUS + t]
+        out[t] = tg[a] + (fish if b == E.B_FISH else tent if b == E.B_TENT else
+                          cam[a] if b == E.B_CAMERA else 0.0)
+    for lm in range(E.N_LM):
+        tok = st[E.LM_TOKEN_ON + lm] == 1
+        out[E.N_TILES + lm] = landmark_value(st, comp, par, p, lm) if tok else 0.0
 
 
 @njit(cache=True, inline="always")
@@ -245,7 +229,7 @@ def keep_plan(v, key, q, a, tq, ta, tkey, tval, k):
     return min(k + 1, len(tq))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def plan(st, cfg, comp, par, fish, buf):
     """The best plan (square reached by eating up to `fish` fish, explore action there)."""
     tq, ta, tkey, tval = best_plan(buf)
@@ -268,14 +252,13 @@ def plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval):
     pos = st[E.POS + p]
     opp = st[E.POS + 1 - p]
     reach, moves, tv, sv = work(buf)
-    gain_fish, tent = animal_values(st, cfg, comp, par, p,
-                                    st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS], tv)
+    own_tile_values(st, cfg, comp, par, tv)
     sd, sq = E.scratch(buf)
     E.distances(pos, opp, fish, reach, sq)
+    gain_fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
     top = 0.0  # the most any square a move ends on can add (a move back to q adds 0)
-    for s in range(E.N_SQ):  # what each square's tile is worth (only park tiles are valued)
-        t = st[E.PARK + s]
-        sv[s] = tile_worth(st, comp, par, p, tv, gain_fish, tent, t) if t >= 0 else 0.0
+    for s in range(E.N_SQ):
+        sv[s] = square_value(st, tv, s)
         top = max(top, sv[s])
     top *= par[P_NEXT]
     k = 0
@@ -285,7 +268,7 @@ def plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval):
         if reach[q] < 0 or (i > 0 and q == pos):
             continue
         cost = par[P_FISH] * reach[q]
-        tile = sv[q]
+        tile = tv[st[E.PARK + q]]
         if max(gain_fish, tile) + top - cost < cut - 1e-9 * (1.0 + abs(cut)):
             continue  # nothing here can reach the last kept (margin: rounding)
         key = q * 2 * E.MAX_LEGAL
@@ -317,7 +300,7 @@ def plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval):
 # ---------------------------------------------------------------- the camera
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def keep_value(st, cfg, comp, par, hand, skip):
     """What tiles still held are worth: judged animals, and progress toward the face-up
     photos other than slot `skip`."""
@@ -336,7 +319,7 @@ def keep_value(st, cfg, comp, par, hand, skip):
 
 
 @njit(cache=True)
-def best_payment(st, cfg, comp, par, slot, first, lo, hi, buf):
+def best_payment(st, cfg, comp, par, slot, first, lo, hi):
     """The payment for the photo in `slot` that keeps the most valuable hand: over every count
     of tiles of animals first.. (the earlier ones paid, covering lo..hi of its animals) that
     completes it, (kept value, tiles of `first` to pay). The first best in count order wins."""
@@ -344,7 +327,7 @@ def best_payment(st, cfg, comp, par, slot, first, lo, hi, buf):
     ph = st[E.SLOT + slot]
     k = E.photo_size(comp, ph)
     hand = st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS]
-    left = work(buf)[0][:E.N_ANIMALS]  # the hand a payment leaves (in the policy scratch)
+    left = np.empty(E.N_ANIMALS, np.int64)
     total = 1
     for a in range(first, E.N_ANIMALS):
         total *= hand[a] + 1
@@ -384,7 +367,7 @@ def camera_action(st, cfg, comp, par, buf, n):
         judged = 0.0
         for a in range(E.N_ANIMALS):
             judged += par[P_JUDGE] * st[E.JUDGE_IN + a] * E.need(comp, ph, a)
-        kept, _ = best_payment(st, cfg, comp, par, slot, 0, 0, 0, buf)
+        kept, _ = best_payment(st, cfg, comp, par, slot, 0, 0, 0)
         v = photo_gain(st, comp, par, p, ph) + judged + kept - \
             keep_value(st, cfg, comp, par, hand, slot)
         if v > best_v:
@@ -395,7 +378,7 @@ def camera_action(st, cfg, comp, par, buf, n):
 # ---------------------------------------------------------------- greedy
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def eat_toward(st, buf, n, target):
     """The first fish step on a shortest path to `target` (stop eating there)."""
     p = st[E.CUR]
@@ -441,7 +424,7 @@ def greedy_action(st, cfg, comp, par, buf, n):
         return camera_action(st, cfg, comp, par, buf, n)
     if ph == E.PH_PAY:
         _, c = best_payment(st, cfg, comp, par, st[E.PAY_SLOT], st[E.PAY_ANIMAL], st[E.PAY_LO],
-                            st[E.PAY_HI], buf)
+                            st[E.PAY_HI])
         return E.act(E.A_PAY, c)
     if ph == E.PH_DISCARD:
         tv = own_tile_values(st, cfg, comp, par, work(buf)[2])
