@@ -7,8 +7,9 @@ Measured at the defaults (seed 0, 2 shared cores; ratings relative to greedy = 0
 Snapshot 2p tuned-2p +0.53 [0.19, 0.85] > exact +0.36 [0.06, 0.70] > greedy > collector
 -0.64 > aggressive -0.79 > cautious -1.35 > random -9.1, 81 s for 1,260 games; search vs
 greedy 0.700 (0.397-0.892) over 10 games, ~50 ms a decision. Yosemite: tuned-2p +1.71
-[1.17, 2.38] > greedy, rollout -0.19 [-0.64, 0.28] level with greedy in the ladder, 0.550
-(0.481-0.617) head to head over 200 games, ~5 ms a decision. ShutterBug 4p: search +0.86
+[1.17, 2.38] > greedy, rollout -0.19 [-0.64, 0.28] level with greedy in the ladder; search
+vs greedy 0.865 (0.811-0.906) head to head over 200 games, ~1.3 ms a decision.
+ShutterBug 4p: search +0.86
 [0.67, 1.03] > tuned-4p +0.36 [0.21, 0.52] > trader +0.17 [0.01, 0.33] > lookahead ~ greedy
 > random, 102 s for 1,080 games (2 busy shared cores). ShutterBug search (its defaults: the
 tuned base, rollouts 16, candidates 3, depth 1, z 2) vs greedy: 4p 0.432 (0.393-0.472) over
