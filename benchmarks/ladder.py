@@ -5,8 +5,13 @@
 
 Measured at the defaults (seed 0, 2 shared cores; ratings relative to greedy = 0):
 Snapshot 2p tuned-2p +0.53 [0.19, 0.85] > exact +0.36 [0.06, 0.70] > greedy > collector
--0.64 > aggressive -0.79 > cautious -1.35 > random -9.1, 81 s for 1,260 games; search vs
-greedy 0.700 (0.397-0.892) over 10 games, ~50 ms a decision. Yosemite: tuned-2p +1.71
+-0.64 > aggressive -0.79 > cautious -1.35 > random -9.1, 81 s for 1,260 games (before the
+search kind); a ladder of random, greedy, search and tuned-2p (240 games a table, seed 0):
+search +0.65 [0.44, 0.88] > tuned-2p +0.53 [0.32, 0.75] > greedy > random -9.4, 47 s.
+Snapshot search (its defaults: the tuned-2p base, rollouts 12, candidates 2, margin 0.1) vs
+greedy, seed 2026, 1,000 games each: 2p 0.658 (0.629-0.687), 3p 0.537 (0.506-0.568), 4p
+0.473 (0.442-0.504) (the tuned-2p base alone 0.625, 0.523, 0.450); 2.6 ms a searched
+decision, 17 searched decisions and 43 ms a 2p game on one thread. Yosemite: tuned-2p +1.71
 [1.17, 2.38] > greedy, rollout -0.19 [-0.64, 0.28] level with greedy in the ladder; search
 vs greedy 0.865 (0.811-0.906) head to head over 200 games, ~1.3 ms a decision.
 ShutterBug 4p: search +0.86
