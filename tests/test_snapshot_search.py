@@ -50,6 +50,7 @@ def test_search_is_a_policy_kind_with_its_budget_as_parameters():
             make_policy(bad)
 
 
+@pytest.mark.kernel
 def test_pick_needs_the_margin_to_leave_the_base_move():
     """Totals over 4 rollouts, margin 0.25 a rollout: a move must beat the base by 1.0."""
     assert pick(np.array([2.0, 2.5, 2.9]), 1.0) == 0
@@ -74,6 +75,7 @@ def test_search_plays_its_base_where_it_does_not_search(position):
         assert g.policy_action().code == want
 
 
+@pytest.mark.kernel
 def test_base_plan_comes_first_and_every_candidate_is_new():
     g = prep_dice(_game("greedy"))
     st, cfg, comp, ptab = g.state, g._cfg, g._comp, g._ptab
@@ -191,6 +193,7 @@ def test_rollout_plays_a_copy_to_the_end():
     assert np.array_equal(st, g.state) and rng.tolist() == [1, 2]
 
 
+@pytest.mark.kernel
 def test_determinize_keeps_public_information():
     game = SnapshotGame(SnapshotConfig(players=2), seed=4)
     st = game.state.copy()
