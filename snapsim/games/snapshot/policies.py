@@ -71,8 +71,16 @@ PARAM_NAMES = (
     # 0: never put tokens on cards, buy re-rolls or make offers
     Param("allow_tokens", 0, 1, whole=True),
     Param("allow_rerolls", 0, 1, whole=True),  # 0: never buy explore re-rolls
+    # `search` (search.py) plays the heuristic above as its base and searches some decisions
+    # by rollouts: its budget and how much better a move must look than the base's. Every
+    # kind carries these (only `search` reads them), so a tuned file stays one vector.
+    Param("rollouts", 1, 1000, whole=True),  # 1-1000: search: playouts of each move compared
+    # 0-16: search: the exact advisor's best allocations compared with the base's plan
+    Param("candidates", 0, 16, whole=True),
+    # 0-1: search: mean win share by which a move must beat the base's move to be played
+    Param("margin", 0, 1),
 )
-N_PARAMS = len(PARAM_NAMES)
+N_PARAMS = PARAM_NAMES.index("rollouts")  # the heuristic's parameters; the search's follow
 (P_MAX_RISK, P_MAX_PLACED, P_SLOT_RISK, P_TOKEN_VALUE, P_W_AWARD, P_W_PROGRESS, P_W_COVER,
  P_W_ARTICLE, P_OFFER_MIN, P_OFFER_TOKENS, P_ACCEPT_MAX, P_RESERVE_MIN,
  P_KEEP_MIN, P_ALLOW_RESERVE, P_ALLOW_OFFERS, P_ALLOW_TOKENS, P_ALLOW_REROLLS) = range(N_PARAMS)
@@ -88,18 +96,8 @@ DEFAULT_PARAMS = {
     "exact": _BASE,  # greedy whose preparation is the advisor's exhaustive search
 }
 
-# `search` (search.py) plays the heuristic above as its base and searches some decisions by
-# rollouts: its budget and how much better a move must look than the base's. Every kind
-# carries these (only `search` reads them), so a tuned file of any base stays one vector.
-PARAM_NAMES += (
-    Param("rollouts", 1, 1000, whole=True),  # 1-1000: search: playouts of each move compared
-    # 0-16: search: the exact advisor's best allocations compared with the base's plan
-    Param("candidates", 0, 16, whole=True),
-    # 0-1: search: mean win share by which a move must beat the base's move to be played
-    Param("margin", 0, 1),
-)
 P_ROLLOUTS, P_CANDIDATES, P_MARGIN = range(N_PARAMS, len(PARAM_NAMES))
-_SEARCH = (12.0, 2.0, 0.1)
+_SEARCH = (12.0, 2.0, 0.1)  # every kind's search budget (read by `search` only)
 DEFAULT_PARAMS = {k: v + _SEARCH for k, v in DEFAULT_PARAMS.items()}
 # search's base weights: the bundled tuned-2p policy's (measured a stronger base than greedy's)
 SEARCH_BASE = "tuned-2p"
