@@ -9,6 +9,7 @@ from shutterbug_helpers import check_invariants, move
 from test_shutterbug_hidden import hide_differently, mid_game, move_start, twin
 
 import snapsim
+from snapsim.errors import InputError
 from snapsim.games.shutterbug import ShutterbugConfig, ShutterbugGame, make_policy, run_games
 from snapsim.games.shutterbug import engine as E
 from snapsim.games.shutterbug import policies as P
@@ -111,6 +112,14 @@ def test_on_base_gives_the_search_the_tuned_weights_for_the_player_count():
     kinds, params = policy_arrays(pols)
     P.on_base(kinds, params, 1)  # solo: no tuned policy bundled
     assert params[0].tolist() == list(pols[0].params)
+
+
+def test_own_weights_on_the_tuned_base_are_refused_in_one_line():
+    with pytest.raises(InputError, match="base=1 .* w_assign, look would be ignored; add "
+                                         "base=0"):
+        make_policy("search:w_assign=3:rollouts=4:look=1")
+    assert make_policy("search:w_assign=3:base=0").params[P.P_W_ASSIGN] == 3
+    assert make_policy("search:rollouts=4:z=1").params[P.P_BASE] == 1  # budget only: fine
 
 
 def test_search_is_reproducible_across_threads_and_chunks():

@@ -32,8 +32,16 @@ from .config import ShutterbugConfig
 def make_policy(spec: str | Policy) -> Policy:
     """Parse "greedy", "trader:trade_margin=0.3", a bundled tuned policy ("tuned-2p") or a
     tuned-policy file into a Policy."""
-    return tuned_policy("shutterbug", spec) or parse_policy(spec, "ShutterBug", P.KIND_NAMES,
-                                                      P.PARAM_NAMES, P.DEFAULT_PARAMS)
+    policy = tuned_policy("shutterbug", spec) or parse_policy(
+        spec, "ShutterBug", P.KIND_NAMES, P.PARAM_NAMES, P.DEFAULT_PARAMS)
+    if policy.kind == P.SEARCH and policy.params[P.P_BASE] == 1:
+        given = [k.partition("=")[0].strip() for k in str(spec).split(":")[1:]]
+        own = [k for k in given if k in P.PARAM_NAMES[:P.P_ROLLOUTS]]
+        if own:
+            raise InputError(f"policy {str(spec).strip()!r}: base=1 (the default) plays the "
+                             f"tuned weights for the player count, so {', '.join(own)} would "
+                             "be ignored; add base=0 to play your own")
+    return policy
 
 
 INT_COLUMNS = (
