@@ -9,7 +9,7 @@ from snapsim.games.yosemite.report import STUDIES, build
 
 
 def test_report_sections_build(tmp_path):
-    names = [n for n in STUDIES if n != "policies"]  # the rollout player is slow
+    names = [n for n in STUDIES if n != "policies"]  # the search player is slow
     index = build(tmp_path, games=40, seed=3, studies=names, progress=False, strong="random")
     assert index.exists()
     sections = sorted((tmp_path / "sections").glob("*.json"))

@@ -41,7 +41,7 @@ ICONS = ("bonus_fish", "bonus_tent", "bonus_camera")
 MIRROR = ["greedy"]
 KNOBS = {"tiles_dealt": (3, (5,)), "photos_removed": (10, (8, 12)), "judges": (2, (1, 3)),
          "hand_limit": (10, (8, 12)), "wilds": (True, (False,))}
-ROLLOUT_SHARE = 20  # the rollout player is slow: it plays games/20 games (at least 40)
+SEARCH_SHARE = 20  # the search player is slow: it plays games/20 games (at least 40)
 
 
 class Ctx(Runs):
@@ -343,24 +343,25 @@ def study_knobs(ctx: Ctx) -> Section:
 
 
 def study_policies(ctx: Ctx) -> Section:
-    n_roll = max(40, ctx.games // ROLLOUT_SHARE)
+    n_search = max(40, ctx.games // SEARCH_SHARE)
     s = Section("8-policies", 8, "8. Policy strength",
                 f"Head-to-head win rates, seats rotated: greedy and random over {ctx.games:,} "
-                f"games, the rollout (Monte Carlo) player over {n_roll:,} games each.")
+                "games; the search (Monte Carlo) player, on the bundled tuned-2p policy, "
+                f"against greedy and against tuned-2p alone over {n_search:,} games each.")
     runs = []
     for k, (a, b, n) in enumerate((("greedy", "random", ctx.games),
-                                   ("rollout", "greedy", n_roll),
-                                   ("rollout", "random", n_roll))):
+                                   ("search", "greedy", n_search),
+                                   ("search", "tuned-2p", n_search))):
         df = ctx.sim((a, b), games=n)
         runs.append(df.assign(game=df.game + k * ctx.games, policy=df.policy.astype(str)))
     t = B.matchup_table(pd.concat(runs, ignore_index=True))
     s.tables["matchups"] = t
     png, caption = win_rates(ctx, t, "policy", "Win rate against each opponent",
                              "Win rate of each policy against each opponent",
-                             "greedy v random, rollout v greedy, rollout v random (seats "
+                             "greedy v random, search v greedy, search v tuned-2p (seats "
                              "rotated)", hue="opponent")
     s.figure("matchups", png, caption.replace(f"n = {ctx.games:,} games",
-                                              f"n = {ctx.games:,} games (rollout: {n_roll:,})"))
+                                              f"n = {ctx.games:,} games (search: {n_search:,})"))
     for r in t[t.win_rate > 0.5].itertuples():
         s.findings.append(f"{r.policy} beats {r.opponent} in {pct(r.win_rate)} "
                           f"[{pct(r.ci_low)}, {pct(r.ci_high)}] of {r.n:,} games.")
@@ -380,8 +381,7 @@ def build(out="reports/yosemite", games: int = 5_000, seed: int = 1, studies=Non
           strong: str | None = STRONG, strong_games: int | None = None,
           ladder_games: int | None = None) -> Path:
     """Run the chosen studies (default all), label their key findings under the strong
-    line-up (default: a tuned policy if bundled, else the rollout player), render the
-    report."""
+    line-up (default: the bundled tuned policy), render the report."""
     return build_report("yosemite", "Yosemite - balance report", STUDIES, out, games, seed,
                         studies, threads, components, progress, runs_type=Ctx, strong=strong,
                         strong_games=strong_games, ladder_games=ladder_games)
