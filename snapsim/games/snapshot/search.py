@@ -245,7 +245,8 @@ def candidate_plans(st, cfg, comp, ptab, par, top):
     kept, _ = plan_search(ptab, hab, diff, val, mand, targets, cfg[E.C_DICE], tokens,
                           cfg[E.C_REROLL_COST], par[P.P_TOKEN_VALUE], top)
     m = 1
-    for row in np.argsort(-kept[:, 0]):
+    # stable: equal values keep the search order, with the JIT on or off
+    for row in np.argsort(-kept[:, 0], kind="mergesort"):
         if kept[row, 0] <= -1e17:
             continue
         for h in range(E.N_HAB):
