@@ -114,7 +114,7 @@ def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem):
     return st
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem):
     """A heuristic seat's step of Phase 2 (reserved cards, dice or tokens; `n` legal actions
     in buf) in one go: the actions its policy would take one decision at a time. Reserved

@@ -532,7 +532,7 @@ def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
     return best_a
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reserved_tables(st, cfg, comp, ptab, par, mem):
     """The greedy kinds' first look at their reserved cards: card values (the table's and the
     player's reserved cards) and every habitat's options, kept in `mem` (a card placed
@@ -552,7 +552,7 @@ def reserved_tables(st, cfg, comp, ptab, par, mem):
     return tokens, plan_from_tables(st, cfg, comp, ptab, par, tokens, -1, -1, space, mem, False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, mem):
     """Among the legal placements of reserved cards in buf, the one that raises the best
     plan's value (`best`) most, and that value; (RESERVED_DONE, best) if none does. The
@@ -579,20 +579,20 @@ def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, mem):
     return best_a, best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def replan_habitat(st, cfg, comp, ptab, par, tokens, h, mem):
     """Habitat h's options anew (a reserved card was placed there); the others' stay."""
     space = plan_space(mem)
     plan_tables(st, cfg, comp, ptab, par, space[8], tokens, -1, -1, h, h, space)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def store_plan(st, cfg, comp, ptab, par, tokens, mem):
     """Store the best plan over the habitats' options in `mem` as this turn's plan."""
     plan_from_tables(st, cfg, comp, ptab, par, tokens, -1, -1, plan_space(mem), mem, True)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def make_plan(st, cfg, comp, ptab, par, exact, mem):
     """Store this turn's preparation plan in `mem`, unless choosing reserved cards already
     did: the heuristic kinds then place its dice and tokens one action at a time."""
