@@ -1,6 +1,9 @@
 """Snapshot's `search` policy kind: legal, deterministic, blind to hidden information, side
 effect free, and its base heuristic wherever it does not search."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from snapshot_helpers import legal
@@ -20,6 +23,7 @@ from snapsim.errors import InputError
 from snapsim.games.snapshot import SnapshotConfig, SnapshotGame, make_policy
 from snapsim.games.snapshot import engine as E
 from snapsim.games.snapshot import policies as P
+from snapsim.games.snapshot.api import uses_search
 from snapsim.games.snapshot.search import (
     candidate_plans,
     determinize,
@@ -205,3 +209,29 @@ def test_determinize_keeps_public_information():
     assert det[E.ASSIGN] == st[E.ASSIGN]
     assert det[E.ASSIGN + 1] != det[E.ASSIGN]
     assert np.array_equal(det[E.LOC:E.LOC + E.N_CARDS], st[E.LOC:E.LOC + E.N_CARDS])
+
+
+def test_line_ups_without_a_search_policy_leave_the_search_out_of_the_kernel():
+    # numba drops the search branch when `search` is None: a fresh interpreter's greedy run
+    # compiles (or loads) the batch kernel for None only, a run seating search adds a bool
+    code = ("import snapsim\n"
+            "from snapsim.games.snapshot import api\n"
+            "snapsim.simulate('snapshot', players=2, games=2, seed=1, threads=1)\n"
+            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n"
+            "snapsim.simulate('snapshot', players=2, policies=['search:rollouts=1', 'greedy'],"
+            " games=2, seed=1, threads=1)\n"
+            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["['none']", "['bool', 'none']"]
+    assert uses_search(np.array([P.GREEDY, P.RANDOM])) is None
+    assert uses_search(np.array([P.GREEDY, P.SEARCH])) is True
+
+
+def test_a_search_seat_without_the_search_flag_is_refused():
+    g = SnapshotGame(SnapshotConfig(players=2), seed=1, policies=["search", "greedy"])
+    st, buf = g.state.copy(), np.empty(E.MAX_LEGAL, np.int64)
+    n = E.legal_actions(st, g._cfg, g._comp, buf)
+    with pytest.raises(ValueError, match="search=True"):
+        P.policy_action(st, g._cfg, g._comp, g._ptab, g._rng.copy(), P.SEARCH,
+                        g._params[0], buf, n, P.new_memory())

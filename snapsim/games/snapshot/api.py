@@ -96,9 +96,10 @@ def _record(st, cfg, out_i, out_f, row, policy_of_seat):
 
 
 @njit(cache=True)
-def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem):
+def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None):
     """Play one game to the end; return its final state. `buf` (legal actions) and `mem`
-    (the policies' memory) are the caller's work space, reused game after game."""
+    (the policies' memory) are the caller's work space, reused game after game; `search`
+    as for `policies.policy_action`."""
     P.clear_memory(mem)
     st = E.new_game(cfg, comp, rng)
     n = E.settle(st, cfg, comp, rng, buf)
@@ -109,7 +110,8 @@ def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem):
                 ph == E.PH_PREP_RESERVED and kinds[k] != P.EXACT)):
             n = prepare(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem)
             continue
-        a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem)
+        a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem,
+                            search)
         n = E.step(st, cfg, comp, rng, a, buf)
     return st
 
@@ -154,13 +156,14 @@ def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem):
 
 @njit(cache=True, parallel=True)
 def play_batch(cfg, comp, ptab, kinds, params, key0, key1, first, count, rotate, out_i, out_f,
-               out_cards, out_awards, threads):
+               out_cards, out_awards, threads, search=None):
     """Games first .. first+count-1, in parallel; rows (game, seat) in order.
 
     out_cards[g] (attempts, photos, dice per card) and out_awards[g] (claim round per award
     token) are filled when they have a row per game (pass zero-row arrays to skip them).
     `threads` blocks of games get one work space each (numba's thread count, given by the
-    caller: read inside, it would keep the kernel out of the on-disk cache).
+    caller: read inside, it would keep the kernel out of the on-disk cache). `search`: see
+    `uses_search`.
     """
     n = E.n_players(cfg)
     per = (count + threads - 1) // threads
@@ -171,7 +174,7 @@ def play_batch(cfg, comp, ptab, kinds, params, key0, key1, first, count, rotate,
             game = first + g
             rng = game_rngs(key0, key1, game)
             seats = seat_policies(n, kinds.shape[0], game, rotate)
-            st = play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem)
+            st = play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search)
             _record(st, cfg, out_i, out_f, g * n, seats)
             if out_cards.shape[0] > 0:
                 for c in range(E.N_CARDS):
@@ -180,6 +183,12 @@ def play_batch(cfg, comp, ptab, kinds, params, key0, key1, first, count, rotate,
                     out_cards[g, c, 2] = st[E.CS_DICE + c]
                 for k in range(E.N_CAT * E.MAX_STACK):
                     out_awards[g, k] = st[E.AWARD_ROUND + k]
+
+
+def uses_search(kinds) -> bool | None:
+    """`policies.policy_action`'s `search` for a line-up of these kinds: True when one is
+    the search kind, else None (the search then stays out of the compiled kernels)."""
+    return True if (np.asarray(kinds) == P.SEARCH).any() else None
 
 
 def _play(config, policies, first, count, seed, rotate_seats, details):
@@ -197,7 +206,7 @@ def _play(config, policies, first, count, seed, rotate_seats, details):
     out_awards = np.zeros((rows, E.N_CAT * E.MAX_STACK), np.int64)
     play_batch(config.to_array(), config.comp_vector(), photo_table(), kinds, params,
                np.uint64(key0), np.uint64(key1), first, count, rotate_seats, out_i, out_f,
-               out_cards, out_awards, numba.get_num_threads())
+               out_cards, out_awards, numba.get_num_threads(), uses_search(kinds))
     return pols, out_i, out_f, out_cards, out_awards
 
 
@@ -315,7 +324,7 @@ class SnapshotGame(protocol.GameState):
 
     def _policy_code(self, st, rng, k, n, mem):
         return P.policy_action(st, self._cfg, self._comp, self._ptab, rng, self._kinds[k],
-                               self._params[k], self._buf, n, mem)
+                               self._params[k], self._buf, n, mem, uses_search(self._kinds))
 
     def _truncation_cap(self):
         return self.config.max_rounds

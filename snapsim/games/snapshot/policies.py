@@ -814,14 +814,20 @@ def exact_reroll(st, cfg, comp, ptab, par, p, mem):
 
 
 @njit(cache=True)
-def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n, mem):
+def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, search=None):
     """The action policy `kind` with parameters `par` takes now, given the n legal actions in
     buf (as `engine.step` leaves them); always one of them. Reads and writes only the
-    policies' memory `mem` (see `new_memory`), never the game state."""
+    policies' memory `mem` (see `new_memory`), never the game state.
+
+    `search` is True when the line-up seats a search policy, else None: numba drops the
+    search branch for None, so line-ups without one never compile it (it is most of the
+    compile time)."""
     if kind == RANDOM:
         return buf[randint(rng, 1, n)]
     if kind == SEARCH:
-        return search_action(st, cfg, comp, ptab, rng, par, buf, n, mem)
+        if search is not None:
+            return search_action(st, cfg, comp, ptab, rng, par, buf, n, mem)
+        raise ValueError("a line-up seating a search policy passes search=True")
     return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, kind == EXACT, mem)
 
 
