@@ -13,7 +13,10 @@ greedy, seed 2026, 1,000 games each: 2p 0.658 (0.629-0.687), 3p 0.537 (0.506-0.5
 0.473 (0.442-0.504) (the tuned-2p base alone 0.625, 0.523, 0.450); 2.6 ms a searched
 decision, 17 searched decisions and 43 ms a 2p game on one thread. Yosemite: tuned-2p +1.71
 [1.17, 2.38] > greedy, rollout -0.19 [-0.64, 0.28] level with greedy in the ladder; search
-vs greedy 0.865 (0.811-0.906) head to head over 200 games, ~1.3 ms a decision.
+vs greedy 0.865 (0.811-0.906) head to head over 200 games, ~1.3 ms a decision; seed 2026,
+1,000 games: search (its defaults: the tuned-2p base, rollouts 4, candidates 2, margin 0.15)
+0.842 (0.818-0.863), the tuned-2p base alone 0.766 (0.739-0.791), search vs tuned-2p 0.635
+(0.605-0.664).
 ShutterBug 4p: search +0.86
 [0.67, 1.03] > tuned-4p +0.36 [0.21, 0.52] > trader +0.17 [0.01, 0.33] > lookahead ~ greedy
 > random, 102 s for 1,080 games (2 busy shared cores). ShutterBug search (its defaults: the
