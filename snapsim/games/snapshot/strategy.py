@@ -383,8 +383,9 @@ def tuned_table(data: Path = DATA) -> tuple[pd.DataFrame | None, list[str]]:
     files = sorted(data.glob("tuned-*.toml"))
     if not files:
         return None, []
-    table = pd.DataFrame({"parameter": P.PARAM_NAMES,
-                          "default": list(P.DEFAULT_PARAMS["greedy"])})
+    names = P.PARAM_NAMES[:P.N_PARAMS]  # the heuristic's (the search's budget follows them)
+    table = pd.DataFrame({"parameter": names,
+                          "default": list(P.DEFAULT_PARAMS["greedy"][:P.N_PARAMS])})
     for f in files:
         spec = tomllib.loads(f.read_text())
         base = spec.get("base", "greedy")
@@ -393,7 +394,7 @@ def tuned_table(data: Path = DATA) -> tuple[pd.DataFrame | None, list[str]]:
         players = spec.get("players", "?")
         note = f", {FIVE_PLAYER_NOTE}" if players == 5 else ""
         label = f"{f.stem} ({players}p, base {base}{note})"
-        table[label] = [tuned[p] for p in P.PARAM_NAMES]
+        table[label] = [tuned[p] for p in names]
     return table, [f.name for f in files]
 
 
