@@ -513,10 +513,14 @@ def playout(sim, cfg, comp, rng2, par, buf2, m, p):
 
 
 @njit(cache=True)
-def rollout_action(st, cfg, comp, rng, par, buf, n):
-    """Each rollout seed samples the hidden part once; every legal action is then played out
-    from that same sample (and the stream as it stands after sampling) by greedy players."""
+def playout_totals(st, cfg, comp, rng, par, cand, c, follow, tq, ta):
+    """Each of the c first actions in `cand`, summed over `par`'s rollouts: every rollout
+    seed samples the hidden part once, and every candidate is played out from that same
+    sample (and the stream as it stands after sampling) by greedy players. `follow`: at
+    the fish step a candidate then eats its way to square tq[i] as the base would and
+    explores with ta[i]."""
     p = st[E.CUR]
+    ph = st[E.PHASE]
     r = max(1, int(par[P_ROLLOUTS]))
     seeds = np.empty(r, np.uint64)
     for j in range(r):
@@ -526,14 +530,26 @@ def rollout_action(st, cfg, comp, rng, par, buf, n):
     sampled = np.empty(2, np.uint64)
     seen = st.copy()
     sim = st.copy()
-    total = np.zeros(n)
+    total = np.zeros(c)
     for j in range(r):
         sample(st, comp, seeds[j], p, seen, rng2, sampled)
-        for i in range(n):
+        for i in range(c):
             sim[:] = seen
             rng2[:] = sampled
-            m = E.step(sim, cfg, comp, rng2, buf[i], buf2)
+            m = E.step(sim, cfg, comp, rng2, cand[i], buf2)
+            if follow and ph == E.PH_FISH:  # on to the plan's square, then its explore choice
+                while sim[E.PHASE] == E.PH_FISH:
+                    m = E.step(sim, cfg, comp, rng2, eat_toward(sim, buf2, m, tq[i]), buf2)
+                if sim[E.PHASE] == E.PH_EXPLORE and is_legal(buf2, m, ta[i]):
+                    m = E.step(sim, cfg, comp, rng2, ta[i], buf2)
             total[i] += playout(sim, cfg, comp, rng2, par, buf2, m, p)
+    return total
+
+
+@njit(cache=True)
+def rollout_action(st, cfg, comp, rng, par, buf, n):
+    """The legal action with the best playouts (`playout_totals` over all of them)."""
+    total = playout_totals(st, cfg, comp, rng, par, buf, n, False, buf, buf)
     best = buf[0]
     best_v = NEG
     for i in range(n):
@@ -574,33 +590,12 @@ def search_action(st, cfg, comp, rng, par, buf, n):
                 j += 1
     if c < 2:
         return base
-    r = max(1, int(par[P_ROLLOUTS]))
-    seeds = np.empty(r, np.uint64)
-    for j in range(r):
-        seeds[j] = next_u64(rng, 1)
-    buf2 = np.empty(E.BUF_SIZE, np.int64)
-    rng2 = np.empty(2, np.uint64)
-    sampled = np.empty(2, np.uint64)
-    seen = st.copy()
-    sim = st.copy()
-    total = np.zeros(c)
-    for j in range(r):
-        sample(st, comp, seeds[j], p, seen, rng2, sampled)
-        for i in range(c):
-            sim[:] = seen
-            rng2[:] = sampled
-            m = E.step(sim, cfg, comp, rng2, cand[i], buf2)
-            if ph == E.PH_FISH:  # on to the plan's square, then its explore choice
-                while sim[E.PHASE] == E.PH_FISH:
-                    m = E.step(sim, cfg, comp, rng2, eat_toward(sim, buf2, m, tq[i]), buf2)
-                if sim[E.PHASE] == E.PH_EXPLORE and is_legal(buf2, m, ta[i]):
-                    m = E.step(sim, cfg, comp, rng2, ta[i], buf2)
-            total[i] += playout(sim, cfg, comp, rng2, par, buf2, m, p)
+    total = playout_totals(st, cfg, comp, rng, par, cand, c, True, tq, ta)
     best = 0
     for i in range(1, c):
         if total[i] > total[best]:
             best = i
-    if total[best] - total[0] > par[P_MARGIN] * r:
+    if total[best] - total[0] > par[P_MARGIN] * max(1, int(par[P_ROLLOUTS])):
         return cand[best]
     return cand[0]
 
