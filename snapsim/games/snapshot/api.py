@@ -108,50 +108,12 @@ def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None)
         ph = st[E.PHASE]
         if P.follows_plan(kinds[k]) and (ph == E.PH_PREP_DICE or ph == E.PH_PREP_TOKENS or (
                 ph == E.PH_PREP_RESERVED and kinds[k] != P.EXACT)):
-            n = prepare(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem)
+            n = P.prepare(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem)
             continue
         a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem,
                             search)
         n = E.step(st, cfg, comp, rng, a, buf)
     return st
-
-
-@njit(cache=True, inline="always")
-def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem):
-    """A heuristic seat's step of Phase 2 (reserved cards, dice or tokens; `n` legal actions
-    in buf) in one go: the actions its policy would take one decision at a time. Reserved
-    cards: the same choices, each re-planning only the habitat the last card went to (the
-    others' options are unchanged). Dice and tokens: each die and token of the plan that
-    `policies.make_plan` stores; the plan is legal (sideways cards and their habitats get
-    their dice), so the forced moves between those decisions are moves of the plan, and
-    the order of placing draws no random number: the game is the one played decision by
-    decision. Returns the legal-action count after, as `engine.step` does."""
-    if st[E.PHASE] == E.PH_PREP_RESERVED:
-        tokens, best = P.reserved_tables(st, cfg, comp, ptab, par, mem)
-        while True:
-            a, best = P.best_reserved(st, cfg, comp, ptab, par, buf, n, False, tokens, best, mem)
-            if a == E.act(E.A_RESERVED_DONE):
-                P.store_plan(st, cfg, comp, ptab, par, tokens, mem)
-                return E.step(st, cfg, comp, rng, a, buf)
-            n = E.step(st, cfg, comp, rng, a, buf)
-            if st[E.PHASE] != E.PH_PREP_RESERVED:
-                return n
-            P.replan_habitat(st, cfg, comp, ptab, par, tokens,
-                             E.reserved_placement(comp, E.act_arg(a))[1], mem)
-    if st[E.PHASE] == E.PH_PREP_DICE:
-        P.make_plan(st, cfg, comp, ptab, par, kind == P.EXACT, mem)
-        for h in range(E.N_HAB):
-            while st[E.HAB_DICE + h] < mem[P.M_HAB + h]:
-                E.apply_action(st, cfg, comp, rng, E.act(E.A_DIE_HABITAT, h))
-        for c in range(E.N_CARDS):
-            while st[E.DICE_ON + c] < mem[P.M_DICE + c]:
-                E.apply_action(st, cfg, comp, rng, E.act(E.A_DIE_ANIMAL, c))
-        return E.step(st, cfg, comp, rng, E.act(E.A_DICE_DONE), buf)
-    p = st[E.CUR]
-    for c in range(E.N_CARDS):
-        while st[E.TOK_ON + c] < mem[P.M_TOK + c] and st[E.TOKENS + p] > 0:
-            E.apply_action(st, cfg, comp, rng, E.act(E.A_TOKEN, c))
-    return E.step(st, cfg, comp, rng, E.act(E.A_TOKENS_DONE), buf)
 
 
 @njit(cache=True, parallel=True)

@@ -609,6 +609,44 @@ def follows_plan(kind):
     return GREEDY <= kind <= EXACT
 
 
+@njit(cache=True, inline="always")
+def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem):
+    """A heuristic seat's step of Phase 2 (reserved cards, dice or tokens; `n` legal actions
+    in buf) in one go: the actions its policy would take one decision at a time. Reserved
+    cards: the same choices, each re-planning only the habitat the last card went to (the
+    others' options are unchanged). Dice and tokens: each die and token of the plan that
+    `make_plan` stores (or the search wrote); the plan is legal (sideways cards and their
+    habitats get their dice), so the forced moves between those decisions are moves of the
+    plan, and the order of placing draws no random number: the game is the one played
+    decision by decision. Returns the legal-action count after, as `engine.step` does."""
+    if st[E.PHASE] == E.PH_PREP_RESERVED:
+        tokens, best = reserved_tables(st, cfg, comp, ptab, par, mem)
+        while True:
+            a, best = best_reserved(st, cfg, comp, ptab, par, buf, n, False, tokens, best, mem)
+            if a == E.act(E.A_RESERVED_DONE):
+                store_plan(st, cfg, comp, ptab, par, tokens, mem)
+                return E.step(st, cfg, comp, rng, a, buf)
+            n = E.step(st, cfg, comp, rng, a, buf)
+            if st[E.PHASE] != E.PH_PREP_RESERVED:
+                return n
+            replan_habitat(st, cfg, comp, ptab, par, tokens,
+                           E.reserved_placement(comp, E.act_arg(a))[1], mem)
+    if st[E.PHASE] == E.PH_PREP_DICE:
+        make_plan(st, cfg, comp, ptab, par, kind == EXACT, mem)
+        for h in range(E.N_HAB):
+            while st[E.HAB_DICE + h] < mem[M_HAB + h]:
+                E.apply_action(st, cfg, comp, rng, E.act(E.A_DIE_HABITAT, h))
+        for c in range(E.N_CARDS):
+            while st[E.DICE_ON + c] < mem[M_DICE + c]:
+                E.apply_action(st, cfg, comp, rng, E.act(E.A_DIE_ANIMAL, c))
+        return E.step(st, cfg, comp, rng, E.act(E.A_DICE_DONE), buf)
+    p = st[E.CUR]
+    for c in range(E.N_CARDS):
+        while st[E.TOK_ON + c] < mem[M_TOK + c] and st[E.TOKENS + p] > 0:
+            E.apply_action(st, cfg, comp, rng, E.act(E.A_TOKEN, c))
+    return E.step(st, cfg, comp, rng, E.act(E.A_TOKENS_DONE), buf)
+
+
 # ---------------------------------------------------------------- the interpreter
 
 

@@ -122,8 +122,12 @@ def sample(st, cfg, comp, me, key, r):
 @njit(cache=True)
 def playout(s, cfg, comp, ptab, par, rng, mem, buf, n):
     """Play `s` (n legal actions in buf) to the end with every seat on the base heuristic
-    `par`; win shares."""
+    `par`, each preparation in one go as in the batch (`policies.prepare`); win shares."""
     while s[E.PHASE] != E.PH_OVER:
+        ph = s[E.PHASE]
+        if ph == E.PH_PREP_DICE or ph == E.PH_PREP_TOKENS or ph == E.PH_PREP_RESERVED:
+            n = P.prepare(s, cfg, comp, ptab, rng, P.GREEDY, par, buf, n, mem)
+            continue
         a = P.heuristic_action(s, cfg, comp, ptab, rng, par, buf, n, False, mem)
         n = E.step(s, cfg, comp, rng, a, buf)
     return E.win_shares(s, cfg)
