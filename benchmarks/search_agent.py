@@ -46,13 +46,15 @@ def per_decision(spec: str, players: int, games: int, seed: int) -> tuple[float,
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--spec", default="search")
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--timed", type=int, default=5)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--players", type=int, default=2, help="players per game")
+    ap.add_argument("--games", type=int, default=1000, help="games per policy")
+    ap.add_argument("--seed", type=int, default=2026, help="root seed")
+    ap.add_argument("--spec", default="search", help="the search policy spec")
+    ap.add_argument("--threads", type=int, default=2, help="numba threads")
+    ap.add_argument("--timed", type=int, default=5,
+                    help="step-API games timed per searched decision")
     args = ap.parse_args(argv)
     n = args.players
     for spec in (SEARCH_BASE, args.spec):
