@@ -476,9 +476,10 @@ def knapsack_space(mem):
 
 
 @njit(cache=True)
-def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
-    """The advisor's exhaustive optimum (snapsim advise prep) for the current player, with
-    one more reserved card placed; optionally stored as the plan, with its re-roll cap."""
+def exact_allocations(st, cfg, comp, ptab, par, extra_card, extra_hab, top):
+    """The advisor's exhaustive search (snapsim advise prep, `plans.search`) for the current
+    player, with one more reserved card placed: its best `top` rows, and the cards they
+    allocate dice and tokens to (cards[:n], in row order)."""
     p = st[E.CUR]
     n = 0
     cards = np.empty(E.N_CARDS, np.int64)
@@ -502,7 +503,15 @@ def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
         targets[h] = comp[E.K_EXPLORE + h]
     tokens = st[E.TOKENS + p] if cfg[E.C_TOKENS] == 1 else 0
     kept, _ = search(ptab, hab, diff, val, mand, targets, cfg[E.C_DICE], tokens,
-                       cfg[E.C_REROLL_COST], par[P_TOKEN_VALUE], 1)
+                     cfg[E.C_REROLL_COST], par[P_TOKEN_VALUE], top)
+    return kept, cards, n
+
+
+@njit(cache=True)
+def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
+    """The advisor's exhaustive optimum (snapsim advise prep) for the current player, with
+    one more reserved card placed; optionally stored as the plan, with its re-roll cap."""
+    kept, cards, n = exact_allocations(st, cfg, comp, ptab, par, extra_card, extra_hab, 1)
     row = kept[0]
     if write:
         for h in range(E.N_HAB):

@@ -28,7 +28,6 @@ from numba import njit
 from ...sim.kernel import mix_seed, next_u64, shuffle
 from . import engine as E
 from . import policies as P
-from .plans import search as plan_search
 
 # ---------------------------------------------------------------- hidden information
 
@@ -217,7 +216,6 @@ def plan_is_legal(st, cfg, comp, ptab, hab, dice, tok, par):
 def candidate_plans(st, cfg, comp, ptab, par, top):
     """The base's plan, then the exact advisor's best `top` allocations that differ from it
     and that the interpreter plays as they are: (hab dice, card dice, card tokens) rows."""
-    p = st[E.CUR]
     habs = np.zeros((top + 1, E.N_HAB), np.int64)
     dices = np.zeros((top + 1, E.N_CARDS), np.int64)
     toks = np.zeros((top + 1, E.N_CARDS), np.int64)
@@ -226,28 +224,11 @@ def candidate_plans(st, cfg, comp, ptab, par, top):
     habs[0] = mem[P.M_HAB:P.M_HAB + E.N_HAB]
     dices[0] = mem[P.M_DICE:P.M_DICE + E.N_CARDS]
     toks[0] = mem[P.M_TOK:P.M_TOK + E.N_CARDS]
-    cards = np.empty(E.N_CARDS, np.int64)
-    n = 0
-    for c in range(E.N_CARDS):
-        if st[E.LOC + c] == E.L_TABLE:
-            cards[n] = c
-            n += 1
-    if top == 0 or n == 0:
+    if top == 0:
         return habs[:1], dices[:1], toks[:1]
-    hab = np.empty(n, np.int64)
-    diff = np.empty(n, np.int64)
-    val = np.empty(n)
-    mand = np.zeros(n, np.bool_)
-    for i in range(n):
-        c = cards[i]
-        hab[i] = st[E.ON_HAB + c]
-        diff[i] = E.card_difficulty(st, comp, c)
-        val[i] = P.card_value(st, cfg, comp, par, p, c)
-        mand[i] = st[E.SIDEWAYS + c] == 1
-    targets = comp[E.K_EXPLORE:E.K_EXPLORE + E.N_HAB].copy()
-    tokens = st[E.TOKENS + p] if cfg[E.C_TOKENS] == 1 else 0
-    kept, _ = plan_search(ptab, hab, diff, val, mand, targets, cfg[E.C_DICE], tokens,
-                          cfg[E.C_REROLL_COST], par[P.P_TOKEN_VALUE], top)
+    kept, cards, n = P.exact_allocations(st, cfg, comp, ptab, par, -1, -1, top)
+    if n == 0:
+        return habs[:1], dices[:1], toks[:1]
     m = 1
     # stable: equal values keep the search order, with the JIT on or off
     for row in np.argsort(-kept[:, 0], kind="mergesort"):
