@@ -27,13 +27,13 @@ Every seat decides from what it may see: the public table, its own hand, and of 
 hand only the size and the tiles it took face up from the park (`engine.SEEN`).
 """
 
-import tomllib
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from ...sim.kernel import Param, is_legal, next_u64, randint
+from ...sim.tuning import read_tuned
 from . import engine as E
 
 RANDOM, GREEDY, ROLLOUT, SEARCH = 0, 1, 2, 3
@@ -59,11 +59,11 @@ N_PARAMS = len(PARAM_NAMES)
 (P_FISH, P_PHOTO, P_JUDGE, P_LANDMARK, P_NEXT, P_TENT, P_ROLLOUTS, P_CANDIDATES,
  P_MARGIN) = range(N_PARAMS)
 _BASE = (0.6, 1.0, 0.4, 0.8, 0.3, 1.0, 8.0, 3.0, 0.05)
-# the search's base: the weights of the bundled tuned two-player policy
-_TUNED = tomllib.loads((Path(__file__).parent / "data" / "tuned-2p.toml").read_text())["params"]
-_SEARCH = (*(float(_TUNED.get(str(name), v)) for name, v in zip(PARAM_NAMES, _BASE[:P_ROLLOUTS],
-                                                                  strict=False)), 4.0, 2.0, 0.15)
-DEFAULT_PARAMS = {"random": _BASE, "greedy": _BASE, "rollout": _BASE, "search": _SEARCH}
+DEFAULT_PARAMS = {"random": _BASE, "greedy": _BASE, "rollout": _BASE}
+# the search's base: the weights of the bundled tuned two-player policy; then its budget
+# (rollouts, candidates, margin)
+DEFAULT_PARAMS["search"] = read_tuned(
+    "yosemite", Path(__file__).parent / "data" / "tuned-2p.toml")[1][:P_ROLLOUTS] + (4.0, 2.0, 0.15)
 NEG = -1e18
 TV_SIZE = E.N_ALL_TILES + 2 * E.N_ANIMALS  # tile values, then two per-animal working rows
 
