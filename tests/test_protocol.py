@@ -87,8 +87,9 @@ def test_clone_and_deserialize_play_on_exactly_as_the_original(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_position_saved_at_any_decision_continues_as_the_game_did(name):
-    """Saved between any two decisions, mid-turn included (Snapshot's greedy keeps its
-    turn's plan in the policies' memory), a loaded game makes the moves the game made."""
+    """Saved between any two decisions, mid-turn included (Snapshot's and Yosemite's greedy
+    keep their turn's plan in the policies' memory), a loaded game makes the moves the game
+    made."""
     g = new_game(name, seed=5)
     for _ in range(120):
         if g.is_terminal:

@@ -21,7 +21,8 @@ def decide(g, spec, state, rng):
     buf = E.action_buffer()
     n = E.legal_actions(state, g._cfg, g._comp, buf)
     before = state.copy()
-    action = P.policy_action(state, g._cfg, g._comp, rng.copy(), kinds[0], params[0], buf, n)
+    action = P.policy_action(state, g._cfg, g._comp, rng.copy(), kinds[0], params[0], buf, n,
+                             P.new_memory())
     assert state.tobytes() == before.tobytes()
     return int(action)
 

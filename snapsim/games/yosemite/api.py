@@ -100,11 +100,12 @@ def _record(st, out_i, out_f, row, policy_of_seat):
 def play_game(cfg, comp, kinds, params, rng, seats):
     """Play one game to the end; return its final state."""
     buf = np.empty(E.BUF_SIZE, np.int64)
+    mem = P.new_memory()
     st = E.new_game(cfg, comp, rng)
     n = E.settle(st, cfg, comp, rng, buf)
     while st[E.PHASE] != E.PH_OVER:
         k = seats[E.decider(st)]
-        a = P.policy_action(st, cfg, comp, rng, kinds[k], params[k], buf, n)
+        a = P.policy_action(st, cfg, comp, rng, kinds[k], params[k], buf, n, mem)
         n = E.step(st, cfg, comp, rng, a, buf)
     return st
 
@@ -202,9 +203,12 @@ class YosemiteGame(protocol.GameState):
     def _action_buffer(self):
         return E.action_buffer()
 
+    def _new_memory(self):
+        return P.new_memory()
+
     def _policy_code(self, st, rng, k, n, mem):
         return P.policy_action(st, self._cfg, self._comp, rng, self._kinds[k], self._params[k],
-                               self._buf, n)
+                               self._buf, n, mem)
 
     def _truncation_cap(self):
         return self.config.max_turns

@@ -7,8 +7,9 @@
   fish eaten, walks there and plays the best; pushes leave the opponent on the square worth
   least to them by the tiles it has seen them take; the camera takes the photo worth most
   net of the tiles it costs, paid with the tiles worth least kept (judges, other photos);
-  discards drop the tile worth least. The plan is recomputed at every decision, so the
-  policy keeps no memory.
+  discards drop the tile worth least. The turn's plan (square, explore choice and the way
+  there) is made once, at the turn's first move, and kept in the policies' memory; it is
+  made again only if the pawn ends its eating elsewhere.
 - `rollout` is a Monte Carlo player: every legal action is tried in `rollouts` games played
   to the end by greedy players, each on a copy whose hidden part is sampled afresh (the
   opponent's unseen tiles, the deck order, the unseen photos; the same rollout seeds for
@@ -21,7 +22,8 @@
   played out `rollouts` times to the end by base players on the same sampled hidden parts
   (common random numbers), and a candidate replaces the base's move only when its mean result
   beats the base's by more than `margin`. A few noisy playouts thus never override a strong
-  base on a whim, and a search costs candidates x rollouts playouts.
+  base on a whim, and a search costs candidates x rollouts playouts. The plan it picks is
+  kept in the memory as greedy's is, so a turn's move is searched once.
 
 Every seat decides from what it may see: the public table, its own hand, and of the opponent's
 hand only the size and the tiles it took face up from the park (`engine.SEEN`).
@@ -89,6 +91,44 @@ def best_plan(buf):
 
 
 assert E.N_SQ + E.MAX_LEGAL + TV_SIZE + E.N_SQ + 4 <= E.POLICY_SCRATCH
+
+# ---------------------------------------------------------------- the policies' memory
+# The turn's plan, kept between decisions by whoever drives the game (per thread in the batch,
+# per game in the step API), never in the game state: asking a policy for a move changes
+# nothing, and a saved game carries its memory.
+M_TURN = 0  # the turn the plan is for (-1: none)
+M_TARGET = 1  # the square it eats its way to
+M_ACTION = 2  # the explore action there
+M_DIST = 3  # every square's fish steps to the target (the way there)
+M_PAY_TURN = M_DIST + E.N_SQ  # the turn a photo's payment is planned for (-1: none)
+M_PAY_SLOT = M_PAY_TURN + 1  # the photo's slot
+M_PAY = M_PAY_SLOT + 1  # tiles of each animal to pay
+MEMORY_SIZE = M_PAY + E.N_ANIMALS
+
+
+@njit(cache=True)
+def new_memory():
+    """An empty memory (no plan), as at the start of a game."""
+    mem = np.empty(MEMORY_SIZE, np.int64)
+    clear_memory(mem)
+    return mem
+
+
+@njit(cache=True)
+def clear_memory(mem):
+    mem[:] = 0
+    mem[M_TURN] = -1
+    mem[M_PAY_TURN] = -1
+
+
+@njit(cache=True)
+def remember(st, mem, target, action, buf):
+    """Keep plan (target, action) for this turn, with the way to the target."""
+    mem[M_TURN] = st[E.TURN]
+    mem[M_TARGET] = target
+    mem[M_ACTION] = action
+    E.distances(target, st[E.POS + 1 - st[E.CUR]], E.N_SQ, mem[M_DIST:M_DIST + E.N_SQ],
+                E.scratch(buf)[1])
 
 
 # ---------------------------------------------------------------- values
@@ -319,19 +359,20 @@ def keep_value(st, cfg, comp, par, hand, skip):
 
 
 @njit(cache=True)
-def best_payment(st, cfg, comp, par, slot, first, lo, hi):
+def best_payment(st, cfg, comp, par, slot, first, lo, hi, paid, left):
     """The payment for the photo in `slot` that keeps the most valuable hand: over every count
     of tiles of animals first.. (the earlier ones paid, covering lo..hi of its animals) that
-    completes it, (kept value, tiles of `first` to pay). The first best in count order wins."""
+    completes it, the kept value; the tiles of each animal it pays in `paid` (`left`: room
+    for the hand it keeps). The first best in count order wins."""
     p = st[E.CUR]
     ph = st[E.SLOT + slot]
     k = E.photo_size(comp, ph)
     hand = st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS]
-    left = np.empty(E.N_ANIMALS, np.int64)
     total = 1
     for a in range(first, E.N_ANIMALS):
         total *= hand[a] + 1
-    best_v, best_c = NEG, 0
+    paid[:] = 0
+    best_v = NEG
     for code in range(total):  # the counts as digits of a mixed-radix number
         r = code
         l, h = lo, hi
@@ -349,15 +390,20 @@ def best_payment(st, cfg, comp, par, slot, first, lo, hi):
         if ok and l <= k <= h:
             v = keep_value(st, cfg, comp, par, left, slot)
             if v > best_v:
-                best_v, best_c = v, hand[first] - left[first]
-    return best_v, best_c
+                best_v = v
+                for a in range(E.N_ANIMALS):
+                    paid[a] = hand[a] - left[a]
+    return best_v
 
 
 @njit(cache=True)
-def camera_action(st, cfg, comp, par, buf, n):
-    """Take the photo worth most net of the tiles it costs, if any is worth taking."""
+def camera_action(st, cfg, comp, par, buf, n, mem):
+    """Take the photo worth most net of the tiles it costs, if any is worth taking; its best
+    payment is remembered for the payment decisions that follow."""
     p = st[E.CUR]
     hand = st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS]
+    moves = work(buf)[1]  # room for a payment and the hand it leaves
+    paid, left = moves[:E.N_ANIMALS], moves[E.N_ANIMALS:2 * E.N_ANIMALS]
     best, best_v = E.act(E.A_NO_PHOTO), 0.0
     for i in range(n):
         if E.act_kind(buf[i]) != E.A_PHOTO:
@@ -367,42 +413,69 @@ def camera_action(st, cfg, comp, par, buf, n):
         judged = 0.0
         for a in range(E.N_ANIMALS):
             judged += par[P_JUDGE] * st[E.JUDGE_IN + a] * E.need(comp, ph, a)
-        kept, _ = best_payment(st, cfg, comp, par, slot, 0, 0, 0)
+        kept = best_payment(st, cfg, comp, par, slot, 0, 0, 0, paid, left)
         v = photo_gain(st, comp, par, p, ph) + judged + kept - \
             keep_value(st, cfg, comp, par, hand, slot)
         if v > best_v:
             best, best_v = buf[i], v
+            mem[M_PAY_TURN] = st[E.TURN]
+            mem[M_PAY_SLOT] = slot
+            mem[M_PAY:M_PAY + E.N_ANIMALS] = paid
     return best
+
+
+@njit(cache=True)
+def pay_action(st, cfg, comp, par, buf, n, mem):
+    """The next animal's tiles of the payment remembered for this photo (else found now: the
+    same, as the best payment's remaining counts are the best completion of what it paid)."""
+    a = st[E.PAY_ANIMAL]
+    if mem[M_PAY_TURN] == st[E.TURN] and mem[M_PAY_SLOT] == st[E.PAY_SLOT]:
+        c = E.act(E.A_PAY, mem[M_PAY + a])
+        if is_legal(buf, n, c):
+            return c
+    moves = work(buf)[1]
+    paid, left = moves[:E.N_ANIMALS], moves[E.N_ANIMALS:2 * E.N_ANIMALS]
+    best_payment(st, cfg, comp, par, st[E.PAY_SLOT], a, st[E.PAY_LO], st[E.PAY_HI], paid,
+                 left)
+    return E.act(E.A_PAY, paid[a])
 
 
 # ---------------------------------------------------------------- greedy
 
 
 @njit(cache=True)
-def eat_toward(st, buf, n, target):
-    """The first fish step on a shortest path to `target` (stop eating there)."""
-    p = st[E.CUR]
-    pos = st[E.POS + p]
-    if pos == target:
-        return E.act(E.A_STOP_EATING)
-    dist, queue = E.scratch(buf)
-    E.distances(target, st[E.POS + 1 - p], E.N_SQ, dist, queue)
-    for d in range(4):
-        nb = E.neighbour(pos, d)
-        if nb >= 0 and dist[nb] == dist[pos] - 1 and is_legal(buf, n, E.act(E.A_EAT, d)):
-            return E.act(E.A_EAT, d)
+def eat_toward(st, buf, n, mem):
+    """The first fish step on the remembered way to the plan's square (stop eating there)."""
+    pos = st[E.POS + st[E.CUR]]
+    dist = mem[M_DIST:M_DIST + E.N_SQ]
+    if pos != mem[M_TARGET]:
+        for d in range(4):
+            nb = E.neighbour(pos, d)
+            if nb >= 0 and dist[nb] == dist[pos] - 1 and is_legal(buf, n, E.act(E.A_EAT, d)):
+                return E.act(E.A_EAT, d)
     return E.act(E.A_STOP_EATING)
 
 
 @njit(cache=True)
-def greedy_action(st, cfg, comp, par, buf, n):
+def turn_action(st, cfg, comp, par, buf, n, mem):
+    """The turn's move (eating fish, then exploring) by the plan in memory, made now if there
+    is none for this turn or the pawn stopped short of its square."""
+    p = st[E.CUR]
+    ph = st[E.PHASE]
+    if mem[M_TURN] != st[E.TURN] or (ph == E.PH_EXPLORE and st[E.POS + p] != mem[M_TARGET]):
+        target, action = plan(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf)
+        remember(st, mem, target, action, buf)
+    if ph == E.PH_FISH:
+        return eat_toward(st, buf, n, mem)
+    return mem[M_ACTION] if is_legal(buf, n, mem[M_ACTION]) else buf[0]
+
+
+@njit(cache=True)
+def greedy_action(st, cfg, comp, par, buf, n, mem):
     ph = st[E.PHASE]
     p = st[E.CUR]
     if ph == E.PH_FISH or ph == E.PH_EXPLORE:
-        target, action = plan(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf)
-        if ph == E.PH_FISH:
-            return eat_toward(st, buf, n, target)
-        return action if is_legal(buf, n, action) else buf[0]
+        return turn_action(st, cfg, comp, par, buf, n, mem)
     if ph == E.PH_PLACE or ph == E.PH_PUSH:
         # start square: the tile worth most to me; push: the square worth least to them, as
         # far as I know their hand
@@ -421,11 +494,9 @@ def greedy_action(st, cfg, comp, par, buf, n):
                 best, best_v = buf[i], v
         return best
     if ph == E.PH_CAMERA:
-        return camera_action(st, cfg, comp, par, buf, n)
+        return camera_action(st, cfg, comp, par, buf, n, mem)
     if ph == E.PH_PAY:
-        _, c = best_payment(st, cfg, comp, par, st[E.PAY_SLOT], st[E.PAY_ANIMAL], st[E.PAY_LO],
-                            st[E.PAY_HI])
-        return E.act(E.A_PAY, c)
+        return pay_action(st, cfg, comp, par, buf, n, mem)
     if ph == E.PH_DISCARD:
         tv = own_tile_values(st, cfg, comp, par, work(buf)[2])
         keep = np.full(E.N_ANIMALS, -NEG)
@@ -504,11 +575,12 @@ def sample(st, comp, seed, p, seen, rng2, sampled):
 
 
 @njit(cache=True)
-def playout(sim, cfg, comp, rng2, par, buf2, m, p):
-    """Play `sim` (m legal actions in buf2) to the end by greedy players with parameters `par`;
-    p's result: its win share plus a hundredth of its score margin."""
+def playout(sim, cfg, comp, rng2, par, buf2, m, p, mem2):
+    """Play `sim` (m legal actions in buf2) to the end by greedy players with parameters `par`
+    and memory mem2; p's result: its win share plus a hundredth of its score margin."""
     while sim[E.PHASE] != E.PH_OVER:
-        m = E.step(sim, cfg, comp, rng2, greedy_action(sim, cfg, comp, par, buf2, m), buf2)
+        m = E.step(sim, cfg, comp, rng2, greedy_action(sim, cfg, comp, par, buf2, m, mem2),
+                   buf2)
     return E.win_shares(sim)[p] + 0.01 * (E.score(sim, p) - E.score(sim, 1 - p))
 
 
@@ -516,16 +588,16 @@ def playout(sim, cfg, comp, rng2, par, buf2, m, p):
 def playout_totals(st, cfg, comp, rng, par, cand, c, follow, tq, ta):
     """Each of the c first actions in `cand`, summed over `par`'s rollouts: every rollout
     seed samples the hidden part once, and every candidate is played out from that same
-    sample (and the stream as it stands after sampling) by greedy players. `follow`: at
-    the fish step a candidate then eats its way to square tq[i] as the base would and
-    explores with ta[i]."""
+    sample (and the stream as it stands after sampling) by greedy players. `follow`: the
+    candidates are turn plans (square tq[i], explore choice ta[i]) that the mover keeps to
+    for the rest of its turn."""
     p = st[E.CUR]
-    ph = st[E.PHASE]
     r = max(1, int(par[P_ROLLOUTS]))
     seeds = np.empty(r, np.uint64)
     for j in range(r):
         seeds[j] = next_u64(rng, 1)
     buf2 = np.empty(E.BUF_SIZE, np.int64)
+    mem2 = new_memory()
     rng2 = np.empty(2, np.uint64)
     sampled = np.empty(2, np.uint64)
     seen = st.copy()
@@ -536,13 +608,11 @@ def playout_totals(st, cfg, comp, rng, par, cand, c, follow, tq, ta):
         for i in range(c):
             sim[:] = seen
             rng2[:] = sampled
+            clear_memory(mem2)
+            if follow:
+                remember(sim, mem2, tq[i], ta[i], buf2)
             m = E.step(sim, cfg, comp, rng2, cand[i], buf2)
-            if follow and ph == E.PH_FISH:  # on to the plan's square, then its explore choice
-                while sim[E.PHASE] == E.PH_FISH:
-                    m = E.step(sim, cfg, comp, rng2, eat_toward(sim, buf2, m, tq[i]), buf2)
-                if sim[E.PHASE] == E.PH_EXPLORE and is_legal(buf2, m, ta[i]):
-                    m = E.step(sim, cfg, comp, rng2, ta[i], buf2)
-            total[i] += playout(sim, cfg, comp, rng2, par, buf2, m, p)
+            total[i] += playout(sim, cfg, comp, rng2, par, buf2, m, p, mem2)
     return total
 
 
@@ -559,28 +629,34 @@ def rollout_action(st, cfg, comp, rng, par, buf, n):
 
 
 @njit(cache=True)
-def search_action(st, cfg, comp, rng, par, buf, n):
+def search_action(st, cfg, comp, rng, par, buf, n, mem):
     """The base's move unless a candidate's playouts beat it by more than the margin.
 
-    At the turn's move a candidate is a plan (square, explore choice): it eats its way to the
-    square as the base would, then explores so; its first action is what is played now. The
-    base's move is candidate 0. Every candidate is played out from the same samples."""
+    At the turn's first move a candidate is a plan (square, explore choice): it eats its way
+    to the square as the base would, then explores so; its first action is what is played
+    now, and the plan chosen is remembered for the rest of the turn. The base's move is
+    candidate 0. Every candidate is played out from the same samples."""
     ph = st[E.PHASE]
     p = st[E.CUR]
     k = int(par[P_CANDIDATES])
     turn = ph == E.PH_FISH or ph == E.PH_EXPLORE
-    base = greedy_action(st, cfg, comp, par, buf, n)
-    if not turn and (n > k or k < 2):
-        return base
+    if turn and mem[M_TURN] == st[E.TURN] or k < 2:
+        return greedy_action(st, cfg, comp, par, buf, n, mem)  # planned already, or no search
     cand = np.empty(max(k, n), np.int64)  # first actions
     tq = np.empty(k, np.int64)  # turn: the plans' squares and explore choices
     ta = np.empty(k, np.int64)
     if turn:
         c = plans(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf, tq, ta,
                   np.empty(k, np.int64), np.empty(k))
+        if c == 0:
+            return greedy_action(st, cfg, comp, par, buf, n, mem)
         for i in range(c):
-            cand[i] = eat_toward(st, buf, n, tq[i]) if ph == E.PH_FISH else ta[i]
+            remember(st, mem, tq[i], ta[i], buf)
+            cand[i] = turn_action(st, cfg, comp, par, buf, n, mem)
     else:
+        base = greedy_action(st, cfg, comp, par, buf, n, mem)
+        if n > k:
+            return base
         c = n
         cand[0] = base
         j = 1
@@ -588,26 +664,27 @@ def search_action(st, cfg, comp, rng, par, buf, n):
             if buf[i] != base:
                 cand[j] = buf[i]
                 j += 1
-    if c < 2:
-        return base
-    total = playout_totals(st, cfg, comp, rng, par, cand, c, True, tq, ta)
     best = 0
-    for i in range(1, c):
-        if total[i] > total[best]:
-            best = i
-    if total[best] - total[0] > par[P_MARGIN] * max(1, int(par[P_ROLLOUTS])):
-        return cand[best]
-    return cand[0]
+    if c > 1:
+        total = playout_totals(st, cfg, comp, rng, par, cand, c, turn, tq, ta)
+        for i in range(1, c):
+            if total[i] > total[best]:
+                best = i
+        if total[best] - total[0] <= par[P_MARGIN] * max(1, int(par[P_ROLLOUTS])):
+            best = 0
+    if turn:
+        remember(st, mem, tq[best], ta[best], buf)
+    return cand[best]
 
 
 @njit(cache=True)
-def policy_action(st, cfg, comp, rng, kind, par, buf, n):
-    """The action policy `kind` with parameters `par` takes now, given the n legal actions in
-    buf (as `engine.step` leaves them); always one of them."""
+def policy_action(st, cfg, comp, rng, kind, par, buf, n, mem):
+    """The action policy `kind` with parameters `par` and memory `mem` takes now, given the n
+    legal actions in buf (as `engine.step` leaves them); always one of them."""
     if kind == RANDOM:
         return buf[randint(rng, 1, n)]
     if kind == ROLLOUT:
         return rollout_action(st, cfg, comp, rng, par, buf, n)
     if kind == SEARCH:
-        return search_action(st, cfg, comp, rng, par, buf, n)
-    return greedy_action(st, cfg, comp, par, buf, n)
+        return search_action(st, cfg, comp, rng, par, buf, n, mem)
+    return greedy_action(st, cfg, comp, par, buf, n, mem)
