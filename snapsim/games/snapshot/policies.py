@@ -130,13 +130,17 @@ W_KOF = W_TAKE + _R * _D
 W_PDICE = W_KOF + E.N_HAB
 W_PTOK = W_PDICE + _N
 W_TOPS = W_PTOK + _N  # each habitat's top difficulty (`next_risk`)
-W_HV = W_TOPS + E.N_HAB  # floats
+W_BCARD = W_TOPS + E.N_HAB  # the token bundles' cards (those with dice) and their best size
+W_BK = W_BCARD + MAX_DICE
+W_HV = W_BK + MAX_DICE  # floats
 W_F = W_HV + _R * _D
 W_G = W_F + (_N + 1) * _D
 W_WORTH = W_G + _R * _D
 W_VALS = W_WORTH + _D
 W_PEH = W_VALS + _N
-MEMORY_SIZE = W_PEH + E.N_HAB
+W_BRATE = W_PEH + E.N_HAB  # each bundle card's best gain per token, and that gain
+W_BGAIN = W_BRATE + MAX_DICE
+MEMORY_SIZE = W_BGAIN + MAX_DICE
 
 
 @njit(cache=True)
@@ -379,34 +383,37 @@ def plan_from_tables(st, cfg, comp, ptab, par, tokens, extra_card, extra_hab, sp
             pe_h[h] = explore_kernel(he[r, k], comp[E.K_EXPLORE + h], 0, cfg[E.C_REROLL_COST])[0]
     if cfg[E.C_TOKENS] == 1:
         # tokens in the bundle (k on one card) with the best gain per token, while positive:
-        # bundles matter because one token alone often cannot lift a hard photograph
+        # bundles matter because one token alone often cannot lift a hard photograph. The
+        # first card (in card order) with the best rate takes its first best bundle. A card's
+        # best bundle changes only when it gains tokens or fewer tokens are left than it
+        # takes (its best over a shorter range is the same bundle), so only those are redone.
+        bcard, bk, brate, bgain = bundle_space(mem)
+        m = 0
+        for c in range(E.N_CARDS):
+            if pdice[c] > 0:
+                bcard[m] = c
+                bk[m] = -1  # to find
+                m += 1
         left = tokens
         while left > 0:
             best_rate = 1e-9
-            best_c = -1
-            best_k = 0
-            best_gain = 0.0
-            for c in range(E.N_CARDS):
-                if pdice[c] == 0:
-                    continue
-                h = extra_hab if c == extra_card else st[E.ON_HAB + c]
-                v = vals[c]
-                d = E.card_difficulty(st, comp, c)
-                t = ptok[c]
-                base = photo_p(ptab, pdice[c], t, d) * (v - lam * t)
-                for k in range(1, min(left, MAX_T - t) + 1):
-                    gain = pe_h[h] * (photo_p(ptab, pdice[c], t + k, d) * (v - lam * (t + k))
-                                      - base)
-                    if gain / k > best_rate:
-                        best_rate = gain / k
-                        best_c, best_k, best_gain = c, k, gain
-                    if photo_p(ptab, pdice[c], t + k, d) >= 1.0:
-                        break
-            if best_c < 0:
+            best_i = -1
+            for i in range(m):
+                c = bcard[i]
+                if bk[i] < 0 or bk[i] > left:
+                    h = extra_hab if c == extra_card else st[E.ON_HAB + c]
+                    brate[i], bk[i], bgain[i] = best_bundle(
+                        ptab, pe_h[h], pdice[c], ptok[c], E.card_difficulty(st, comp, c),
+                        vals[c], lam, left)
+                if bk[i] > 0 and brate[i] > best_rate:
+                    best_rate = brate[i]
+                    best_i = i
+            if best_i < 0:
                 break
-            ptok[best_c] += best_k
-            total += best_gain
-            left -= best_k
+            ptok[bcard[best_i]] += bk[best_i]
+            total += bgain[best_i]
+            left -= bk[best_i]
+            bk[best_i] = -1
     if write:
         for h in range(E.N_HAB):
             mem[M_HAB + h] = he[rows[h], k_of[h]]
@@ -415,6 +422,25 @@ def plan_from_tables(st, cfg, comp, ptab, par, tokens, extra_card, extra_hab, sp
             mem[M_TOK + c] = ptok[c]
         mem[M_TURN] = turns_played(st)
     return total
+
+
+@njit(cache=True)
+def best_bundle(ptab, pe, dice, t, d, v, lam, left):
+    """The first bundle of k <= `left` more tokens (on a card with `dice` dice, `t` tokens,
+    difficulty d and value v, in a habitat explored with probability pe) with the best gain
+    per token above 1e-9: (its gain per token, k, its gain); k = 0 when none gains."""
+    best_rate = 1e-9
+    best_k = 0
+    best_gain = 0.0
+    base = photo_p(ptab, dice, t, d) * (v - lam * t)
+    for k in range(1, min(left, MAX_T - t) + 1):
+        gain = pe * (photo_p(ptab, dice, t + k, d) * (v - lam * (t + k)) - base)
+        if gain / k > best_rate:
+            best_rate = gain / k
+            best_k, best_gain = k, gain
+        if photo_p(ptab, dice, t + k, d) >= 1.0:
+            break
+    return best_rate, best_k, best_gain
 
 
 @njit(cache=True)
@@ -467,12 +493,21 @@ def knapsack_space(mem):
     P(explore) per habitat."""
     w = mem[W_HV:].view(np.float64)
     g = w[W_G - W_HV:W_WORTH - W_HV].reshape((_R, _D))
-    pe_h = w[W_PEH - W_HV:]
+    pe_h = w[W_PEH - W_HV:W_BRATE - W_HV]
     take = mem[W_TAKE:W_KOF].reshape((_R, _D))
     k_of = mem[W_KOF:W_PDICE]
     pdice = mem[W_PDICE:W_PTOK]
     ptok = mem[W_PTOK:W_TOPS]
     return g, take, k_of, pdice, ptok, pe_h
+
+
+@njit(cache=True)
+def bundle_space(mem):
+    """Work space of the token bundles, in the policies' memory: per card with dice (at most
+    one per die) the card, its best bundle's size, gain per token and gain."""
+    w = mem[W_HV:].view(np.float64)
+    return (mem[W_BCARD:W_BK], mem[W_BK:W_HV], w[W_BRATE - W_HV:W_BGAIN - W_HV],
+            w[W_BGAIN - W_HV:])
 
 
 @njit(cache=True)
@@ -623,12 +658,14 @@ def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem):
     """A heuristic seat's step of Phase 2 (reserved cards, dice or tokens; `n` legal actions
     in buf) in one go: the actions its policy would take one decision at a time. Reserved
     cards: the same choices, each re-planning only the habitat the last card went to (the
-    others' options are unchanged). Dice and tokens: each die and token of the plan that
-    `make_plan` stores (or the search wrote); the plan is legal (sideways cards and their
-    habitats get their dice), so the forced moves between those decisions are moves of the
-    plan, and the order of placing draws no random number: the game is the one played
-    decision by decision. Returns the legal-action count after, as `engine.step` does."""
+    others' options are unchanged), the plan stored as the step ends. Dice and tokens: each
+    die and token of the plan that `make_plan` stores (or the search wrote); the plan is
+    legal (sideways cards and their habitats get their dice), so the forced moves between
+    those decisions are moves of the plan, and the order of placing draws no random number:
+    the game is the one played decision by decision. Returns the legal-action count after,
+    as `engine.step` does."""
     if st[E.PHASE] == E.PH_PREP_RESERVED:
+        turn = turns_played(st)
         tokens, best = reserved_tables(st, cfg, comp, ptab, par, mem)
         while True:
             a, best = best_reserved(st, cfg, comp, ptab, par, buf, n, False, tokens, best, mem)
@@ -636,10 +673,16 @@ def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem):
                 store_plan(st, cfg, comp, ptab, par, tokens, mem)
                 return E.step(st, cfg, comp, rng, a, buf)
             n = E.step(st, cfg, comp, rng, a, buf)
-            if st[E.PHASE] != E.PH_PREP_RESERVED:
+            if turns_played(st) != turn or not (st[E.PHASE] == E.PH_PREP_RESERVED or
+                                                 st[E.PHASE] == E.PH_PREP_DICE):
                 return n
             replan_habitat(st, cfg, comp, ptab, par, tokens,
                            E.reserved_placement(comp, E.act_arg(a))[1], mem)
+            if st[E.PHASE] == E.PH_PREP_DICE:
+                # the last card placed ended the step: these tables are the ones the dice
+                # would plan from (placed dice change no option), so their plan is stored
+                store_plan(st, cfg, comp, ptab, par, tokens, mem)
+                return n
     if st[E.PHASE] == E.PH_PREP_DICE:
         make_plan(st, cfg, comp, ptab, par, kind == EXACT, mem)
         for h in range(E.N_HAB):
