@@ -242,6 +242,10 @@ class YosemiteGame(protocol.GameState):
             line += " [" + ", ".join(events) + "]"
         self.log.append(line)
 
+    def _tiles_seen(self, p: int) -> np.ndarray:
+        """p's tiles by animal that the other player saw p take face up."""
+        return P.visible_hand(self.state, self._comp, p, np.zeros(E.N_ANIMALS, np.int64))
+
     def observation(self, player: int) -> dict:
         """What `player` sees: the park, pawns, tracks, face-up cards, both photo sets, their
         own hand, the opponent's hand size and the opponent's tiles it saw them take from the
@@ -266,8 +270,7 @@ class YosemiteGame(protocol.GameState):
             "tents": [int(s[E.TENTS + p]) for p in range(2)],
             "hand": hand,
             "opponent_hand_size": int(E.hand_size(s, 1 - player)),
-            "opponent_tiles_seen": dict(zip(ANIMALS, map(int, P.visible_hand(s, self._comp,
-                                                                             1 - player)),
+            "opponent_tiles_seen": dict(zip(ANIMALS, map(int, self._tiles_seen(1 - player)),
                                             strict=True)),
             "photos_face_up": [comp.photos[int(s[E.SLOT + k])].name if s[E.SLOT + k] >= 0
                                else None for k in range(self.config.photo_slots)],
@@ -301,7 +304,7 @@ class YosemiteGame(protocol.GameState):
         t.add("tents", s[E.TENTS:E.TENTS + 2])
         t.add("hand", s[E.HAND + player * E.N_ANIMALS:E.HAND + (player + 1) * E.N_ANIMALS])
         t.add("opponent_hand_size", E.hand_size(s, 1 - player))
-        t.add("opponent_tiles_seen", P.visible_hand(s, self._comp, 1 - player))
+        t.add("opponent_tiles_seen", self._tiles_seen(1 - player))
         t.one_hot("animal_moved", int(s[E.MOVED]), E.N_ANIMALS)
         t.one_hot("paying_animal", int(s[E.PAY_ANIMAL]) if s[E.PHASE] == E.PH_PAY else -1,
                   E.N_ANIMALS)

@@ -67,14 +67,16 @@ DEFAULT_PARAMS = {"random": _BASE, "greedy": _BASE, "rollout": _BASE}
 DEFAULT_PARAMS["search"] = read_tuned(
     "yosemite", Path(__file__).parent / "data" / "tuned-2p.toml")[1][:P_ROLLOUTS] + (4.0, 2.0, 0.15)
 NEG = -1e18
-TV_SIZE = E.N_ALL_TILES + 2 * E.N_ANIMALS  # tile values, then two per-animal working rows
+AV_FISH = 2 * E.N_ANIMALS  # `animal_values`: two per-animal rows, then the fish and tent bonuses
+AV_TENT = AV_FISH + 1
+TV_SIZE = AV_TENT + 1
 
 
 @njit(cache=True, inline="always")
 def work(buf):
     """The greedy player's working arrays in the action buffer's policy tail: (reach: squares
-    by fish eaten, moves: one square's animal moves, tv: tile values and their working rows,
-    sv: square values; the last two as floats)."""
+    by fish eaten, moves: one square's animal moves, av: `animal_values`, sv: square values;
+    the last two as floats)."""
     w = E.policy_scratch(buf)
     m = E.N_SQ + E.MAX_LEGAL
     f = w[m:m + TV_SIZE + E.N_SQ].view(np.float64)
@@ -178,9 +180,10 @@ def landmark_value(st, comp, par, p, lm):
 
 
 @njit(cache=True)
-def visible_hand(st, comp, p):
-    """p's tiles by animal as the opponent knows them: those taken face up from the park."""
-    out = np.zeros(E.N_ANIMALS, np.int64)
+def visible_hand(st, comp, p, out):
+    """p's tiles by animal as the opponent knows them, into out: those taken face up from
+    the park."""
+    out[:] = 0
     for t in range(E.N_TILES):
         if st[E.TILE_LOC + t] == E.L_HAND and st[E.TILE_OWNER + t] == p and st[E.SEEN + t]:
             out[comp[E.K_TILE_ANIMAL + t]] += 1
@@ -188,12 +191,12 @@ def visible_hand(st, comp, p):
 
 
 @njit(cache=True)
-def tile_values(st, cfg, comp, par, p, hand, out):
-    """out[t] for every tile t: what collecting it is worth to p, who holds `hand` (by animal),
-    now (landmark tiles: the token's worth if it lies there). `out` has TV_SIZE entries: the
-    last 2 * N_ANIMALS are working space."""
-    tg = out[E.N_ALL_TILES:E.N_ALL_TILES + E.N_ANIMALS]
-    cam = out[E.N_ALL_TILES + E.N_ANIMALS:TV_SIZE]
+def animal_values(st, cfg, comp, par, p, hand, av):
+    """What collecting a tile is worth to p, who holds `hand` (by animal), now, by its animal
+    and bonus: av = (per animal: photo progress and judges, per animal: the photo a camera
+    bonus could take, then a fish bonus, a tent bonus); `tile_value` reads it."""
+    tg = av[:E.N_ANIMALS]
+    cam = av[E.N_ANIMALS:2 * E.N_ANIMALS]
     for a in range(E.N_ANIMALS):
         tg[a] = par[P_JUDGE] * st[E.JUDGE_IN + a]
         cam[a] = 0.0
@@ -219,31 +222,40 @@ def tile_values(st, cfg, comp, par, p, hand, out):
                 m, pr = miss, pairs + (hand[a] - k + 1) // 2 - (hand[a] - k) // 2
             if (m == 0 or (cfg[E.C_WILDS] == 1 and pr >= m)) and g > cam[a]:
                 cam[a] = g
-    fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
-    tent = par[P_TENT] * tent_value(st, comp, p)
-    for t in range(E.N_TILES):
-        a = comp[E.K_TILE_ANIMAL + t]
-        b = comp[E.K_TILE_BONUS + t]
-        out[t] = tg[a] + (fish if b == E.B_FISH else tent if b == E.B_TENT else
-                          cam[a] if b == E.B_CAMERA else 0.0)
-    for lm in range(E.N_LM):
-        tok = st[E.LM_TOKEN_ON + lm] == 1
-        out[E.N_TILES + lm] = landmark_value(st, comp, par, p, lm) if tok else 0.0
+    av[AV_FISH] = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
+    av[AV_TENT] = par[P_TENT] * tent_value(st, comp, p)
+    return av
 
 
 @njit(cache=True, inline="always")
-def own_tile_values(st, cfg, comp, par, tv):
-    """tile_values for the player to move, into tv."""
-    p = st[E.CUR]
-    tile_values(st, cfg, comp, par, p, st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS],
-                tv)
-    return tv
+def tile_value(st, comp, par, p, av, t):
+    """What collecting tile t (-1: none) is worth to p, by `animal_values` av (a landmark
+    tile: its token's worth if the token lies there)."""
+    if t < 0:
+        return 0.0
+    if t >= E.N_TILES:
+        lm = t - E.N_TILES
+        return landmark_value(st, comp, par, p, lm) if st[E.LM_TOKEN_ON + lm] == 1 else 0.0
+    b = comp[E.K_TILE_BONUS + t]
+    return av[comp[E.K_TILE_ANIMAL + t]] + (
+        av[AV_FISH] if b == E.B_FISH else av[AV_TENT] if b == E.B_TENT else
+        av[E.N_ANIMALS + comp[E.K_TILE_ANIMAL + t]] if b == E.B_CAMERA else 0.0)
+
+
+@njit(cache=True)
+def square_values(st, cfg, comp, par, p, hand, av, sv):
+    """sv[s]: what the tile on square s is worth to p, who holds `hand`; the most of them."""
+    animal_values(st, cfg, comp, par, p, hand, av)
+    top = 0.0
+    for s in range(E.N_SQ):
+        sv[s] = tile_value(st, comp, par, p, av, st[E.PARK + s])
+        top = max(top, sv[s])
+    return top
 
 
 @njit(cache=True, inline="always")
-def square_value(st, tv, s):
-    t = st[E.PARK + s]
-    return tv[t] if t >= 0 else 0.0
+def own_hand(st, p):
+    return st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS]
 
 
 # ---------------------------------------------------------------- the turn plan
@@ -291,16 +303,12 @@ def plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval):
     p = st[E.CUR]
     pos = st[E.POS + p]
     opp = st[E.POS + 1 - p]
-    reach, moves, tv, sv = work(buf)
-    own_tile_values(st, cfg, comp, par, tv)
+    reach, moves, av, sv = work(buf)
+    # the most any square a move ends on can add (a move back to q adds 0)
+    top = par[P_NEXT] * square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
     sd, sq = E.scratch(buf)
     E.distances(pos, opp, fish, reach, sq)
     gain_fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
-    top = 0.0  # the most any square a move ends on can add (a move back to q adds 0)
-    for s in range(E.N_SQ):
-        sv[s] = square_value(st, tv, s)
-        top = max(top, sv[s])
-    top *= par[P_NEXT]
     k = 0
     cut = NEG  # the value to beat: the last kept once len(tq) are kept
     for i in range(E.N_SQ + 1):
@@ -308,7 +316,7 @@ def plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval):
         if reach[q] < 0 or (i > 0 and q == pos):
             continue
         cost = par[P_FISH] * reach[q]
-        tile = tv[st[E.PARK + q]]
+        tile = sv[q]
         if max(gain_fish, tile) + top - cost < cut - 1e-9 * (1.0 + abs(cut)):
             continue  # nothing here can reach the last kept (margin: rounding)
         key = q * 2 * E.MAX_LEGAL
@@ -367,7 +375,7 @@ def best_payment(st, cfg, comp, par, slot, first, lo, hi, paid, left):
     p = st[E.CUR]
     ph = st[E.SLOT + slot]
     k = E.photo_size(comp, ph)
-    hand = st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS]
+    hand = own_hand(st, p)
     total = 1
     for a in range(first, E.N_ANIMALS):
         total *= hand[a] + 1
@@ -401,7 +409,7 @@ def camera_action(st, cfg, comp, par, buf, n, mem):
     """Take the photo worth most net of the tiles it costs, if any is worth taking; its best
     payment is remembered for the payment decisions that follow."""
     p = st[E.CUR]
-    hand = st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS]
+    hand = own_hand(st, p)
     moves = work(buf)[1]  # room for a payment and the hand it leaves
     paid, left = moves[:E.N_ANIMALS], moves[E.N_ANIMALS:2 * E.N_ANIMALS]
     best, best_v = E.act(E.A_NO_PHOTO), 0.0
@@ -479,17 +487,18 @@ def greedy_action(st, cfg, comp, par, buf, n, mem):
     if ph == E.PH_PLACE or ph == E.PH_PUSH:
         # start square: the tile worth most to me; push: the square worth least to them, as
         # far as I know their hand
-        tv = work(buf)[2]
+        _, moves, av, sv = work(buf)
         if ph == E.PH_PLACE:
-            own_tile_values(st, cfg, comp, par, tv)
+            square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
         else:
-            tile_values(st, cfg, comp, par, 1 - p, visible_hand(st, comp, 1 - p), tv)
+            seen = visible_hand(st, comp, 1 - p, moves[:E.N_ANIMALS])
+            square_values(st, cfg, comp, par, 1 - p, seen, av, sv)
         sign = 1.0 if ph == E.PH_PLACE else -1.0
         best = buf[0]
         best_v = NEG
         for i in range(n):
             s = E.act_arg(buf[i]) if E.act_kind(buf[i]) != E.A_NO_PUSH else st[E.POS + 1 - p]
-            v = sign * square_value(st, tv, s)
+            v = sign * sv[s]
             if v > best_v:
                 best, best_v = buf[i], v
         return best
@@ -498,11 +507,12 @@ def greedy_action(st, cfg, comp, par, buf, n, mem):
     if ph == E.PH_PAY:
         return pay_action(st, cfg, comp, par, buf, n, mem)
     if ph == E.PH_DISCARD:
-        tv = own_tile_values(st, cfg, comp, par, work(buf)[2])
-        keep = np.full(E.N_ANIMALS, -NEG)
+        av = animal_values(st, cfg, comp, par, p, own_hand(st, p), work(buf)[2])
+        keep = work(buf)[3][:E.N_ANIMALS]
+        keep[:] = -NEG
         for t in range(E.N_TILES):  # an animal's worth: its tiles' worth without the bonus
             a = comp[E.K_TILE_ANIMAL + t]
-            keep[a] = min(keep[a], tv[t])
+            keep[a] = min(keep[a], tile_value(st, comp, par, p, av, t))
         best = buf[0]
         for i in range(n):
             if keep[E.act_arg(buf[i])] < keep[E.act_arg(best)]:
