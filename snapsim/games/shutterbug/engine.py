@@ -64,7 +64,9 @@ K_TILE_CRE = K_TILE_SPACE + N_TILES
 K_TILE_TER = K_TILE_CRE + N_TILES
 K_TILE_Q = K_TILE_TER + N_TILES
 K_TIP_TYPE = K_TILE_Q + N_TILES
-K_END = K_TIP_TYPE + N_TIPS
+K_SPACE_AT = K_TIP_TYPE + N_TIPS  # per space, where its tiles start in K_SPACE_TILES (+1: end)
+K_SPACE_TILES = K_SPACE_AT + MAX_SPACES + 1  # the tiles by space, each space's in tile order
+K_END = K_SPACE_TILES + N_TILES
 
 
 def component_vector(c):
@@ -86,6 +88,10 @@ def component_vector(c):
         comp[K_TILE_Q + i] = t.quality
     for i, (cre, ter) in enumerate(c.tips):
         comp[K_TIP_TYPE + i] = cre * N_TERRAINS + ter
+    by_space = sorted(range(len(c.tiles)), key=lambda t: (c.tiles[t].space, t))
+    comp[K_SPACE_TILES:K_SPACE_TILES + len(by_space)] = by_space
+    for s in range(MAX_SPACES + 1):
+        comp[K_SPACE_AT + s] = sum(t.space < s for t in c.tiles)
     at = assign_at
     for a in c.assignments:
         for side in a.sides:
@@ -108,6 +114,13 @@ def side_entry(comp, a, side, i):
 @njit(cache=True)
 def adjacent(comp, s, i):
     return comp[K_ADJ + s * MAX_DEGREE + i]
+
+
+@njit(cache=True)
+def space_tile(comp, i):
+    """The i-th tile of the by-space list: space s holds those from comp[K_SPACE_AT + s] up
+    to comp[K_SPACE_AT + s + 1] (the tiles printed for it, on the board or not)."""
+    return comp[K_SPACE_TILES + i]
 
 
 # ---------------------------------------------------------------- phases and actions
@@ -272,20 +285,25 @@ def eligible(u, cre, ter):
 
 
 @njit(cache=True)
-def can_afford(st, comp, p, tile):
-    """The first tip must show the creature; every one of `quality` tips matches one way."""
-    cre = comp[K_TILE_CRE + tile]
-    ter = comp[K_TILE_TER + tile]
+def payable(st, p, cre, ter):
+    """The highest quality p can pay for a photo of `cre` in `ter`: the first tip must show
+    the creature, every one of `quality` tips matches one way (0: none payable)."""
     first = 0  # tips showing the creature
     for t in range(N_TERRAINS):
         first += hand(st, p, cre * N_TERRAINS + t)
     if first == 0:
-        return False
+        return 0
     total = first  # ... and those showing only the terrain
     for c in range(N_CREATURES):
         if c != cre:
             total += hand(st, p, c * N_TERRAINS + ter)
-    return total >= comp[K_TILE_Q + tile]
+    return total
+
+
+@njit(cache=True)
+def can_afford(st, comp, p, tile):
+    return payable(st, p, comp[K_TILE_CRE + tile], comp[K_TILE_TER + tile]) \
+        >= comp[K_TILE_Q + tile]
 
 
 @njit(cache=True)
@@ -372,11 +390,12 @@ def legal_actions(st, cfg, comp, out):
         n += 1
     elif ph == PH_PHOTO:
         s = st[PAWN + p * MAX_PAWNS + st[AT_PAWN]]
-        for t in range(N_TILES):
-            if st[TILE_LOC + t] == T_BOARD and comp[K_TILE_SPACE + t] == s \
-                    and photo_open(st, s) and can_afford(st, comp, p, t):
-                out[n] = act(A_PHOTO, t)
-                n += 1
+        if photo_open(st, s):
+            for i in range(comp[K_SPACE_AT + s], comp[K_SPACE_AT + s + 1]):
+                t = space_tile(comp, i)
+                if st[TILE_LOC + t] == T_BOARD and can_afford(st, comp, p, t):
+                    out[n] = act(A_PHOTO, t)
+                    n += 1
         out[n] = act(A_SKIP)
         n += 1
     elif ph == PH_PAY:
@@ -546,9 +565,9 @@ def resolve_space(st, cfg, comp):
             return
         st[TRADE_NEXT] += 1
     if photo_open(st, s):
-        for t in range(N_TILES):
-            if st[TILE_LOC + t] == T_BOARD and comp[K_TILE_SPACE + t] == s \
-                    and can_afford(st, comp, p, t):
+        for i in range(comp[K_SPACE_AT + s], comp[K_SPACE_AT + s + 1]):
+            t = space_tile(comp, i)
+            if st[TILE_LOC + t] == T_BOARD and can_afford(st, comp, p, t):
                 st[PHASE] = PH_PHOTO
                 return
     st[PHASE] = PH_MOVE

@@ -250,10 +250,10 @@ def keep_values(st, comp, w, kv, fs):
     bt = fs[F_BT:F_BT + E.N_TERRAINS]
     bc[:] = 0.0
     bt[:] = 0.0
-    for t in range(E.N_TILES):
-        if st[E.TILE_LOC + t] == E.T_BOARD:
-            bc[comp[E.K_TILE_CRE + t]] += 0.05
-            bt[comp[E.K_TILE_TER + t]] += 0.05
+    for s in range(comp[E.K_N_SPACES]):
+        for _ in range(st[E.ON_SPACE + s]):  # a space's tiles show its creature and terrain
+            bc[comp[E.K_SCRE + s]] += 0.05
+            bt[comp[E.K_STER + s]] += 0.05
     for u in range(E.N_TYPES):
         kv[u] = w[E.tip_creature(u)] + bc[E.tip_creature(u)] + bt[E.tip_terrain(u)]
 
@@ -275,11 +275,14 @@ def space_values(st, cfg, comp, par, p, v, fs, js):
     """Best affordable tile value on each space (0 if none, or if a tile was taken there this
     turn), plus `seek` for other pawns."""
     v[:] = 0.0
-    for t in range(E.N_TILES):
-        s = comp[E.K_TILE_SPACE + t]
-        if st[E.TILE_LOC + t] == E.T_BOARD and E.photo_open(st, s) \
-                and E.can_afford(st, comp, p, t):
-            v[s] = max(v[s], known_tile_value(st, cfg, comp, par, p, t, fs, js))
+    for s in range(comp[E.K_N_SPACES]):
+        if E.photo_open(st, s):
+            # a space's tiles show its creature and terrain
+            most = E.payable(st, p, comp[E.K_SCRE + s], comp[E.K_STER + s])
+            for i in range(comp[E.K_SPACE_AT + s], comp[E.K_SPACE_AT + s + 1]):
+                t = E.space_tile(comp, i)
+                if st[E.TILE_LOC + t] == E.T_BOARD and comp[E.K_TILE_Q + t] <= most:
+                    v[s] = max(v[s], known_tile_value(st, cfg, comp, par, p, t, fs, js))
     if par[P_TRADE] > 0 and cfg[E.C_TRADING] == 1 and st[E.N_HAND + p] > 0:
         for q in range(E.n_players(cfg)):
             if q != p:
@@ -326,70 +329,86 @@ def route_ends(st, cfg, comp, par, r, fs):
 
 
 @njit(cache=True)
-def best_routes(st, cfg, comp, par, v, r, k, horizon, fs, js):
+def best_routes(st, cfg, comp, par, k, horizon, fs, js):
     """Best route of each length 0..horizon (at most 3) and each number of city tips drawn
     on it (TIP_COUNTS - 1 or more share the last count) for pawn k, by enumeration: a route
-    scores the spaces it enters, tips from cities passed and ended on, the city bonus in the
-    last round and (lookahead) next turn's prospects from its end (`route_ends`). Values go
-    to fs[F_VALS + route(k, ...)], each route's first step to js[I_FIRST + route(k, ...)]."""
+    scores the spaces it enters (fs[F_V:]), tips from cities passed and ended on, the city
+    bonus in the last round and (lookahead) next turn's prospects from its end (fs[F_R:],
+    `route_ends`). Values go to fs[F_VALS + route(k, ...)], each route's first step to
+    js[I_FIRST + route(k, ...)]. The hottest loop of a game: it keeps a route in place
+    (`_slot`) rather than in a function taking the arrays, which costs a reference count
+    per call, and a space's neighbours end at the first -1."""
     p = st[E.CUR]
     p0 = st[E.PAWN + p * E.MAX_PAWNS + k]
-    last = st[E.ROUND] == cfg[E.C_ROUNDS] - 1
-    bonus = par[P_W_CITY] * cfg[E.C_CITY_BONUS] if last else 0.0
-    look = 0.0 if last else par[P_LOOK]
-    end = fs[F_END:F_END + E.MAX_SPACES]
-    pas = fs[F_PAS:F_PAS + E.MAX_SPACES]
-    end_t = js[I_END_T:I_END_T + E.MAX_SPACES]
-    pas_t = js[I_PAS_T:I_PAS_T + E.MAX_SPACES]
     block = st[E.VISITED + k]
     for j in range(cfg[E.C_PAWNS]):
         if j != k:
             block |= 1 << st[E.PAWN + p * E.MAX_PAWNS + j]
-    fs[F_VALS + route(k, 0, 0):F_VALS + route(k + 1, 0, 0)] = NEG
+    at = route(k, 0, 0)
+    fs[F_VALS + at:F_VALS + route(k + 1, 0, 0)] = NEG
     entered0 = p0 != st[E.START + k]
     if entered0:
-        _keep(fs, js, k, 0, end_t[p0], end[p0], -1)
+        fs[F_VALS + _slot(at, 0, js[I_END_T + p0])] = fs[F_END + p0]
     else:
-        _keep(fs, js, k, 0, 0, look * r[p0] + (bonus if E.is_city(comp, p0) else 0.0), -1)
+        last = st[E.ROUND] == cfg[E.C_ROUNDS] - 1
+        bonus = par[P_W_CITY] * cfg[E.C_CITY_BONUS] if last and E.is_city(comp, p0) else 0.0
+        fs[F_VALS + at] = (0.0 if last else par[P_LOOK]) * fs[F_R + p0] + bonus
     if horizon == 0:
         return
-    acc0 = pas[p0] if entered0 else 0.0
-    t0 = pas_t[p0] if entered0 else 0
+    acc0 = fs[F_PAS + p0] if entered0 else 0.0
+    t0 = js[I_PAS_T + p0] if entered0 else 0
     for i in range(E.MAX_DEGREE):
         a = E.adjacent(comp, p0, i)
-        if a < 0 or (block >> a) & 1:
+        if a < 0:
+            break
+        if (block >> a) & 1:
             continue
-        acc1 = acc0 + v[a]
-        _keep(fs, js, k, 1, t0 + end_t[a], acc1 + end[a], a)
+        acc1 = acc0 + fs[F_V + a]
+        val = acc1 + fs[F_END + a]
+        x = _slot(at, 1, t0 + js[I_END_T + a])
+        if val > fs[F_VALS + x]:
+            fs[F_VALS + x] = val
+            js[I_FIRST + x] = a
         if horizon == 1:
             continue
         b1 = block | (1 << a)
-        acc1 += pas[a]
-        t1 = t0 + pas_t[a]
+        acc1 += fs[F_PAS + a]
+        t1 = t0 + js[I_PAS_T + a]
         for j in range(E.MAX_DEGREE):
             b = E.adjacent(comp, a, j)
-            if b < 0 or (b1 >> b) & 1:
+            if b < 0:
+                break
+            if (b1 >> b) & 1:
                 continue
-            acc2 = acc1 + v[b]
-            _keep(fs, js, k, 2, t1 + end_t[b], acc2 + end[b], a)
+            acc2 = acc1 + fs[F_V + b]
+            val = acc2 + fs[F_END + b]
+            x = _slot(at, 2, t1 + js[I_END_T + b])
+            if val > fs[F_VALS + x]:
+                fs[F_VALS + x] = val
+                js[I_FIRST + x] = a
             if horizon == 2:
                 continue
             b2 = b1 | (1 << b)
-            acc2 += pas[b]
-            t2 = t1 + pas_t[b]
+            acc2 += fs[F_PAS + b]
+            t2 = t1 + js[I_PAS_T + b]
             for m in range(E.MAX_DEGREE):
                 c = E.adjacent(comp, b, m)
-                if c < 0 or (b2 >> c) & 1:
+                if c < 0:
+                    break
+                if (b2 >> c) & 1:
                     continue
-                _keep(fs, js, k, 3, t2 + end_t[c], acc2 + v[c] + end[c], a)
+                val = acc2 + fs[F_V + c] + fs[F_END + c]
+                x = _slot(at, 3, t2 + js[I_END_T + c])
+                if val > fs[F_VALS + x]:
+                    fs[F_VALS + x] = val
+                    js[I_FIRST + x] = a
 
 
 @njit(cache=True)
-def _keep(fs, js, k, length, tips, value, step):
-    i = route(k, length, min(tips, TIP_COUNTS - 1))
-    if value > fs[F_VALS + i]:
-        fs[F_VALS + i] = value
-        js[I_FIRST + i] = step
+def _slot(at, length, tips):
+    """Index of the best route of `length` steps drawing `tips` city tips, from pawn slot
+    `at` = route(k, 0, 0)."""
+    return at + length * TIP_COUNTS + min(tips, TIP_COUNTS - 1)
 
 
 @njit(cache=True)
@@ -416,7 +435,7 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
         fs[F_VALS + route(1, 0, 0):F_VALS + route(2, 0, 0)] = NEG
         fs[F_VALS + route(1, 0, 0)] = 0.0
     for k in range(pawns):
-        best_routes(st, cfg, comp, par, v, r, k, horizon, fs, js)
+        best_routes(st, cfg, comp, par, k, horizon, fs, js)
     most0 = _most_tips(fs, 0)
     most1 = _most_tips(fs, 1)
     left = cfg[E.C_TURN_TIPS] - st[E.TURN_TIPS] if cfg[E.C_TURN_TIPS] > 0 else 1 << 30
@@ -538,19 +557,16 @@ def keep_action(st, comp, buf, n):
 
 
 @njit(cache=True)
-def within(comp, s, steps):
-    """Bitmask of the spaces at most `steps` moves from s."""
-    mask = 1 << s
-    for _ in range(steps):
-        grown = mask
-        for x in range(comp[E.K_N_SPACES]):
-            if (mask >> x) & 1:
-                for i in range(E.MAX_DEGREE):
-                    a = E.adjacent(comp, x, i)
-                    if a >= 0:
-                        grown |= 1 << a
-        mask = grown
-    return mask
+def grown(comp, mask):
+    """Bitmask of the spaces in `mask` or next to one of them."""
+    out = mask
+    for x in range(comp[E.K_N_SPACES]):
+        if (mask >> x) & 1:
+            for i in range(E.MAX_DEGREE):
+                a = E.adjacent(comp, x, i)
+                if a >= 0:
+                    out |= 1 << a
+    return out
 
 
 @njit(cache=True)
@@ -573,8 +589,10 @@ def city_value(st, comp, s, w):
     """How promising the wilderness near city s is to the player choosing (`city_action`)."""
     p = st[E.CUR]
     val = 0.0
+    near = 1 << s  # the spaces at most d - 1 steps from s
     for d in range(1, HORIZON + 1):
-        ring = within(comp, s, d) & ~within(comp, s, d - 1)
+        ring = grown(comp, near) & ~near
+        near |= ring
         for x in range(comp[E.K_N_SPACES]):
             cre = comp[E.K_SCRE + x]
             if (ring >> x) & 1 and cre >= 0:
@@ -598,9 +616,11 @@ def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
     if ph == E.PH_PHOTO:
         return photo_action(st, cfg, comp, par, buf, n, fs, js)
     kv = fs[F_KV:F_KV + E.N_TYPES]
-    keep_values(st, comp, w, kv, fs)
     if ph == E.PH_MOVE:
+        if st[E.SWAPS_LEFT] > 0:  # keep values choose only the tip swapped here
+            keep_values(st, comp, w, kv, fs)
         return move_action(st, cfg, comp, par, buf, n, kv, fs, js)
+    keep_values(st, comp, w, kv, fs)
     if ph == E.PH_TRADE:
         return trade_action(st, cfg, comp, par, buf, n, kv, fs)
     if ph == E.PH_PAY:
