@@ -66,7 +66,9 @@ K_TILE_Q = K_TILE_TER + N_TILES
 K_TIP_TYPE = K_TILE_Q + N_TILES
 K_SPACE_AT = K_TIP_TYPE + N_TIPS  # per space, where its tiles start in K_SPACE_TILES (+1: end)
 K_SPACE_TILES = K_SPACE_AT + MAX_SPACES + 1  # the tiles by space, each space's in tile order
-K_END = K_SPACE_TILES + N_TILES
+NEAR_STEPS = 3  # a turn's move by the rulebook: 1-3 spaces
+K_NEAR = K_SPACE_TILES + N_TILES  # per space, bitmask of the spaces NEAR_STEPS or fewer away
+K_END = K_NEAR + MAX_SPACES
 
 
 def component_vector(c):
@@ -92,6 +94,11 @@ def component_vector(c):
     comp[K_SPACE_TILES:K_SPACE_TILES + len(by_space)] = by_space
     for s in range(MAX_SPACES + 1):
         comp[K_SPACE_AT + s] = sum(t.space < s for t in c.tiles)
+    for s in range(len(c.spaces)):
+        near = {s}
+        for _ in range(NEAR_STEPS):
+            near |= {a for x in near for a in c.spaces[x].adjacent}
+        comp[K_NEAR + s] = sum(1 << x for x in near)
     at = assign_at
     for a in c.assignments:
         for side in a.sides:
@@ -403,10 +410,14 @@ def legal_actions(st, cfg, comp, out):
         cre = comp[K_TILE_CRE + t]
         ter = comp[K_TILE_TER + t]
         first = st[PAY_LEFT] == comp[K_TILE_Q + t]
-        for u in range(N_TYPES):
-            if hand(st, p, u) > 0 and (tip_creature(u) == cre
-                                       or (not first and tip_terrain(u) == ter)):
-                out[n] = act(A_PAY, u)
+        for c in range(N_CREATURES):  # by tip type: the creature's, then (not first) ...
+            if c == cre:
+                for u in range(c * N_TERRAINS, (c + 1) * N_TERRAINS):
+                    if hand(st, p, u) > 0:
+                        out[n] = act(A_PAY, u)
+                        n += 1
+            elif not first and hand(st, p, c * N_TERRAINS + ter) > 0:  # ... the terrain's
+                out[n] = act(A_PAY, c * N_TERRAINS + ter)
                 n += 1
     elif ph == PH_DISCARD:
         for u in range(N_TYPES):

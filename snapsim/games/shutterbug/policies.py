@@ -80,7 +80,7 @@ DEFAULT_PARAMS = {
     "search": _BASE[:-1] + (1.0,),
 }
 NEG = -1e18
-HORIZON = 3  # route steps planned (the rulebook's 3; longer custom moves re-plan)
+HORIZON = E.NEAR_STEPS  # route steps planned (the rulebook's 3; longer custom moves re-plan)
 TIP_COUNTS = 9  # routes are told apart by the city tips they draw: 0..7, 8 or more
 ROUTES = E.MAX_PAWNS * (HORIZON + 1) * TIP_COUNTS  # best route per pawn, length, tips drawn
 MAX_JOBS = 63  # side jobs are bits of an int64 mask
@@ -94,7 +94,6 @@ F_W = _f.field("W", E.N_CREATURES)  # creature weights
 F_KV = _f.field("KV", E.N_TYPES)  # keep value per tip type
 F_V = _f.field("V", E.MAX_SPACES)  # value of entering each space
 F_R = _f.field("R", E.MAX_SPACES)  # best space value within reach of each space
-F_TMP = _f.field("TMP", E.MAX_SPACES)
 F_END = _f.field("END", E.MAX_SPACES)  # value of ending a route on each space
 F_PAS = _f.field("PAS", E.MAX_SPACES)  # ... of passing through it
 F_VALS = _f.field("VALS", ROUTES)
@@ -112,6 +111,7 @@ I_PAS_T = _i.field("PAS_T", E.MAX_SPACES)  # ... for passing through it
 I_FIRST = _i.field("FIRST", ROUTES)  # first step of each best route
 I_JOBS = _i.field("JOBS", MAX_JOBS)  # side-job progress worth adding to (-1: none)
 I_TV_OK = _i.field("TV_OK")  # bitmask of the tiles whose value is in F_TV
+I_HOT = _i.field("HOT", E.MAX_SPACES)  # spaces worth entering (`reach_values`)
 # what the seat's weights, side-job targets and tile values were worked out from
 I_SEAT = _i.field("SEAT")  # the seat (-1: nothing yet)
 I_ASSIGN = _i.field("ASSIGN")  # its assignment card
@@ -293,17 +293,22 @@ def space_values(st, cfg, comp, par, p, v, fs, js):
 
 
 @njit(cache=True)
-def reach_values(comp, v, r, tmp):
-    """Best space value within 3 steps of each space (next turn's prospects)."""
+def reach_values(comp, v, r, js):
+    """Best space value within 3 steps of each space (next turn's prospects). Values are
+    never negative, so only the few spaces worth something can raise a space's own."""
     ns = comp[E.K_N_SPACES]
-    r[:] = v
-    for _ in range(HORIZON):
-        tmp[:] = r
-        for s in range(ns):
-            for i in range(E.MAX_DEGREE):
-                a = E.adjacent(comp, s, i)
-                if a >= 0 and tmp[a] > r[s]:
-                    r[s] = tmp[a]
+    hot = 0
+    for s in range(ns):
+        if v[s] > 0.0:
+            js[I_HOT + hot] = s
+            hot += 1
+    for s in range(ns):
+        r[s] = v[s]
+        near = comp[E.K_NEAR + s]
+        for i in range(hot):
+            x = js[I_HOT + i]
+            if (near >> x) & 1 and v[x] > r[s]:
+                r[s] = v[x]
 
 
 @njit(cache=True)
@@ -424,7 +429,7 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
     space_values(st, cfg, comp, par, p, v, fs, js)
     r = fs[F_R:F_R + ns]
     if par[P_LOOK] > 0:
-        reach_values(comp, v, r, fs[F_TMP:F_TMP + ns])
+        reach_values(comp, v, r, js)
     else:
         r[:] = 0.0
     route_ends(st, cfg, comp, par, r, fs)
