@@ -243,7 +243,7 @@ def next_risk(st, comp, mem):
 # ---------------------------------------------------------------- preparation plan
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def habitat_options(st, cfg, comp, ptab, par, h, cards, n, mandatory, vals, tokens, best_v, best_e,
                     alloc, f, pick, worth):
     """Best value of habitat h for every dice count k (0 tokens on cards), with the split.
@@ -566,25 +566,26 @@ def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
 def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
     """Place the reserved card whose placement raises the best plan's value most; when none
     does, end the step (the greedy interpreter stores that best plan for the dice)."""
+    space = plan_space(mem)
     if exact:
         tokens, best = 0, exact_plan(st, cfg, comp, ptab, par, -1, -1, mem, False)
     else:
-        tokens, best = reserved_tables(st, cfg, comp, ptab, par, mem)
-    best_a, _ = best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, mem)
+        tokens, best = reserved_tables(st, cfg, comp, ptab, par, space, mem)
+    best_a, _ = best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, space,
+                              mem)
     if not exact and best_a == E.act(E.A_RESERVED_DONE):
-        store_plan(st, cfg, comp, ptab, par, tokens, mem)
+        store_plan(st, cfg, comp, ptab, par, tokens, space, mem)
     return best_a
 
 
 @njit(cache=True, inline="always")
-def reserved_tables(st, cfg, comp, ptab, par, mem):
+def reserved_tables(st, cfg, comp, ptab, par, space, mem):
     """The greedy kinds' first look at their reserved cards: card values (the table's and the
-    player's reserved cards) and every habitat's options, kept in `mem` (a card placed
-    changes only its own habitat's: `replan_habitat`). Returns the tokens the plan may use
-    and the best plan's value with no card placed."""
+    player's reserved cards) and every habitat's options, kept in `space` (`plan_space`'s; a
+    card placed changes only its own habitat's: `replan_habitat`). Returns the tokens the
+    plan may use and the best plan's value with no card placed."""
     p = st[E.CUR]
     tokens = st[E.TOKENS + p] if par[P_ALLOW_TOKENS] > 0 else 0
-    space = plan_space(mem)
     vals = space[8]
     for c in range(E.N_CARDS):
         vals[c] = 0.0
@@ -597,11 +598,11 @@ def reserved_tables(st, cfg, comp, ptab, par, mem):
 
 
 @njit(cache=True, inline="always")
-def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, mem):
+def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, space, mem):
     """Among the legal placements of reserved cards in buf, the one that raises the best
     plan's value (`best`) most, and that value; (RESERVED_DONE, best) if none does. The
-    greedy kinds re-plan only the card's habitat over the options `reserved_tables` keeps."""
-    space = plan_space(mem)
+    greedy kinds re-plan only the card's habitat over the options `reserved_tables` keeps
+    in `space`."""
     rows, vals = space[7], space[8]
     best_a = E.act(E.A_RESERVED_DONE)
     # one more card at a time: each decision re-plans with the cards already placed
@@ -624,16 +625,16 @@ def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, mem):
 
 
 @njit(cache=True, inline="always")
-def replan_habitat(st, cfg, comp, ptab, par, tokens, h, mem):
+def replan_habitat(st, cfg, comp, ptab, par, tokens, h, space):
     """Habitat h's options anew (a reserved card was placed there); the others' stay."""
-    space = plan_space(mem)
     plan_tables(st, cfg, comp, ptab, par, space[8], tokens, -1, -1, h, h, space)
 
 
 @njit(cache=True, inline="always")
-def store_plan(st, cfg, comp, ptab, par, tokens, mem):
-    """Store the best plan over the habitats' options in `mem` as this turn's plan."""
-    plan_from_tables(st, cfg, comp, ptab, par, tokens, -1, -1, plan_space(mem), mem, True)
+def store_plan(st, cfg, comp, ptab, par, tokens, space, mem):
+    """Store the best plan over the habitats' options (in `space`) in `mem` as this turn's
+    plan."""
+    plan_from_tables(st, cfg, comp, ptab, par, tokens, -1, -1, space, mem, True)
 
 
 @njit(cache=True, inline="always")
@@ -666,22 +667,24 @@ def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem):
     as `engine.step` does."""
     if st[E.PHASE] == E.PH_PREP_RESERVED:
         turn = turns_played(st)
-        tokens, best = reserved_tables(st, cfg, comp, ptab, par, mem)
+        space = plan_space(mem)
+        tokens, best = reserved_tables(st, cfg, comp, ptab, par, space, mem)
         while True:
-            a, best = best_reserved(st, cfg, comp, ptab, par, buf, n, False, tokens, best, mem)
+            a, best = best_reserved(st, cfg, comp, ptab, par, buf, n, False, tokens, best, space,
+                                    mem)
             if a == E.act(E.A_RESERVED_DONE):
-                store_plan(st, cfg, comp, ptab, par, tokens, mem)
+                store_plan(st, cfg, comp, ptab, par, tokens, space, mem)
                 return E.step(st, cfg, comp, rng, a, buf)
             n = E.step(st, cfg, comp, rng, a, buf)
             if turns_played(st) != turn or not (st[E.PHASE] == E.PH_PREP_RESERVED or
                                                  st[E.PHASE] == E.PH_PREP_DICE):
                 return n
             replan_habitat(st, cfg, comp, ptab, par, tokens,
-                           E.reserved_placement(comp, E.act_arg(a))[1], mem)
+                           E.reserved_placement(comp, E.act_arg(a))[1], space)
             if st[E.PHASE] == E.PH_PREP_DICE:
                 # the last card placed ended the step: these tables are the ones the dice
                 # would plan from (placed dice change no option), so their plan is stored
-                store_plan(st, cfg, comp, ptab, par, tokens, mem)
+                store_plan(st, cfg, comp, ptab, par, tokens, space, mem)
                 return n
     if st[E.PHASE] == E.PH_PREP_DICE:
         make_plan(st, cfg, comp, ptab, par, kind == EXACT, mem)
