@@ -347,15 +347,15 @@ def can_draw(st):
 
 
 @njit(cache=True)
-def can_move_to(st, cfg, comp, k, s):
-    """Never back onto a space this pawn occupied this turn, nor onto the other own pawn."""
-    if (st[VISITED + k] >> s) & 1:
-        return False
+def blocked(st, cfg, k):
+    """Bitmask of the spaces the active player's pawn k may not move to: never back onto a
+    space it occupied this turn, nor onto the other own pawn."""
     p = st[CUR]
+    block = st[VISITED + k]
     for j in range(cfg[C_PAWNS]):
-        if j != k and st[PAWN + p * MAX_PAWNS + j] == s:
-            return False
-    return True
+        if j != k:
+            block |= 1 << st[PAWN + p * MAX_PAWNS + j]
+    return block
 
 
 # ---------------------------------------------------------------- legal actions
@@ -375,9 +375,12 @@ def legal_actions(st, cfg, comp, out):
         if st[STEPS] < cfg[C_MAX_STEPS]:
             for k in range(cfg[C_PAWNS]):
                 pos = st[PAWN + p * MAX_PAWNS + k]
+                block = blocked(st, cfg, k)
                 for i in range(MAX_DEGREE):
                     s = adjacent(comp, pos, i)
-                    if s >= 0 and can_move_to(st, cfg, comp, k, s):
+                    if s < 0:  # the neighbours end at the first -1
+                        break
+                    if not (block >> s) & 1:
                         out[n] = act(A_MOVE, pawn_space(k, s))
                         n += 1
         if st[STEPS] > 0 or n == 0:

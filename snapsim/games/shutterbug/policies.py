@@ -282,7 +282,9 @@ def space_values(st, cfg, comp, par, p, v, fs, js):
             for i in range(comp[E.K_SPACE_AT + s], comp[E.K_SPACE_AT + s + 1]):
                 t = E.space_tile(comp, i)
                 if st[E.TILE_LOC + t] == E.T_BOARD and comp[E.K_TILE_Q + t] <= most:
-                    v[s] = max(v[s], known_tile_value(st, cfg, comp, par, p, t, fs, js))
+                    if not (js[I_TV_OK] >> t) & 1:  # a call passing the arrays only when new
+                        known_tile_value(st, cfg, comp, par, p, t, fs, js)
+                    v[s] = max(v[s], fs[F_TV + t])
     if par[P_TRADE] > 0 and cfg[E.C_TRADING] == 1 and st[E.N_HAND + p] > 0:
         for q in range(E.n_players(cfg)):
             if q != p:
@@ -345,10 +347,7 @@ def best_routes(st, cfg, comp, par, k, horizon, fs, js):
     per call, and a space's neighbours end at the first -1."""
     p = st[E.CUR]
     p0 = st[E.PAWN + p * E.MAX_PAWNS + k]
-    block = st[E.VISITED + k]
-    for j in range(cfg[E.C_PAWNS]):
-        if j != k:
-            block |= 1 << st[E.PAWN + p * E.MAX_PAWNS + j]
+    block = E.blocked(st, cfg, k)
     at = route(k, 0, 0)
     fs[F_VALS + at:F_VALS + route(k + 1, 0, 0)] = NEG
     entered0 = p0 != st[E.START + k]
