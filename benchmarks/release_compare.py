@@ -34,6 +34,8 @@ WORKLOADS = {
     "yosemite greedy": ("games", "sim('yosemite', 2, 'greedy')"),
     "shutterbug 4p greedy": ("games", "sim('shutterbug', 4, 'greedy')"),
     "yosemite rollout vs greedy": ("games", "sim('yosemite', 2, 'rollout,greedy', 20)"),
+    # the strongest player each version has: 0.1.0's rollout, here the search kind
+    "yosemite strongest vs greedy": ("games", "sim('yosemite', 2, strongest('yosemite'), 20)"),
     "shutterbug 4p lookahead": ("games", "sim('shutterbug', 4, 'lookahead', 0.1)"),
     "snapshot search decision": ("decision", "search()"),
 }
@@ -52,6 +54,13 @@ RUNNER = textwrap.dedent("""
         t = time.perf_counter()
         run(n)
         return n / (time.perf_counter() - t)
+
+    def strongest(game):
+        # the version's strongest player of `game` against greedy: its search kind, or
+        # before that kind existed its rollout player
+        import importlib
+        kinds = importlib.import_module(f"snapsim.games.{game}.policies").KIND_NAMES
+        return ("search" if "search" in kinds else "rollout") + ",greedy"
 
     def search():
         from snapsim.games.snapshot import policies as P

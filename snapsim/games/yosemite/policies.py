@@ -67,15 +67,16 @@ DEFAULT_PARAMS = {"random": _BASE, "greedy": _BASE, "rollout": _BASE}
 DEFAULT_PARAMS["search"] = read_tuned(
     "yosemite", Path(__file__).parent / "data" / "tuned-2p.toml")[1][:P_ROLLOUTS] + (4.0, 2.0, 0.15)
 NEG = -1e18
-AV_FISH = 2 * E.N_ANIMALS  # `animal_values`: two per-animal rows, then the fish and tent bonuses
-AV_TENT = AV_FISH + 1
-TV_SIZE = AV_TENT + 1
+N_BONUS = 4  # `tile_worths`: a value per animal and bonus, one per landmark, working rows
+AV_LM = E.N_ANIMALS * N_BONUS
+AV_WORK = AV_LM + E.N_LM
+TV_SIZE = AV_WORK + 2 * E.N_ANIMALS
 
 
 @njit(cache=True, inline="always")
 def work(buf):
     """The greedy player's working arrays in the action buffer's policy tail: (reach: squares
-    by fish eaten, moves: one square's animal moves, av: `animal_values`, sv: square values;
+    by fish eaten, moves: one square's animal moves, av: `tile_worths`, sv: square values;
     the last two as floats)."""
     w = E.policy_scratch(buf)
     m = E.N_SQ + E.MAX_LEGAL
@@ -129,8 +130,10 @@ def remember(st, mem, target, action, buf):
     mem[M_TURN] = st[E.TURN]
     mem[M_TARGET] = target
     mem[M_ACTION] = action
-    E.distances(target, st[E.POS + 1 - st[E.CUR]], E.N_SQ, mem[M_DIST:M_DIST + E.N_SQ],
-                E.scratch(buf)[1])
+    p = st[E.CUR]
+    if target != st[E.POS + p]:  # the way back from the target, as far as the fish go
+        E.distances(target, st[E.POS + 1 - p], st[E.FISH + p], mem[M_DIST:M_DIST + E.N_SQ],
+                    E.scratch(buf)[1])
 
 
 # ---------------------------------------------------------------- values
@@ -191,12 +194,13 @@ def visible_hand(st, comp, p, out):
 
 
 @njit(cache=True)
-def animal_values(st, cfg, comp, par, p, hand, av):
-    """What collecting a tile is worth to p, who holds `hand` (by animal), now, by its animal
-    and bonus: av = (per animal: photo progress and judges, per animal: the photo a camera
-    bonus could take, then a fish bonus, a tent bonus); `tile_value` reads it."""
-    tg = av[:E.N_ANIMALS]
-    cam = av[E.N_ANIMALS:2 * E.N_ANIMALS]
+def tile_worths(st, cfg, comp, par, p, hand, av):
+    """What collecting a tile is worth to p, who holds `hand` (by animal), now, by its kind
+    (`tile_value` reads it): an animal tile by its animal (progress toward the face-up photos,
+    judges) and bonus (a fish, a tent, the photo a camera could take), a landmark tile by its
+    token's worth if the token lies there. The last rows of av are working space."""
+    tg = av[AV_WORK:AV_WORK + E.N_ANIMALS]
+    cam = av[AV_WORK + E.N_ANIMALS:TV_SIZE]
     for a in range(E.N_ANIMALS):
         tg[a] = par[P_JUDGE] * st[E.JUDGE_IN + a]
         cam[a] = 0.0
@@ -222,33 +226,36 @@ def animal_values(st, cfg, comp, par, p, hand, av):
                 m, pr = miss, pairs + (hand[a] - k + 1) // 2 - (hand[a] - k) // 2
             if (m == 0 or (cfg[E.C_WILDS] == 1 and pr >= m)) and g > cam[a]:
                 cam[a] = g
-    av[AV_FISH] = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
-    av[AV_TENT] = par[P_TENT] * tent_value(st, comp, p)
+    fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
+    tent = par[P_TENT] * tent_value(st, comp, p)
+    for a in range(E.N_ANIMALS):
+        av[a * N_BONUS + E.B_NONE] = tg[a]
+        av[a * N_BONUS + E.B_FISH] = tg[a] + fish
+        av[a * N_BONUS + E.B_TENT] = tg[a] + tent
+        av[a * N_BONUS + E.B_CAMERA] = tg[a] + cam[a]
+    for lm in range(E.N_LM):
+        tok = st[E.LM_TOKEN_ON + lm] == 1
+        av[AV_LM + lm] = landmark_value(st, comp, par, p, lm) if tok else 0.0
     return av
 
 
 @njit(cache=True, inline="always")
-def tile_value(st, comp, par, p, av, t):
-    """What collecting tile t (-1: none) is worth to p, by `animal_values` av (a landmark
-    tile: its token's worth if the token lies there)."""
+def tile_value(comp, av, t):
+    """What collecting tile t (-1: none) is worth, by `tile_worths` av."""
     if t < 0:
         return 0.0
     if t >= E.N_TILES:
-        lm = t - E.N_TILES
-        return landmark_value(st, comp, par, p, lm) if st[E.LM_TOKEN_ON + lm] == 1 else 0.0
-    b = comp[E.K_TILE_BONUS + t]
-    return av[comp[E.K_TILE_ANIMAL + t]] + (
-        av[AV_FISH] if b == E.B_FISH else av[AV_TENT] if b == E.B_TENT else
-        av[E.N_ANIMALS + comp[E.K_TILE_ANIMAL + t]] if b == E.B_CAMERA else 0.0)
+        return av[AV_LM + t - E.N_TILES]
+    return av[comp[E.K_TILE_ANIMAL + t] * N_BONUS + comp[E.K_TILE_BONUS + t]]
 
 
 @njit(cache=True)
 def square_values(st, cfg, comp, par, p, hand, av, sv):
     """sv[s]: what the tile on square s is worth to p, who holds `hand`; the most of them."""
-    animal_values(st, cfg, comp, par, p, hand, av)
+    tile_worths(st, cfg, comp, par, p, hand, av)
     top = 0.0
     for s in range(E.N_SQ):
-        sv[s] = tile_value(st, comp, par, p, av, st[E.PARK + s])
+        sv[s] = tile_value(comp, av, st[E.PARK + s])
         top = max(top, sv[s])
     return top
 
@@ -507,12 +514,12 @@ def greedy_action(st, cfg, comp, par, buf, n, mem):
     if ph == E.PH_PAY:
         return pay_action(st, cfg, comp, par, buf, n, mem)
     if ph == E.PH_DISCARD:
-        av = animal_values(st, cfg, comp, par, p, own_hand(st, p), work(buf)[2])
+        av = tile_worths(st, cfg, comp, par, p, own_hand(st, p), work(buf)[2])
         keep = work(buf)[3][:E.N_ANIMALS]
         keep[:] = -NEG
         for t in range(E.N_TILES):  # an animal's worth: its tiles' worth without the bonus
             a = comp[E.K_TILE_ANIMAL + t]
-            keep[a] = min(keep[a], tile_value(st, comp, par, p, av, t))
+            keep[a] = min(keep[a], tile_value(comp, av, t))
         best = buf[0]
         for i in range(n):
             if keep[E.act_arg(buf[i])] < keep[E.act_arg(best)]:
