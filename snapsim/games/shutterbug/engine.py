@@ -67,8 +67,9 @@ K_TIP_TYPE = K_TILE_Q + N_TILES
 K_SPACE_AT = K_TIP_TYPE + N_TIPS  # per space, where its tiles start in K_SPACE_TILES (+1: end)
 K_SPACE_TILES = K_SPACE_AT + MAX_SPACES + 1  # the tiles by space, each space's in tile order
 NEAR_STEPS = 3  # a turn's move by the rulebook: 1-3 spaces
-K_NEAR = K_SPACE_TILES + N_TILES  # per space, bitmask of the spaces NEAR_STEPS or fewer away
-K_END = K_NEAR + MAX_SPACES
+# per d = 1..NEAR_STEPS and space, bitmask of the spaces d or fewer steps away (`near`)
+K_NEAR = K_SPACE_TILES + N_TILES
+K_END = K_NEAR + NEAR_STEPS * MAX_SPACES
 
 
 def component_vector(c):
@@ -96,9 +97,9 @@ def component_vector(c):
         comp[K_SPACE_AT + s] = sum(t.space < s for t in c.tiles)
     for s in range(len(c.spaces)):
         near = {s}
-        for _ in range(NEAR_STEPS):
+        for d in range(NEAR_STEPS):
             near |= {a for x in near for a in c.spaces[x].adjacent}
-        comp[K_NEAR + s] = sum(1 << x for x in near)
+            comp[K_NEAR + d * MAX_SPACES + s] = sum(1 << x for x in near)
     at = assign_at
     for a in c.assignments:
         for side in a.sides:
@@ -121,6 +122,12 @@ def side_entry(comp, a, side, i):
 @njit(cache=True)
 def adjacent(comp, s, i):
     return comp[K_ADJ + s * MAX_DEGREE + i]
+
+
+@njit(cache=True)
+def near(comp, s, d):
+    """Bitmask of the spaces at most d steps from s (d <= NEAR_STEPS)."""
+    return (1 << s) if d == 0 else comp[K_NEAR + (d - 1) * MAX_SPACES + s]
 
 
 @njit(cache=True)

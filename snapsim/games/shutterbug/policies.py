@@ -306,7 +306,7 @@ def reach_values(comp, v, r, js):
             hot += 1
     for s in range(ns):
         r[s] = v[s]
-        near = comp[E.K_NEAR + s]
+        near = E.near(comp, s, HORIZON)
         for i in range(hot):
             x = js[I_HOT + i]
             if (near >> x) & 1 and v[x] > r[s]:
@@ -561,19 +561,6 @@ def keep_action(st, comp, buf, n):
 
 
 @njit(cache=True)
-def grown(comp, mask):
-    """Bitmask of the spaces in `mask` or next to one of them."""
-    out = mask
-    for x in range(comp[E.K_N_SPACES]):
-        if (mask >> x) & 1:
-            for i in range(E.MAX_DEGREE):
-                a = E.adjacent(comp, x, i)
-                if a >= 0:
-                    out |= 1 << a
-    return out
-
-
-@njit(cache=True)
 def city_action(st, comp, buf, n, w):
     """Set-up (the board is still empty): the city with the most promising wilderness
     nearby. A space d steps away (d <= 3) counts its silhouette creature's weight, once more
@@ -593,10 +580,8 @@ def city_value(st, comp, s, w):
     """How promising the wilderness near city s is to the player choosing (`city_action`)."""
     p = st[E.CUR]
     val = 0.0
-    near = 1 << s  # the spaces at most d - 1 steps from s
     for d in range(1, HORIZON + 1):
-        ring = grown(comp, near) & ~near
-        near |= ring
+        ring = E.near(comp, s, d) & ~E.near(comp, s, d - 1)
         for x in range(comp[E.K_N_SPACES]):
             cre = comp[E.K_SCRE + x]
             if (ring >> x) & 1 and cre >= 0:
