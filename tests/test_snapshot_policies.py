@@ -34,6 +34,7 @@ from snapshot_helpers import (
 from snapsim.games.snapshot import SnapshotConfig, SnapshotGame
 from snapsim.games.snapshot import engine as E
 from snapsim.games.snapshot import policies as P
+from snapsim.games.snapshot.config import photo_table
 from snapsim.games.snapshot.search import recount_assignment
 from snapsim.games.snapshot.tuning import tuned_policies
 
@@ -183,3 +184,41 @@ def test_greedy_gives_up_when_nothing_is_at_stake():
     play(g, TOKENS_DONE)
     assert g.phase == "re-roll" and legal(g) == {code(E.A_REROLL, E.SUPPLY), GIVE_UP}
     assert g.policy_action().code == GIVE_UP
+
+
+# ---------------------------------------------------------------- the preparation plan
+
+
+def test_token_bundle_is_the_best_gain_per_token_within_the_tokens_left():
+    """Two dice on a difficulty-10 animal worth 10, a token costing 0.1: P(photo) with k
+    tokens is P(2d6 >= 10 - k) = 6, 10, 15, 21, 26 in 36. Per token, 3 tokens gain most
+    (21/36 x 9.7 - 6/36 x 10 over 3) and are taken, before the 2 and 4 that gain less; with
+    only 2 tokens left the best is 2. A worthless animal takes none."""
+    ptab = photo_table()
+    base = 6 / 36 * 10
+    rate, k, gain = P.best_bundle(ptab, 1.0, 2, 0, 10, 10.0, 0.1, 8)
+    assert k == 3 and gain == pytest.approx(21 / 36 * 9.7 - base)
+    assert rate == pytest.approx(gain / 3)
+    rate, k, gain = P.best_bundle(ptab, 1.0, 2, 0, 10, 10.0, 0.1, 2)
+    assert k == 2 and gain == pytest.approx(15 / 36 * 9.8 - base)
+    # a habitat explored half the time halves every gain: the same bundle
+    assert P.best_bundle(ptab, 0.5, 2, 0, 10, 10.0, 0.1, 8)[1:] == (
+        3, pytest.approx((21 / 36 * 9.7 - base) / 2))
+    assert P.best_bundle(ptab, 1.0, 2, 0, 10, 0.0, 0.1, 8)[1] == 0
+
+
+def test_reserved_step_leaves_the_plan_the_dice_would_make():
+    """Greedy places both reserved cards in one go (`policies.prepare`); the last placement
+    ends the step, and the plan it leaves is the one the dice step would make afresh."""
+    g = prep_reserved(_game("greedy"))
+    st, rng = g.state.copy(), g._rng.copy()
+    buf = np.empty(E.MAX_LEGAL, np.int64)
+    n = E.legal_actions(st, g._cfg, g._comp, buf)
+    mem = P.new_memory()
+    P.prepare(st, g._cfg, g._comp, g._ptab, rng, P.GREEDY, g._params[0], buf, n, mem)
+    assert st[E.PHASE] == E.PH_PREP_DICE and st[E.N_RESERVED] == 0
+    assert mem[P.M_TURN] == P.turns_played(st)
+    fresh = P.new_memory()
+    P.make_plan(st, g._cfg, g._comp, g._ptab, g._params[0], False, fresh)
+    plan = slice(P.M_HAB, P.M_TOK + E.N_CARDS)
+    assert (mem[plan] == fresh[plan]).all() and mem[P.M_HAB:P.M_DICE].sum() > 0

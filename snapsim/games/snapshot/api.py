@@ -106,12 +106,17 @@ def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None)
     while st[E.PHASE] != E.PH_OVER:
         k = seats[E.decider(st)]
         ph = st[E.PHASE]
-        if P.follows_plan(kinds[k]) and (ph == E.PH_PREP_DICE or ph == E.PH_PREP_TOKENS or (
-                ph == E.PH_PREP_RESERVED and kinds[k] != P.EXACT)):
-            n = P.prepare(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem)
-            continue
-        a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem,
-                            search)
+        if P.follows_plan(kinds[k]):
+            if ph == E.PH_PREP_DICE or ph == E.PH_PREP_TOKENS or (
+                    ph == E.PH_PREP_RESERVED and kinds[k] != P.EXACT):
+                n = P.prepare(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem)
+                continue
+            # the heuristic kinds' interpreter, as `policies.policy_action` would call it
+            a = P.heuristic_action(st, cfg, comp, ptab, rng, params[k], buf, n,
+                                   kinds[k] == P.EXACT, mem)
+        else:
+            a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem,
+                                search)
         n = E.step(st, cfg, comp, rng, a, buf)
     return st
 
