@@ -356,12 +356,25 @@ def plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval):
 
 
 @njit(cache=True)
-def keep_value(st, cfg, comp, par, hand, skip):
-    """What tiles still held are worth: judged animals, and progress toward the face-up
-    photos other than slot `skip`."""
+def keep_weights(st, cfg, comp, par, w):
+    """What `keep_value` weighs, into w: per animal, a held tile's worth to the judges; per
+    photo slot, the face-up photo's worth (0 for an empty slot)."""
+    for a in range(E.N_ANIMALS):
+        w[a] = par[P_JUDGE] * st[E.JUDGE_IN + a]
+    for s in range(cfg[E.C_SLOTS]):
+        ph = st[E.SLOT + s]
+        w[E.N_ANIMALS + s] = par[P_PHOTO] * photo_gain(st, comp, par, st[E.CUR], ph) \
+            if ph >= 0 else 0.0
+    return w
+
+
+@njit(cache=True, inline="always")
+def keep_value(st, cfg, comp, w, hand, skip):
+    """What tiles still held are worth (`keep_weights` w): judged animals, and progress toward
+    the face-up photos other than slot `skip`."""
     v = 0.0
     for a in range(E.N_ANIMALS):
-        v += par[P_JUDGE] * st[E.JUDGE_IN + a] * hand[a]
+        v += w[a] * hand[a]
     for s in range(cfg[E.C_SLOTS]):
         ph = st[E.SLOT + s]
         if ph < 0 or s == skip:
@@ -369,46 +382,54 @@ def keep_value(st, cfg, comp, par, hand, skip):
         miss = 0
         for a in range(E.N_ANIMALS):
             miss += max(0, E.need(comp, ph, a) - hand[a])
-        v += par[P_PHOTO] * photo_gain(st, comp, par, st[E.CUR], ph) / (1 + miss)
+        v += w[E.N_ANIMALS + s] / (1 + miss)
     return v
 
 
 @njit(cache=True)
-def best_payment(st, cfg, comp, par, slot, first, lo, hi, paid, left):
-    """The payment for the photo in `slot` that keeps the most valuable hand: over every count
-    of tiles of animals first.. (the earlier ones paid, covering lo..hi of its animals) that
-    completes it, the kept value; the tiles of each animal it pays in `paid` (`left`: room
-    for the hand it keeps). The first best in count order wins."""
-    p = st[E.CUR]
+def best_payment(st, cfg, comp, slot, first, lo, hi, w, paid, left, d):
+    """The payment for the photo in `slot` that keeps the most valuable hand (`keep_weights`
+    w): over every count of tiles of animals first.. (the earlier ones paid, covering lo..hi
+    of its animals) that completes it, the kept value; the tiles of each animal it pays in
+    `paid` (`left`, `d`: room for the hand it keeps and the counts tried). The first best in
+    count order (animal `first` counting fastest) wins."""
     ph = st[E.SLOT + slot]
     k = E.photo_size(comp, ph)
-    hand = own_hand(st, p)
-    total = 1
-    for a in range(first, E.N_ANIMALS):
-        total *= hand[a] + 1
+    hand = own_hand(st, st[E.CUR])
     paid[:] = 0
+    d[:] = 0
+    left[:] = hand
     best_v = NEG
-    for code in range(total):  # the counts as digits of a mixed-radix number
-        r = code
+    while True:
         l, h = lo, hi
         ok = True
-        for a in range(E.N_ANIMALS):
-            d = 0
-            if a >= first:
-                d = r % (hand[a] + 1)
-                r //= hand[a] + 1
-                dl, dh = E.cover_span(cfg, comp, ph, a, d)
-                ok = ok and dl <= dh
-                l += dl
-                h += dh
-            left[a] = hand[a] - d
+        for a in range(first, E.N_ANIMALS):
+            dl, dh = E.cover_span(cfg, comp, ph, a, d[a])
+            ok = ok and dl <= dh
+            l += dl
+            h += dh
         if ok and l <= k <= h:
-            v = keep_value(st, cfg, comp, par, left, slot)
+            v = keep_value(st, cfg, comp, w, left, slot)
             if v > best_v:
                 best_v = v
-                for a in range(E.N_ANIMALS):
-                    paid[a] = hand[a] - left[a]
-    return best_v
+                paid[:] = d
+        a = first  # the next counts
+        while a < E.N_ANIMALS and d[a] == hand[a]:
+            d[a] = 0
+            left[a] = hand[a]
+            a += 1
+        if a == E.N_ANIMALS:
+            return best_v
+        d[a] += 1
+        left[a] -= 1
+
+
+@njit(cache=True, inline="always")
+def payment_space(buf):
+    """Room in the policy tail for `best_payment`: (weights, paid, left, counts)."""
+    _, moves, _, sv = work(buf)
+    n = E.N_ANIMALS
+    return sv[:n + E.MAX_SLOTS], moves[:n], moves[n:2 * n], moves[2 * n:3 * n]
 
 
 @njit(cache=True)
@@ -417,8 +438,8 @@ def camera_action(st, cfg, comp, par, buf, n, mem):
     payment is remembered for the payment decisions that follow."""
     p = st[E.CUR]
     hand = own_hand(st, p)
-    moves = work(buf)[1]  # room for a payment and the hand it leaves
-    paid, left = moves[:E.N_ANIMALS], moves[E.N_ANIMALS:2 * E.N_ANIMALS]
+    w, paid, left, d = payment_space(buf)
+    keep_weights(st, cfg, comp, par, w)
     best, best_v = E.act(E.A_NO_PHOTO), 0.0
     for i in range(n):
         if E.act_kind(buf[i]) != E.A_PHOTO:
@@ -428,9 +449,9 @@ def camera_action(st, cfg, comp, par, buf, n, mem):
         judged = 0.0
         for a in range(E.N_ANIMALS):
             judged += par[P_JUDGE] * st[E.JUDGE_IN + a] * E.need(comp, ph, a)
-        kept = best_payment(st, cfg, comp, par, slot, 0, 0, 0, paid, left)
+        kept = best_payment(st, cfg, comp, slot, 0, 0, 0, w, paid, left, d)
         v = photo_gain(st, comp, par, p, ph) + judged + kept - \
-            keep_value(st, cfg, comp, par, hand, slot)
+            keep_value(st, cfg, comp, w, hand, slot)
         if v > best_v:
             best, best_v = buf[i], v
             mem[M_PAY_TURN] = st[E.TURN]
@@ -448,10 +469,9 @@ def pay_action(st, cfg, comp, par, buf, n, mem):
         c = E.act(E.A_PAY, mem[M_PAY + a])
         if is_legal(buf, n, c):
             return c
-    moves = work(buf)[1]
-    paid, left = moves[:E.N_ANIMALS], moves[E.N_ANIMALS:2 * E.N_ANIMALS]
-    best_payment(st, cfg, comp, par, st[E.PAY_SLOT], a, st[E.PAY_LO], st[E.PAY_HI], paid,
-                 left)
+    w, paid, left, d = payment_space(buf)
+    keep_weights(st, cfg, comp, par, w)
+    best_payment(st, cfg, comp, st[E.PAY_SLOT], a, st[E.PAY_LO], st[E.PAY_HI], w, paid, left, d)
     return E.act(E.A_PAY, paid[a])
 
 
