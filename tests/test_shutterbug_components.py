@@ -97,3 +97,23 @@ def test_tile_count_and_custom_set_plays(tmp_path):
     comp = load_components(path)
     df = run_games(ShutterbugConfig(players=3, components=comp), ["greedy"] * 3, 0, 50, 1)
     assert df.side_job_points.max() >= 9
+
+
+def test_component_vector_map_tables():
+    """The vector's tables the kernels read instead of scanning: each space's printed tiles
+    (in tile order) and the spaces 1-3 steps away, as walked on the map."""
+    from snapsim.games.shutterbug import engine as E
+
+    c = load_components()
+    comp = E.component_vector(c)
+    for s in range(len(c.spaces)):
+        listed = [int(E.space_tile(comp, i))
+                  for i in range(comp[E.K_SPACE_AT + s], comp[E.K_SPACE_AT + s + 1])]
+        assert listed == [t for t, tile in enumerate(c.tiles) if tile.space == s]
+        reach = {s}
+        for d in range(1, E.NEAR_STEPS + 1):
+            reach |= {a for x in reach for a in c.spaces[x].adjacent}
+            assert int(E.near(comp, s, d)) == sum(1 << x for x in reach)
+    chicago, new_orleans = c.space_index("Chicago"), c.space_index("New Orleans")
+    assert (E.near(comp, chicago, 1) >> new_orleans) & 1
+    assert E.near(comp, chicago, 0) == 1 << chicago
