@@ -221,14 +221,38 @@ STATE_SIZE = _layout.size
 # ---------------------------------------------------------------- the park
 
 
+def _neighbours():
+    out = np.full((N_SQ, 4), -1, np.int64)
+    for sq in range(N_SQ):
+        for d in range(4):
+            r, c = sq // SIZE + DR[d], sq % SIZE + DC[d]
+            if 0 <= r < SIZE and 0 <= c < SIZE:
+                out[sq, d] = r * SIZE + c
+    return out
+
+
+NEIGHBOURS = _neighbours()  # the square one step from each square in each direction, -1 off
+
+
+def _within():
+    """Per reach 0..3 and square: the squares at most that many steps away (ignoring the
+    opponent), in square order, then -1."""
+    out = np.full((4, N_SQ, N_SQ), -1, np.int64)
+    for reach in range(4):
+        for a in range(N_SQ):
+            near = [b for b in range(N_SQ)
+                    if abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE) <= reach]
+            out[reach, a, :len(near)] = near
+    return out
+
+
+WITHIN = _within()
+
+
 @njit(cache=True, inline="always")
 def neighbour(sq, d):
     """The square one step from sq in direction d, -1 off the park."""
-    r = sq // SIZE + DR[d]
-    c = sq % SIZE + DC[d]
-    if r < 0 or r >= SIZE or c < 0 or c >= SIZE:
-        return -1
-    return r * SIZE + c
+    return NEIGHBOURS[sq, d]
 
 
 @njit(cache=True, inline="always")
@@ -302,8 +326,10 @@ def animal_dests(frm, opp, animal, out, n, dist, queue):
         reach = 3 if animal == FOX else 2
         gap = manhattan(frm, opp)
         if gap >= reach:  # too far to block a path: every square within reach but theirs
-            for s in range(N_SQ):
-                if s != opp and manhattan(frm, s) <= reach:
+            for s in WITHIN[reach, frm]:
+                if s < 0:
+                    break
+                if s != opp:
                     out[n] = act(A_ANIMAL, s)
                     n += 1
         else:

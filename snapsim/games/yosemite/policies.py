@@ -288,7 +288,7 @@ def keep_plan(v, key, q, a, tq, ta, tkey, tval, k):
     return min(k + 1, len(tq))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def plan(st, cfg, comp, par, fish, buf):
     """The best plan (square reached by eating up to `fish` fish, explore action there)."""
     tq, ta, tkey, tval = best_plan(buf)
@@ -491,7 +491,7 @@ def eat_toward(st, buf, n, mem):
     return E.act(E.A_STOP_EATING)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def turn_action(st, cfg, comp, par, buf, n, mem):
     """The turn's move (eating fish, then exploring) by the plan in memory, made now if there
     is none for this turn or the pawn stopped short of its square."""
