@@ -498,8 +498,11 @@ def _first_step(js, l0, t0, l1, t1):
 
 
 @njit(cache=True)
-def move_action(st, cfg, comp, par, buf, n, kv, fs, js):
+def move_action(st, cfg, comp, par, buf, n, fs, js):
+    """Swap (solo) a tip worth at most `swap_max`, else the planned route's next step."""
     if st[E.SWAPS_LEFT] > 0:
+        kv = fs[F_KV:F_KV + E.N_TYPES]
+        keep_values(st, comp, fs[F_W:F_W + E.N_CREATURES], kv, fs)
         a = cheapest(buf, n, E.A_SWAP, kv)
         if a >= 0 and kv[E.act_arg(a)] <= par[P_SWAP_MAX]:
             return a
@@ -599,16 +602,14 @@ def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
     if ph == E.PH_KEEP:
         return keep_action(st, comp, buf, n)
     seat_values(st, cfg, comp, par, p, fs, js)
+    if ph == E.PH_MOVE:
+        return move_action(st, cfg, comp, par, buf, n, fs, js)
     w = fs[F_W:F_W + E.N_CREATURES]
     if ph == E.PH_CITY:
         return city_action(st, comp, buf, n, w)
     if ph == E.PH_PHOTO:
         return photo_action(st, cfg, comp, par, buf, n, fs, js)
     kv = fs[F_KV:F_KV + E.N_TYPES]
-    if ph == E.PH_MOVE:
-        if st[E.SWAPS_LEFT] > 0:  # keep values choose only the tip swapped here
-            keep_values(st, comp, w, kv, fs)
-        return move_action(st, cfg, comp, par, buf, n, kv, fs, js)
     keep_values(st, comp, w, kv, fs)
     if ph == E.PH_TRADE:
         return trade_action(st, cfg, comp, par, buf, n, kv, fs)
