@@ -686,11 +686,13 @@ def collect(st, cfg, comp, rng):
 def discard_tile(st, comp, p, a):
     """One of p's tiles of animal a to the discard pile, face up: a tile the opponent has
     already seen if p holds one (tiles of one animal differ only in what they reveal)."""
-    pick = -1
+    pick = -1  # the first seen one, else the first
     for t in range(N_TILES):
         if st[TILE_LOC + t] == L_HAND and st[TILE_OWNER + t] == p and \
                 comp[K_TILE_ANIMAL + t] == a and (pick < 0 or st[SEEN + t] > st[SEEN + pick]):
             pick = t
+            if st[SEEN + t]:
+                break
     st[TILE_LOC + pick] = L_DISCARD
     st[TILE_OWNER + pick] = -1
     st[SEEN + pick] = 1
