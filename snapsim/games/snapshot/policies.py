@@ -243,7 +243,7 @@ def next_risk(st, comp, mem):
 # ---------------------------------------------------------------- preparation plan
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def habitat_options(st, cfg, comp, ptab, par, h, cards, n, mandatory, vals, tokens, best_v, best_e,
                     alloc, f, pick, worth):
     """Best value of habitat h for every dice count k (0 tokens on cards), with the split.
