@@ -2,6 +2,11 @@
 policy's choice (the bundled tuned one for the player count, by default), leaves it only on a
 clear lead, and where it does not leave it plays exactly the base's games."""
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,7 +18,7 @@ from snapsim.errors import InputError
 from snapsim.games.shutterbug import ShutterbugConfig, ShutterbugGame, make_policy, run_games
 from snapsim.games.shutterbug import engine as E
 from snapsim.games.shutterbug import policies as P
-from snapsim.sim.kernel import policy_arrays
+from snapsim.sim.kernel import mix_seed, policy_arrays
 
 TINY = "search:rollouts=2:candidates=3:depth=0:z=0"
 
@@ -22,7 +27,8 @@ def sampled(g, seed):
     """A copy of g's game with the hidden information redealt for the current seat."""
     h = twin(g)
     rng = np.array([seed, 0], np.uint64)
-    P.determinize(h.state, h._cfg, h._comp, g.current_player, rng)
+    _, js, _ = P.new_scratch(h._cfg, h._comp)
+    P.determinize(h.state, h._cfg, h._comp, g.current_player, rng, js)
     return h
 
 
@@ -61,10 +67,11 @@ def test_candidates_start_with_the_greedy_choice_then_the_best_other_steps():
     n = E.legal_actions(st, cfg, comp, g._buf)
     buf = g._buf[:n].copy()
     par = np.array(P.DEFAULT_PARAMS["search"])
-    fs, js = P.new_scratch(cfg, comp)
+    fs, js, _ = P.new_scratch(cfg, comp)
     greedy = P.heuristic_action(st, cfg, comp, par, buf, n, fs, js)
     assert greedy == move(g, "Mountain 2")  # the quality-3 tile next door
-    cands = P.search_candidates(st, cfg, comp, par, buf, n, greedy, fs, js)
+    m = P.search_candidates(st, cfg, comp, par, buf, n, greedy, fs, js)
+    cands = js[P.I_CANDS:P.I_CANDS + m]
     assert cands.tolist()[0] == greedy and len(cands) == 3 and len(set(cands.tolist())) == 3
     assert set(cands.tolist()) <= set(buf.tolist())
     assert (st == g.state).all()
@@ -87,17 +94,33 @@ def test_where_the_search_does_not_leave_its_base_it_plays_the_base_games(search
     assert g.scores().score.tolist() == want[want.game == 1].score.tolist()
 
 
+def test_a_playout_stream_is_seeded_as_the_shared_seed_mixer_seeds_it():
+    rng = np.array([7, 9], np.uint64)
+    for key, index in ((0, 0), (12345, 1), (2**64 - 1, 3 * 999 + 2)):
+        P.seed_stream(rng, 1, np.uint64(key), index)
+        assert rng[1] == mix_seed(np.uint64(key), index) and rng[0] == 7
+
+
+def chosen(vals, margin, z):
+    """The search's choice from playout values (rows, one per sample) of the candidates
+    (columns; 0 the base's move), summed playout by playout as the search does."""
+    lead, lead_sq = np.zeros(vals.shape[1]), np.zeros(vals.shape[1])
+    for row in vals:
+        P.add_leads(np.ascontiguousarray(row), lead, lead_sq)
+    return P.chosen(lead, lead_sq, len(vals), margin, z)
+
+
 def test_a_search_leaves_its_base_only_on_a_clear_lead():
     # playout values (rows) of the base's move (column 0) and two others, paired by sample
     vals = np.array([[0.0, 0.3, 0.9], [1.0, 1.3, 0.1], [0.5, 0.8, 1.4], [0.2, 0.5, 0.4]])
     # column 1 leads by 0.3 in every playout (no spread); column 2 by 0.05 on average
-    assert P.chosen(vals, 0.0, 0.0) == 1
-    assert P.chosen(vals, 0.0, 10.0) == 1  # an exact lead has no standard error
-    assert P.chosen(vals, 0.25, 0.0) == 1 and P.chosen(vals, 0.35, 0.0) == 0  # over the margin
+    assert chosen(vals, 0.0, 0.0) == 1
+    assert chosen(vals, 0.0, 10.0) == 1  # an exact lead has no standard error
+    assert chosen(vals, 0.25, 0.0) == 1 and chosen(vals, 0.35, 0.0) == 0  # over the margin
     noisy = vals[:, [0, 2]]  # leads 0.9, -0.9, 0.9, 0.2: mean 0.275, standard error 0.425
-    assert P.chosen(noisy, 0.0, 0.0) == 1
-    assert P.chosen(noisy, 0.0, 0.64) == 1 and P.chosen(noisy, 0.0, 0.65) == 0
-    assert P.chosen(vals[:, [0]], 0.0, 0.0) == 0  # nothing to compare
+    assert chosen(noisy, 0.0, 0.0) == 1
+    assert chosen(noisy, 0.0, 0.64) == 1 and chosen(noisy, 0.0, 0.65) == 0
+    assert chosen(vals[:, [0]], 0.0, 0.0) == 0  # nothing to compare
 
 
 def test_on_base_gives_the_search_the_tuned_weights_for_the_player_count():
@@ -120,6 +143,39 @@ def test_own_weights_on_the_tuned_base_are_refused_in_one_line():
         make_policy("search:w_assign=3:rollouts=4:look=1")
     assert make_policy("search:w_assign=3:base=0").params[P.P_W_ASSIGN] == 3
     assert make_policy("search:rollouts=4:z=1").params[P.P_BASE] == 1  # budget only: fine
+
+
+ALLOCATIONS = """
+import json, numpy as np
+from numba.core.runtime import rtsys
+from snapsim.games.shutterbug import ShutterbugConfig, make_policy, api, policies as P
+from snapsim.sim.kernel import game_rngs, policy_arrays, root_keys
+config = ShutterbugConfig(players=4)
+key0, key1 = (np.uint64(k) for k in root_keys(3))
+out = {}
+for policy in ("greedy", "search:rollouts=3:z=0"):
+    kinds, params = policy_arrays([make_policy(policy)] * 4)
+    P.on_base(kinds, params, 4)
+    run = lambda g: api.play_game(config.to_array(), config.comp_vector(), kinds, params,
+                                  game_rngs(key0, key1, g), np.arange(4))
+    run(0)
+    before = rtsys.get_allocation_stats().alloc
+    for g in range(3):
+        run(g)
+    out[policy] = rtsys.get_allocation_stats().alloc - before
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="counts compiled code")
+def test_a_searched_game_allocates_only_what_a_greedy_game_does():
+    # the search's work space is laid out once per game with the policies' scratch: a game
+    # of searching seats allocates what a greedy one does (its set-up), not per playout
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", ALLOCATIONS],
+                         env=dict(os.environ, NUMBA_NRT_STATS="1"), capture_output=True,
+                         text=True, check=True)
+    counts = json.loads(out.stdout.strip().splitlines()[-1])
+    assert counts["search:rollouts=3:z=0"] == counts["greedy"] < 20 * 3
 
 
 def test_search_is_reproducible_across_threads_and_chunks():

@@ -79,12 +79,12 @@ def _record(st, cfg, out_i, out_f, row, policy_of_seat):
 def play_game(cfg, comp, kinds, params, rng, seats):
     """Play one game to the end; return its final state."""
     buf = np.empty(E.MAX_LEGAL, np.int64)
-    fs, js = P.new_scratch(cfg, comp)  # the policies' working arrays, reused by every decision
+    fs, js, rs = P.new_scratch(cfg, comp)  # the policies' working arrays, for every decision
     st = E.new_game(cfg, comp, rng)
     n = E.settle(st, cfg, comp, rng, buf)
     while st[E.PHASE] != E.PH_OVER:
         k = seats[E.decider(st)]
-        a = P.decide(st, cfg, comp, rng, kinds[k], params[k], buf, n, fs, js)
+        a = P.decide(st, cfg, comp, rng, kinds[k], params[k], buf, n, fs, js, rs)
         n = E.step(st, cfg, comp, rng, a, buf)
     return st
 

@@ -812,29 +812,35 @@ def total_quality(st, cfg, p):
 
 @njit(cache=True)
 def win_shares(st, cfg):
-    """All-or-nothing: the goal. Else highest score; ties: highest total photo quality;
-    still tied: the victory is shared."""
+    """Each player's `win_share`."""
     n = n_players(cfg)
     out = np.zeros(n)
+    for p in range(n):
+        out[p] = win_share(st, cfg, p)
+    return out
+
+
+@njit(cache=True)
+def win_share(st, cfg, p):
+    """All-or-nothing: the goal. Else highest score; ties: highest total photo quality;
+    still tied: the victory is shared. Player p's share."""
     if cfg[C_ALL_OR_NOTHING] == 1:
-        for p in range(n):
-            out[p] = st[GOAL + p]
-        return out
+        return float(st[GOAL + p])
+    n = n_players(cfg)
     best_s = -1
     best_q = -1
-    for p in range(n):
-        s = score(st, p)
-        q = total_quality(st, cfg, p)
-        if s > best_s or (s == best_s and q > best_q):
-            best_s, best_q = s, q
+    for q in range(n):
+        s = score(st, q)
+        tq = total_quality(st, cfg, q)
+        if s > best_s or (s == best_s and tq > best_q):
+            best_s, best_q = s, tq
+    if score(st, p) != best_s or total_quality(st, cfg, p) != best_q:
+        return 0.0
     k = 0
-    for p in range(n):
-        if score(st, p) == best_s and total_quality(st, cfg, p) == best_q:
+    for q in range(n):
+        if score(st, q) == best_s and total_quality(st, cfg, q) == best_q:
             k += 1
-    for p in range(n):
-        if score(st, p) == best_s and total_quality(st, cfg, p) == best_q:
-            out[p] = 1.0 / k
-    return out
+    return 1.0 / k
 
 
 # ---------------------------------------------------------------- applying actions

@@ -32,7 +32,7 @@
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Layout, Param, is_legal, mix_seed, next_u64, randint
+from ...sim.kernel import Layout, Param, is_legal, next_u64, randint, wrapping_mul
 from . import engine as E
 
 RANDOM, GREEDY, TRADER, LOOKAHEAD, SEARCH = 0, 1, 2, 3, 4
@@ -84,11 +84,15 @@ HORIZON = E.NEAR_STEPS  # route steps planned (the rulebook's 3; longer custom m
 TIP_COUNTS = 9  # routes are told apart by the city tips they draw: 0..7, 8 or more
 ROUTES = E.MAX_PAWNS * (HORIZON + 1) * TIP_COUNTS  # best route per pawn, length, tips drawn
 MAX_JOBS = 63  # side jobs are bits of an int64 mask
+MAX_CANDIDATES = 16  # the most moves a search plays out (`candidates`)
 
 # ---------------------------------------------------------------- scratch
-# A deciding policy's working arrays: one float and one int vector, allocated once per game
-# (`new_scratch`) and overwritten by every decision, so deciding allocates nothing. They are
-# the policy's own, never part of the game: asking for a move leaves the game as it was.
+# A deciding policy's working arrays: a float and an int vector and the search's random
+# streams, allocated once per game (`new_scratch`) and overwritten by every decision, so
+# deciding, searching included, allocates nothing. They are the policy's own, never part of
+# the game: asking for a move leaves the game as it was. The search's work space follows the
+# interpreter's fields, and in it the playouts' own scratch, laid out as those fields
+# (F_CORE, I_CORE).
 _f = Layout()
 F_W = _f.field("W", E.N_CREATURES)  # creature weights
 F_KV = _f.field("KV", E.N_TYPES)  # keep value per tip type
@@ -104,6 +108,12 @@ F_TV = _f.field("TV", E.N_TILES)  # tile values (`tile_value`) worked out so far
 F_PAR = _f.field("PAR", N_PARAMS)  # the parameters the seat's values were worked out with
 STOP_SLOT = E.MAX_PAWNS * E.PAWN_SPAN
 F_STEP = _f.field("STEP", STOP_SLOT + 1)  # best route value by first step (search), then stop
+F_CORE = _f.size
+F_SCORES = _f.field("SCORES", E.MAX_LEGAL)  # search: `move_scores` of the legal actions
+F_ROW = _f.field("ROW", MAX_CANDIDATES)  # ... one playout's value of each candidate
+F_LEAD = _f.field("LEAD", MAX_CANDIDATES)  # ... sum of each candidate's paired leads
+F_LEAD_SQ = _f.field("LEAD_SQ", MAX_CANDIDATES)  # ... and of their squares
+F_PLAY = _f.field("PLAY", F_CORE)  # ... the playouts' scratch
 F_SIZE = _f.size
 _i = Layout()
 I_END_T = _i.field("END_T", E.MAX_SPACES)  # city tips drawn for ending on each space
@@ -118,15 +128,31 @@ I_ASSIGN = _i.field("ASSIGN")  # its assignment card
 PORTFOLIO = ((E.QUAL, E.N_CREATURES), (E.NPH, E.N_CREATURES), (E.TERC, E.N_TERRAINS),
              (E.QC, E.N_Q))  # its team's portfolio totals: field, size
 I_PORTFOLIO = _i.field("PORTFOLIO", 2 * E.N_CREATURES + E.N_TERRAINS + E.N_Q)
-I_SIZE = _i.size
+I_CORE = _i.size
+I_CANDS = _i.field("CANDS", MAX_CANDIDATES)  # search: the moves played out
+I_WORLD = _i.field("WORLD", E.STATE_SIZE)  # ... a sample of what the seat cannot see
+I_SIM = _i.field("SIM", E.STATE_SIZE)  # ... a candidate played out in it
+I_SIM_BUF = _i.field("SIM_BUF", E.MAX_LEGAL)  # ... its legal actions
+I_UNSEEN = _i.field("UNSEEN", E.N_TIPS)  # `determinize`: the tips the seat has not seen
+I_PLAY = _i.field("PLAY", I_CORE)  # ... the playouts' scratch
+I_CARDS = _i.size  # `determinize`: the assignment cards the seat does not hold (one per card)
 
 
 @njit(cache=True)
 def new_scratch(cfg, comp):
-    """A policy's scratch for one game, with the tables the rules fix for it: city tips
-    drawn for ending on or passing through each space, tips of each type."""
+    """A policy's scratch for one game, the search's work space included: floats, ints and
+    the random streams of the search's playouts."""
     fs = np.zeros(F_SIZE)
-    js = np.zeros(I_SIZE, np.int64)
+    js = np.zeros(I_CARDS + comp[E.K_N_ASSIGN], np.int64)
+    fixed_tables(cfg, comp, fs, js)
+    fixed_tables(cfg, comp, fs[F_PLAY:F_PLAY + F_CORE], js[I_PLAY:I_PLAY + I_CORE])
+    return fs, js, np.zeros(2, np.uint64)
+
+
+@njit(cache=True)
+def fixed_tables(cfg, comp, fs, js):
+    """The tables the rules fix for a game: city tips drawn for ending on or passing through
+    each space, tips of each type; no seat's values worked out yet."""
     for s in range(comp[E.K_N_SPACES]):
         if E.is_city(comp, s):
             js[I_END_T + s] = cfg[E.C_END_TIPS]
@@ -134,7 +160,6 @@ def new_scratch(cfg, comp):
     for i in range(E.N_TIPS):
         fs[F_TIPS + comp[E.K_TIP_TYPE + i]] += 1.0
     js[I_SEAT] = -1
-    return fs, js
 
 
 @njit(cache=True)
@@ -624,13 +649,14 @@ MARGIN = 0.05  # a playout's value: the win share plus this per point of lead ov
 
 
 @njit(cache=True)
-def determinize(st, cfg, comp, me, rng):
+def determinize(st, cfg, comp, me, rng, js):
     """Redeal, in place and from rng stream 0, what seat `me` cannot see: the other hands
     (same sizes) and the tip deck from the tips `me` has not seen, the other seats'
     assignments from the cards `me` does not hold, the bag's order. What is redealt is laid
-    out in a fixed order first, so the sample depends on what `me` sees only."""
+    out in a fixed order first (in the scratch js), so the sample depends on what `me` sees
+    only."""
     n = E.n_players(cfg)
-    unseen = np.empty(E.N_TIPS, np.int64)
+    unseen = js[I_UNSEEN:I_UNSEEN + E.N_TIPS]
     k = 0
     for u in range(E.N_TYPES):
         left = -st[E.DISC + u] - E.hand(st, me, u)
@@ -648,7 +674,7 @@ def determinize(st, cfg, comp, me, rng):
                 st[E.HAND + q * E.N_TYPES + unseen[k]] += 1
     st[E.DECK:E.DECK + k] = unseen[:k]  # what is left is the deck: N_DECK tips
     if cfg[E.C_COOP] == 0 and n > 1:
-        cards = np.empty(comp[E.K_N_ASSIGN] - 1, np.int64)
+        cards = js[I_CARDS:I_CARDS + comp[E.K_N_ASSIGN] - 1]
         k = 0
         for a in range(comp[E.K_N_ASSIGN]):
             if a != st[E.ASSIGN + me]:
@@ -660,7 +686,14 @@ def determinize(st, cfg, comp, me, rng):
                 k -= 1
                 st[E.ASSIGN + q] = cards[k]
     nb = st[E.N_BAG]
-    st[E.BAG:E.BAG + nb] = np.sort(st[E.BAG:E.BAG + nb])
+    bag = 0  # the tiles in the bag, each once: laid out in order, then shuffled
+    for i in range(nb):
+        bag |= 1 << st[E.BAG + i]
+    k = 0
+    for t in range(E.N_TILES):
+        if (bag >> t) & 1:
+            st[E.BAG + k] = t
+            k += 1
     E.shuffle(rng, st[E.BAG:E.BAG + nb], nb)
 
 
@@ -679,7 +712,7 @@ def playout(st, cfg, comp, rng, par, buf, n, me, last_round, fs, js):
         if q != me:
             rival = max(rival, E.score(st, q))
     lead = E.score(st, me) - rival if E.n_players(cfg) > 1 else E.score(st, me)
-    return E.win_shares(st, cfg)[me] + MARGIN * lead
+    return E.win_share(st, cfg, me) + MARGIN * lead
 
 
 @njit(cache=True)
@@ -710,27 +743,28 @@ def move_scores(st, cfg, comp, par, buf, n, out, fs, js):
 
 @njit(cache=True)
 def search_candidates(st, cfg, comp, par, buf, n, greedy, fs, js):
-    """The greedy choice, then the best other moves by `move_scores`, up to `candidates`."""
-    scores = np.empty(n)
+    """The greedy choice, then the best other moves by `move_scores`, up to `candidates`:
+    their number; the moves are js[I_CANDS:]."""
+    scores = fs[F_SCORES:F_SCORES + n]
     move_scores(st, cfg, comp, par, buf, n, scores, fs, js)
-    out = np.empty(max(1, min(n, int(par[P_CANDIDATES]))), np.int64)
-    out[0] = greedy
+    size = max(1, min(n, int(par[P_CANDIDATES])))
+    js[I_CANDS] = greedy
     m = 1
-    while m < out.size:
+    while m < size:
         best = -1
         for i in range(n):
             if buf[i] != greedy and scores[i] > NEG and (best < 0 or scores[i] > scores[best]):
                 best = i
         if best < 0:
             break
-        out[m] = buf[best]
+        js[I_CANDS + m] = buf[best]
         scores[best] = NEG
         m += 1
-    return out[:m]
+    return m
 
 
 @njit(cache=True)
-def search_action(st, cfg, comp, rng, par, buf, n, fs, js):
+def search_action(st, cfg, comp, rng, par, buf, n, fs, js, sim_rng):
     """Determinized Monte Carlo over the greedy interpreter's best moves: each playout
     samples the hidden information once (`determinize`) and plays every candidate from that
     sample with the same chance draws (common random numbers); `chosen` says whether a move
@@ -739,50 +773,68 @@ def search_action(st, cfg, comp, rng, par, buf, n, fs, js):
     greedy = heuristic_action(st, cfg, comp, par, buf, n, fs, js)
     if st[E.PHASE] == E.PH_KEEP:
         return greedy
-    cands = search_candidates(st, cfg, comp, par, buf, n, greedy, fs, js)
-    if cands.size == 1:
+    m = search_candidates(st, cfg, comp, par, buf, n, greedy, fs, js)
+    if m == 1:
         return greedy
     key = next_u64(rng, 1)
     me = st[E.CUR]
     last_round = st[E.ROUND] + int(par[P_DEPTH])
     rollouts = int(par[P_ROLLOUTS])
-    vals = np.zeros((rollouts, cands.size))
-    world = st.copy()
-    sim = st.copy()
-    sim_buf = np.empty(E.MAX_LEGAL, np.int64)
-    sim_rng = np.empty(2, np.uint64)
-    sfs, sjs = new_scratch(cfg, comp)
+    world = js[I_WORLD:I_WORLD + E.STATE_SIZE]
+    sim = js[I_SIM:I_SIM + E.STATE_SIZE]
+    sim_buf = js[I_SIM_BUF:I_SIM_BUF + E.MAX_LEGAL]
+    sfs = fs[F_PLAY:F_PLAY + F_CORE]
+    sjs = js[I_PLAY:I_PLAY + I_CORE]
+    sjs[I_SEAT] = -1  # the playouts work their values out afresh
+    row = fs[F_ROW:F_ROW + m]
+    lead = fs[F_LEAD:F_LEAD + m]
+    lead_sq = fs[F_LEAD_SQ:F_LEAD_SQ + m]
+    lead[:] = 0.0
+    lead_sq[:] = 0.0
     for r in range(rollouts):
         world[:] = st
-        sim_rng[0] = mix_seed(key, 3 * r)
-        determinize(world, cfg, comp, me, sim_rng)
-        for j in range(cands.size):
+        seed_stream(sim_rng, 0, key, 3 * r)
+        determinize(world, cfg, comp, me, sim_rng, js)
+        for j in range(m):
             sim[:] = world
-            sim_rng[0] = mix_seed(key, 3 * r + 1)
-            sim_rng[1] = mix_seed(key, 3 * r + 2)
-            k = E.step(sim, cfg, comp, sim_rng, cands[j], sim_buf)
-            vals[r, j] = playout(sim, cfg, comp, sim_rng, par, sim_buf, k, me, last_round,
-                                 sfs, sjs)
-    return cands[chosen(vals, par[P_MARGIN], par[P_Z])]
+            seed_stream(sim_rng, 0, key, 3 * r + 1)
+            seed_stream(sim_rng, 1, key, 3 * r + 2)
+            k = E.step(sim, cfg, comp, sim_rng, js[I_CANDS + j], sim_buf)
+            row[j] = playout(sim, cfg, comp, sim_rng, par, sim_buf, k, me, last_round, sfs,
+                             sjs)
+        add_leads(row, lead, lead_sq)
+    return js[I_CANDS + chosen(lead, lead_sq, rollouts, par[P_MARGIN], par[P_Z])]
 
 
 @njit(cache=True)
-def chosen(vals, margin, z):
-    """The candidate (column of vals, one row per playout; 0 the base's move) with the best
-    mean, when its mean lead over the base's move, paired playout by playout, exceeds
-    `margin` plus `z` standard errors; else 0."""
-    rollouts, m = vals.shape
+def seed_stream(rng, stream, key, index):
+    """rng[stream] = `sim.kernel.mix_seed(key, index)`, worked out in rng[stream] itself
+    (mix_seed's own temporary array would be allocated for every playout)."""
+    rng[stream] = key ^ wrapping_mul(index, np.uint64(0xD1B54A32D192ED03))
+    next_u64(rng, stream)
+    rng[stream] = next_u64(rng, stream)
+
+
+@njit(cache=True)
+def add_leads(row, lead, lead_sq):
+    """Add one playout's values of the candidates (row; row[0] the base's move) to the sums
+    of each candidate's lead over the base's move and of its square (paired by sample)."""
+    for j in range(row.size):
+        d = row[j] - row[0]
+        lead[j] += d
+        lead_sq[j] += d * d
+
+
+@njit(cache=True)
+def chosen(lead_sum, lead_sq, rollouts, margin, z):
+    """The candidate (0 the base's move) with the best mean lead over the base's move, from
+    `add_leads`' sums over `rollouts` playouts, when that lead exceeds `margin` plus `z`
+    standard errors; else 0."""
     best = 0
     best_lead = 0.0
-    for j in range(1, m):
-        lead = 0.0
-        sq = 0.0
-        for r in range(rollouts):
-            d = vals[r, j] - vals[r, 0]
-            lead += d
-            sq += d * d
-        lead /= rollouts
-        var = max(0.0, sq / rollouts - lead * lead) / max(1, rollouts - 1)
+    for j in range(1, lead_sum.size):
+        lead = lead_sum[j] / rollouts
+        var = max(0.0, lead_sq[j] / rollouts - lead * lead) / max(1, rollouts - 1)
         if lead > best_lead and lead > margin + z * np.sqrt(var):
             best = j
             best_lead = lead
@@ -804,13 +856,13 @@ def on_base(kinds, params, players: int) -> None:
 
 
 @njit(cache=True)
-def decide(st, cfg, comp, rng, kind, par, buf, n, fs, js):
+def decide(st, cfg, comp, rng, kind, par, buf, n, fs, js, rs):
     """The action policy `kind` with parameters `par` takes among buf[:n], working in the
-    scratch (fs, js) of `new_scratch`."""
+    scratch (fs, js, rs) of `new_scratch`."""
     if kind == RANDOM:
         return buf[randint(rng, 1, n)]
     if kind == SEARCH:
-        return search_action(st, cfg, comp, rng, par, buf, n, fs, js)
+        return search_action(st, cfg, comp, rng, par, buf, n, fs, js, rs)
     return heuristic_action(st, cfg, comp, par, buf, n, fs, js)
 
 
@@ -818,5 +870,5 @@ def decide(st, cfg, comp, rng, kind, par, buf, n, fs, js):
 def policy_action(st, cfg, comp, rng, kind, par, buf, n):
     """The action policy `kind` with parameters `par` takes among buf[:n] (one decision:
     a scratch of its own)."""
-    fs, js = new_scratch(cfg, comp)
-    return decide(st, cfg, comp, rng, kind, par, buf, n, fs, js)
+    fs, js, rs = new_scratch(cfg, comp)
+    return decide(st, cfg, comp, rng, kind, par, buf, n, fs, js, rs)
