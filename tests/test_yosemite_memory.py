@@ -1,6 +1,6 @@
 """Yosemite greedy's memory: a turn's plan is made once and kept to, a plan from another turn
 is not, and a photo's payment is the one its camera decision found, which is the payment
-found afresh at every step."""
+found afresh at every step; the best payment is the one trying every payment finds."""
 
 import numpy as np
 import pytest
@@ -66,3 +66,45 @@ def test_the_remembered_payment_is_the_best_payment_found_afresh():
                 paid += 1
             g.apply(g.policy_action())
     assert paid >= 10
+
+
+def brute_payment(g, st, slot, first, lo, hi, w):
+    """Every count of tiles of animals first.. in count order (animal `first` fastest): the
+    first that completes the photo and keeps the most, as (value, counts)."""
+    ph = int(st[E.SLOT + slot])
+    k = int(E.photo_size(g._comp, ph))
+    hand = [int(x) for x in st[E.HAND + st[E.CUR] * 5:E.HAND + st[E.CUR] * 5 + 5]]
+    best = (P.NEG, [0] * 5)
+    radix = [hand[a] + 1 for a in range(first, 5)]
+    for code in range(int(np.prod(radix))):
+        d = [0] * 5
+        for a in range(first, 5):
+            code, d[a] = divmod(code, hand[a] + 1)
+        spans = [E.cover_span(g._cfg, g._comp, ph, a, d[a]) for a in range(first, 5)]
+        if all(s[0] <= s[1] for s in spans) and \
+                lo + sum(s[0] for s in spans) <= k <= hi + sum(s[1] for s in spans):
+            left = np.array([hand[a] - d[a] for a in range(5)], np.int64)
+            v = P.keep_value(st, g._cfg, g._comp, w, left, slot)
+            if v > best[0]:
+                best = (v, d)
+    return best
+
+
+def test_best_payment_is_the_first_best_of_every_payment():
+    """The pruned search finds what trying every count in count order finds, for the whole
+    payment and for what is left after the first animals are paid."""
+    checked = 0
+    for g, st in positions(5, keep=lambda s: s[E.PHASE] == E.PH_CAMERA, limit=30):
+        buf = E.action_buffer()
+        w, paid, left, d, sums = P.payment_space(buf)
+        P.keep_weights(st, g._cfg, g._comp, PAR, w)
+        for slot in range(g._cfg[E.C_SLOTS]):
+            if st[E.SLOT + slot] < 0:
+                continue
+            for first, lo, hi in ((0, 0, 0), (2, 1, 1), (3, 0, 2)):
+                v = P.best_payment(st, g._cfg, g._comp, slot, first, lo, hi, w, paid, left, d,
+                                   sums)
+                want_v, want_d = brute_payment(g, st, slot, first, lo, hi, w)
+                assert v == want_v and paid[first:].tolist() == want_d[first:]
+                checked += want_v > P.NEG
+    assert checked >= 20

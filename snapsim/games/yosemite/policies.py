@@ -387,49 +387,65 @@ def keep_value(st, cfg, comp, w, hand, skip):
 
 
 @njit(cache=True)
-def best_payment(st, cfg, comp, slot, first, lo, hi, w, paid, left, d):
+def best_payment(st, cfg, comp, slot, first, lo, hi, w, paid, left, d, sums):
     """The payment for the photo in `slot` that keeps the most valuable hand (`keep_weights`
     w): over every count of tiles of animals first.. (the earlier ones paid, covering lo..hi
     of its animals) that completes it, the kept value; the tiles of each animal it pays in
-    `paid` (`left`, `d`: room for the hand it keeps and the counts tried). The first best in
-    count order (animal `first` counting fastest) wins."""
+    `paid` (`left`, `d`, `sums`: room for the hand it keeps, the counts tried and their
+    partial cover). The first best in count order (animal `first` counting fastest) wins.
+
+    Counts are tried last animal first, each from 0 up, which is count order; once the
+    counts chosen for the later animals cover too many of the photo's animals, or cannot
+    reach enough with the earlier ones, the earlier animals' counts are not tried."""
     ph = st[E.SLOT + slot]
     k = E.photo_size(comp, ph)
     hand = own_hand(st, st[E.CUR])
+    n = E.N_ANIMALS
+    low, high, most = sums[:n + 1], sums[n + 1:2 * n + 2], sums[2 * n + 2:3 * n + 3]
+    most[first] = 0  # most[a]: the most animals first..a-1 can stand for
+    for a in range(first, n):
+        m = 0
+        for c in range(hand[a] + 1):
+            dl, dh = E.cover_span(cfg, comp, ph, a, c)
+            if dl <= dh:
+                m = max(m, dh)
+        most[a + 1] = most[a] + m
     paid[:] = 0
-    d[:] = 0
     left[:] = hand
+    low[n], high[n] = lo, hi  # covered by the counts of the animals after a
     best_v = NEG
+    a = n - 1
+    d[a] = 0
     while True:
-        l, h = lo, hi
-        ok = True
-        for a in range(first, E.N_ANIMALS):
-            dl, dh = E.cover_span(cfg, comp, ph, a, d[a])
-            ok = ok and dl <= dh
-            l += dl
-            h += dh
-        if ok and l <= k <= h:
+        dl, dh = E.cover_span(cfg, comp, ph, a, d[a])
+        low[a], high[a] = low[a + 1] + dl, high[a + 1] + dh
+        if dl <= dh and low[a] <= k <= high[a] + most[a]:
+            if a > first:  # on to the earlier animal's counts
+                a -= 1
+                d[a] = 0
+                continue
+            for b in range(first, n):
+                left[b] = hand[b] - d[b]
             v = keep_value(st, cfg, comp, w, left, slot)
             if v > best_v:
                 best_v = v
-                paid[:] = d
-        a = first  # the next counts
-        while a < E.N_ANIMALS and d[a] == hand[a]:
-            d[a] = 0
-            left[a] = hand[a]
+                paid[:] = 0
+                for b in range(first, n):
+                    paid[b] = d[b]
+        while d[a] == hand[a]:  # the next counts
             a += 1
-        if a == E.N_ANIMALS:
-            return best_v
+            if a == n:
+                return best_v
         d[a] += 1
-        left[a] -= 1
 
 
 @njit(cache=True, inline="always")
 def payment_space(buf):
-    """Room in the policy tail for `best_payment`: (weights, paid, left, counts)."""
+    """Room in the policy tail for `best_payment`: (weights, paid, left, counts, sums)."""
     _, moves, _, sv = work(buf)
     n = E.N_ANIMALS
-    return sv[:n + E.MAX_SLOTS], moves[:n], moves[n:2 * n], moves[2 * n:3 * n]
+    return sv[:n + E.MAX_SLOTS], moves[:n], moves[n:2 * n], moves[2 * n:3 * n], \
+        moves[3 * n:6 * n + 3]
 
 
 @njit(cache=True)
@@ -438,7 +454,7 @@ def camera_action(st, cfg, comp, par, buf, n, mem):
     payment is remembered for the payment decisions that follow."""
     p = st[E.CUR]
     hand = own_hand(st, p)
-    w, paid, left, d = payment_space(buf)
+    w, paid, left, d, sums = payment_space(buf)
     keep_weights(st, cfg, comp, par, w)
     best, best_v = E.act(E.A_NO_PHOTO), 0.0
     for i in range(n):
@@ -449,7 +465,7 @@ def camera_action(st, cfg, comp, par, buf, n, mem):
         judged = 0.0
         for a in range(E.N_ANIMALS):
             judged += par[P_JUDGE] * st[E.JUDGE_IN + a] * E.need(comp, ph, a)
-        kept = best_payment(st, cfg, comp, slot, 0, 0, 0, w, paid, left, d)
+        kept = best_payment(st, cfg, comp, slot, 0, 0, 0, w, paid, left, d, sums)
         v = photo_gain(st, comp, par, p, ph) + judged + kept - \
             keep_value(st, cfg, comp, w, hand, slot)
         if v > best_v:
@@ -469,9 +485,10 @@ def pay_action(st, cfg, comp, par, buf, n, mem):
         c = E.act(E.A_PAY, mem[M_PAY + a])
         if is_legal(buf, n, c):
             return c
-    w, paid, left, d = payment_space(buf)
+    w, paid, left, d, sums = payment_space(buf)
     keep_weights(st, cfg, comp, par, w)
-    best_payment(st, cfg, comp, st[E.PAY_SLOT], a, st[E.PAY_LO], st[E.PAY_HI], w, paid, left, d)
+    best_payment(st, cfg, comp, st[E.PAY_SLOT], a, st[E.PAY_LO], st[E.PAY_HI], w, paid, left, d,
+                 sums)
     return E.act(E.A_PAY, paid[a])
 
 
