@@ -367,23 +367,26 @@ def best_routes(st, cfg, comp, par, k, horizon, fs, js):
     scores the spaces it enters (fs[F_V:]), tips from cities passed and ended on, the city
     bonus in the last round and (lookahead) next turn's prospects from its end (fs[F_R:],
     `route_ends`). Values go to fs[F_VALS + route(k, ...)], each route's first step to
-    js[I_FIRST + route(k, ...)]. The hottest loop of a game: it keeps a route in place
-    (`_slot`) rather than in a function taking the arrays, which costs a reference count
-    per call, and a space's neighbours end at the first -1."""
+    js[I_FIRST + route(k, ...)]; returns the most city tips any route draws (the pairing of
+    the two pawns' routes in `planned_step` need not look past it). The hottest loop of a
+    game: it keeps a route in place rather than in a function taking the arrays, which
+    costs a reference count per call, and a space's neighbours end at the first -1."""
     p = st[E.CUR]
     p0 = st[E.PAWN + p * E.MAX_PAWNS + k]
     block = E.blocked(st, cfg, k)
     at = route(k, 0, 0)
     fs[F_VALS + at:F_VALS + route(k + 1, 0, 0)] = NEG
     entered0 = p0 != st[E.START + k]
+    most = 0
     if entered0:
-        fs[F_VALS + _slot(at, 0, js[I_END_T + p0])] = fs[F_END + p0]
+        most = min(js[I_END_T + p0], TIP_COUNTS - 1)
+        fs[F_VALS + at + most] = fs[F_END + p0]
     else:
         last = st[E.ROUND] == cfg[E.C_ROUNDS] - 1
         bonus = par[P_W_CITY] * cfg[E.C_CITY_BONUS] if last and E.is_city(comp, p0) else 0.0
         fs[F_VALS + at] = (0.0 if last else par[P_LOOK]) * fs[F_R + p0] + bonus
     if horizon == 0:
-        return
+        return most
     acc0 = fs[F_PAS + p0] if entered0 else 0.0
     t0 = js[I_PAS_T + p0] if entered0 else 0
     for i in range(E.MAX_DEGREE):
@@ -394,10 +397,12 @@ def best_routes(st, cfg, comp, par, k, horizon, fs, js):
             continue
         acc1 = acc0 + fs[F_V + a]
         val = acc1 + fs[F_END + a]
-        x = _slot(at, 1, t0 + js[I_END_T + a])
+        tips = min(t0 + js[I_END_T + a], TIP_COUNTS - 1)
+        x = at + TIP_COUNTS + tips
         if val > fs[F_VALS + x]:
             fs[F_VALS + x] = val
             js[I_FIRST + x] = a
+            most = max(most, tips)
         if horizon == 1:
             continue
         b1 = block | (1 << a)
@@ -411,10 +416,12 @@ def best_routes(st, cfg, comp, par, k, horizon, fs, js):
                 continue
             acc2 = acc1 + fs[F_V + b]
             val = acc2 + fs[F_END + b]
-            x = _slot(at, 2, t1 + js[I_END_T + b])
+            tips = min(t1 + js[I_END_T + b], TIP_COUNTS - 1)
+            x = at + 2 * TIP_COUNTS + tips
             if val > fs[F_VALS + x]:
                 fs[F_VALS + x] = val
                 js[I_FIRST + x] = a
+                most = max(most, tips)
             if horizon == 2:
                 continue
             b2 = b1 | (1 << b)
@@ -427,17 +434,13 @@ def best_routes(st, cfg, comp, par, k, horizon, fs, js):
                 if (b2 >> c) & 1:
                     continue
                 val = acc2 + fs[F_V + c] + fs[F_END + c]
-                x = _slot(at, 3, t2 + js[I_END_T + c])
+                tips = min(t2 + js[I_END_T + c], TIP_COUNTS - 1)
+                x = at + 3 * TIP_COUNTS + tips
                 if val > fs[F_VALS + x]:
                     fs[F_VALS + x] = val
                     js[I_FIRST + x] = a
-
-
-@njit(cache=True)
-def _slot(at, length, tips):
-    """Index of the best route of `length` steps drawing `tips` city tips, from pawn slot
-    `at` = route(k, 0, 0)."""
-    return at + length * TIP_COUNTS + min(tips, TIP_COUNTS - 1)
+                    most = max(most, tips)
+    return most
 
 
 @njit(cache=True)
@@ -463,10 +466,8 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
     if pawns == 1:  # a missing second pawn stays put
         fs[F_VALS + route(1, 0, 0):F_VALS + route(2, 0, 0)] = NEG
         fs[F_VALS + route(1, 0, 0)] = 0.0
-    for k in range(pawns):
-        best_routes(st, cfg, comp, par, k, horizon, fs, js)
-    most0 = _most_tips(fs, 0)
-    most1 = _most_tips(fs, 1)
+    most0 = best_routes(st, cfg, comp, par, 0, horizon, fs, js)
+    most1 = best_routes(st, cfg, comp, par, 1, horizon, fs, js) if pawns == 2 else 0
     left = cfg[E.C_TURN_TIPS] - st[E.TURN_TIPS] if cfg[E.C_TURN_TIPS] > 0 else 1 << 30
     tip = tip_worth(st, cfg, par, p)
     best = NEG
@@ -495,18 +496,6 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
                             slot = F_STEP + (first if first >= 0 else STOP_SLOT)
                             fs[slot] = max(fs[slot], tot)
     return step
-
-
-@njit(cache=True)
-def _most_tips(fs, k):
-    """The most city tips any best route of pawn k draws: the pairing of the two pawns'
-    routes in `planned_step` need not look past it."""
-    most = 0
-    for length in range(HORIZON + 1):
-        for tips in range(most + 1, TIP_COUNTS):
-            if fs[F_VALS + route(k, length, tips)] != NEG:
-                most = tips
-    return most
 
 
 @njit(cache=True)
