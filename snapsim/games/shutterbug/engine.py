@@ -910,14 +910,14 @@ def apply_action(st, cfg, comp, rng, action):
             end_turn(st, cfg, comp, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(st, cfg, comp, rng, action, buf):
     """Apply `action`, then every forced move; returns the legal count now (0 when over)."""
     apply_action(st, cfg, comp, rng, action)
     return settle(st, cfg, comp, rng, buf)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def settle(st, cfg, comp, rng, buf):
     """Play forced moves until a real decision (or the end); returns its legal-action count."""
     while st[PHASE] != PH_OVER:

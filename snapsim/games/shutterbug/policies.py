@@ -511,7 +511,7 @@ def _first_step(js, l0, t0, l1, t1):
 # ---------------------------------------------------------------- decisions
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_action(st, cfg, comp, par, buf, n, fs, js):
     """Swap (solo) a tip worth at most `swap_max`, else the planned route's next step."""
     if st[E.SWAPS_LEFT] > 0:
@@ -609,7 +609,7 @@ def city_value(st, comp, s, w):
     return val
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
     p = st[E.CUR]
     ph = st[E.PHASE]
@@ -844,7 +844,7 @@ def on_base(kinds, params, players: int) -> None:
             params[i, :P_ROLLOUTS] = tuned[1][:P_ROLLOUTS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide(st, cfg, comp, rng, kind, par, buf, n, fs, js, rs):
     """The action policy `kind` with parameters `par` takes among buf[:n], working in the
     scratch (fs, js, rs) of `new_scratch`."""
