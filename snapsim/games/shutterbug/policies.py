@@ -295,7 +295,7 @@ def cheapest(buf, n, kind, kv):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def space_values(st, cfg, comp, par, p, v, fs, js):
     """Best affordable tile value on each space (0 if none, or if a tile was taken there this
     turn), plus `seek` for other pawns."""
@@ -319,7 +319,7 @@ def space_values(st, cfg, comp, par, p, v, fs, js):
                         v[s] += par[P_SEEK]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reach_values(comp, v, r, js):
     """Best space value within 3 steps of each space (next turn's prospects). Values are
     never negative, so only the few spaces worth something can raise a space's own."""
@@ -344,7 +344,7 @@ def tip_worth(st, cfg, par, p):
     return par[P_TIP_VALUE] if st[E.N_HAND + p] < cfg[E.C_HAND_LIMIT] else 0.1 * par[P_TIP_VALUE]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def route_ends(st, cfg, comp, par, r, fs):
     """Per space, the value of ending a route there (city tips, the city bonus in the last
     round, next turn's prospects) and of passing through it (city tips)."""
@@ -360,7 +360,7 @@ def route_ends(st, cfg, comp, par, r, fs):
             fs[F_PAS + s] = tip * cfg[E.C_PASS_TIPS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_routes(st, cfg, comp, par, k, horizon, fs, js):
     """Best route of each length 0..horizon (at most 3) and each number of city tips drawn
     on it (TIP_COUNTS - 1 or more share the last count) for pawn k, by enumeration: a route
@@ -466,8 +466,13 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
     if pawns == 1:  # a missing second pawn stays put
         fs[F_VALS + route(1, 0, 0):F_VALS + route(2, 0, 0)] = NEG
         fs[F_VALS + route(1, 0, 0)] = 0.0
-    most0 = best_routes(st, cfg, comp, par, 0, horizon, fs, js)
-    most1 = best_routes(st, cfg, comp, par, 1, horizon, fs, js) if pawns == 2 else 0
+    most0 = most1 = 0
+    for k in range(pawns):  # one call site: compiled into this function once
+        most = best_routes(st, cfg, comp, par, k, horizon, fs, js)
+        if k == 0:
+            most0 = most
+        else:
+            most1 = most
     left = cfg[E.C_TURN_TIPS] - st[E.TURN_TIPS] if cfg[E.C_TURN_TIPS] > 0 else 1 << 30
     tip = tip_worth(st, cfg, par, p)
     best = NEG
