@@ -189,7 +189,7 @@ def seat_values(st, cfg, comp, par, p, fs, js):
     js[I_TV_OK] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def known_tile_value(st, cfg, comp, par, p, t, fs, js):
     """`tile_value` of tile t to seat p, once per tile while `seat_values` stands."""
     if not (js[I_TV_OK] >> t) & 1:
@@ -307,7 +307,7 @@ def space_values(st, cfg, comp, par, p, v, fs, js):
             for i in range(comp[E.K_SPACE_AT + s], comp[E.K_SPACE_AT + s + 1]):
                 t = E.space_tile(comp, i)
                 if st[E.TILE_LOC + t] == E.T_BOARD and comp[E.K_TILE_Q + t] <= most:
-                    if not (js[I_TV_OK] >> t) & 1:  # a call passing the arrays only when new
+                    if not (js[I_TV_OK] >> t) & 1:  # worked out once, then only read
                         known_tile_value(st, cfg, comp, par, p, t, fs, js)
                     v[s] = max(v[s], fs[F_TV + t])
     if par[P_TRADE] > 0 and cfg[E.C_TRADING] == 1 and st[E.N_HAND + p] > 0:
