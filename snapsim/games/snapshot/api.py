@@ -114,6 +114,8 @@ def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None)
             # the heuristic kinds' interpreter, as `policies.policy_action` would call it
             a = P.heuristic_action(st, cfg, comp, ptab, rng, params[k], buf, n,
                                    kinds[k] == P.EXACT, mem)
+        elif kinds[k] == P.RANDOM:
+            a = P.random_action(rng, buf, n)
         else:
             a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem,
                                 search)

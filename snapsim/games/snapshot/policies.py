@@ -906,6 +906,12 @@ def exact_reroll(st, cfg, comp, ptab, par, p, mem):
     return E.act(E.A_GIVE_UP)
 
 
+@njit(cache=True, inline="always")
+def random_action(rng, buf, n):
+    """The random kind: one of the n legal actions in buf, uniformly (the policy stream)."""
+    return buf[randint(rng, 1, n)]
+
+
 @njit(cache=True)
 def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, search=None):
     """The action policy `kind` with parameters `par` takes now, given the n legal actions in
@@ -916,7 +922,7 @@ def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, search=None)
     search branch for None, so line-ups without one never compile it (it is most of the
     compile time)."""
     if kind == RANDOM:
-        return buf[randint(rng, 1, n)]
+        return random_action(rng, buf, n)
     if kind == SEARCH:
         if search is not None:
             return search_action(st, cfg, comp, ptab, rng, par, buf, n, mem)
