@@ -27,11 +27,15 @@ import time
 
 CHILD = textwrap.dedent("""
     import json, sys, time, numba, snapsim
+    from snapsim.errors import InputError
     numba.set_num_threads(1)
     game, players, policy = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     run = lambda n: snapsim.simulate(game, players=players, policies=[policy], games=n,
                                      seed=1, threads=1)
-    run(4)  # compile or load the kernels
+    try:
+        run(4)  # compile or load the kernels
+    except InputError as e:  # the players or the policy refused: its one line
+        sys.exit(str(e))
     n = 200
     t = time.process_time()
     while time.process_time() - t < 1.0:
@@ -108,34 +112,55 @@ def summarize(stacks: list[str], per_game_us: float, top: int) -> None:
             print(f"  {name:<42}{100 * k / n:8.1f} %")
 
 
+def bounded(kind, lo, hi):
+    """An argparse type: a `kind` number from lo to hi."""
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{value} is not from {lo} to {hi}")
+        return value
+    return parse
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2
+        print(f"profile: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("game", choices=("snapshot", "yosemite", "shutterbug"))
-    ap.add_argument("--players", type=int, default=None,
+    ap.add_argument("--players", type=bounded(int, 1, 6), default=None,
                     help="players per game (default: 4, Yosemite 2)")
     ap.add_argument("--policy", default="greedy",
                     help="policy in every seat (default: greedy)")
-    ap.add_argument("--samples", type=int, default=400,
-                    help="backtraces to take (default: 400)")
-    ap.add_argument("--interval", type=float, default=0.01,
-                    help="seconds between samples (default: 0.01)")
-    ap.add_argument("--top", type=int, default=30,
+    ap.add_argument("--samples", type=bounded(int, 1, 10_000), default=400,
+                    help="backtraces to take, 1-10,000 (default: 400)")
+    ap.add_argument("--interval", type=bounded(float, 0.001, 1.0), default=0.01,
+                    help="seconds between samples, 0.001-1 (default: 0.01)")
+    ap.add_argument("--top", type=bounded(int, 1, 1000), default=30,
                     help="functions listed, most often on the stack first (default: 30)")
     args = ap.parse_args(argv)
     if shutil.which("gdb") is None:
-        raise SystemExit("profile: needs gdb on the PATH (Debian: apt install gdb)")
+        ap.error("needs gdb on the PATH (Debian: apt install gdb)")
     players = args.players or (2 if args.game == "yosemite" else 4)
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
-    child = subprocess.Popen([sys.executable, "-W", "ignore", "-c", CHILD, args.game,
-                              str(players), args.policy], stdout=subprocess.PIPE, text=True,
-                             env=env)
-    try:
-        line = child.stdout.readline()
-        if not line:
-            raise SystemExit("profile: the batch run failed before it was timed")
-        per_game_us = 1e6 / json.loads(line)
-        time.sleep(0.5)
-        with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, open(os.path.join(tmp, "stderr"), "w+") as errors:
+        child = subprocess.Popen([sys.executable, "-W", "ignore", "-c", CHILD, args.game,
+                                  str(players), args.policy], stdout=subprocess.PIPE,
+                                 text=True, stderr=errors, env=env)
+        try:
+            line = child.stdout.readline()
+            if not line:  # the batch refused its input (players, policy) or failed
+                child.wait()
+                errors.seek(0)
+                ap.error((errors.read().strip().splitlines() or ["the run failed"])[-1])
+            per_game_us = 1e6 / json.loads(line)
+            time.sleep(0.5)
             script, out = os.path.join(tmp, "sampler.py"), os.path.join(tmp, "stacks.json")
             with open(script, "w") as f:
                 f.write(SAMPLER)
@@ -146,9 +171,9 @@ def main(argv=None) -> None:
                            timeout=60 + args.samples * (args.interval + 1.0))
             with open(out) as f:
                 stacks = json.load(f)
-    finally:
-        child.kill()
-        child.wait()
+        finally:
+            child.kill()
+            child.wait()
     summarize(stacks, per_game_us, args.top)
 
 
