@@ -57,7 +57,6 @@ _JUDGE = INT_COLUMNS.index("judge_fox")
 
 @njit(cache=True)
 def _record(st, out_i, out_f, row, policy_of_seat):
-    shares = E.win_shares(st)
     for p in range(2):
         r = out_i[row + p]
         r[0] = policy_of_seat[p]
@@ -93,7 +92,7 @@ def _record(st, out_i, out_f, row, policy_of_seat):
         for lm in range(E.N_LM):
             r[_JUDGE + E.N_ANIMALS + lm] = st[E.LM_POINTS + lm] if st[E.LM_OWNER + lm] == p \
                 else -1
-        out_f[row + p] = shares[p]
+        out_f[row + p] = E.win_share(st, p)
 
 
 @njit(cache=True)
@@ -345,5 +344,5 @@ class YosemiteGame(protocol.GameState):
             "judges": [int(s[E.S_JUDGES + p]) for p in range(2)],
             "landmarks": [int(s[E.S_LANDMARKS + p]) for p in range(2)],
             "score": [int(E.score(s, p)) for p in range(2)],
-            "won": E.win_shares(s),
+            "won": [E.win_share(s, p) for p in range(2)],
         })

@@ -816,23 +816,21 @@ def end_game(st, cfg, comp):
             st[S_LANDMARKS + q] += v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score(st, p):
     return st[S_PHOTOS + p] + st[S_CAMPING + p] + st[S_JUDGES + p] + st[S_LANDMARKS + p]
 
 
-@njit(cache=True)
-def win_shares(st):
-    """Highest score wins; a tie goes to the side the camping token is on, else is shared."""
-    out = np.zeros(2)
+@njit(cache=True, inline="always")
+def win_share(st, p):
+    """p's share of the win: highest score wins; a tie goes to the side the camping token is
+    on, else is shared."""
     s0, s1 = score(st, 0), score(st, 1)
     if s0 != s1:
-        out[0 if s0 > s1 else 1] = 1.0
-    elif st[CAMP] != 0:
-        out[0 if st[CAMP] > 0 else 1] = 1.0
-    else:
-        out[0] = out[1] = 0.5
-    return out
+        return 1.0 if (s0 > s1) == (p == 0) else 0.0
+    if st[CAMP] != 0:
+        return 1.0 if (st[CAMP] > 0) == (p == 0) else 0.0
+    return 0.5
 
 
 # ---------------------------------------------------------------- applying actions
@@ -895,7 +893,7 @@ def apply_action(st, cfg, comp, rng, action):
             refill_photos(st, cfg, comp)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(st, cfg, comp, rng, action, buf):
     """Apply `action`, then every forced move (a decision with a single legal action).
 
@@ -905,7 +903,7 @@ def step(st, cfg, comp, rng, action, buf):
     return settle(st, cfg, comp, rng, buf)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def settle(st, cfg, comp, rng, buf):
     """Play forced moves until a real decision (or the end); returns its legal-action count."""
     while st[PHASE] != PH_OVER:

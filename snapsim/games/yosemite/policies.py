@@ -635,7 +635,7 @@ def playout(sim, cfg, comp, rng2, par, buf2, m, p, mem2):
     while sim[E.PHASE] != E.PH_OVER:
         m = E.step(sim, cfg, comp, rng2, greedy_action(sim, cfg, comp, par, buf2, m, mem2),
                    buf2)
-    return E.win_shares(sim)[p] + 0.01 * (E.score(sim, p) - E.score(sim, 1 - p))
+    return E.win_share(sim, p) + 0.01 * (E.score(sim, p) - E.score(sim, 1 - p))
 
 
 @njit(cache=True)
