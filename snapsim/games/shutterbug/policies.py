@@ -119,6 +119,10 @@ _i = Layout()
 I_END_T = _i.field("END_T", E.MAX_SPACES)  # city tips drawn for ending on each space
 I_PAS_T = _i.field("PAS_T", E.MAX_SPACES)  # ... for passing through it
 I_FIRST = _i.field("FIRST", ROUTES)  # first step of each best route
+# what the space values and route ends in fs[F_V:], [F_R:], [F_END:], [F_PAS:] were worked
+# out from (`route_values`): the seat, its turn, and its tips paid, drawn, traded and swapped
+# so far (-1: nothing yet)
+I_ROUTE_FROM = _i.field("ROUTE_FROM", 6)
 I_JOBS = _i.field("JOBS", MAX_JOBS)  # side-job progress worth adding to (-1: none)
 I_TV_OK = _i.field("TV_OK")  # bitmask of the tiles whose value is in F_TV
 I_HOT = _i.field("HOT", E.MAX_SPACES)  # spaces worth entering (`reach_values`)
@@ -160,6 +164,7 @@ def fixed_tables(cfg, comp, fs, js):
     for i in range(E.N_TIPS):
         fs[F_TIPS + comp[E.K_TIP_TYPE + i]] += 1.0
     js[I_SEAT] = -1
+    js[I_ROUTE_FROM] = -1
 
 
 @njit(cache=True)
@@ -187,6 +192,7 @@ def seat_values(st, cfg, comp, par, p, fs, js):
     creature_weights(st, cfg, comp, par, p, fs[F_W:F_W + E.N_CREATURES])
     job_targets(st, cfg, comp, m, js[I_JOBS:I_JOBS + MAX_JOBS])
     js[I_TV_OK] = 0
+    js[I_ROUTE_FROM] = -1
 
 
 @njit(cache=True, inline="always")
@@ -451,15 +457,7 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
     (`seat_values` worked out), in the policy's scratch, so asking for a move never writes
     to the game. `per_step` also keeps the best route's value by first step (the search's
     candidates) in fs[F_STEP + pawn_space], stopping in fs[F_STEP + STOP_SLOT]."""
-    ns = comp[E.K_N_SPACES]
-    v = fs[F_V:F_V + ns]
-    space_values(st, cfg, comp, par, p, v, fs, js)
-    r = fs[F_R:F_R + ns]
-    if par[P_LOOK] > 0:
-        reach_values(comp, v, r, js)
-    else:
-        r[:] = 0.0
-    route_ends(st, cfg, comp, par, r, fs)
+    route_values(st, cfg, comp, par, p, fs, js)
     horizon = min(HORIZON, cfg[E.C_MAX_STEPS] - st[E.STEPS])
     must = 1 if st[E.STEPS] == 0 else 0
     pawns = cfg[E.C_PAWNS]
@@ -501,6 +499,35 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
                             slot = F_STEP + (first if first >= 0 else STOP_SLOT)
                             fs[slot] = max(fs[slot], tot)
     return step
+
+
+ROUTE_FROM = (E.ST_TURNS, E.ST_PAID, E.ST_DRAWN, E.ST_TRADES, E.ST_SWAPS)  # seat p's at + p
+
+
+@njit(cache=True, inline="always")
+def route_values(st, cfg, comp, par, p, fs, js):
+    """Space values, next turn's prospects and route ends (`space_values`, `reach_values`,
+    `route_ends`) for seat p, worked out once per turn and again only after something they
+    come from changed: within a turn they change only with the hand (a photo paid for, a tip
+    drawn, traded or swapped: p's counts of those), a photo taken (paid for) or the seat's
+    values (`seat_values` clears them); a step alone leaves them as they were."""
+    same = js[I_ROUTE_FROM] == p
+    js[I_ROUTE_FROM] = p
+    for i in range(len(ROUTE_FROM)):
+        x = st[ROUTE_FROM[i] + p]
+        same = same and js[I_ROUTE_FROM + 1 + i] == x
+        js[I_ROUTE_FROM + 1 + i] = x
+    if same:
+        return
+    ns = comp[E.K_N_SPACES]
+    v = fs[F_V:F_V + ns]
+    space_values(st, cfg, comp, par, p, v, fs, js)
+    r = fs[F_R:F_R + ns]
+    if par[P_LOOK] > 0:
+        reach_values(comp, v, r, js)
+    else:
+        r[:] = 0.0
+    route_ends(st, cfg, comp, par, r, fs)
 
 
 @njit(cache=True)
@@ -696,6 +723,7 @@ def playout(st, cfg, comp, rng, par, buf, n, me, last_round, fs, js):
     """Play `st` on with every seat greedy (weights `par`) until the game ends or round
     `last_round` is over, score it as if it ended there; `me`'s win share plus MARGIN per
     point of lead over the best rival."""
+    js[I_ROUTE_FROM] = -1  # values of another playout's
     while st[E.PHASE] != E.PH_OVER and st[E.ROUND] <= last_round:
         n = E.step(st, cfg, comp, rng, heuristic_action(st, cfg, comp, par, buf, n, fs, js),
                    buf)
