@@ -35,7 +35,7 @@ from snapsim.errors import InputError
 from snapsim.games.snapshot import SnapshotConfig, SnapshotGame, run_games
 from snapsim.games.snapshot import engine as E
 from snapsim.games.snapshot import policies as P
-from snapsim.games.snapshot.api import make_policy, play_game, uses_search
+from snapsim.games.snapshot.api import make_policy, play_game, uses_exact, uses_search
 from snapsim.games.snapshot.config import photo_table
 from snapsim.odds import explore_success, photo_success
 from snapsim.sim.kernel import game_rngs, policy_arrays, root_keys, seat_policies
@@ -315,7 +315,7 @@ def test_batch_equals_step_api_for_every_kind_and_player_count(kind, players):
         seats = seat_policies(players, len(pols), i, True)
         batch_state = play_game(cfg, comp, ptab, kinds, params, rng, seats,
                                 np.empty(E.MAX_LEGAL, np.int64), P.new_memory(),
-                                uses_search(kinds))
+                                uses_search(kinds), uses_exact(kinds))
         assert np.array_equal(batch_state, g.state), f"game {i}: final states differ"
 
 

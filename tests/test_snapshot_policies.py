@@ -7,6 +7,9 @@ from two positions that differ only there, and asking a policy for a move must l
 (state and random streams) exactly as it was.
 """
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from snapshot_helpers import (
@@ -34,6 +37,7 @@ from snapshot_helpers import (
 from snapsim.games.snapshot import SnapshotConfig, SnapshotGame
 from snapsim.games.snapshot import engine as E
 from snapsim.games.snapshot import policies as P
+from snapsim.games.snapshot.api import uses_exact
 from snapsim.games.snapshot.config import photo_table
 from snapsim.games.snapshot.search import recount_assignment
 from snapsim.games.snapshot.tuning import tuned_policies
@@ -219,6 +223,33 @@ def test_reserved_step_leaves_the_plan_the_dice_would_make():
     assert st[E.PHASE] == E.PH_PREP_DICE and st[E.N_RESERVED] == 0
     assert mem[P.M_TURN] == P.turns_played(st)
     fresh = P.new_memory()
-    P.make_plan(st, g._cfg, g._comp, g._ptab, g._params[0], False, fresh)
+    P.make_plan(st, g._cfg, g._comp, g._ptab, g._params[0], None, fresh)
     plan = slice(P.M_HAB, P.M_TOK + E.N_CARDS)
     assert (mem[plan] == fresh[plan]).all() and mem[P.M_HAB:P.M_DICE].sum() > 0
+
+
+def test_line_ups_without_the_exact_kind_leave_its_search_out_of_the_kernel():
+    # numba drops the exact kind's branches when `exact` is None: a fresh interpreter's
+    # greedy run compiles (or loads) the batch kernel for None only, a run seating exact
+    # adds a bool
+    code = ("import snapsim\n"
+            "from snapsim.games.snapshot import api\n"
+            "snapsim.simulate('snapshot', players=2, games=2, seed=1, threads=1)\n"
+            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n"
+            "snapsim.simulate('snapshot', players=2, policies=['exact', 'greedy'],"
+            " games=2, seed=1, threads=1)\n"
+            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["['none']", "['bool', 'none']"]
+    assert uses_exact(np.array([P.GREEDY, P.RANDOM])) is None
+    assert uses_exact(np.array([P.GREEDY, P.EXACT])) is True
+
+
+def test_an_exact_seat_without_the_exact_flag_is_refused():
+    g = SnapshotGame(SnapshotConfig(players=2), seed=1, policies=["exact", "greedy"])
+    st, buf = g.state.copy(), np.empty(E.MAX_LEGAL, np.int64)
+    n = E.legal_actions(st, g._cfg, g._comp, buf)
+    with pytest.raises(ValueError, match="exact=True"):
+        P.policy_action(st, g._cfg, g._comp, g._ptab, g._rng.copy(), P.EXACT,
+                        g._params[0], buf, n, P.new_memory())

@@ -217,10 +217,10 @@ def test_line_ups_without_a_search_policy_leave_the_search_out_of_the_kernel():
     code = ("import snapsim\n"
             "from snapsim.games.snapshot import api\n"
             "snapsim.simulate('snapshot', players=2, games=2, seed=1, threads=1)\n"
-            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n"
+            "print(sorted(str(s[-2]) for s in api.play_batch.signatures))\n"
             "snapsim.simulate('snapshot', players=2, policies=['search:rollouts=1', 'greedy'],"
             " games=2, seed=1, threads=1)\n"
-            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n")
+            "print(sorted(str(s[-2]) for s in api.play_batch.signatures))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.splitlines()
     assert out == ["['none']", "['bool', 'none']"]

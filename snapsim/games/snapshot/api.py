@@ -96,10 +96,10 @@ def _record(st, cfg, out_i, out_f, row, policy_of_seat):
 
 
 @njit(cache=True)
-def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None):
+def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None, exact=None):
     """Play one game to the end; return its final state. `buf` (legal actions) and `mem`
     (the policies' memory) are the caller's work space, reused game after game; `search`
-    as for `policies.policy_action`."""
+    and `exact` as for `policies.policy_action`."""
     P.clear_memory(mem)
     st = E.new_game(cfg, comp, rng)
     n = E.settle(st, cfg, comp, rng, buf)
@@ -109,30 +109,34 @@ def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None)
         if P.follows_plan(kinds[k]):
             if ph == E.PH_PREP_DICE or ph == E.PH_PREP_TOKENS or (
                     ph == E.PH_PREP_RESERVED and kinds[k] != P.EXACT):
-                n = P.prepare(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem)
+                n = P.prepare(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem, exact)
                 continue
             # the heuristic kinds' interpreter, as `policies.policy_action` would call it
-            a = P.heuristic_action(st, cfg, comp, ptab, rng, params[k], buf, n,
-                                   kinds[k] == P.EXACT, mem)
+            if exact is not None and kinds[k] == P.EXACT:
+                a = P.heuristic_action(st, cfg, comp, ptab, rng, params[k], buf, n, True, mem)
+            else:
+                a = P.heuristic_action(st, cfg, comp, ptab, rng, params[k], buf, n, None, mem)
         elif kinds[k] == P.RANDOM:
             a = P.random_action(rng, buf, n)
-        else:
+        elif search is not None:
             a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem,
-                                search)
+                                search, exact)
+        else:
+            raise ValueError("a line-up seating a search policy passes search=True")
         n = E.step(st, cfg, comp, rng, a, buf)
     return st
 
 
 @njit(cache=True, parallel=True)
 def play_batch(cfg, comp, ptab, kinds, params, key0, key1, first, count, rotate, out_i, out_f,
-               out_cards, out_awards, threads, search=None):
+               out_cards, out_awards, threads, search=None, exact=None):
     """Games first .. first+count-1, in parallel; rows (game, seat) in order.
 
     out_cards[g] (attempts, photos, dice per card) and out_awards[g] (claim round per award
     token) are filled when they have a row per game (pass zero-row arrays to skip them).
     `threads` blocks of games get one work space each (numba's thread count, given by the
-    caller: read inside, it would keep the kernel out of the on-disk cache). `search`: see
-    `uses_search`.
+    caller: read inside, it would keep the kernel out of the on-disk cache). `search` and
+    `exact`: see `uses_search`.
     """
     n = E.n_players(cfg)
     per = (count + threads - 1) // threads
@@ -143,7 +147,7 @@ def play_batch(cfg, comp, ptab, kinds, params, key0, key1, first, count, rotate,
             game = first + g
             rng = game_rngs(key0, key1, game)
             seats = seat_policies(n, kinds.shape[0], game, rotate)
-            st = play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search)
+            st = play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search, exact)
             _record(st, cfg, out_i, out_f, g * n, seats)
             if out_cards.shape[0] > 0:
                 for c in range(E.N_CARDS):
@@ -158,6 +162,12 @@ def uses_search(kinds) -> bool | None:
     """`policies.policy_action`'s `search` for a line-up of these kinds: True when one is
     the search kind, else None (the search then stays out of the compiled kernels)."""
     return True if (np.asarray(kinds) == P.SEARCH).any() else None
+
+
+def uses_exact(kinds) -> bool | None:
+    """`policies.policy_action`'s `exact` for a line-up of these kinds, as `uses_search`.
+    The search kind's playouts never play the exact kind, so it counts only seated."""
+    return True if (np.asarray(kinds) == P.EXACT).any() else None
 
 
 def _play(config, policies, first, count, seed, rotate_seats, details):
@@ -175,7 +185,8 @@ def _play(config, policies, first, count, seed, rotate_seats, details):
     out_awards = np.zeros((rows, E.N_CAT * E.MAX_STACK), np.int64)
     play_batch(config.to_array(), config.comp_vector(), photo_table(), kinds, params,
                np.uint64(key0), np.uint64(key1), first, count, rotate_seats, out_i, out_f,
-               out_cards, out_awards, numba.get_num_threads(), uses_search(kinds))
+               out_cards, out_awards, numba.get_num_threads(), uses_search(kinds),
+               uses_exact(kinds))
     return pols, out_i, out_f, out_cards, out_awards
 
 
@@ -293,7 +304,8 @@ class SnapshotGame(protocol.GameState):
 
     def _policy_code(self, st, rng, k, n, mem):
         return P.policy_action(st, self._cfg, self._comp, self._ptab, rng, self._kinds[k],
-                               self._params[k], self._buf, n, mem, uses_search(self._kinds))
+                               self._params[k], self._buf, n, mem, uses_search(self._kinds),
+                               uses_exact(self._kinds))
 
     def _truncation_cap(self):
         return self.config.max_rounds

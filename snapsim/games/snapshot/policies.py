@@ -567,13 +567,13 @@ def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
     """Place the reserved card whose placement raises the best plan's value most; when none
     does, end the step (the greedy interpreter stores that best plan for the dice)."""
     space = plan_space(mem)
-    if exact:
+    if exact is not None and exact:
         tokens, best = 0, exact_plan(st, cfg, comp, ptab, par, -1, -1, mem, False)
     else:
         tokens, best = reserved_tables(st, cfg, comp, ptab, par, space, mem)
     best_a, _ = best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, space,
                               mem)
-    if not exact and best_a == E.act(E.A_RESERVED_DONE):
+    if not (exact is not None and exact) and best_a == E.act(E.A_RESERVED_DONE):
         store_plan(st, cfg, comp, ptab, par, tokens, space, mem)
     return best_a
 
@@ -611,7 +611,7 @@ def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, space, 
         if E.act_kind(a) != E.A_PLACE_RESERVED:
             continue
         c, h = E.reserved_placement(comp, E.act_arg(a))
-        if exact:
+        if exact is not None and exact:
             v = exact_plan(st, cfg, comp, ptab, par, c, h, mem, False)
         else:
             plan_tables(st, cfg, comp, ptab, par, vals, tokens, c, h, h, E.N_HAB, space)
@@ -642,7 +642,7 @@ def make_plan(st, cfg, comp, ptab, par, exact, mem):
     """Store this turn's preparation plan in `mem`, unless choosing reserved cards already
     did: the heuristic kinds then place its dice and tokens one action at a time."""
     if mem[M_TURN] != turns_played(st):
-        if exact:
+        if exact is not None and exact:
             exact_plan(st, cfg, comp, ptab, par, -1, -1, mem, True)
         else:
             plan_value(st, cfg, comp, ptab, par, -1, -1, mem, True)
@@ -655,7 +655,7 @@ def follows_plan(kind):
 
 
 @njit(cache=True, inline="always")
-def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem):
+def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, exact=None):
     """A heuristic seat's step of Phase 2 (reserved cards, dice or tokens; `n` legal actions
     in buf) in one go: the actions its policy would take one decision at a time. Reserved
     cards: the same choices, each re-planning only the habitat the last card went to (the
@@ -664,13 +664,14 @@ def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem):
     legal (sideways cards and their habitats get their dice), so the forced moves between
     those decisions are moves of the plan, and the order of placing draws no random number:
     the game is the one played decision by decision. Returns the legal-action count after,
-    as `engine.step` does."""
+    as `engine.step` does. `exact` as for `policy_action`: with None the exact kind's
+    search is not compiled."""
     if st[E.PHASE] == E.PH_PREP_RESERVED:
         turn = turns_played(st)
         space = plan_space(mem)
         tokens, best = reserved_tables(st, cfg, comp, ptab, par, space, mem)
         while True:
-            a, best = best_reserved(st, cfg, comp, ptab, par, buf, n, False, tokens, best, space,
+            a, best = best_reserved(st, cfg, comp, ptab, par, buf, n, None, tokens, best, space,
                                     mem)
             if a == E.act(E.A_RESERVED_DONE):
                 store_plan(st, cfg, comp, ptab, par, tokens, space, mem)
@@ -687,7 +688,10 @@ def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem):
                 store_plan(st, cfg, comp, ptab, par, tokens, space, mem)
                 return n
     if st[E.PHASE] == E.PH_PREP_DICE:
-        make_plan(st, cfg, comp, ptab, par, kind == EXACT, mem)
+        if exact is not None and kind == EXACT:
+            make_plan(st, cfg, comp, ptab, par, True, mem)
+        else:
+            make_plan(st, cfg, comp, ptab, par, None, mem)
         for h in range(E.N_HAB):
             while st[E.HAB_DICE + h] < mem[M_HAB + h]:
                 E.apply_action(st, cfg, comp, rng, E.act(E.A_DIE_HABITAT, h))
@@ -728,7 +732,8 @@ def raccoon_habitat(st, comp, buf, n, kind):
 
 @njit(cache=True)
 def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
-    """The heuristic kinds' action; the preparation follows the plan kept in `mem`."""
+    """The heuristic kinds' action; the preparation follows the plan kept in `mem`. `exact`
+    is True for the exact kind, else None (the advisor's search is then not compiled)."""
     ph = st[E.PHASE]
     p = E.decider(st)
     if ph == E.PH_RESEARCH:
@@ -803,8 +808,10 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
     if ph == E.PH_SETUP:
         return raccoon_habitat(st, comp, buf, n, E.A_SETUP_RACCOON)
     if ph == E.PH_REROLL:
-        a = exact_reroll(st, cfg, comp, ptab, par, p, mem) if exact else \
-            greedy_reroll(st, cfg, comp, ptab, par, p)
+        if exact is not None and exact:
+            a = exact_reroll(st, cfg, comp, ptab, par, p, mem)
+        else:
+            a = greedy_reroll(st, cfg, comp, ptab, par, p)
         if is_legal(buf, n, a):
             return a
         return buf[0]  # (a re-roll once begun must be paid in full: any legal token)
@@ -913,21 +920,26 @@ def random_action(rng, buf, n):
 
 
 @njit(cache=True)
-def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, search=None):
+def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, search=None, exact=None):
     """The action policy `kind` with parameters `par` takes now, given the n legal actions in
     buf (as `engine.step` leaves them); always one of them. Reads and writes only the
     policies' memory `mem` (see `new_memory`), never the game state.
 
     `search` is True when the line-up seats a search policy, else None: numba drops the
     search branch for None, so line-ups without one never compile it (it is most of the
-    compile time)."""
+    compile time). `exact` likewise is True when the line-up seats the exact kind (its
+    exhaustive preparation search is the next largest part), else None."""
     if kind == RANDOM:
         return random_action(rng, buf, n)
     if kind == SEARCH:
         if search is not None:
             return search_action(st, cfg, comp, ptab, rng, par, buf, n, mem)
         raise ValueError("a line-up seating a search policy passes search=True")
-    return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, kind == EXACT, mem)
+    if kind == EXACT:
+        if exact is not None:
+            return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, True, mem)
+        raise ValueError("a line-up seating the exact policy passes exact=True")
+    return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, None, mem)
 
 
 # the search kind plays the heuristic above: imported last, once every name it uses exists
