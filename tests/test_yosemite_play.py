@@ -140,7 +140,7 @@ def test_determinize_samples_only_what_the_seat_cannot_see():
     g = YosemiteGame(seed=1)
     s = g.state.copy()
     rng = game_rngs(np.uint64(3), np.uint64(4), 0)
-    P.determinize(s, g._comp, rng, 0)
+    P.determinize(s, g._comp, rng, 0, np.empty(E.N_TILES, np.int64))
 
     def where(st, t):
         return int(st[E.TILE_LOC + t]), int(st[E.TILE_OWNER + t])

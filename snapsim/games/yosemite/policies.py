@@ -106,12 +106,29 @@ M_DIST = 3  # every square's fish steps to the target (the way there)
 M_PAY_TURN = M_DIST + E.N_SQ  # the turn a photo's payment is planned for (-1: none)
 M_PAY_SLOT = M_PAY_TURN + 1  # the photo's slot
 M_PAY = M_PAY_SLOT + 1  # tiles of each animal to pay
-MEMORY_SIZE = M_PAY + E.N_ANIMALS
+PLAN_SIZE = M_PAY + E.N_ANIMALS
+# then the rollout and search players' work space, written before it is read at every decision
+# (laid out once per game with the memory, so a searched decision allocates nothing)
+MAX_CANDIDATES = 16  # the `candidates` parameter's upper bound
+W_RNG = PLAN_SIZE  # a playout's streams (two uint64)
+W_SAMPLED = W_RNG + 2  # the streams as sampling left them, for every candidate of a sample
+W_PLAN = W_SAMPLED + 2  # a playout's memory (its players' plans)
+W_BUF = W_PLAN + PLAN_SIZE  # a playout's action buffer
+W_SEEN = W_BUF + E.BUF_SIZE  # the sampled state every candidate starts from
+W_SIM = W_SEEN + E.STATE_SIZE  # the state a playout plays on
+W_TOTAL = W_SIM + E.STATE_SIZE  # each candidate's summed results (floats)
+W_CAND = W_TOTAL + E.MAX_LEGAL  # the candidates' first actions
+W_TQ = W_CAND + E.MAX_LEGAL  # turn candidates: the plans' squares, explore choices, keys
+W_TA = W_TQ + MAX_CANDIDATES
+W_TKEY = W_TA + MAX_CANDIDATES
+W_TVAL = W_TKEY + MAX_CANDIDATES  # and values (floats)
+W_POOL = W_TVAL + MAX_CANDIDATES  # `determinize`: the tiles, then the photos, it deals afresh
+MEMORY_SIZE = W_POOL + E.N_TILES
 
 
 @njit(cache=True)
 def new_memory():
-    """An empty memory (no plan), as at the start of a game."""
+    """An empty memory (no plan) with the search's work space, as at the start of a game."""
     mem = np.empty(MEMORY_SIZE, np.int64)
     clear_memory(mem)
     return mem
@@ -119,7 +136,8 @@ def new_memory():
 
 @njit(cache=True)
 def clear_memory(mem):
-    mem[:] = 0
+    """No plan (in a playout's memory, only the plan part)."""
+    mem[:PLAN_SIZE] = 0
     mem[M_TURN] = -1
     mem[M_PAY_TURN] = -1
 
@@ -569,13 +587,13 @@ def greedy_action(st, cfg, comp, par, buf, n, mem):
 
 
 @njit(cache=True)
-def determinize(st, comp, rng, p):
+def determinize(st, comp, rng, p, pool):
     """Sample what p cannot see, from what p can: the opponent's tiles p never saw face up
     come from the pool of such tiles (theirs and the deck's), the deck is reshuffled and the
     unseen photos are dealt afresh to the photo deck and the box. Pools are built in tile
-    order, so the sample depends only on p's view and the stream."""
+    order (in `pool`, room for every animal tile), so the sample depends only on p's view and
+    the stream."""
     opp = 1 - p
-    pool = np.empty(E.N_TILES, np.int64)
     k = 0
     hidden = 0
     for t in range(E.N_TILES):
@@ -600,16 +618,15 @@ def determinize(st, comp, rng, p):
         elif st[E.TILE_LOC + t] == E.L_HAND and st[E.TILE_OWNER + t] == opp:
             st[E.HAND + opp * E.N_ANIMALS + comp[E.K_TILE_ANIMAL + t]] += 1
     E.shuffle(rng, st[E.DECK:E.DECK + n], n)
-    unseen = np.empty(E.N_PHOTOS, np.int64)
     k = 0
     for ph in range(E.N_PHOTOS):
         if st[E.PHOTO_LOC + ph] == E.P_BOX or st[E.PHOTO_LOC + ph] == E.P_DECK:
-            unseen[k] = ph
+            pool[k] = ph
             k += 1
-    E.shuffle(rng, unseen, k)
+    E.shuffle(rng, pool, k)
     n_deck = st[E.N_PHOTO_DECK]
     for i in range(k):
-        ph = unseen[i]
+        ph = pool[i]
         if i < k - n_deck:
             st[E.PHOTO_LOC + ph] = E.P_BOX
         else:
@@ -618,13 +635,13 @@ def determinize(st, comp, rng, p):
 
 
 @njit(cache=True)
-def sample(st, comp, seed, p, seen, rng2, sampled):
+def sample(st, comp, seed, p, seen, rng2, sampled, pool):
     """One rollout's sample of what p cannot see, into `seen` (a copy of st), from its own
     stream seeded by `seed`; that stream, as sampling leaves it, in rng2 and `sampled`."""
     rng2[0] = seed
     rng2[1] = seed ^ np.uint64(0x5DEECE66D)
     seen[:] = st
-    determinize(seen, comp, rng2, p)
+    determinize(seen, comp, rng2, p, pool)
     sampled[:] = rng2
 
 
@@ -639,26 +656,26 @@ def playout(sim, cfg, comp, rng2, par, buf2, m, p, mem2):
 
 
 @njit(cache=True)
-def playout_totals(st, cfg, comp, rng, par, cand, c, follow, tq, ta):
-    """Each of the c first actions in `cand`, summed over `par`'s rollouts: every rollout
-    seed samples the hidden part once, and every candidate is played out from that same
-    sample (and the stream as it stands after sampling) by greedy players. `follow`: the
-    candidates are turn plans (square tq[i], explore choice ta[i]) that the mover keeps to
-    for the rest of its turn."""
+def playout_totals(st, cfg, comp, rng, par, mem, c, follow):
+    """Each of the c first actions in the memory's candidates (W_CAND), summed over `par`'s
+    rollouts into its totals (W_TOTAL): every rollout seed samples the hidden part once, and
+    every candidate is played out from that same sample (and the stream as it stands after
+    sampling) by greedy players. `follow`: the candidates are turn plans (squares W_TQ,
+    explore choices W_TA) that the mover keeps to for the rest of its turn."""
     p = st[E.CUR]
     r = max(1, int(par[P_ROLLOUTS]))
-    seeds = np.empty(r, np.uint64)
-    for j in range(r):
-        seeds[j] = next_u64(rng, 1)
-    buf2 = np.empty(E.BUF_SIZE, np.int64)
-    mem2 = new_memory()
-    rng2 = np.empty(2, np.uint64)
-    sampled = np.empty(2, np.uint64)
-    seen = st.copy()
-    sim = st.copy()
-    total = np.zeros(c)
-    for j in range(r):
-        sample(st, comp, seeds[j], p, seen, rng2, sampled)
+    cand, tq, ta = mem[W_CAND:W_CAND + c], mem[W_TQ:W_TA], mem[W_TA:W_TKEY]
+    buf2 = mem[W_BUF:W_SEEN]
+    mem2 = mem[W_PLAN:W_BUF]
+    rng2 = mem[W_RNG:W_SAMPLED].view(np.uint64)
+    sampled = mem[W_SAMPLED:W_PLAN].view(np.uint64)
+    seen = mem[W_SEEN:W_SIM]
+    sim = mem[W_SIM:W_TOTAL]
+    total = mem[W_TOTAL:W_TOTAL + c].view(np.float64)
+    total[:] = 0.0
+    for _ in range(r):  # the seeds, drawn one by one: playouts draw from their own streams
+
+        sample(st, comp, next_u64(rng, 1), p, seen, rng2, sampled, mem[W_POOL:MEMORY_SIZE])
         for i in range(c):
             sim[:] = seen
             rng2[:] = sampled
@@ -671,9 +688,10 @@ def playout_totals(st, cfg, comp, rng, par, cand, c, follow, tq, ta):
 
 
 @njit(cache=True)
-def rollout_action(st, cfg, comp, rng, par, buf, n):
+def rollout_action(st, cfg, comp, rng, par, buf, n, mem):
     """The legal action with the best playouts (`playout_totals` over all of them)."""
-    total = playout_totals(st, cfg, comp, rng, par, buf, n, False, buf, buf)
+    mem[W_CAND:W_CAND + n] = buf[:n]
+    total = playout_totals(st, cfg, comp, rng, par, mem, n, False)
     best = buf[0]
     best_v = NEG
     for i in range(n):
@@ -696,12 +714,11 @@ def search_action(st, cfg, comp, rng, par, buf, n, mem):
     turn = ph == E.PH_FISH or ph == E.PH_EXPLORE
     if turn and mem[M_TURN] == st[E.TURN] or k < 2:
         return greedy_action(st, cfg, comp, par, buf, n, mem)  # planned already, or no search
-    cand = np.empty(max(k, n), np.int64)  # first actions
-    tq = np.empty(k, np.int64)  # turn: the plans' squares and explore choices
-    ta = np.empty(k, np.int64)
+    cand = mem[W_CAND:W_TQ]  # first actions
+    tq, ta = mem[W_TQ:W_TQ + k], mem[W_TA:W_TA + k]  # turn: the plans' squares, explore choices
     if turn:
         c = plans(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf, tq, ta,
-                  np.empty(k, np.int64), np.empty(k))
+                  mem[W_TKEY:W_TKEY + k], mem[W_TVAL:W_TVAL + k].view(np.float64))
         if c == 0:
             return greedy_action(st, cfg, comp, par, buf, n, mem)
         for i in range(c):
@@ -720,7 +737,7 @@ def search_action(st, cfg, comp, rng, par, buf, n, mem):
                 j += 1
     best = 0
     if c > 1:
-        total = playout_totals(st, cfg, comp, rng, par, cand, c, turn, tq, ta)
+        total = playout_totals(st, cfg, comp, rng, par, mem, c, turn)
         for i in range(1, c):
             if total[i] > total[best]:
                 best = i
@@ -738,7 +755,7 @@ def policy_action(st, cfg, comp, rng, kind, par, buf, n, mem):
     if kind == RANDOM:
         return buf[randint(rng, 1, n)]
     if kind == ROLLOUT:
-        return rollout_action(st, cfg, comp, rng, par, buf, n)
+        return rollout_action(st, cfg, comp, rng, par, buf, n, mem)
     if kind == SEARCH:
         return search_action(st, cfg, comp, rng, par, buf, n, mem)
     return greedy_action(st, cfg, comp, par, buf, n, mem)
