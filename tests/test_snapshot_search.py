@@ -27,10 +27,11 @@ from snapsim.games.snapshot.api import uses_search
 from snapsim.games.snapshot.search import (
     candidate_plans,
     determinize,
-    move_totals,
     pick,
-    plan_totals,
-    rollout_move,
+    plan_row,
+    rollout,
+    sample,
+    totals_of,
 )
 
 TINY = "search:rollouts=3:candidates=2:margin=0"
@@ -38,6 +39,23 @@ TINY = "search:rollouts=3:candidates=2:margin=0"
 
 def _par(spec):
     return np.array(make_policy(spec).params, np.float64)
+
+
+def plans_of(g, par, top, mem):
+    """The candidate plans at g's position, as (habitat dice, card dice, card tokens) lists."""
+    m = candidate_plans(g.state, g._cfg, g._comp, g._ptab, par, top, mem)
+    return [tuple(r.copy() for r in plan_row(mem, i)) for i in range(m)]
+
+
+def plan_totals(g, par, mem, count):
+    return totals_of(g.state, g._cfg, g._comp, g._ptab, par, mem, count, True).copy()
+
+
+def move_totals(g, par, moves):
+    """Rollout totals of `moves` at g's position, laid out in a fresh work space."""
+    mem = P.new_memory()
+    mem[P.S_MOVES:P.S_MOVES + len(moves)] = moves
+    return totals_of(g.state, g._cfg, g._comp, g._ptab, par, mem, len(moves), False).copy()
 
 
 def test_search_is_a_policy_kind_with_its_budget_as_parameters():
@@ -84,19 +102,21 @@ def test_base_plan_comes_first_and_every_candidate_is_new():
     g = prep_dice(_game("greedy"))
     st, cfg, comp, ptab = g.state, g._cfg, g._comp, g._ptab
     par = _par("search:candidates=4")
-    habs, dices, toks = candidate_plans(st, cfg, comp, ptab, par, 4)
+    plans = plans_of(g, par, 4, P.new_memory())
     mem = P.new_memory()
     P.plan_value(st, cfg, comp, ptab, par, -1, -1, mem, True)
-    assert np.array_equal(habs[0], mem[P.M_HAB:P.M_HAB + E.N_HAB])
-    assert np.array_equal(dices[0], mem[P.M_DICE:P.M_DICE + E.N_CARDS])
-    assert np.array_equal(toks[0], mem[P.M_TOK:P.M_TOK + E.N_CARDS])
-    assert 2 <= habs.shape[0] <= 5
-    plans = {(tuple(h), tuple(d), tuple(t)) for h, d, t in zip(habs, dices, toks, strict=True)}
-    assert len(plans) == habs.shape[0]
-    for h, d in zip(habs, dices, strict=True):  # within the dice
+    assert np.array_equal(plans[0][0], mem[P.M_HAB:P.M_HAB + E.N_HAB])
+    assert np.array_equal(plans[0][1], mem[P.M_DICE:P.M_DICE + E.N_CARDS])
+    assert np.array_equal(plans[0][2], mem[P.M_TOK:P.M_TOK + E.N_CARDS])
+    assert 2 <= len(plans) <= 5
+    assert len({tuple(map(tuple, plan)) for plan in plans}) == len(plans)
+    for h, d, _ in plans:  # within the dice
         assert h.sum() + d.sum() <= cfg[E.C_DICE]
-    habs0, _, _ = candidate_plans(st, cfg, comp, ptab, par, 0)
-    assert habs0.shape[0] == 1
+    assert candidate_plans(st, cfg, comp, ptab, par, 0, P.new_memory()) == 1
+    # the largest budget fits the work space: rows of every candidate the advisor keeps
+    most = plans_of(g, _par("search:candidates=16"), 16, P.new_memory())
+    assert len(plans) < len(most) <= 17
+    assert all(np.array_equal(a, b) for a, b in zip(plans[0], most[0], strict=True))
 
 
 def test_the_searched_preparation_is_played_as_planned():
@@ -104,10 +124,10 @@ def test_the_searched_preparation_is_played_as_planned():
     (margin 0) and then plays that whole plan, die by die and token by token."""
     g = prep_dice(_game(TINY))
     par = _par(TINY)
-    habs, dices, toks = candidate_plans(g.state, g._cfg, g._comp, g._ptab, par, 2)
-    assert habs.shape[0] > 1
-    totals = plan_totals(g.state, g._cfg, g._comp, g._ptab, par, habs, dices, toks)
-    j = pick(totals, 0.0)
+    mem = P.new_memory()
+    plans = plans_of(g, par, 2, mem)
+    assert len(plans) > 1
+    j = pick(plan_totals(g, par, mem, len(plans)), 0.0)
     hab, dice, tok = np.zeros(E.N_HAB, int), np.zeros(E.N_CARDS, int), np.zeros(E.N_CARDS, int)
     me = g.current_player
     while g.phase in ("prepare: dice", "prepare: tokens") and g.current_player == me:
@@ -117,8 +137,7 @@ def test_the_searched_preparation_is_played_as_planned():
             if kind == k:
                 where[arg] += 1
         g.apply(a)
-    assert (hab.tolist(), dice.tolist(), tok.tolist()) == \
-        (habs[j].tolist(), dices[j].tolist(), toks[j].tolist())
+    assert (hab.tolist(), dice.tolist(), tok.tolist()) == tuple(r.tolist() for r in plans[j])
 
 
 @pytest.mark.parametrize("position", [prep_reserved, reroll])
@@ -127,7 +146,7 @@ def test_searched_moves_are_compared_on_rollouts(position):
     the best rollout total (margin 0), the base's move on a tie."""
     g = position(_game(TINY))
     buf = np.array(sorted(legal(g)), np.int64)
-    totals = move_totals(g.state, g._cfg, g._comp, g._ptab, _par(TINY), buf)
+    totals = move_totals(g, _par(TINY), buf)
     assert totals.shape == (len(buf),) and ((totals >= 0) & (totals <= 3)).all()
     best = set(buf[np.isclose(totals, totals.max())].tolist())
     assert g.policy_action().code in best
@@ -137,25 +156,25 @@ def test_searched_moves_are_compared_on_rollouts(position):
 def test_move_totals_ignore_hidden_information(position):
     base = position(_game(TINY))
     buf = np.array(sorted(legal(base)), np.int64)
-    want = move_totals(base.state, base._cfg, base._comp, base._ptab, _par(TINY), buf)
+    want = move_totals(base, _par(TINY), buf)
     for seed in range(2):
         g = position(_game(TINY))
         hide_differently(g, seed)
         assert not np.array_equal(g.state, base.state)
-        got = move_totals(g.state, g._cfg, g._comp, g._ptab, _par(TINY), buf)
+        got = move_totals(g, _par(TINY), buf)
         assert np.array_equal(got, want)
 
 
 def test_plan_totals_ignore_hidden_information():
     base = prep_dice(_game(TINY))
     par = _par(TINY)
-    plans = candidate_plans(base.state, base._cfg, base._comp, base._ptab, par, 2)
-    want = plan_totals(base.state, base._cfg, base._comp, base._ptab, par, *plans)
+    mem = P.new_memory()
+    count = candidate_plans(base.state, base._cfg, base._comp, base._ptab, par, 2, mem)
+    want = plan_totals(base, par, mem, count)
     for seed in range(2):
         g = prep_dice(_game(TINY))
         hide_differently(g, seed)
-        got = plan_totals(g.state, g._cfg, g._comp, g._ptab, par, *plans)
-        assert np.array_equal(got, want)
+        assert np.array_equal(plan_totals(g, par, mem, count), want)
 
 
 def test_search_games_are_legal_and_asking_changes_nothing():
@@ -185,16 +204,22 @@ def test_same_seed_same_table_regardless_of_threads_and_chunks(players):
     assert a.truncated.sum() == 0 and a.groupby("game").won.sum().round(9).eq(1).all()
 
 
-def test_rollout_plays_a_copy_to_the_end():
+def test_rollout_plays_a_copy_of_the_sampled_world_to_the_end():
+    """A rollout leaves the game, the sampled world and its streams as they were, so every
+    move of a rollout starts from the same world; its playout reached the end."""
     g = prep_reserved(_game(TINY))
-    st = g.state.copy()
-    det = st.copy()
-    determinize(det, g._cfg, g._comp, 0, np.array([9], np.uint64))
-    rng = np.array([1, 2], np.uint64)
-    share = rollout_move(det, g._cfg, g._comp, g._ptab, _par(TINY), rng, 0,
-                         int(sorted(legal(g))[0]))
-    assert 0.0 <= share <= 1.0
-    assert np.array_equal(st, g.state) and rng.tolist() == [1, 2]
+    st, mem = g.state.copy(), P.new_memory()
+    sample(st, g._cfg, g._comp, 0, np.uint64(11), 0, mem)
+    world = mem[P.S_DET:P.S_PLAY].copy()
+    streams = mem[P.S_RNG:P.S_RNG + 3].copy()
+    moves = sorted(legal(g))
+    shares = [rollout(g._cfg, g._comp, g._ptab, _par(TINY), 0, mem, a, -1) for a in moves]
+    assert all(0.0 <= s <= 1.0 for s in shares)
+    assert mem[P.S_PLAY + E.PHASE] == E.PH_OVER
+    assert np.array_equal(st, g.state)
+    assert np.array_equal(mem[P.S_DET:P.S_PLAY], world)
+    assert np.array_equal(mem[P.S_RNG:P.S_RNG + 3], streams)
+    assert rollout(g._cfg, g._comp, g._ptab, _par(TINY), 0, mem, moves[0], -1) == shares[0]
 
 
 @pytest.mark.kernel
@@ -202,7 +227,7 @@ def test_determinize_keeps_public_information():
     game = SnapshotGame(SnapshotConfig(players=2), seed=4)
     st = game.state.copy()
     det = st.copy()
-    determinize(det, game._cfg, game._comp, 0, np.array([9], np.uint64))
+    determinize(det, game._cfg, game._comp, 0, np.array([9], np.uint64), np.empty(16, np.int64))
     n = st[E.N_DECK]
     assert det[E.N_DECK] == n
     assert sorted(det[E.DECK:E.DECK + n]) == sorted(st[E.DECK:E.DECK + n])

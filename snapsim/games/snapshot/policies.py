@@ -140,7 +140,24 @@ W_VALS = W_WORTH + _D
 W_PEH = W_VALS + _N
 W_BRATE = W_PEH + E.N_HAB  # each bundle card's best gain per token, and that gain
 W_BGAIN = W_BRATE + MAX_DICE
-MEMORY_SIZE = W_BGAIN + MAX_DICE
+PLAN_MEMORY = W_BGAIN + MAX_DICE  # what the heuristic kinds use (a playout's memory)
+# then the `search` kind's work space (search.py), laid out once so that no searched decision
+# allocates: a playout's policy memory, the determinized world and the playout's state, the
+# playout's legal actions, the moves compared, the candidate plans (rows of habitat dice,
+# card dice, card tokens) and the advisor's rows in value order, the random streams
+# (uint64: the world's, the rollout's two, the playout's two, a digest's), the totals (floats)
+MAX_CANDIDATES = 16  # the `candidates` parameter's upper bound
+PLAN_ROW = E.N_HAB + 2 * E.N_CARDS
+S_PMEM = PLAN_MEMORY
+S_DET = S_PMEM + PLAN_MEMORY
+S_PLAY = S_DET + E.STATE_SIZE
+S_BUF = S_PLAY + E.STATE_SIZE
+S_MOVES = S_BUF + E.MAX_LEGAL
+S_PLANS = S_MOVES + E.MAX_LEGAL
+S_ORDER = S_PLANS + (MAX_CANDIDATES + 1) * PLAN_ROW
+S_RNG = S_ORDER + MAX_CANDIDATES
+S_TOTALS = S_RNG + 6
+MEMORY_SIZE = S_TOTALS + E.MAX_LEGAL
 
 
 @njit(cache=True)

@@ -18,6 +18,10 @@ win share beats the base's by `margin`, so the noise of a few rollouts does not 
 the base. All the search's randomness comes from a digest of the seat's public view, so a
 decision is a pure function of what the seat sees: it draws nothing from the game's streams
 and writes only the policies' memory (the plan it chose), like the base.
+
+A searched decision allocates nothing of its own: its worlds, playouts, candidates and totals
+live in the search's work space at the end of the policies' memory (`policies.S_*`), laid
+out once per game (step API) or per thread (batch) and overwritten by each decision.
 """
 
 from __future__ import annotations
@@ -25,9 +29,42 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import mix_seed, next_u64, shuffle
+from ...sim.kernel import next_u64, shuffle, wrapping_mul
 from . import engine as E
 from . import policies as P
+
+# ---------------------------------------------------------------- the work space
+
+
+@njit(cache=True, inline="always")
+def streams(mem):
+    """The search's random streams in `mem` (uint64): [0] the world's, [1:3] the rollout's,
+    [3:5] the playout's, [5] a digest's."""
+    return mem[P.S_RNG:P.S_TOTALS].view(np.uint64)
+
+
+@njit(cache=True, inline="always")
+def plan_row(mem, i):
+    """Candidate plan i of the work space: its habitat dice, card dice and card tokens."""
+    at = P.S_PLANS + i * P.PLAN_ROW
+    return (mem[at:at + E.N_HAB], mem[at + E.N_HAB:at + E.N_HAB + E.N_CARDS],
+            mem[at + E.N_HAB + E.N_CARDS:at + P.PLAN_ROW])
+
+
+@njit(cache=True)
+def seed_stream(rng, stream, key, index):
+    """rng[stream] = `sim.kernel.mix_seed(key, index)`, worked out in rng[stream] itself
+    (mix_seed's own temporary array would be allocated for every rollout)."""
+    rng[stream] = key ^ wrapping_mul(index, np.uint64(0xD1B54A32D192ED03))
+    next_u64(rng, stream)
+    rng[stream] = next_u64(rng, stream)
+
+
+@njit(cache=True, inline="always")
+def copy_into(dst, src):
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
 
 # ---------------------------------------------------------------- hidden information
 
@@ -51,18 +88,28 @@ def recount_assignment(st, cfg, comp, p):
 
 
 @njit(cache=True)
-def determinize(st, cfg, comp, me, rng):
+def sort_deck(st):
+    """Put the deck in card order, in place (what the seat knows of it: its cards)."""
+    for i in range(E.DECK + 1, E.DECK + st[E.N_DECK]):
+        c = st[i]
+        j = i
+        while j > E.DECK and st[j - 1] > c:
+            st[j] = st[j - 1]
+            j -= 1
+        st[j] = c
+
+
+@njit(cache=True)
+def determinize(st, cfg, comp, me, rng, pool):
     """Resample what `me` cannot see, in place, from rng stream 0: the deck order (same
-    cards, same N_DECK) and the other players' assignments. The result depends on what `me`
-    sees only: the deck is put in card order before it is shuffled."""
-    nd = st[E.N_DECK]
-    st[E.DECK:E.DECK + nd] = np.sort(st[E.DECK:E.DECK + nd])
-    shuffle(rng, st[E.DECK:E.DECK + nd], nd)
+    cards, same N_DECK) and the other players' assignments (`pool`: work space for the
+    assignments). The result depends on what `me` sees only: the deck is put in card order
+    before it is shuffled."""
+    sort_deck(st)
+    shuffle(rng, st[E.DECK:E.DECK + st[E.N_DECK]], st[E.N_DECK])
     n = E.n_players(cfg)
-    n_assign = comp[E.K_N_ASSIGN]
-    pool = np.empty(n_assign, np.int64)
     m = 0
-    for a in range(n_assign):
+    for a in range(comp[E.K_N_ASSIGN]):
         if a != st[E.ASSIGN + me]:
             pool[m] = a
             m += 1
@@ -77,24 +124,22 @@ def determinize(st, cfg, comp, me, rng):
 
 
 @njit(cache=True)
-def public_view(st, cfg, me):
-    """A copy of the state with what `me` cannot see blanked: the deck order (sorted) and
-    the other players' assignments and what follows from them."""
-    s = st.copy()
-    nd = s[E.N_DECK]
-    s[E.DECK:E.DECK + nd] = np.sort(s[E.DECK:E.DECK + nd])
+def public_view(st, cfg, me, out):
+    """Write into `out` the state with what `me` cannot see blanked: the deck order (sorted)
+    and the other players' assignments and what follows from them."""
+    copy_into(out, st)
+    sort_deck(out)
     for p in range(E.n_players(cfg)):
         if p != me:
-            s[E.ASSIGN + p] = -1
-            s[E.SYM_COUNT + p] = 0
-            s[E.COVER_DONE + p] = 0
-    return s
+            out[E.ASSIGN + p] = -1
+            out[E.SYM_COUNT + p] = 0
+            out[E.COVER_DONE + p] = 0
 
 
 @njit(cache=True)
-def state_key(st, seed):
-    """A 64-bit digest of a state (the search hashes its `public_view`) and a seed."""
-    h = np.empty(1, np.uint64)
+def state_key(st, seed, h):
+    """A 64-bit digest of a state (the search hashes its `public_view`) and a seed; h: a
+    uint64 work slot."""
     h[0] = np.uint64(seed) ^ np.uint64(0x5DEECE66D)
     for i in range(st.shape[0]):
         h[0] ^= np.uint64(st[i] & 0xFFFFFFFF) * np.uint64(0x9E3779B1) + np.uint64(i)
@@ -103,16 +148,25 @@ def state_key(st, seed):
 
 
 @njit(cache=True)
-def sample(st, cfg, comp, me, key, r):
-    """Rollout r's world: a determinized copy of `st` and its chance and policy streams."""
-    drng = np.empty(1, np.uint64)
-    drng[0] = mix_seed(key, 3 * r)
-    det = st.copy()
-    determinize(det, cfg, comp, me, drng)
-    rng = np.empty(2, np.uint64)
-    rng[0] = mix_seed(key, 3 * r + 1)
-    rng[1] = mix_seed(key, 3 * r + 2)
-    return det, rng
+def decision_key(st, cfg, mem):
+    """The digest of what the seat to move sees, from which all the decision's randomness
+    comes (the public view is written where the worlds will be)."""
+    det = mem[P.S_DET:P.S_PLAY]
+    public_view(st, cfg, E.decider(st), det)
+    return state_key(det, 0, streams(mem)[5:6])
+
+
+@njit(cache=True)
+def sample(st, cfg, comp, me, key, r, mem):
+    """Rollout r's world in the work space: a determinized copy of `st` and its chance and
+    policy streams (the playout state is the assignments' work space meanwhile)."""
+    u = streams(mem)
+    seed_stream(u, 0, key, 3 * r)
+    seed_stream(u, 1, key, 3 * r + 1)
+    seed_stream(u, 2, key, 3 * r + 2)
+    det = mem[P.S_DET:P.S_PLAY]
+    copy_into(det, st)
+    determinize(det, cfg, comp, me, u[0:1], mem[P.S_PLAY:P.S_BUF])
 
 
 # ---------------------------------------------------------------- rollouts
@@ -133,25 +187,26 @@ def playout(s, cfg, comp, ptab, par, rng, mem, buf, n):
 
 
 @njit(cache=True)
-def rollout_move(det, cfg, comp, ptab, par, rng, me, a):
-    """`me`'s win share after action `a` in copies of `det` and `rng`."""
-    s = det.copy()
-    r = rng.copy()
-    buf = np.empty(E.MAX_LEGAL, np.int64)
-    n = E.step(s, cfg, comp, r, a, buf)
-    return playout(s, cfg, comp, ptab, par, r, P.new_memory(), buf, n)[me]
-
-
-@njit(cache=True)
-def rollout_plan(det, cfg, comp, ptab, par, rng, me, hab, dice, tok):
-    """`me`'s win share when the turn of `det` (before its first die) plays this plan."""
-    s = det.copy()
-    r = rng.copy()
-    mem = P.new_memory()
-    write_plan(mem, s, hab, dice, tok)
-    buf = np.empty(E.MAX_LEGAL, np.int64)
-    n = E.legal_actions(s, cfg, comp, buf)
-    return playout(s, cfg, comp, ptab, par, r, mem, buf, n)[me]
+def rollout(cfg, comp, ptab, par, me, mem, move, plan):
+    """`me`'s win share in a copy of the sampled world (`sample`) and its streams after
+    action `move`, or (move < 0) when its turn, before its first die, plays candidate
+    `plan`."""
+    s = mem[P.S_PLAY:P.S_BUF]
+    copy_into(s, mem[P.S_DET:P.S_PLAY])
+    u = streams(mem)
+    u[3] = u[1]
+    u[4] = u[2]
+    rng = u[3:5]
+    pmem = mem[P.S_PMEM:P.S_DET]
+    P.clear_memory(pmem)
+    buf = mem[P.S_BUF:P.S_MOVES]
+    if move >= 0:
+        n = E.step(s, cfg, comp, rng, move, buf)
+    else:
+        hab, dice, tok = plan_row(mem, plan)
+        write_plan(pmem, s, hab, dice, tok)
+        n = E.legal_actions(s, cfg, comp, buf)
+    return playout(s, cfg, comp, ptab, par, rng, pmem, buf, n)[me]
 
 
 @njit(cache=True)
@@ -180,21 +235,26 @@ def write_plan(mem, st, hab, dice, tok):
 
 
 @njit(cache=True)
-def plan_is_legal(st, cfg, comp, ptab, hab, dice, tok, par):
-    """Would the heuristic interpreter (parameters `par`) play this plan with legal actions
-    only (and all of it)?"""
-    s = st.copy()
-    mem = P.new_memory()
-    write_plan(mem, s, hab, dice, tok)
+def plan_is_legal(st, cfg, comp, ptab, par, mem, i):
+    """Would the heuristic interpreter (parameters `par`) play candidate plan i with legal
+    actions only (and all of it)? Tried on the playout state of the work space."""
+    hab, dice, tok = plan_row(mem, i)
+    s = mem[P.S_PLAY:P.S_BUF]
+    copy_into(s, st)
+    pmem = mem[P.S_PMEM:P.S_DET]
+    P.clear_memory(pmem)
+    write_plan(pmem, s, hab, dice, tok)
     me = s[E.CUR]
-    rng = np.zeros(2, np.uint64)
-    buf = np.empty(E.MAX_LEGAL, np.int64)
+    rng = streams(mem)[3:5]
+    rng[0] = 0
+    rng[1] = 0
+    buf = mem[P.S_BUF:P.S_MOVES]
     n = E.legal_actions(s, cfg, comp, buf)
     while s[E.CUR] == me and (s[E.PHASE] == E.PH_PREP_DICE or s[E.PHASE] == E.PH_PREP_TOKENS):
-        a = P.heuristic_action(s, cfg, comp, ptab, rng, par, buf, n, False, mem)
+        a = P.heuristic_action(s, cfg, comp, ptab, rng, par, buf, n, False, pmem)
         ok = False
-        for i in range(n):
-            if buf[i] == a:
+        for j in range(n):
+            if buf[j] == a:
                 ok = True
         if not ok:
             return False
@@ -213,42 +273,59 @@ def plan_is_legal(st, cfg, comp, ptab, hab, dice, tok, par):
 
 
 @njit(cache=True)
-def candidate_plans(st, cfg, comp, ptab, par, top):
+def same_plan(mem, i, j):
+    at, bt = P.S_PLANS + i * P.PLAN_ROW, P.S_PLANS + j * P.PLAN_ROW
+    for k in range(P.PLAN_ROW):
+        if mem[at + k] != mem[bt + k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def candidate_plans(st, cfg, comp, ptab, par, top, mem):
     """The base's plan, then the exact advisor's best `top` allocations that differ from it
-    and that the interpreter plays as they are: (hab dice, card dice, card tokens) rows."""
-    habs = np.zeros((top + 1, E.N_HAB), np.int64)
-    dices = np.zeros((top + 1, E.N_CARDS), np.int64)
-    toks = np.zeros((top + 1, E.N_CARDS), np.int64)
-    mem = P.new_memory()
-    P.plan_value(st, cfg, comp, ptab, par, -1, -1, mem, True)
-    habs[0] = mem[P.M_HAB:P.M_HAB + E.N_HAB]
-    dices[0] = mem[P.M_DICE:P.M_DICE + E.N_CARDS]
-    toks[0] = mem[P.M_TOK:P.M_TOK + E.N_CARDS]
+    and that the interpreter plays as they are, as the work space's plan rows (`plan_row`);
+    returns how many."""
+    pmem = mem[P.S_PMEM:P.S_DET]
+    P.clear_memory(pmem)
+    P.plan_value(st, cfg, comp, ptab, par, -1, -1, pmem, True)
+    for k in range(P.PLAN_ROW):
+        mem[P.S_PLANS + k] = pmem[P.M_HAB + k]
     if top == 0:
-        return habs[:1], dices[:1], toks[:1]
+        return 1
     kept, cards, n = P.exact_allocations(st, cfg, comp, ptab, par, -1, -1, top)
     if n == 0:
-        return habs[:1], dices[:1], toks[:1]
+        return 1
+    # the rows by value, best first; equal values keep the search order (a stable sort)
+    order = mem[P.S_ORDER:P.S_RNG]
+    rows = kept.shape[0]
+    for i in range(rows):
+        j = i
+        while j > 0 and kept[order[j - 1], 0] < kept[i, 0]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
     m = 1
-    # stable: equal values keep the search order, with the JIT on or off
-    for row in np.argsort(-kept[:, 0], kind="mergesort"):
+    for k in range(rows):
+        row = order[k]
         if kept[row, 0] <= -1e17:
             continue
+        hab, dice, tok = plan_row(mem, m)
         for h in range(E.N_HAB):
-            habs[m, h] = np.int64(kept[row, 1 + h])
-        dices[m, :] = 0
-        toks[m, :] = 0
+            hab[h] = np.int64(kept[row, 1 + h])
+        for c in range(E.N_CARDS):
+            dice[c] = 0
+            tok[c] = 0
         for i in range(n):
-            dices[m, cards[i]] = np.int64(kept[row, 1 + E.N_HAB + i])
-            toks[m, cards[i]] = np.int64(kept[row, 1 + E.N_HAB + n + i])
+            dice[cards[i]] = np.int64(kept[row, 1 + E.N_HAB + i])
+            tok[cards[i]] = np.int64(kept[row, 1 + E.N_HAB + n + i])
         seen = False
         for j in range(m):
-            if (habs[j] == habs[m]).all() and (dices[j] == dices[m]).all() and \
-                    (toks[j] == toks[m]).all():
+            if same_plan(mem, j, m):
                 seen = True
-        if not seen and plan_is_legal(st, cfg, comp, ptab, habs[m], dices[m], toks[m], par):
+        if not seen and plan_is_legal(st, cfg, comp, ptab, par, mem, m):
             m += 1
-    return habs[:m], dices[:m], toks[:m]
+    return m
 
 
 # ---------------------------------------------------------------- the kind
@@ -266,29 +343,20 @@ def dice_placed(st):
 
 
 @njit(cache=True)
-def plan_totals(st, cfg, comp, ptab, par, habs, dices, toks):
-    """Summed win share of the seat to move over `rollouts` rollouts for each plan."""
+def totals_of(st, cfg, comp, ptab, par, mem, count, plans):
+    """Summed win share of the seat to move over `rollouts` rollouts for each of `count`
+    choices: the work space's candidate plans (plans) or its moves; the work space's totals."""
     me = E.decider(st)
-    key = state_key(public_view(st, cfg, me), 0)
-    totals = np.zeros(habs.shape[0])
+    key = decision_key(st, cfg, mem)
+    totals = mem[P.S_TOTALS:P.MEMORY_SIZE].view(np.float64)[:count]
+    totals[:] = 0.0
     for r in range(np.int64(par[P.P_ROLLOUTS])):
-        det, rng = sample(st, cfg, comp, me, key, r)
-        for i in range(habs.shape[0]):
-            totals[i] += rollout_plan(det, cfg, comp, ptab, par, rng, me, habs[i], dices[i],
-                                      toks[i])
-    return totals
-
-
-@njit(cache=True)
-def move_totals(st, cfg, comp, ptab, par, moves):
-    """Summed win share of the seat to move over `rollouts` rollouts for each action."""
-    me = E.decider(st)
-    key = state_key(public_view(st, cfg, me), 0)
-    totals = np.zeros(moves.shape[0])
-    for r in range(np.int64(par[P.P_ROLLOUTS])):
-        det, rng = sample(st, cfg, comp, me, key, r)
-        for i in range(moves.shape[0]):
-            totals[i] += rollout_move(det, cfg, comp, ptab, par, rng, me, moves[i])
+        sample(st, cfg, comp, me, key, r, mem)
+        for i in range(count):
+            if plans:
+                totals[i] += rollout(cfg, comp, ptab, par, me, mem, -1, i)
+            else:
+                totals[i] += rollout(cfg, comp, ptab, par, me, mem, mem[P.S_MOVES + i], -1)
     return totals
 
 
@@ -298,21 +366,21 @@ def search_action(st, cfg, comp, ptab, rng, par, buf, n, mem):
     ph = st[E.PHASE]
     margin_total = par[P.P_MARGIN] * np.int64(par[P.P_ROLLOUTS])
     if ph == E.PH_PREP_DICE and dice_placed(st) == 0:
-        habs, dices, toks = candidate_plans(st, cfg, comp, ptab, par,
-                                            np.int64(par[P.P_CANDIDATES]))
+        m = candidate_plans(st, cfg, comp, ptab, par, np.int64(par[P.P_CANDIDATES]), mem)
         j = 0
-        if habs.shape[0] > 1:
-            j = pick(plan_totals(st, cfg, comp, ptab, par, habs, dices, toks), margin_total)
-        write_plan(mem, st, habs[j], dices[j], toks[j])
+        if m > 1:
+            j = pick(totals_of(st, cfg, comp, ptab, par, mem, m, True), margin_total)
+        hab, dice, tok = plan_row(mem, j)
+        write_plan(mem, st, hab, dice, tok)
         return P.heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, False, mem)
     base = P.heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, False, mem)
     if n < 2 or not (ph == E.PH_PREP_RESERVED or (ph == E.PH_REROLL and st[E.PAY_PENDING] == 0)):
         return base
-    moves = np.empty(n, np.int64)  # the base's move first
-    moves[0] = base
+    mem[P.S_MOVES] = base  # the base's move first
     m = 1
     for i in range(n):
         if buf[i] != base:
-            moves[m] = buf[i]
+            mem[P.S_MOVES + m] = buf[i]
             m += 1
-    return moves[pick(move_totals(st, cfg, comp, ptab, par, moves[:m]), margin_total)]
+    return mem[P.S_MOVES + pick(totals_of(st, cfg, comp, ptab, par, mem, m, False),
+                                margin_total)]
