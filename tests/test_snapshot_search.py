@@ -1,6 +1,8 @@
 """Snapshot's `search` policy kind: legal, deterministic, blind to hidden information, side
 effect free, and its base heuristic wherever it does not search."""
 
+import json
+import os
 import subprocess
 import sys
 
@@ -260,3 +262,40 @@ def test_a_search_seat_without_the_search_flag_is_refused():
     with pytest.raises(ValueError, match="search=True"):
         P.policy_action(st, g._cfg, g._comp, g._ptab, g._rng.copy(), P.SEARCH,
                         g._params[0], buf, n, P.new_memory())
+
+
+ALLOCATIONS = """
+import json, numpy as np
+from numba.core.runtime import rtsys
+from snapsim.games.snapshot import SnapshotConfig, SnapshotGame, engine as E, policies as P
+from snapsim.games.snapshot.search import dice_placed
+g = SnapshotGame(SnapshotConfig(players=2), seed=3, policies=[{spec!r}, "greedy"],
+                 rotate_seats=False)
+out = {{"plan": [], "base": []}}
+while not g.is_over():
+    st, buf = g.state, np.empty(E.MAX_LEGAL, np.int64)
+    n = E.legal_actions(st, g._cfg, g._comp, buf)
+    what = "plan" if st[E.PHASE] == E.PH_PREP_DICE and dice_placed(st) == 0 else "base"
+    if g.current_player == 0 and (what == "plan" or st[E.PHASE] == E.PH_PREP_DICE):
+        args = (st.copy(), g._cfg, g._comp, g._ptab, g._rng.copy(), P.SEARCH, g._params[0],
+                buf, n, g._memory.copy(), True)
+        before = rtsys.get_allocation_stats().alloc
+        P.policy_action(*args)
+        out[what].append(rtsys.get_allocation_stats().alloc - before)
+    g.apply(g.policy_action())
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="counts compiled code")
+def test_a_searched_plan_allocates_only_what_a_base_decision_does():
+    """The search's set-up (the public view and its digest, the base's plan as the first
+    candidate, the plan written) works in the policies' memory: asked for the Preparation
+    plan it allocates what a base decision in Preparation does (the call's arguments)."""
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c",
+         ALLOCATIONS.format(spec="search:rollouts=3:candidates=0")],
+        env=dict(os.environ, NUMBA_NRT_STATS="1"), capture_output=True, text=True, check=True)
+    counts = json.loads(out.stdout.strip().splitlines()[-1])
+    assert len(counts["plan"]) > 3 and len(counts["base"]) > 3
+    assert set(counts["plan"]) == set(counts["base"]) == {8}
