@@ -260,7 +260,7 @@ def manhattan(a, b):
     return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def distances(frm, block, max_d, dist, queue):
     """Orthogonal steps from frm to every square (-1: beyond max_d), never entering `block`."""
     for i in range(N_SQ):
@@ -406,7 +406,7 @@ def cover_max(st, cfg, comp, p, ph, a):
     return m + (h - m) // 2 if cfg[C_WILDS] == 1 else m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pay_allows(st, cfg, comp, p, c):
     """Whether discarding c tiles of PAY_ANIMAL still leaves a complete payment: the tiles
     paid so far and these stand for few enough of the photo's animals, and the animals still to
@@ -423,7 +423,7 @@ def pay_allows(st, cfg, comp, p, c):
     return st[PAY_LO] + lo <= k <= st[PAY_HI] + hi + rest
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_take(st, cfg, comp, p, ph):
     """Camera: p's tiles can pay for the photo (matching tiles, and pairs as wilds)."""
     total = 0
@@ -432,7 +432,7 @@ def can_take(st, cfg, comp, p, ph):
     return total >= photo_size(comp, ph)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def any_photo(st, cfg, comp, p):
     for s in range(cfg[C_SLOTS]):
         if st[SLOT + s] >= 0 and can_take(st, cfg, comp, p, st[SLOT + s]):
@@ -577,7 +577,7 @@ def give_tile(st, comp, t, p):
     st[HAND + p * N_ANIMALS + comp[K_TILE_ANIMAL + t]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_photo(st, slot):
     st[N_PHOTO_DECK] -= 1
     ph = st[PHOTO_DECK + st[N_PHOTO_DECK]]
@@ -585,7 +585,7 @@ def draw_photo(st, slot):
     st[SLOT + slot] = ph
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_turn(st):
     st[FROM] = -1
     st[MOVED] = -1
@@ -619,7 +619,7 @@ def tent(st, comp, p):
     st[CAMP] = mine * sign
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def passes(frm, dest, sq):
     """Whether a straight move frm -> dest crosses or ends on sq."""
     if frm // SIZE == dest // SIZE:
@@ -682,7 +682,7 @@ def collect(st, cfg, comp, rng):
     reset(st, cfg, comp, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_tile(st, comp, p, a):
     """One of p's tiles of animal a to the discard pile, face up: a tile the opponent has
     already seen if p holds one (tiles of one animal differ only in what they reveal)."""
@@ -735,7 +735,7 @@ def take_photo(st, comp, slot):
 # ---------------------------------------------------------------- reset
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_tile(st, rng):
     """Top tile of the deck; an empty deck is first rebuilt by shuffling the discards."""
     if st[N_DECK] == 0:

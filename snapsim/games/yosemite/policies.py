@@ -200,7 +200,7 @@ def landmark_value(st, comp, par, p, lm):
                                                        - E.chart_value(comp, m))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def visible_hand(st, comp, p, out):
     """p's tiles by animal as the opponent knows them, into out: those taken face up from
     the park."""
@@ -373,7 +373,7 @@ def plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval):
 # ---------------------------------------------------------------- the camera
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def keep_weights(st, cfg, comp, par, w):
     """What `keep_value` weighs, into w: per animal, a held tile's worth to the judges; per
     photo slot, the face-up photo's worth (0 for an empty slot)."""
@@ -513,7 +513,7 @@ def pay_action(st, cfg, comp, par, buf, n, mem):
 # ---------------------------------------------------------------- greedy
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def eat_toward(st, buf, n, mem):
     """The first fish step on the remembered way to the plan's square (stop eating there)."""
     pos = st[E.POS + st[E.CUR]]
