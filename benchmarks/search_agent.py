@@ -2,6 +2,8 @@
 
     python benchmarks/search_agent.py --players 2 --games 1000 --seed 2026
     python benchmarks/search_agent.py --players 4 --spec search:rollouts=24:candidates=4
+    python benchmarks/search_agent.py --spec search:rollouts=24:candidates=5 \
+        search:rollouts=8:candidates=5  # budgets side by side, on the same games
 
 Seats rotate game by game. Prints each policy's win rate with a 95% Wilson interval (fair
 share 1/players), the search's wall time per game (on --threads numba threads), and its
@@ -51,13 +53,13 @@ def main(argv=None):
     ap.add_argument("--players", type=int, default=2, help="players per game")
     ap.add_argument("--games", type=int, default=1000, help="games per policy")
     ap.add_argument("--seed", type=int, default=2026, help="root seed")
-    ap.add_argument("--spec", default="search", help="the search policy spec")
+    ap.add_argument("--spec", nargs="+", default=["search"], help="search policy specs")
     ap.add_argument("--threads", type=int, default=2, help="numba threads")
     ap.add_argument("--timed", type=int, default=5,
                     help="step-API games timed per searched decision")
     args = ap.parse_args(argv)
     n = args.players
-    for spec in (SEARCH_BASE, args.spec):
+    for spec in (SEARCH_BASE, *args.spec):
         pols = [spec] + ["greedy"] * (n - 1)
         snapsim.simulate("snapshot", players=n, policies=pols, games=n, seed=args.seed)  # compile
         t0 = time.perf_counter()
@@ -70,9 +72,10 @@ def main(argv=None):
         print(f"{n}p {spec} vs greedy, seed {args.seed}, {len(mine)} games: win rate "
               f"{wins / len(mine):.3f} (95% CI {lo:.3f}-{hi:.3f}; fair share {1 / n:.3f}); "
               f"{wall / args.games * 1e3:.1f} ms per game on {args.threads} threads")
-    sec, count = per_decision(args.spec, n, args.timed, args.seed)
-    print(f"  {args.spec}: {sec * 1e3:.2f} ms per searched decision, {count:.1f} searched "
-          f"decisions per game ({args.timed} step-API games)")
+    for spec in args.spec:
+        sec, count = per_decision(spec, n, args.timed, args.seed)
+        print(f"  {spec}: {sec * 1e3:.2f} ms per searched decision, {count:.1f} searched "
+              f"decisions per game ({args.timed} step-API games)")
 
 
 if __name__ == "__main__":
