@@ -128,8 +128,9 @@ MEMORY_SIZE = W_POOL + E.N_TILES
 
 @njit(cache=True)
 def new_memory():
-    """An empty memory (no plan) with the search's work space, as at the start of a game."""
-    mem = np.empty(MEMORY_SIZE, np.int64)
+    """An empty memory (no plan) with the search's work space, as at the start of a game
+    (all zero, so a saved game's memory is the same bytes for the same game)."""
+    mem = np.zeros(MEMORY_SIZE, np.int64)
     clear_memory(mem)
     return mem
 
