@@ -431,9 +431,10 @@ def setup_raccoon_fits(st, comp, h):
 # ---------------------------------------------------------------- legal actions
 
 
-@njit(cache=True)
-def legal_actions(st, cfg, comp, out):
-    """Write the legal actions into `out`; return how many."""
+@njit(cache=True, inline="always")
+def list_actions(st, cfg, comp, out):
+    """Write the legal actions into `out`; return how many (compiled into `settle`, which
+    lists at every decision; `legal_actions` serves the other callers)."""
     n = 0
     ph = st[PHASE]
     p = st[CUR]
@@ -535,6 +536,12 @@ def legal_actions(st, cfg, comp, out):
                 out[n] = act(A_SETUP_RACCOON, h)
                 n += 1
     return n
+
+
+@njit(cache=True)
+def legal_actions(st, cfg, comp, out):
+    """Write the legal actions into `out`; return how many."""
+    return list_actions(st, cfg, comp, out)
 
 
 # ---------------------------------------------------------------- setup
@@ -997,7 +1004,7 @@ def step(st, cfg, comp, rng, action, buf):
 def settle(st, cfg, comp, rng, buf):
     """Play forced moves until a real decision (or the end); returns its legal-action count."""
     while st[PHASE] != PH_OVER:
-        n = legal_actions(st, cfg, comp, buf)
+        n = list_actions(st, cfg, comp, buf)
         if n != 1:
             return n
         apply_action(st, cfg, comp, rng, buf[0])
