@@ -749,7 +749,7 @@ def search_action(st, cfg, comp, rng, par, buf, n, mem):
     return cand[best]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def policy_action(st, cfg, comp, rng, kind, par, buf, n, mem):
     """The action policy `kind` with parameters `par` and memory `mem` takes now, given the n
     legal actions in buf (as `engine.step` leaves them); always one of them."""
