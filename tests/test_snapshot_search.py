@@ -28,6 +28,7 @@ from snapsim.games.snapshot import policies as P
 from snapsim.games.snapshot.api import uses_search
 from snapsim.games.snapshot.search import (
     candidate_plans,
+    decision_key,
     determinize,
     pick,
     plan_row,
@@ -149,9 +150,38 @@ def test_searched_moves_are_compared_on_rollouts(position):
     g = position(_game(TINY))
     buf = np.array(sorted(legal(g)), np.int64)
     totals = move_totals(g, _par(TINY), buf)
-    assert totals.shape == (len(buf),) and ((totals >= 0) & (totals <= 3)).all()
+    # -1: dropped once it could no longer be picked
+    assert totals.shape == (len(buf),) and ((totals == -1) | (totals >= 0) & (totals <= 3)).all()
     best = set(buf[np.isclose(totals, totals.max())].tolist())
     assert g.policy_action().code in best
+
+
+@pytest.mark.parametrize("position", [prep_reserved, reroll])
+def test_choices_that_can_no_longer_be_picked_are_dropped_and_the_pick_is_kept(position):
+    """Every rollout of every move played to the end, the totals pick the same move as the
+    search's, which drops a move once the rollouts left cannot make it the pick (-1) and
+    stops once the pick is certain; and it does drop some."""
+    g = position(_game(TINY))
+    st, cfg, comp, ptab = g.state, g._cfg, g._comp, g._ptab
+    moves = np.array(sorted(legal(g)), np.int64)
+    dropped = 0
+    for rollouts in (3, 8):
+        for margin in (0.0, 0.1, 0.5):
+            par = _par(f"search:rollouts={rollouts}:margin={margin}")
+            got = move_totals(g, par, moves)
+            mem = P.new_memory()
+            key = decision_key(st, cfg, mem)
+            full = np.zeros(len(moves))
+            for r in range(rollouts):
+                sample(st, cfg, comp, g.current_player, key, r, mem)
+                for i, a in enumerate(moves):
+                    full[i] += rollout(cfg, comp, ptab, par, g.current_player, mem, a, -1)
+            margin_total = margin * rollouts
+            assert pick(got, margin_total) == pick(full, margin_total)
+            kept = got >= 0
+            assert kept[0] and np.array_equal(got[kept] <= full[kept], np.ones(kept.sum(), bool))
+            dropped += (~kept).sum()
+    assert dropped > 0
 
 
 @pytest.mark.parametrize("position", [prep_reserved, reroll])

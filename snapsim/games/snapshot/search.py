@@ -345,18 +345,40 @@ def dice_placed(st):
 @njit(cache=True)
 def totals_of(st, cfg, comp, ptab, par, mem, count, plans):
     """Summed win share of the seat to move over `rollouts` rollouts for each of `count`
-    choices: the work space's candidate plans (plans) or its moves; the work space's totals."""
+    choices: the work space's candidate plans (plans) or its moves; the work space's totals.
+
+    A choice is dropped (its total set to -1) once it can no longer be picked, whatever the
+    remaining rollouts give (each gives at most 1): it can no longer beat the base's total
+    by the margin, or another's total; the rollouts stop once the pick is certain. So `pick`
+    picks what it would from every choice's full total, for fewer playouts."""
     me = E.decider(st)
     key = decision_key(st, cfg, mem)
     totals = mem[P.S_TOTALS:P.MEMORY_SIZE].view(np.float64)[:count]
     totals[:] = 0.0
-    for r in range(np.int64(par[P.P_ROLLOUTS])):
+    rollouts = np.int64(par[P.P_ROLLOUTS])
+    margin_total = par[P.P_MARGIN] * rollouts
+    for r in range(rollouts):
         sample(st, cfg, comp, me, key, r, mem)
         for i in range(count):
+            if totals[i] < 0.0:
+                continue
             if plans:
                 totals[i] += rollout(cfg, comp, ptab, par, me, mem, -1, i)
             else:
                 totals[i] += rollout(cfg, comp, ptab, par, me, mem, mem[P.S_MOVES + i], -1)
+        left = rollouts - r - 1
+        bar = totals[0] + margin_total  # what a choice must reach to be picked
+        for i in range(1, count):
+            bar = max(bar, totals[i])
+        alive, last = 0, 0
+        for i in range(1, count):
+            if totals[i] >= 0.0 and totals[i] + left < bar - 1e-6:
+                totals[i] = -1.0
+            elif totals[i] >= 0.0:
+                alive += 1
+                last = i
+        if alive == 0 or (alive == 1 and totals[last] - totals[0] - left >= margin_total + 1e-6):
+            break
     return totals
 
 
