@@ -38,6 +38,10 @@ WORKLOADS = {
     "yosemite strongest vs greedy": ("games", "sim('yosemite', 2, strongest('yosemite'), 20)"),
     "shutterbug 4p lookahead": ("games", "sim('shutterbug', 4, 'lookahead', 0.1)"),
     "snapshot search decision": ("decision", "search()"),
+    # the budget whose win rate against greedy matches 0.1.0's agent's (SearchAgent(5, 24)),
+    # measured by benchmarks/search_agent.py (0.1.0's side times its agent as above)
+    "snapshot search decision, same strength": ("decision",
+                                                "search('search:rollouts=8:candidates=5')"),
 }
 
 RUNNER = textwrap.dedent("""
@@ -62,7 +66,7 @@ RUNNER = textwrap.dedent("""
         kinds = importlib.import_module(f"snapsim.games.{game}.policies").KIND_NAMES
         return ("search" if "search" in kinds else "rollout") + ",greedy"
 
-    def search():
+    def search(spec="search:rollouts=24:candidates=5"):
         from snapsim.games.snapshot import policies as P
         if "search" not in P.KIND_NAMES:  # before the search kind: its agent, same budget
             from snapsim.games.snapshot.config import SnapshotConfig
@@ -78,7 +82,7 @@ RUNNER = textwrap.dedent("""
         spent, decisions = 0.0, 0
         for i in range(1 + max(2, GAMES // 1000)):  # game 0 compiles
             g = new_game("snapshot", seed=0, game=i, players=2, rotate_seats=False,
-                         policies=["search:rollouts=24:candidates=5", "greedy"])
+                         policies=[spec, "greedy"])
             while not g.is_over():
                 st = g.state
                 searched = g.current_player == 0 and (
