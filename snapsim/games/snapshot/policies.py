@@ -352,11 +352,14 @@ def plan_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, h
 
 
 @njit(cache=True)
-def plan_from_tables(st, cfg, comp, ptab, par, tokens, extra_card, extra_hab, space, mem, write):
+def plan_from_tables(st, cfg, comp, ptab, par, tokens, extra_card, extra_hab, space, mem,
+                     store_above):
     """The best plan over the habitats' options (habitat h in row rows[h]): dice by an exact
     knapsack over habitats, then tokens added greedily by marginal expected value, a lost
-    token costing `token_value`. Returns its expected value; optionally stores it in the
-    policy memory `mem`; `space` is `plan_space`'s, the tables of `plan_tables` by row."""
+    token costing `token_value`. Returns its expected value, and stores the plan in the
+    policy memory `mem` when that value beats `store_above` as `best_reserved` compares
+    (-inf: always, inf: never); `space` is `plan_space`'s, the tables of `plan_tables` by
+    row."""
     hv, he, allocs, hcards, hn, _, _, rows, vals, _, _ = space
     g, take, k_of, pdice, ptok, pe_h = knapsack_space(mem)
     dice = cfg[E.C_DICE]
@@ -431,7 +434,7 @@ def plan_from_tables(st, cfg, comp, ptab, par, tokens, extra_card, extra_hab, sp
             total += bgain[best_i]
             left -= bk[best_i]
             bk[best_i] = -1
-    if write:
+    if total > store_above + 1e-9:
         for h in range(E.N_HAB):
             mem[M_HAB + h] = he[rows[h], k_of[h]]
         for c in range(E.N_CARDS):
@@ -478,7 +481,7 @@ def plan_value(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
     for h in range(E.N_HAB):
         plan_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, h, h, space)
     return plan_from_tables(st, cfg, comp, ptab, par, tokens, extra_card, extra_hab, space, mem,
-                            write)
+                            -np.inf if write else np.inf)
 
 
 @njit(cache=True)
@@ -582,7 +585,9 @@ def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
 @njit(cache=True)
 def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
     """Place the reserved card whose placement raises the best plan's value most; when none
-    does, end the step (the greedy interpreter stores that best plan for the dice)."""
+    does, end the step. The greedy kinds keep the best plan seen as the turn's plan: with no
+    card placed it is the plan the dice will follow; with a card placed it is the plan the
+    next look (or, when that card ends the step, the dice) makes from the tables after it."""
     space = plan_space(mem)
     if exact is not None and exact:
         tokens, best = 0, exact_plan(st, cfg, comp, ptab, par, -1, -1, mem, False)
@@ -590,8 +595,6 @@ def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
         tokens, best = reserved_tables(st, cfg, comp, ptab, par, space, mem)
     best_a, _ = best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, space,
                               mem)
-    if not (exact is not None and exact) and best_a == E.act(E.A_RESERVED_DONE):
-        store_plan(st, cfg, comp, ptab, par, tokens, space, mem)
     return best_a
 
 
@@ -600,7 +603,7 @@ def reserved_tables(st, cfg, comp, ptab, par, space, mem):
     """The greedy kinds' first look at their reserved cards: card values (the table's and the
     player's reserved cards) and every habitat's options, kept in `space` (`plan_space`'s; a
     card placed changes only its own habitat's: `replan_habitat`). Returns the tokens the
-    plan may use and the best plan's value with no card placed."""
+    plan may use and the best plan's value with no card placed, that plan stored in `mem`."""
     p = st[E.CUR]
     tokens = st[E.TOKENS + p] if par[P_ALLOW_TOKENS] > 0 else 0
     vals = space[8]
@@ -611,7 +614,8 @@ def reserved_tables(st, cfg, comp, ptab, par, space, mem):
             vals[c] = card_value(st, cfg, comp, par, p, c)
     for h in range(E.N_HAB):
         plan_tables(st, cfg, comp, ptab, par, vals, tokens, -1, -1, h, h, space)
-    return tokens, plan_from_tables(st, cfg, comp, ptab, par, tokens, -1, -1, space, mem, False)
+    return tokens, plan_from_tables(st, cfg, comp, ptab, par, tokens, -1, -1, space, mem,
+                                    -np.inf)
 
 
 @njit(cache=True, inline="always")
@@ -619,7 +623,8 @@ def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, space, 
     """Among the legal placements of reserved cards in buf, the one that raises the best
     plan's value (`best`) most, and that value; (RESERVED_DONE, best) if none does. The
     greedy kinds re-plan only the card's habitat over the options `reserved_tables` keeps
-    in `space`."""
+    in `space`, and store each plan that beats the best so far in `mem` (so `mem` ends with
+    the plan of the placement chosen, or with the plan it was given when none is)."""
     rows, vals = space[7], space[8]
     best_a = E.act(E.A_RESERVED_DONE)
     # one more card at a time: each decision re-plans with the cards already placed
@@ -633,7 +638,7 @@ def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, space, 
         else:
             plan_tables(st, cfg, comp, ptab, par, vals, tokens, c, h, h, E.N_HAB, space)
             rows[h] = E.N_HAB
-            v = plan_from_tables(st, cfg, comp, ptab, par, tokens, c, h, space, mem, False)
+            v = plan_from_tables(st, cfg, comp, ptab, par, tokens, c, h, space, mem, best)
             rows[h] = h
         if v > best + 1e-9:
             best = v
@@ -645,13 +650,6 @@ def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, space, 
 def replan_habitat(st, cfg, comp, ptab, par, tokens, h, space):
     """Habitat h's options anew (a reserved card was placed there); the others' stay."""
     plan_tables(st, cfg, comp, ptab, par, space[8], tokens, -1, -1, h, h, space)
-
-
-@njit(cache=True, inline="always")
-def store_plan(st, cfg, comp, ptab, par, tokens, space, mem):
-    """Store the best plan over the habitats' options (in `space`) in `mem` as this turn's
-    plan."""
-    plan_from_tables(st, cfg, comp, ptab, par, tokens, -1, -1, space, mem, True)
 
 
 @njit(cache=True, inline="always")
@@ -676,8 +674,9 @@ def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, exact=None):
     """A heuristic seat's step of Phase 2 (reserved cards, dice or tokens; `n` legal actions
     in buf) in one go: the actions its policy would take one decision at a time. Reserved
     cards: the same choices, each re-planning only the habitat the last card went to (the
-    others' options are unchanged), the plan stored as the step ends. Dice and tokens: each
-    die and token of the plan that `make_plan` stores (or the search wrote); the plan is
+    others' options are unchanged), the best plan kept as they are compared. Dice and
+    tokens: each die and token of the plan that `make_plan` stores (or the search wrote)
+    or the reserved cards' step kept; the plan is
     legal (sideways cards and their habitats get their dice), so the forced moves between
     those decisions are moves of the plan, and the order of placing draws no random number:
     the game is the one played decision by decision. Returns the legal-action count after,
@@ -691,19 +690,14 @@ def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, exact=None):
             a, best = best_reserved(st, cfg, comp, ptab, par, buf, n, None, tokens, best, space,
                                     mem)
             if a == E.act(E.A_RESERVED_DONE):
-                store_plan(st, cfg, comp, ptab, par, tokens, space, mem)
                 return E.step(st, cfg, comp, rng, a, buf)
             n = E.step(st, cfg, comp, rng, a, buf)
-            if turns_played(st) != turn or not (st[E.PHASE] == E.PH_PREP_RESERVED or
-                                                 st[E.PHASE] == E.PH_PREP_DICE):
+            if turns_played(st) != turn or st[E.PHASE] != E.PH_PREP_RESERVED:
+                # the last card placed ended the step: the plan stored with it is the one
+                # the dice would make from the tables after it (placed dice change no option)
                 return n
             replan_habitat(st, cfg, comp, ptab, par, tokens,
                            E.reserved_placement(comp, E.act_arg(a))[1], space)
-            if st[E.PHASE] == E.PH_PREP_DICE:
-                # the last card placed ended the step: these tables are the ones the dice
-                # would plan from (placed dice change no option), so their plan is stored
-                store_plan(st, cfg, comp, ptab, par, tokens, space, mem)
-                return n
     if st[E.PHASE] == E.PH_PREP_DICE:
         if exact is not None and kind == EXACT:
             make_plan(st, cfg, comp, ptab, par, True, mem)
