@@ -328,20 +328,26 @@ def space_values(st, cfg, comp, par, p, v, fs, js):
 @njit(cache=True, inline="always")
 def reach_values(comp, v, r, js):
     """Best space value within 3 steps of each space (next turn's prospects). Values are
-    never negative, so only the few spaces worth something can raise a space's own."""
+    never negative, so only the few spaces worth something can raise a space's own: they
+    are listed best first, and the first within reach is the best within reach."""
     ns = comp[E.K_N_SPACES]
     hot = 0
     for s in range(ns):
         if v[s] > 0.0:
-            js[I_HOT + hot] = s
+            i = hot  # insertion: best first
+            while i > 0 and v[js[I_HOT + i - 1]] < v[s]:
+                js[I_HOT + i] = js[I_HOT + i - 1]
+                i -= 1
+            js[I_HOT + i] = s
             hot += 1
     for s in range(ns):
         r[s] = v[s]
         near = E.near(comp, s, HORIZON)
         for i in range(hot):
             x = js[I_HOT + i]
-            if (near >> x) & 1 and v[x] > r[s]:
-                r[s] = v[x]
+            if (near >> x) & 1:
+                r[s] = max(r[s], v[x])
+                break
 
 
 @njit(cache=True)
