@@ -1,0 +1,53 @@
+"""ShutterBug policies keep what they worked out in their scratch between decisions (a seat's
+values; space values and route ends within a turn, `route_values`): a decision on kept values
+is the decision of a fresh scratch, and a photo paid for within the turn has the space values
+worked out again."""
+
+import numpy as np
+import pytest
+from shutterbug_helpers import move, play, sid
+from test_shutterbug_hidden import move_start
+
+from snapsim.games.shutterbug import engine as E
+from snapsim.games.shutterbug import policies as P
+
+
+def decide(g, kind, scratch):
+    """`kind`'s action in g's position, deciding in `scratch`; the game is left as it was."""
+    buf = np.empty(E.MAX_LEGAL, np.int64)
+    n = E.legal_actions(g.state, g._cfg, g._comp, buf)
+    par = np.array(P.DEFAULT_PARAMS[kind])
+    return P.decide(g.state, g._cfg, g._comp, g._rng.copy(), P.KIND_NAMES.index(kind), par, buf,
+                    n, *scratch)
+
+
+def same_decision(g, kind, kept):
+    """The action deciding on the kept scratch, checked against a fresh scratch's."""
+    action = decide(g, kind, kept)
+    assert action == decide(g, kind, P.new_scratch(g._cfg, g._comp))
+    return action
+
+
+def space_values(g, scratch):
+    return scratch[0][P.F_V:P.F_V + g._comp[E.K_N_SPACES]].copy()
+
+
+@pytest.mark.parametrize("kind", ["greedy", "lookahead", "trader"])
+def test_space_values_kept_within_a_turn_are_worked_out_again_after_a_photo(kind):
+    g = move_start(kind)  # a 3-quality tile on Mountain 2, one step away, affordable
+    kept = P.new_scratch(g._cfg, g._comp)
+    same_decision(g, kind, kept)
+    before = space_values(g, kept)
+    mountain = sid(g, "Mountain 2")
+    assert before[mountain] > 0
+    play(g, move(g, "Mountain 2"))
+    assert E.act_kind(same_decision(g, kind, kept)) == E.A_PHOTO
+    play(g, next(a.code for a in g.legal_actions() if a.kind == "photograph"))
+    while g.state[E.PHASE] == E.PH_PAY:
+        play(g, same_decision(g, kind, kept))
+    assert g.state[E.PHASE] == E.PH_MOVE and g.state[E.STEPS] == 1
+    fresh = P.new_scratch(g._cfg, g._comp)
+    assert decide(g, kind, kept) == decide(g, kind, fresh)
+    after = space_values(g, kept)
+    assert after[mountain] == 0  # one photo per space a turn: nothing left to take there
+    assert (after == space_values(g, fresh)).all()
