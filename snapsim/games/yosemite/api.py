@@ -102,9 +102,11 @@ def play_game(cfg, comp, kinds, params, rng, seats):
     mem = P.new_memory()
     st = E.new_game(cfg, comp, rng)
     n = E.settle(st, cfg, comp, rng, buf)
+    par0, par1 = params[seats[0]], params[seats[1]]  # each seat's row, taken once
     while st[E.PHASE] != E.PH_OVER:
-        k = seats[E.decider(st)]
-        a = P.policy_action(st, cfg, comp, rng, kinds[k], params[k], buf, n, mem)
+        p = E.decider(st)
+        a = P.policy_action(st, cfg, comp, rng, kinds[seats[p]], par0 if p == 0 else par1, buf,
+                            n, mem)
         n = E.step(st, cfg, comp, rng, a, buf)
     return st
 

@@ -518,11 +518,11 @@ def pay_action(st, cfg, comp, par, buf, n, mem):
 def eat_toward(st, buf, n, mem):
     """The first fish step on the remembered way to the plan's square (stop eating there)."""
     pos = st[E.POS + st[E.CUR]]
-    dist = mem[M_DIST:M_DIST + E.N_SQ]
     if pos != mem[M_TARGET]:
         for d in range(4):
             nb = E.neighbour(pos, d)
-            if nb >= 0 and dist[nb] == dist[pos] - 1 and is_legal(buf, n, E.act(E.A_EAT, d)):
+            if nb >= 0 and mem[M_DIST + nb] == mem[M_DIST + pos] - 1 and \
+                    is_legal(buf, n, E.act(E.A_EAT, d)):
                 return E.act(E.A_EAT, d)
     return E.act(E.A_STOP_EATING)
 
