@@ -741,7 +741,7 @@ def raccoon_habitat(st, comp, buf, n, kind):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
     """The heuristic kinds' action; the preparation follows the plan kept in `mem`. `exact`
     is True for the exact kind, else None (the advisor's search is then not compiled)."""
