@@ -218,11 +218,11 @@ def tile_worths(st, cfg, comp, par, p, hand, av):
     (`tile_value` reads it): an animal tile by its animal (progress toward the face-up photos,
     judges) and bonus (a fish, a tent, the photo a camera could take), a landmark tile by its
     token's worth if the token lies there. The last rows of av are working space."""
-    tg = av[AV_WORK:AV_WORK + E.N_ANIMALS]
-    cam = av[AV_WORK + E.N_ANIMALS:TV_SIZE]
+    tg = AV_WORK  # av[tg + a]: an animal tile's worth without its bonus
+    cam = AV_WORK + E.N_ANIMALS  # av[cam + a]: the photo a camera there could take
     for a in range(E.N_ANIMALS):
-        tg[a] = par[P_JUDGE] * st[E.JUDGE_IN + a]
-        cam[a] = 0.0
+        av[tg + a] = par[P_JUDGE] * st[E.JUDGE_IN + a]
+        av[cam + a] = 0.0
     for s in range(cfg[E.C_SLOTS]):
         ph = st[E.SLOT + s]
         if ph < 0:
@@ -240,18 +240,18 @@ def tile_worths(st, cfg, comp, par, p, hand, av):
             k = E.need(comp, ph, a)
             if hand[a] < k:
                 m, pr = miss - 1, pairs
-                tg[a] += closer
+                av[tg + a] += closer
             else:
                 m, pr = miss, pairs + (hand[a] - k + 1) // 2 - (hand[a] - k) // 2
-            if (m == 0 or (cfg[E.C_WILDS] == 1 and pr >= m)) and g > cam[a]:
-                cam[a] = g
+            if (m == 0 or (cfg[E.C_WILDS] == 1 and pr >= m)) and g > av[cam + a]:
+                av[cam + a] = g
     fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
     tent = par[P_TENT] * tent_value(st, comp, p)
     for a in range(E.N_ANIMALS):
-        av[a * N_BONUS + E.B_NONE] = tg[a]
-        av[a * N_BONUS + E.B_FISH] = tg[a] + fish
-        av[a * N_BONUS + E.B_TENT] = tg[a] + tent
-        av[a * N_BONUS + E.B_CAMERA] = tg[a] + cam[a]
+        av[a * N_BONUS + E.B_NONE] = av[tg + a]
+        av[a * N_BONUS + E.B_FISH] = av[tg + a] + fish
+        av[a * N_BONUS + E.B_TENT] = av[tg + a] + tent
+        av[a * N_BONUS + E.B_CAMERA] = av[tg + a] + av[cam + a]
     for lm in range(E.N_LM):
         tok = st[E.LM_TOKEN_ON + lm] == 1
         av[AV_LM + lm] = landmark_value(st, comp, par, p, lm) if tok else 0.0
@@ -268,7 +268,7 @@ def tile_value(comp, av, t):
     return av[comp[E.K_TILE_ANIMAL + t] * N_BONUS + comp[E.K_TILE_BONUS + t]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def square_values(st, cfg, comp, par, p, hand, av, sv):
     """sv[s]: what the tile on square s is worth to p, who holds `hand`; the most of them."""
     tile_worths(st, cfg, comp, par, p, hand, av)
