@@ -156,6 +156,13 @@ class GameState(ABC):
         """The policies' memory between decisions (e.g. a turn's plan); none by default."""
         return np.zeros(0, np.int64)
 
+    # how much of that memory carries from one decision to the next (its head: the plan);
+    # the rest is work space written before it is read, so a position leaves it out
+    KEPT_MEMORY: int | None = None
+
+    def _kept_memory(self) -> int:
+        return self._memory.shape[0] if self.KEPT_MEMORY is None else self.KEPT_MEMORY
+
     @abstractmethod
     def decode(self, code: int) -> Action:
         """The action `code` stands for in this state."""
@@ -340,11 +347,13 @@ class GameState(ABC):
         rewards (JSON bytes), so a loaded game plays on exactly as this one would."""
         return json.dumps({"game": self.NAME, "state": self.state.tolist(),
                            "rng": [str(x) for x in self._rng],
-                           "memory": self._memory.tolist(),
+                           "memory": self._memory[:self._kept_memory()].tolist(),
                            "rewards": self._rewards.tolist()}).encode()
 
     def deserialize(self, data: bytes | str) -> GameState:
-        """Load a position written by `serialize` of a game with this config; returns self."""
+        """Load a position written by `serialize` of a game with this config; returns self.
+        (A position that saved more of the memory than its kept head, as earlier versions
+        did, loads too: only the head is read.)"""
         try:
             d = json.loads(data)
             state = np.array(d["state"], np.int64)
@@ -355,10 +364,13 @@ class GameState(ABC):
             raise InputError(f"not a serialized {self.NAME} position: {e}") from None
         if d.get("game") != self.NAME or state.shape != self.state.shape \
                 or rng.shape != self._rng.shape or rewards.shape != self._rewards.shape \
-                or memory.shape != self._memory.shape:
+                or memory.ndim != 1 or memory.shape[0] < self._kept_memory():
             raise InputError(f"not a serialized {self.NAME} position for "
                              f"{self.config.players} players")
-        self.state[:], self._rng[:], self._memory[:], self._rewards = state, rng, memory, rewards
+        kept = self._kept_memory()
+        self._memory[:] = self._new_memory()
+        self._memory[:kept] = memory[:kept]
+        self.state[:], self._rng[:], self._rewards = state, rng, rewards
         self._asked = None
         return self
 

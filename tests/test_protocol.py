@@ -1,6 +1,8 @@
 """The one step protocol of the three games (snapsim.protocol): ids and masks, rewards, clone
 and serialize, seat observations, and the batch's games when the built-in policies play."""
 
+import json
+
 import numpy as np
 import pytest
 from test_shutterbug_hidden import hide_differently as shutterbug_hide
@@ -97,6 +99,35 @@ def test_a_position_saved_at_any_decision_continues_as_the_game_did(name):
         loaded = game_class(name)(g.config, seed=99).deserialize(g.serialize())
         assert play_on(loaded, 3) == play_on(g.clone(), 3)
         g.apply(g.policy_action())
+
+
+@pytest.mark.parametrize("name, policies", [
+    ("snapshot", ["search:rollouts=1:candidates=1", "greedy"]),
+    ("yosemite", ["search:rollouts=1", "rollout:rollouts=1"])])
+def test_a_position_keeps_the_plan_not_the_search_work_space(name, policies):
+    """A position carries the head of the policies' memory that carries between decisions
+    (the plan), not the searches' work space after it, which each decision writes before
+    reading: a searching game loaded from it plays on as the game does, and so does one
+    loaded from a position holding the whole memory, as earlier versions saved it."""
+    g = new_game(name, seed=6, players=2, policies=policies)
+    for i in range(80):
+        if g.is_terminal:
+            break
+        data = json.loads(g.serialize())
+        assert len(data["memory"]) == g.KEPT_MEMORY < g._memory.shape[0]
+        loaded = game_class(name)(g.config, seed=99, policies=policies).deserialize(
+            g.serialize())
+        assert play_on(loaded, 2) == play_on(g.clone(), 2)
+        if i % 20 == 0:
+            data["memory"] = g._memory.tolist()
+            older = game_class(name)(g.config, seed=99, policies=policies).deserialize(
+                json.dumps(data))
+            assert play_on(older, 2) == play_on(g.clone(), 2)
+        g.apply(g.policy_action())
+    data = json.loads(g.serialize())
+    data["memory"] = data["memory"][:-1]
+    with pytest.raises(InputError, match=f"not a serialized {name} position"):
+        game_class(name)(g.config, seed=99, policies=policies).deserialize(json.dumps(data))
 
 
 def test_deserialize_refuses_another_game_in_one_line():

@@ -299,6 +299,8 @@ class SnapshotGame(protocol.GameState):
 
     _make_policy = staticmethod(make_policy)
 
+    KEPT_MEMORY = P.KEPT_MEMORY
+
     def _new_memory(self):
         return P.new_memory()
 

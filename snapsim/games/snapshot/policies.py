@@ -113,12 +113,13 @@ M_CAP = 1  # re-rolls the plan allows this turn (the exact policy)
 M_HAB = 2  # dice per habitat
 M_DICE = M_HAB + E.N_HAB  # dice per card
 M_TOK = M_DICE + E.N_CARDS  # tokens per card
+KEPT_MEMORY = M_TOK + E.N_CARDS  # the plan: all that carries from one decision to the next
 # then the plan search's work space (`plan_space`, `knapsack_space`), so that no search
 # allocates: per habitat row (the 4 habitats, and one re-planned with one more card) its
 # options, the dynamic programme's tables, the knapsack's; floats kept as their bit patterns
 MAX_DICE = 6  # the most dice a config allows
 _R, _D, _N = E.N_HAB + 1, MAX_DICE + 1, E.N_CARDS
-W_HE = M_TOK + _N  # ints
+W_HE = KEPT_MEMORY  # ints
 W_ALLOCS = W_HE + _R * _D
 W_HCARDS = W_ALLOCS + _R * _D * _N
 W_HN = W_HCARDS + _R * _N
@@ -163,14 +164,16 @@ MEMORY_SIZE = S_TOTALS + E.MAX_LEGAL
 @njit(cache=True)
 def new_memory():
     """An empty policy memory (no plan), as at the start of a game."""
-    mem = np.empty(MEMORY_SIZE, np.int64)
+    mem = np.zeros(MEMORY_SIZE, np.int64)
     clear_memory(mem)
     return mem
 
 
 @njit(cache=True)
 def clear_memory(mem):
-    mem[:] = 0
+    """No plan. Only the kept head is cleared: the work spaces after it are written before
+    they are read."""
+    mem[:KEPT_MEMORY] = 0
     mem[M_TURN] = -1
 
 

@@ -204,6 +204,8 @@ class YosemiteGame(protocol.GameState):
     def _action_buffer(self):
         return E.action_buffer()
 
+    KEPT_MEMORY = P.PLAN_SIZE
+
     def _new_memory(self):
         return P.new_memory()
 

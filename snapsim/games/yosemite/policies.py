@@ -129,7 +129,7 @@ MEMORY_SIZE = W_POOL + E.N_TILES
 @njit(cache=True)
 def new_memory():
     """An empty memory (no plan) with the search's work space, as at the start of a game
-    (all zero, so a saved game's memory is the same bytes for the same game)."""
+    (all zero: a new game's memory is the same whatever ran before it)."""
     mem = np.zeros(MEMORY_SIZE, np.int64)
     clear_memory(mem)
     return mem
