@@ -105,6 +105,15 @@ def mix_seed(key, index):
 
 
 @njit(cache=True)
+def seed_stream(rng, stream, key, index):
+    """rng[stream] = `mix_seed(key, index)`, worked out in rng[stream] itself, so that
+    seeding a playout's streams allocates nothing."""
+    rng[stream] = key ^ wrapping_mul(index, np.uint64(0xD1B54A32D192ED03))
+    next_u64(rng, stream)
+    rng[stream] = next_u64(rng, stream)
+
+
+@njit(cache=True)
 def game_rngs(key0, key1, game):
     """Stream 0: chance (shuffles, dice); stream 1: the policies' own random choices."""
     rng = np.empty(2, np.uint64)

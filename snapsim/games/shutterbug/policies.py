@@ -32,7 +32,7 @@
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Layout, Param, is_legal, next_u64, randint, wrapping_mul
+from ...sim.kernel import Layout, Param, is_legal, next_u64, randint, seed_stream
 from . import engine as E
 
 RANDOM, GREEDY, TRADER, LOOKAHEAD, SEARCH = 0, 1, 2, 3, 4
@@ -832,15 +832,6 @@ def search_action(st, cfg, comp, rng, par, buf, n, fs, js, sim_rng):
                              sjs)
         add_leads(row, lead, lead_sq)
     return js[I_CANDS + chosen(lead, lead_sq, rollouts, par[P_MARGIN], par[P_Z])]
-
-
-@njit(cache=True)
-def seed_stream(rng, stream, key, index):
-    """rng[stream] = `sim.kernel.mix_seed(key, index)`, worked out in rng[stream] itself
-    (mix_seed's own temporary array would be allocated for every playout)."""
-    rng[stream] = key ^ wrapping_mul(index, np.uint64(0xD1B54A32D192ED03))
-    next_u64(rng, stream)
-    rng[stream] = next_u64(rng, stream)
 
 
 @njit(cache=True)

@@ -559,8 +559,9 @@ def shuffle_deck(st, rng, cards, n):
 
 @njit(cache=True)
 def reshuffle(st, rng):
-    """An empty deck is refilled by shuffling the discards (Phase 1)."""
-    cards = np.empty(N_CARDS, np.int64)
+    """An empty deck is refilled by shuffling the discards (Phase 1), listed in the empty
+    deck's own slots."""
+    cards = st[DECK:DECK + N_CARDS]
     n = 0
     for c in range(N_CARDS):
         if st[LOC + c] == L_DISCARD:
@@ -853,24 +854,33 @@ def score(st, p):
 
 @njit(cache=True)
 def win_shares(st, cfg):
-    """Highest score wins; ties: most tokens; still tied: the win is shared."""
+    """Each player's `win_share`."""
     n = n_players(cfg)
     out = np.zeros(n)
+    for p in range(n):
+        out[p] = win_share(st, cfg, p)
+    return out
+
+
+@njit(cache=True)
+def win_share(st, cfg, p):
+    """Player p's share of the win: highest score wins; ties: most tokens; still tied: the
+    win is shared."""
+    n = n_players(cfg)
     best_s = -1
     best_t = -1
-    for p in range(n):
-        s = score(st, p)
-        t = st[TOKENS + p]
+    for q in range(n):
+        s = score(st, q)
+        t = st[TOKENS + q]
         if s > best_s or (s == best_s and t > best_t):
             best_s, best_t = s, t
+    if score(st, p) != best_s or st[TOKENS + p] != best_t:
+        return 0.0
     k = 0
-    for p in range(n):
-        if score(st, p) == best_s and st[TOKENS + p] == best_t:
+    for q in range(n):
+        if score(st, q) == best_s and st[TOKENS + q] == best_t:
             k += 1
-    for p in range(n):
-        if score(st, p) == best_s and st[TOKENS + p] == best_t:
-            out[p] = 1.0 / k
-    return out
+    return 1.0 / k
 
 
 # ---------------------------------------------------------------- applying actions

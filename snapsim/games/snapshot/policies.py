@@ -141,7 +141,8 @@ W_VALS = W_WORTH + _D
 W_PEH = W_VALS + _N
 W_BRATE = W_PEH + E.N_HAB  # each bundle card's best gain per token, and that gain
 W_BGAIN = W_BRATE + MAX_DICE
-PLAN_MEMORY = W_BGAIN + MAX_DICE  # what the heuristic kinds use (a playout's memory)
+W_TAKEN = W_BGAIN + MAX_DICE  # ints: tokens a re-roll's payment takes off each card
+PLAN_MEMORY = W_TAKEN + _N  # what the heuristic kinds use (a playout's memory)
 # then the `search` kind's work space (search.py), laid out once so that no searched decision
 # allocates: a playout's policy memory, the determinized world and the playout's state, the
 # playout's legal actions, the moves compared, the candidate plans (rows of habitat dice,
@@ -825,7 +826,7 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
         if exact is not None and exact:
             a = exact_reroll(st, cfg, comp, ptab, par, p, mem)
         else:
-            a = greedy_reroll(st, cfg, comp, ptab, par, p)
+            a = greedy_reroll(st, cfg, comp, ptab, par, p, mem[W_TAKEN:W_TAKEN + E.N_CARDS])
         if is_legal(buf, n, a):
             return a
         return buf[0]  # (a re-roll once begun must be paid in full: any legal token)
@@ -842,14 +843,15 @@ def token_loss(st, cfg, comp, ptab, par, p, c, taken):
 
 
 @njit(cache=True)
-def greedy_reroll(st, cfg, comp, ptab, par, p):
+def greedy_reroll(st, cfg, comp, ptab, par, p, taken):
     """Buy a re-roll while the habitat's stake beats the cheapest payment; pay each token from
-    the cheapest source (card order, supply last, as the engine asks for them)."""
+    the cheapest source (card order, supply last, as the engine asks for them). `taken`:
+    work space for the tokens the payment takes off each card."""
     if st[E.PAY_PENDING] == 0 and (par[P_ALLOW_REROLLS] <= 0 or par[P_ALLOW_TOKENS] <= 0):
         return E.act(E.A_GIVE_UP)
     need = cfg[E.C_REROLL_COST] - st[E.PAY_PENDING]
     floor = st[E.PAY_FLOOR]
-    taken = np.zeros(E.N_CARDS, np.int64)
+    taken[:] = 0
     from_supply = 0
     loss = 0.0
     first = E.SUPPLY

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import next_u64, shuffle, wrapping_mul
+from ...sim.kernel import next_u64, seed_stream, shuffle
 from . import engine as E
 from . import policies as P
 
@@ -49,15 +49,6 @@ def plan_row(mem, i):
     at = P.S_PLANS + i * P.PLAN_ROW
     return (mem[at:at + E.N_HAB], mem[at + E.N_HAB:at + E.N_HAB + E.N_CARDS],
             mem[at + E.N_HAB + E.N_CARDS:at + P.PLAN_ROW])
-
-
-@njit(cache=True)
-def seed_stream(rng, stream, key, index):
-    """rng[stream] = `sim.kernel.mix_seed(key, index)`, worked out in rng[stream] itself
-    (mix_seed's own temporary array would be allocated for every rollout)."""
-    rng[stream] = key ^ wrapping_mul(index, np.uint64(0xD1B54A32D192ED03))
-    next_u64(rng, stream)
-    rng[stream] = next_u64(rng, stream)
 
 
 @njit(cache=True, inline="always")
@@ -173,17 +164,18 @@ def sample(st, cfg, comp, me, key, r, mem):
 
 
 @njit(cache=True)
-def playout(s, cfg, comp, ptab, par, rng, mem, buf, n):
+def playout(s, cfg, comp, ptab, par, rng, mem, buf, n, me):
     """Play `s` (n legal actions in buf) to the end with every seat on the base heuristic
-    `par`, each preparation in one go as in the batch (`policies.prepare`); win shares."""
+    `par`, each preparation in one go as in the batch (`policies.prepare`); `me`'s win
+    share."""
     while s[E.PHASE] != E.PH_OVER:
         ph = s[E.PHASE]
         if ph == E.PH_PREP_DICE or ph == E.PH_PREP_TOKENS or ph == E.PH_PREP_RESERVED:
             n = P.prepare(s, cfg, comp, ptab, rng, P.GREEDY, par, buf, n, mem)
             continue
-        a = P.heuristic_action(s, cfg, comp, ptab, rng, par, buf, n, False, mem)
+        a = P.heuristic_action(s, cfg, comp, ptab, rng, par, buf, n, None, mem)
         n = E.step(s, cfg, comp, rng, a, buf)
-    return E.win_shares(s, cfg)
+    return E.win_share(s, cfg, me)
 
 
 @njit(cache=True)
@@ -206,7 +198,7 @@ def rollout(cfg, comp, ptab, par, me, mem, move, plan):
         hab, dice, tok = plan_row(mem, plan)
         write_plan(pmem, s, hab, dice, tok)
         n = E.legal_actions(s, cfg, comp, buf)
-    return playout(s, cfg, comp, ptab, par, rng, pmem, buf, n)[me]
+    return playout(s, cfg, comp, ptab, par, rng, pmem, buf, n, me)
 
 
 @njit(cache=True)
@@ -251,7 +243,7 @@ def plan_is_legal(st, cfg, comp, ptab, par, mem, i):
     buf = mem[P.S_BUF:P.S_MOVES]
     n = E.legal_actions(s, cfg, comp, buf)
     while s[E.CUR] == me and (s[E.PHASE] == E.PH_PREP_DICE or s[E.PHASE] == E.PH_PREP_TOKENS):
-        a = P.heuristic_action(s, cfg, comp, ptab, rng, par, buf, n, False, pmem)
+        a = P.heuristic_action(s, cfg, comp, ptab, rng, par, buf, n, None, pmem)
         ok = False
         for j in range(n):
             if buf[j] == a:
@@ -394,8 +386,8 @@ def search_action(st, cfg, comp, ptab, rng, par, buf, n, mem):
             j = pick(totals_of(st, cfg, comp, ptab, par, mem, m, True), margin_total)
         hab, dice, tok = plan_row(mem, j)
         write_plan(mem, st, hab, dice, tok)
-        return P.heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, False, mem)
-    base = P.heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, False, mem)
+        return P.heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, None, mem)
+    base = P.heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, None, mem)
     if n < 2 or not (ph == E.PH_PREP_RESERVED or (ph == E.PH_REROLL and st[E.PAY_PENDING] == 0)):
         return base
     mem[P.S_MOVES] = base  # the base's move first
