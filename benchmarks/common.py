@@ -1,23 +1,25 @@
 """Shared by the benchmark scripts (run from the repository root: python benchmarks/X.py)."""
 
-import json
-import os
-import subprocess
+import argparse
 import sys
 
 
-def interpreted_seconds_per_game(game: str, players: int, games: int) -> float:
-    """Seconds per greedy game with numba's JIT off, timed in a fresh interpreter."""
-    code = (
-        "import time, json, snapsim\n"
-        f"run = lambda n: snapsim.simulate({game!r}, players={players}, policies=['greedy'], "
-        "games=n, seed=1, threads=1)\n"
-        "run(1)\n"  # imports and first-call set-up are not timed
-        "t = time.perf_counter()\n"
-        f"run({games})\n"
-        f"print(json.dumps((time.perf_counter() - t) / {games}))\n"
-    )
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env,
-                         capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+def bounded(kind, lo, hi):
+    """An argparse type: a `kind` number from lo to hi."""
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{value} is not from {lo} to {hi}")
+        return value
+    return parse
+
+
+class Parser(argparse.ArgumentParser):
+    """Bad input is one line naming the script, and exit status 2."""
+
+    def error(self, message):
+        print(f"{self.prog.removesuffix('.py')}: {message}", file=sys.stderr)
+        raise SystemExit(2)

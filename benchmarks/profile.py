@@ -13,7 +13,6 @@ the callers that pay most for it. Needs gdb (Debian: apt install gdb); Linux onl
 
 from __future__ import annotations
 
-import argparse
 import collections
 import json
 import os
@@ -24,6 +23,8 @@ import sys
 import tempfile
 import textwrap
 import time
+
+from common import Parser, bounded
 
 CHILD = textwrap.dedent("""
     import json, sys, time, numba, snapsim
@@ -110,25 +111,6 @@ def summarize(stacks: list[str], per_game_us: float, top: int) -> None:
         print("reference counting, by the function that pays for it:")
         for name, k in payers.most_common(8):
             print(f"  {name:<42}{100 * k / n:8.1f} %")
-
-
-def bounded(kind, lo, hi):
-    """An argparse type: a `kind` number from lo to hi."""
-    def parse(text):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{value} is not from {lo} to {hi}")
-        return value
-    return parse
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2
-        print(f"profile: {message}", file=sys.stderr)
-        raise SystemExit(2)
 
 
 def main(argv=None) -> None:

@@ -14,9 +14,13 @@ games.
 import argparse
 import time
 
+from common import Parser, bounded
+
 import snapsim
 from snapsim.analysis.stats import wilson_interval
+from snapsim.errors import InputError
 from snapsim.games.snapshot import engine as E
+from snapsim.games.snapshot.api import make_policy
 from snapsim.games.snapshot.policies import SEARCH_BASE
 from snapsim.games.snapshot.search import dice_placed
 from snapsim.protocol import new_game
@@ -48,17 +52,24 @@ def per_decision(spec: str, players: int, games: int, seed: int) -> tuple[float,
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
-                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    ap.add_argument("--players", type=int, default=2, help="players per game")
-    ap.add_argument("--games", type=int, default=1000, help="games per policy")
-    ap.add_argument("--seed", type=int, default=2026, help="root seed")
+    ap = Parser(description=__doc__.splitlines()[0],
+                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--players", type=bounded(int, 2, E.MAX_PLAYERS), default=2,
+                    help="players per game")
+    ap.add_argument("--games", type=bounded(int, 1, 10**7), default=1000,
+                    help="games per policy")
+    ap.add_argument("--seed", type=bounded(int, 0, 2**63 - 1), default=2026, help="root seed")
     ap.add_argument("--spec", nargs="+", default=["search"], help="search policy specs")
-    ap.add_argument("--threads", type=int, default=2, help="numba threads")
-    ap.add_argument("--timed", type=int, default=5,
+    ap.add_argument("--threads", type=bounded(int, 1, 1024), default=2, help="numba threads")
+    ap.add_argument("--timed", type=bounded(int, 1, 10**4), default=5,
                     help="step-API games timed per searched decision")
     args = ap.parse_args(argv)
     n = args.players
+    for spec in args.spec:
+        try:
+            make_policy(spec)
+        except InputError as e:  # a refused spec: its one line
+            ap.error(str(e))
     for spec in (SEARCH_BASE, *args.spec):
         pols = [spec] + ["greedy"] * (n - 1)
         snapsim.simulate("snapshot", players=n, policies=pols, games=n, seed=args.seed)  # compile
