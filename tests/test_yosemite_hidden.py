@@ -8,6 +8,7 @@ from yosemite_helpers import code, game_in_turn, put, sq
 from snapsim.games.yosemite import YosemiteGame, make_policy
 from snapsim.games.yosemite import engine as E
 from snapsim.games.yosemite import policies as P
+from snapsim.games.yosemite.api import uses_search
 from snapsim.sim.kernel import policy_arrays
 
 KINDS = ("random", "greedy", "rollout:rollouts=2", "search:rollouts=2:candidates=3:margin=0")
@@ -22,7 +23,7 @@ def decide(g, spec, state, rng):
     n = E.legal_actions(state, g._cfg, g._comp, buf)
     before = state.copy()
     action = P.policy_action(state, g._cfg, g._comp, rng.copy(), kinds[0], params[0], buf, n,
-                             P.new_memory())
+                             P.new_memory(), uses_search(kinds))
     assert state.tobytes() == before.tobytes()
     return int(action)
 

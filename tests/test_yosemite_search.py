@@ -13,6 +13,7 @@ from test_yosemite_hidden import decide, positions
 from snapsim.games.yosemite import YosemiteConfig, YosemiteGame, make_policy, run_games
 from snapsim.games.yosemite import engine as E
 from snapsim.games.yosemite import policies as P
+from snapsim.games.yosemite.api import uses_search
 
 COLUMNS = ["game", "seat", "score", "photo_points", "camping", "judges", "landmarks", "turns",
            "won"]
@@ -93,7 +94,8 @@ out = {}
 for policy in ("greedy", "search:rollouts=2", "rollout:rollouts=1"):
     kinds, params = policy_arrays([make_policy(policy)] * 2)
     run = lambda g: api.play_game(config.to_array(), config.comp_vector(), kinds, params,
-                                  game_rngs(key0, key1, g), np.arange(2))
+                                  game_rngs(key0, key1, g), np.arange(2),
+                                  api.uses_search(kinds))
     run(0)
     before = rtsys.get_allocation_stats().alloc
     for g in range(3):
@@ -114,3 +116,31 @@ def test_a_searched_game_allocates_only_what_a_greedy_game_does():
     counts = json.loads(out.stdout.strip().splitlines()[-1])
     assert counts["search:rollouts=2"] == counts["rollout:rollouts=1"] == counts["greedy"] \
         < 20 * 3
+
+
+def test_line_ups_without_a_searching_policy_leave_the_searches_out_of_the_kernel():
+    # numba drops the rollout and search branches when `search` is None: a fresh
+    # interpreter's greedy run compiles (or loads) the batch kernel for None only, a run
+    # seating either kind adds a bool
+    code = ("import snapsim\n"
+            "from snapsim.games.yosemite import api\n"
+            "snapsim.simulate('yosemite', games=2, seed=1, threads=1)\n"
+            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n"
+            "snapsim.simulate('yosemite', policies=['rollout:rollouts=1', 'greedy'],"
+            " games=2, seed=1, threads=1)\n"
+            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["['none']", "['bool', 'none']"]
+    assert uses_search(np.array([P.GREEDY, P.RANDOM])) is None
+    assert uses_search(np.array([P.GREEDY, P.ROLLOUT])) is True
+    assert uses_search(np.array([P.SEARCH, P.GREEDY])) is True
+
+
+def test_a_searching_seat_without_the_search_flag_is_refused():
+    g = YosemiteGame(YosemiteConfig(), seed=1, policies=["search", "greedy"])
+    st, buf = g.state.copy(), E.action_buffer()
+    n = E.legal_actions(st, g._cfg, g._comp, buf)
+    with pytest.raises(ValueError, match="search=True"):
+        P.policy_action(st, g._cfg, g._comp, g._rng.copy(), P.SEARCH, g._params[0], buf, n,
+                        P.new_memory())

@@ -96,8 +96,8 @@ def _record(st, out_i, out_f, row, policy_of_seat):
 
 
 @njit(cache=True)
-def play_game(cfg, comp, kinds, params, rng, seats):
-    """Play one game to the end; return its final state."""
+def play_game(cfg, comp, kinds, params, rng, seats, search=None):
+    """Play one game to the end; return its final state. `search`: see `uses_search`."""
     buf = np.empty(E.BUF_SIZE, np.int64)
     mem = P.new_memory()
     st = E.new_game(cfg, comp, rng)
@@ -106,20 +106,29 @@ def play_game(cfg, comp, kinds, params, rng, seats):
     while st[E.PHASE] != E.PH_OVER:
         p = E.decider(st)
         a = P.policy_action(st, cfg, comp, rng, kinds[seats[p]], par0 if p == 0 else par1, buf,
-                            n, mem)
+                            n, mem, search)
         n = E.step(st, cfg, comp, rng, a, buf)
     return st
 
 
 @njit(cache=True, parallel=True)
-def play_batch(cfg, comp, kinds, params, key0, key1, first, count, rotate, out_i, out_f):
-    """Games first .. first+count-1, in parallel; rows (game, seat) in order."""
+def play_batch(cfg, comp, kinds, params, key0, key1, first, count, rotate, out_i, out_f,
+               search=None):
+    """Games first .. first+count-1, in parallel; rows (game, seat) in order. `search`: see
+    `uses_search`."""
     for g in prange(count):
         game = first + g
         rng = game_rngs(key0, key1, game)
         seats = seat_policies(2, kinds.shape[0], game, rotate)
-        st = play_game(cfg, comp, kinds, params, rng, seats)
+        st = play_game(cfg, comp, kinds, params, rng, seats, search)
         _record(st, out_i, out_f, g * 2, seats)
+
+
+def uses_search(kinds) -> bool | None:
+    """`policies.policy_action`'s `search` for a line-up of these kinds: True when one is the
+    rollout or the search kind, else None (their code then stays out of the kernels)."""
+    kinds = np.asarray(kinds)
+    return True if ((kinds == P.ROLLOUT) | (kinds == P.SEARCH)).any() else None
 
 
 def run_games(config: YosemiteConfig, policies, first: int, count: int, seed: int,
@@ -133,7 +142,7 @@ def run_games(config: YosemiteConfig, policies, first: int, count: int, seed: in
     out_i = np.zeros((count * 2, N_INT), np.int64)
     out_f = np.zeros(count * 2)
     play_batch(config.to_array(), config.comp_vector(), kinds, params, np.uint64(key0),
-               np.uint64(key1), first, count, rotate_seats, out_i, out_f)
+               np.uint64(key1), first, count, rotate_seats, out_i, out_f, uses_search(kinds))
     return result_table(INT_COLUMNS, out_i, out_f, pols, first, 2)
 
 
@@ -211,7 +220,7 @@ class YosemiteGame(protocol.GameState):
 
     def _policy_code(self, st, rng, k, n, mem):
         return P.policy_action(st, self._cfg, self._comp, rng, self._kinds[k], self._params[k],
-                               self._buf, n, mem)
+                               self._buf, n, mem, uses_search(self._kinds))
 
     def _truncation_cap(self):
         return self.config.max_turns

@@ -750,13 +750,18 @@ def search_action(st, cfg, comp, rng, par, buf, n, mem):
 
 
 @njit(cache=True, inline="always")
-def policy_action(st, cfg, comp, rng, kind, par, buf, n, mem):
+def policy_action(st, cfg, comp, rng, kind, par, buf, n, mem, search=None):
     """The action policy `kind` with parameters `par` and memory `mem` takes now, given the n
-    legal actions in buf (as `engine.step` leaves them); always one of them."""
+    legal actions in buf (as `engine.step` leaves them); always one of them.
+
+    `search` is True when the line-up seats a rollout or search policy, else None: numba
+    drops their branches for None, so line-ups without one never compile them."""
     if kind == RANDOM:
         return buf[randint(rng, 1, n)]
-    if kind == ROLLOUT:
-        return rollout_action(st, cfg, comp, rng, par, buf, n, mem)
-    if kind == SEARCH:
-        return search_action(st, cfg, comp, rng, par, buf, n, mem)
+    if ROLLOUT <= kind <= SEARCH:  # the two searching kinds
+        if search is not None:
+            if kind == ROLLOUT:
+                return rollout_action(st, cfg, comp, rng, par, buf, n, mem)
+            return search_action(st, cfg, comp, rng, par, buf, n, mem)
+        raise ValueError("a line-up seating a rollout or search policy passes search=True")
     return greedy_action(st, cfg, comp, par, buf, n, mem)
