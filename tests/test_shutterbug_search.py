@@ -15,7 +15,7 @@ from test_shutterbug_hidden import hide_differently, mid_game, move_start, twin
 
 import snapsim
 from snapsim.errors import InputError
-from snapsim.games.shutterbug import ShutterbugConfig, ShutterbugGame, make_policy, run_games
+from snapsim.games.shutterbug import ShutterbugConfig, ShutterbugGame, api, make_policy, run_games
 from snapsim.games.shutterbug import engine as E
 from snapsim.games.shutterbug import policies as P
 from snapsim.sim.kernel import mix_seed, policy_arrays
@@ -157,7 +157,8 @@ for policy in ("greedy", "search:rollouts=3:z=0"):
     kinds, params = policy_arrays([make_policy(policy)] * 4)
     P.on_base(kinds, params, 4)
     run = lambda g: api.play_game(config.to_array(), config.comp_vector(), kinds, params,
-                                  game_rngs(key0, key1, g), np.arange(4))
+                                  game_rngs(key0, key1, g), np.arange(4),
+                                  api.uses_search(kinds))
     run(0)
     before = rtsys.get_allocation_stats().alloc
     for g in range(3):
@@ -184,3 +185,28 @@ def test_search_is_reproducible_across_threads_and_chunks():
     b = snapsim.simulate("shutterbug", threads=2, chunk_size=12, **kw)
     pd.testing.assert_frame_equal(a, b)
 
+
+
+def test_line_ups_without_a_search_policy_leave_the_search_out_of_the_kernel():
+    # numba drops the search branch when `search` is None: a fresh interpreter's greedy run
+    # compiles (or loads) the batch kernel for None only, a run seating search adds a bool
+    code = ("import snapsim\n"
+            "from snapsim.games.shutterbug import api\n"
+            "snapsim.simulate('shutterbug', players=2, games=2, seed=1, threads=1)\n"
+            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n"
+            "snapsim.simulate('shutterbug', players=2, policies=['search:rollouts=1', 'greedy'],"
+            " games=2, seed=1, threads=1)\n"
+            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["['none']", "['bool', 'none']"]
+    assert api.uses_search(np.array([P.GREEDY, P.LOOKAHEAD])) is None
+    assert api.uses_search(np.array([P.GREEDY, P.SEARCH])) is True
+
+
+def test_a_search_seat_without_the_search_flag_is_refused():
+    g = ShutterbugGame(ShutterbugConfig(players=2), seed=1, policies=["search", "greedy"])
+    st, buf = g.state.copy(), np.empty(E.MAX_LEGAL, np.int64)
+    n = E.legal_actions(st, g._cfg, g._comp, buf)
+    with pytest.raises(ValueError, match="search=True"):
+        P.policy_action(st, g._cfg, g._comp, g._rng.copy(), P.SEARCH, g._params[0], buf, n)

@@ -76,29 +76,37 @@ def _record(st, cfg, out_i, out_f, row, policy_of_seat):
 
 
 @njit(cache=True)
-def play_game(cfg, comp, kinds, params, rng, seats):
-    """Play one game to the end; return its final state."""
+def play_game(cfg, comp, kinds, params, rng, seats, search=None):
+    """Play one game to the end; return its final state. `search`: see `uses_search`."""
     buf = np.empty(E.MAX_LEGAL, np.int64)
     fs, js, rs = P.new_scratch(cfg, comp)  # the policies' working arrays, for every decision
     st = E.new_game(cfg, comp, rng)
     n = E.settle(st, cfg, comp, rng, buf)
     while st[E.PHASE] != E.PH_OVER:
         k = seats[E.decider(st)]
-        a = P.decide(st, cfg, comp, rng, kinds[k], params[k], buf, n, fs, js, rs)
+        a = P.decide(st, cfg, comp, rng, kinds[k], params[k], buf, n, fs, js, rs, search)
         n = E.step(st, cfg, comp, rng, a, buf)
     return st
 
 
 @njit(cache=True, parallel=True)
-def play_batch(cfg, comp, kinds, params, key0, key1, first, count, rotate, out_i, out_f):
-    """Games first .. first+count-1, in parallel; rows (game, seat) in order."""
+def play_batch(cfg, comp, kinds, params, key0, key1, first, count, rotate, out_i, out_f,
+               search=None):
+    """Games first .. first+count-1, in parallel; rows (game, seat) in order. `search`: see
+    `uses_search`."""
     n = E.n_players(cfg)
     for g in prange(count):
         game = first + g
         rng = game_rngs(key0, key1, game)
         seats = seat_policies(n, kinds.shape[0], game, rotate)
-        st = play_game(cfg, comp, kinds, params, rng, seats)
+        st = play_game(cfg, comp, kinds, params, rng, seats, search)
         _record(st, cfg, out_i, out_f, g * n, seats)
+
+
+def uses_search(kinds) -> bool | None:
+    """`policies.decide`'s `search` for a line-up of these kinds: True when one is the search
+    kind, else None (the search then stays out of the compiled kernels)."""
+    return True if (np.asarray(kinds) == P.SEARCH).any() else None
 
 
 def run_games(config: ShutterbugConfig, policies, first: int, count: int, seed: int,
@@ -115,7 +123,7 @@ def run_games(config: ShutterbugConfig, policies, first: int, count: int, seed: 
     out_i = np.zeros((count * n, N_INT), np.int64)
     out_f = np.zeros(count * n)
     play_batch(config.to_array(), config.comp_vector(), kinds, params, np.uint64(key0),
-               np.uint64(key1), first, count, rotate_seats, out_i, out_f)
+               np.uint64(key1), first, count, rotate_seats, out_i, out_f, uses_search(kinds))
     return result_table(INT_COLUMNS, out_i, out_f, pols, first, n)
 
 
@@ -182,7 +190,7 @@ class ShutterbugGame(protocol.GameState):
 
     def _policy_code(self, st, rng, k, n, mem):
         return P.policy_action(st, self._cfg, self._comp, rng, self._kinds[k], self._params[k],
-                               self._buf, n)
+                               self._buf, n, uses_search(self._kinds))
 
     def _truncation_cap(self):
         return self.config.rounds

@@ -875,19 +875,22 @@ def on_base(kinds, params, players: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def decide(st, cfg, comp, rng, kind, par, buf, n, fs, js, rs):
+def decide(st, cfg, comp, rng, kind, par, buf, n, fs, js, rs, search=None):
     """The action policy `kind` with parameters `par` takes among buf[:n], working in the
-    scratch (fs, js, rs) of `new_scratch`."""
+    scratch (fs, js, rs) of `new_scratch`. `search` is True when the line-up seats the search
+    kind, else None: numba then drops its branch, so line-ups without it never compile it."""
     if kind == RANDOM:
         return buf[randint(rng, 1, n)]
     if kind == SEARCH:
-        return search_action(st, cfg, comp, rng, par, buf, n, fs, js, rs)
+        if search is not None:
+            return search_action(st, cfg, comp, rng, par, buf, n, fs, js, rs)
+        raise ValueError("a line-up seating a search policy passes search=True")
     return heuristic_action(st, cfg, comp, par, buf, n, fs, js)
 
 
 @njit(cache=True)
-def policy_action(st, cfg, comp, rng, kind, par, buf, n):
+def policy_action(st, cfg, comp, rng, kind, par, buf, n, search=None):
     """The action policy `kind` with parameters `par` takes among buf[:n] (one decision:
-    a scratch of its own)."""
+    a scratch of its own); `search` as for `decide`."""
     fs, js, rs = new_scratch(cfg, comp)
-    return decide(st, cfg, comp, rng, kind, par, buf, n, fs, js, rs)
+    return decide(st, cfg, comp, rng, kind, par, buf, n, fs, js, rs, search)
