@@ -2,14 +2,12 @@
 policy's choice (the bundled tuned one for the player count, by default), leaves it only on a
 clear lead, and where it does not leave it plays exactly the base's games."""
 
-import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
 import pytest
+from kernel_checks import allocations, flag_types
 from shutterbug_helpers import check_invariants, move
 from test_shutterbug_hidden import hide_differently, mid_game, move_start, twin
 
@@ -145,37 +143,13 @@ def test_own_weights_on_the_tuned_base_are_refused_in_one_line():
     assert make_policy("search:rollouts=4:z=1").params[P.P_BASE] == 1  # budget only: fine
 
 
-ALLOCATIONS = """
-import json, numpy as np
-from numba.core.runtime import rtsys
-from snapsim.games.shutterbug import ShutterbugConfig, make_policy, api, policies as P
-from snapsim.sim.kernel import game_rngs, policy_arrays, root_keys
-config = ShutterbugConfig(players=4)
-key0, key1 = (np.uint64(k) for k in root_keys(3))
-out = {}
-for policy in ("greedy", "search:rollouts=3:z=0"):
-    kinds, params = policy_arrays([make_policy(policy)] * 4)
-    P.on_base(kinds, params, 4)
-    run = lambda g: api.play_game(config.to_array(), config.comp_vector(), kinds, params,
-                                  game_rngs(key0, key1, g), np.arange(4),
-                                  api.uses_search(kinds))
-    run(0)
-    before = rtsys.get_allocation_stats().alloc
-    for g in range(3):
-        run(g)
-    out[policy] = rtsys.get_allocation_stats().alloc - before
-print(json.dumps(out))
-"""
-
-
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="counts compiled code")
 def test_a_searched_game_allocates_only_what_a_greedy_game_does():
     # the search's work space is laid out once per game with the policies' scratch: a game
     # of searching seats allocates what a greedy one does (its set-up), not per playout
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", ALLOCATIONS],
-                         env=dict(os.environ, NUMBA_NRT_STATS="1"), capture_output=True,
-                         text=True, check=True)
-    counts = json.loads(out.stdout.strip().splitlines()[-1])
+    counts = allocations("shutterbug", 4, ["greedy", "search:rollouts=3:z=0"],
+                         "api.play_game(cfg, comp, kinds, params, rngs(g), np.arange(4), "
+                         "api.uses_search(kinds))", per_policy="P.on_base(kinds, params, 4)")
     assert counts["search:rollouts=3:z=0"] == counts["greedy"] < 20 * 3
 
 
@@ -190,16 +164,8 @@ def test_search_is_reproducible_across_threads_and_chunks():
 def test_line_ups_without_a_search_policy_leave_the_search_out_of_the_kernel():
     # numba drops the search branch when `search` is None: a fresh interpreter's greedy run
     # compiles (or loads) the batch kernel for None only, a run seating search adds a bool
-    code = ("import snapsim\n"
-            "from snapsim.games.shutterbug import api\n"
-            "snapsim.simulate('shutterbug', players=2, games=2, seed=1, threads=1)\n"
-            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n"
-            "snapsim.simulate('shutterbug', players=2, policies=['search:rollouts=1', 'greedy'],"
-            " games=2, seed=1, threads=1)\n"
-            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.splitlines()
-    assert out == ["['none']", "['bool', 'none']"]
+    assert flag_types("shutterbug", 2, ["search:rollouts=1", "greedy"], -1) == \
+        [["none"], ["bool", "none"]]
     assert api.uses_search(np.array([P.GREEDY, P.LOOKAHEAD])) is None
     assert api.uses_search(np.array([P.GREEDY, P.SEARCH])) is True
 

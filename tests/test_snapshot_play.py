@@ -7,15 +7,13 @@ false alarm happens once in 10,000 seeds per check; the seeds are fixed, so ever
 same verdict.
 """
 
-import json
 import os
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
 import pytest
+from kernel_checks import allocations
 from scipy import stats
 from snapshot_helpers import (
     DICE_DONE,
@@ -508,40 +506,17 @@ def test_engine_dice_match_exact_odds(habitat, animal, difficulty, dice, tokens)
         photographed, explored, p_photo)
 
 
-ALLOCATIONS = """
-import json, numpy as np
-from numba.core.runtime import rtsys
-from snapsim.games.snapshot import SnapshotConfig, api, engine as E, policies as P
-from snapsim.games.snapshot.api import make_policy, uses_exact, uses_search
-from snapsim.games.snapshot.config import photo_table
-from snapsim.sim.kernel import game_rngs, policy_arrays, root_keys
-config = SnapshotConfig(players=4)
-cfg, comp, ptab = config.to_array(), config.comp_vector(), photo_table()
-key0, key1 = (np.uint64(k) for k in root_keys(3))
-buf, mem = np.empty(E.MAX_LEGAL, np.int64), P.new_memory()
-out = {}
-for policy in ("random", "greedy", "cautious", "aggressive", "collector",
-               "search:rollouts=2:candidates=0"):
-    kinds, params = policy_arrays([make_policy(policy)] * 4)
-    run = lambda g: api.play_game(cfg, comp, ptab, kinds, params, game_rngs(key0, key1, g),
-                                  np.arange(4), buf, mem, uses_search(kinds), uses_exact(kinds))
-    run(0)
-    before = rtsys.get_allocation_stats().alloc
-    for g in range(3):
-        run(g)
-    out[policy] = rtsys.get_allocation_stats().alloc - before
-print(json.dumps(out))
-"""
-
-
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="counts compiled code")
 def test_a_game_allocates_only_its_set_up_whatever_the_policies():
     # the policies work in their memory and the engine in the state: a game of any heuristic
     # kind, or of searching seats (without the advisor's candidates, whose exhaustive search
     # allocates), allocates what a random game does, the game's state and the call's
     # arguments, never per decision or playout
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", ALLOCATIONS],
-                         env=dict(os.environ, NUMBA_NRT_STATS="1"), capture_output=True,
-                         text=True, check=True)
-    counts = json.loads(out.stdout.strip().splitlines()[-1])
+    counts = allocations(
+        "snapshot", 4, ["random", "greedy", "cautious", "aggressive", "collector",
+                        "search:rollouts=2:candidates=0"],
+        "api.play_game(cfg, comp, ptab, kinds, params, rngs(g), np.arange(4), buf, mem, "
+        "api.uses_search(kinds), api.uses_exact(kinds))",
+        per_policy="ptab = api.photo_table(); "
+                   "buf, mem = np.empty(api.E.MAX_LEGAL, np.int64), P.new_memory()")
     assert len(set(counts.values())) == 1 and counts["greedy"] < 20 * 3, counts

@@ -7,11 +7,10 @@ from two positions that differ only there, and asking a policy for a move must l
 (state and random streams) exactly as it was.
 """
 
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from kernel_checks import flag_types
 from snapshot_helpers import (
     DICE_DONE,
     DRAW,
@@ -232,16 +231,7 @@ def test_line_ups_without_the_exact_kind_leave_its_search_out_of_the_kernel():
     # numba drops the exact kind's branches when `exact` is None: a fresh interpreter's
     # greedy run compiles (or loads) the batch kernel for None only, a run seating exact
     # adds a bool
-    code = ("import snapsim\n"
-            "from snapsim.games.snapshot import api\n"
-            "snapsim.simulate('snapshot', players=2, games=2, seed=1, threads=1)\n"
-            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n"
-            "snapsim.simulate('snapshot', players=2, policies=['exact', 'greedy'],"
-            " games=2, seed=1, threads=1)\n"
-            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.splitlines()
-    assert out == ["['none']", "['bool', 'none']"]
+    assert flag_types("snapshot", 2, ["exact", "greedy"], -1) == [["none"], ["bool", "none"]]
     assert uses_exact(np.array([P.GREEDY, P.RANDOM])) is None
     assert uses_exact(np.array([P.GREEDY, P.EXACT])) is True
 

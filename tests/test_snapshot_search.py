@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 import pytest
+from kernel_checks import flag_types
 from snapshot_helpers import legal
 from test_snapshot_policies import (
     _game,
@@ -271,16 +272,8 @@ def test_determinize_keeps_public_information():
 def test_line_ups_without_a_search_policy_leave_the_search_out_of_the_kernel():
     # numba drops the search branch when `search` is None: a fresh interpreter's greedy run
     # compiles (or loads) the batch kernel for None only, a run seating search adds a bool
-    code = ("import snapsim\n"
-            "from snapsim.games.snapshot import api\n"
-            "snapsim.simulate('snapshot', players=2, games=2, seed=1, threads=1)\n"
-            "print(sorted(str(s[-2]) for s in api.play_batch.signatures))\n"
-            "snapsim.simulate('snapshot', players=2, policies=['search:rollouts=1', 'greedy'],"
-            " games=2, seed=1, threads=1)\n"
-            "print(sorted(str(s[-2]) for s in api.play_batch.signatures))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.splitlines()
-    assert out == ["['none']", "['bool', 'none']"]
+    assert flag_types("snapshot", 2, ["search:rollouts=1", "greedy"], -2) == \
+        [["none"], ["bool", "none"]]
     assert uses_search(np.array([P.GREEDY, P.RANDOM])) is None
     assert uses_search(np.array([P.GREEDY, P.SEARCH])) is True
 

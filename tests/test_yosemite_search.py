@@ -1,13 +1,11 @@
 """Yosemite search player: the base's ranked plans are its candidates, one candidate is the
 base itself, and it leaves the base's move only for a lead over the margin."""
 
-import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from kernel_checks import allocations, flag_types
 from test_yosemite_hidden import decide, positions
 
 from snapsim.games.yosemite import YosemiteConfig, YosemiteGame, make_policy, run_games
@@ -83,37 +81,14 @@ def test_search_games_are_legal_and_the_same_for_a_seed():
         assert again.scores().equals(g.scores())
 
 
-ALLOCATIONS = """
-import json, numpy as np
-from numba.core.runtime import rtsys
-from snapsim.games.yosemite import YosemiteConfig, make_policy, api
-from snapsim.sim.kernel import game_rngs, policy_arrays, root_keys
-config = YosemiteConfig()
-key0, key1 = (np.uint64(k) for k in root_keys(3))
-out = {}
-for policy in ("greedy", "search:rollouts=2", "rollout:rollouts=1"):
-    kinds, params = policy_arrays([make_policy(policy)] * 2)
-    run = lambda g: api.play_game(config.to_array(), config.comp_vector(), kinds, params,
-                                  game_rngs(key0, key1, g), np.arange(2),
-                                  api.uses_search(kinds))
-    run(0)
-    before = rtsys.get_allocation_stats().alloc
-    for g in range(3):
-        run(g)
-    out[policy] = rtsys.get_allocation_stats().alloc - before
-print(json.dumps(out))
-"""
-
-
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="counts compiled code")
 def test_a_searched_game_allocates_only_what_a_greedy_game_does():
     # the search's and the rollout player's work space is laid out once per game with the
     # policies' memory: a game of searching seats allocates what a greedy one does (its
     # set-up), not per decision or playout
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", ALLOCATIONS],
-                         env=dict(os.environ, NUMBA_NRT_STATS="1"), capture_output=True,
-                         text=True, check=True)
-    counts = json.loads(out.stdout.strip().splitlines()[-1])
+    counts = allocations("yosemite", 2, ["greedy", "search:rollouts=2", "rollout:rollouts=1"],
+                         "api.play_game(cfg, comp, kinds, params, rngs(g), np.arange(2), "
+                         "api.uses_search(kinds))")
     assert counts["search:rollouts=2"] == counts["rollout:rollouts=1"] == counts["greedy"] \
         < 20 * 3
 
@@ -122,16 +97,8 @@ def test_line_ups_without_a_searching_policy_leave_the_searches_out_of_the_kerne
     # numba drops the rollout and search branches when `search` is None: a fresh
     # interpreter's greedy run compiles (or loads) the batch kernel for None only, a run
     # seating either kind adds a bool
-    code = ("import snapsim\n"
-            "from snapsim.games.yosemite import api\n"
-            "snapsim.simulate('yosemite', games=2, seed=1, threads=1)\n"
-            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n"
-            "snapsim.simulate('yosemite', policies=['rollout:rollouts=1', 'greedy'],"
-            " games=2, seed=1, threads=1)\n"
-            "print(sorted(str(s[-1]) for s in api.play_batch.signatures))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.splitlines()
-    assert out == ["['none']", "['bool', 'none']"]
+    assert flag_types("yosemite", 2, ["rollout:rollouts=1", "greedy"], -1) == \
+        [["none"], ["bool", "none"]]
     assert uses_search(np.array([P.GREEDY, P.RANDOM])) is None
     assert uses_search(np.array([P.GREEDY, P.ROLLOUT])) is True
     assert uses_search(np.array([P.SEARCH, P.GREEDY])) is True
