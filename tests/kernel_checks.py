@@ -23,6 +23,18 @@ def flag_types(game: str, players: int, policies: list[str], arg: int) -> list[l
     return [json.loads(line) for line in _fresh(code)[-2:]]
 
 
+def ladder_flag_types(game: str, players: int, policies: list[str],
+                      args: list[int]) -> list[list[str]]:
+    """The types `api.play_batch` is compiled for at each flag argument in `args` after a
+    ladder of `policies` (2 games a table)."""
+    code = (f"import json\nfrom snapsim.analysis.ladder import ladder\n"
+            f"from snapsim.games.{game} import api\n"
+            f"ladder({game!r}, {players}, policies={policies!r}, games=2, seed=1, threads=1)\n"
+            f"print(json.dumps([sorted({{str(s[a]) for s in api.play_batch.signatures}}) "
+            f"for a in {args!r}]))\n")
+    return json.loads(_fresh(code)[-1])
+
+
 def allocations(game: str, players: int, policies, call: str, per_policy: str = "") -> dict:
     """numba's allocations over 3 games (after a first) of each of `policies` in every seat.
     `call` plays game g (from cfg, comp, kinds, params, rngs(g), the game's api and

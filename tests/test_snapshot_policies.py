@@ -10,7 +10,7 @@ from two positions that differ only there, and asking a policy for a move must l
 
 import numpy as np
 import pytest
-from kernel_checks import flag_types
+from kernel_checks import flag_types, ladder_flag_types
 from snapshot_helpers import (
     DICE_DONE,
     DRAW,
@@ -36,10 +36,11 @@ from snapshot_helpers import (
 from snapsim.games.snapshot import SnapshotConfig, SnapshotGame
 from snapsim.games.snapshot import engine as E
 from snapsim.games.snapshot import policies as P
-from snapsim.games.snapshot.api import uses_exact
+from snapsim.games.snapshot.api import make_policy, uses_exact, uses_search
 from snapsim.games.snapshot.config import photo_table
 from snapsim.games.snapshot.search import recount_assignment
 from snapsim.games.snapshot.tuning import tuned_policies
+from snapsim.sim.kernel import seating
 
 FULL = SnapshotConfig()
 KINDS = ["random", "greedy", "cautious", "aggressive", "collector", "exact",
@@ -234,6 +235,17 @@ def test_line_ups_without_the_exact_kind_leave_its_search_out_of_the_kernel():
     assert flag_types("snapshot", 2, ["exact", "greedy"], -1) == [["none"], ["bool", "none"]]
     assert uses_exact(np.array([P.GREEDY, P.RANDOM])) is None
     assert uses_exact(np.array([P.GREEDY, P.EXACT])) is True
+
+
+def test_a_ladder_compiles_its_kernels_once_for_every_kind_of_its_field():
+    # its tables seat exact and search apart and together: each would compile its own
+    # kernel; within `seating` every table takes the kernel with both
+    assert ladder_flag_types("snapshot", 2, ["exact", "search:rollouts=1:candidates=0",
+                                             "greedy"], [-2, -1]) == [["bool"], ["bool"]]
+    with seating([make_policy("exact")]):
+        assert uses_exact(np.array([P.GREEDY])) is True
+        assert uses_search(np.array([P.GREEDY])) is None
+    assert uses_exact(np.array([P.GREEDY])) is None
 
 
 def test_an_exact_seat_without_the_exact_flag_is_refused():

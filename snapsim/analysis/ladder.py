@@ -166,7 +166,7 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
     """
     from tqdm import tqdm
 
-    from ..sim.kernel import lineup_names
+    from ..sim.kernel import lineup_names, seating
     from ..sim.provenance import provenance
     from ..sim.runner import prepare, simulate
     from ..sim.tuning import resolve_policy
@@ -204,7 +204,8 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
         raise InputError(f"{total:,} games cannot be held in memory (at most "
                          f"{MAX_IN_MEMORY_GAMES:,}); give fewer --games or --policies")
     parts = []
-    with tqdm(total=total, unit="game", disable=not progress, desc=f"{spec.name} ladder") as bar:
+    with (tqdm(total=total, unit="game", disable=not progress, desc=f"{spec.name} ladder") as bar,
+          seating(pols)):  # one compile of the kernels for every table
         for t, lineup, size in plan:
             seated = [pols[i] for i in lineup]  # a repeated policy's table name has a #seat
             field_name = dict(zip(lineup_names(seated), (labels[i] for i in lineup),

@@ -8,6 +8,7 @@ function of (config, policies, seed, game index) on any thread, process or machi
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -208,6 +209,28 @@ def policy_arrays(policies) -> tuple[np.ndarray, np.ndarray]:
     for i, p in enumerate(policies):
         params[i, :len(p.params)] = p.params
     return kinds, params
+
+
+_SEATING: list[np.ndarray] = []  # kinds declared by the enclosing `seating` blocks
+
+
+@contextmanager
+def seating(policies):
+    """Within the block, each line-up's kernels are compiled as if it also seated the kinds
+    of `policies`: a job playing many line-ups of one field (a ladder) compiles them once
+    instead of once per combination of kinds. A kind's flag only keeps its code in the
+    kernel, so the games are the same either way. Python agents (no kind) are skipped."""
+    _SEATING.append(np.array([p.kind for p in policies if isinstance(p, Policy)], np.int64))
+    try:
+        yield
+    finally:
+        _SEATING.pop()
+
+
+def seated_kinds(kinds) -> np.ndarray:
+    """`kinds` and those of the enclosing `seating` blocks: what a line-up's compile flags
+    (each game's `uses_search`) are decided from."""
+    return np.concatenate([np.asarray(kinds, np.int64).ravel(), *_SEATING])
 
 
 def lineup_names(policies) -> list[str]:

@@ -22,6 +22,7 @@ from ...sim.kernel import (
     result_table,
     root_keys,
     seat_policies,
+    seated_kinds,
 )
 from ...sim.tuning import tuned_policy
 from . import engine as E
@@ -105,8 +106,9 @@ def play_batch(cfg, comp, kinds, params, key0, key1, first, count, rotate, out_i
 
 def uses_search(kinds) -> bool | None:
     """`policies.decide`'s `search` for a line-up of these kinds: True when one is the search
-    kind, else None (the search then stays out of the compiled kernels)."""
-    return True if (np.asarray(kinds) == P.SEARCH).any() else None
+    kind, else None (the search then stays out of the compiled kernels); kinds declared by
+    `sim.kernel.seating` count as seated."""
+    return True if (seated_kinds(kinds) == P.SEARCH).any() else None
 
 
 def run_games(config: ShutterbugConfig, policies, first: int, count: int, seed: int,

@@ -23,6 +23,7 @@ from ...sim.kernel import (
     result_table,
     root_keys,
     seat_policies,
+    seated_kinds,
 )
 from ...sim.tuning import tuned_policy
 from . import engine as E
@@ -160,14 +161,15 @@ def play_batch(cfg, comp, ptab, kinds, params, key0, key1, first, count, rotate,
 
 def uses_search(kinds) -> bool | None:
     """`policies.policy_action`'s `search` for a line-up of these kinds: True when one is
-    the search kind, else None (the search then stays out of the compiled kernels)."""
-    return True if (np.asarray(kinds) == P.SEARCH).any() else None
+    the search kind, else None (the search then stays out of the compiled kernels); kinds
+    declared by `sim.kernel.seating` count as seated."""
+    return True if (seated_kinds(kinds) == P.SEARCH).any() else None
 
 
 def uses_exact(kinds) -> bool | None:
     """`policies.policy_action`'s `exact` for a line-up of these kinds, as `uses_search`.
     The search kind's playouts never play the exact kind, so it counts only seated."""
-    return True if (np.asarray(kinds) == P.EXACT).any() else None
+    return True if (seated_kinds(kinds) == P.EXACT).any() else None
 
 
 def _play(config, policies, first, count, seed, rotate_seats, details):

@@ -22,6 +22,7 @@ from ...sim.kernel import (
     result_table,
     root_keys,
     seat_policies,
+    seated_kinds,
 )
 from ...sim.tuning import tuned_policy
 from . import engine as E
@@ -126,8 +127,9 @@ def play_batch(cfg, comp, kinds, params, key0, key1, first, count, rotate, out_i
 
 def uses_search(kinds) -> bool | None:
     """`policies.policy_action`'s `search` for a line-up of these kinds: True when one is the
-    rollout or the search kind, else None (their code then stays out of the kernels)."""
-    kinds = np.asarray(kinds)
+    rollout or the search kind, else None (their code then stays out of the kernels); kinds
+    declared by `sim.kernel.seating` count as seated."""
+    kinds = seated_kinds(kinds)
     return True if ((kinds == P.ROLLOUT) | (kinds == P.SEARCH)).any() else None
 
 
