@@ -1,6 +1,9 @@
 """Two ways to run the one Yosemite engine: a parallel batch kernel and a step-by-step game.
 
-Both call `engine.step` with actions from `policies.policy_action`, so a game played through
+Both apply actions with `engine.apply_action` and choose them with `policies.policy_action`:
+the step API lists every decision's legal actions (`engine.step`), the batch only where a
+policy reads them (`policies.decide`: greedy plays its planned fish steps and payments
+straight from its memory, forced moves as `engine.settle` would), so a game played through
 `YosemiteGame` with the same seed and policies is the game the batch produced. Seeds: the
 root seed gives two 64-bit keys; game i draws its chance and policy streams from (key, i)
 alone, so results never depend on threads or chunking.
@@ -102,13 +105,11 @@ def play_game(cfg, comp, kinds, params, rng, seats, search=None):
     buf = np.empty(E.BUF_SIZE, np.int64)
     mem = P.new_memory()
     st = E.new_game(cfg, comp, rng)
-    n = E.settle(st, cfg, comp, rng, buf)
     par0, par1 = params[seats[0]], params[seats[1]]  # each seat's row, taken once
     while st[E.PHASE] != E.PH_OVER:
         p = E.decider(st)
-        a = P.policy_action(st, cfg, comp, rng, kinds[seats[p]], par0 if p == 0 else par1, buf,
-                            n, mem, search)
-        n = E.step(st, cfg, comp, rng, a, buf)
+        E.apply_action(st, cfg, comp, rng, P.decide(st, cfg, comp, rng, kinds[seats[p]],
+                                                    par0 if p == 0 else par1, buf, mem, search))
     return st
 
 

@@ -433,11 +433,29 @@ def can_take(st, cfg, comp, p, ph):
 
 
 @njit(cache=True, inline="always")
+def can_photo(st, cfg, comp, p, s):
+    """Camera: whether p may take the photo in slot s."""
+    return st[SLOT + s] >= 0 and can_take(st, cfg, comp, p, st[SLOT + s])
+
+
+@njit(cache=True, inline="always")
 def any_photo(st, cfg, comp, p):
     for s in range(cfg[C_SLOTS]):
-        if st[SLOT + s] >= 0 and can_take(st, cfg, comp, p, st[SLOT + s]):
+        if can_photo(st, cfg, comp, p, s):
             return True
     return False
+
+
+@njit(cache=True, inline="always")
+def can_pay(st, cfg, comp, p, c):
+    """Payment: whether p may discard c tiles of PAY_ANIMAL."""
+    return 0 <= c <= st[HAND + p * N_ANIMALS + st[PAY_ANIMAL]] and pay_allows(st, cfg, comp, p, c)
+
+
+@njit(cache=True, inline="always")
+def can_enter(st, p, sq):
+    """Whether p's pawn may step onto sq (on the park, not the opponent's square)."""
+    return sq >= 0 and sq != st[POS + 1 - p]
 
 
 @njit(cache=True, inline="always")
@@ -464,8 +482,7 @@ def legal_actions(st, cfg, comp, out):
     elif ph in (PH_FISH, PH_EXPLORE):
         kind = A_EAT if ph == PH_FISH else A_STEP
         for d in range(4):
-            nb = neighbour(pos, d)
-            if nb >= 0 and nb != opp:
+            if can_enter(st, p, neighbour(pos, d)):
                 out[n] = act(kind, d)
                 n += 1
         if ph == PH_FISH:
@@ -493,7 +510,7 @@ def legal_actions(st, cfg, comp, out):
             n += 1
     elif ph == PH_CAMERA:
         for s in range(cfg[C_SLOTS]):
-            if st[SLOT + s] >= 0 and can_take(st, cfg, comp, p, st[SLOT + s]):
+            if can_photo(st, cfg, comp, p, s):
                 out[n] = act(A_PHOTO, s)
                 n += 1
         out[n] = act(A_NO_PHOTO)

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Param, is_legal, next_u64, randint
+from ...sim.kernel import Param, next_u64, randint
 from ...sim.tuning import read_tuned
 from . import engine as E
 
@@ -468,7 +468,7 @@ def payment_space(buf):
 
 
 @njit(cache=True)
-def camera_action(st, cfg, comp, par, buf, n, mem):
+def camera_action(st, cfg, comp, par, buf, mem):
     """Take the photo worth most net of the tiles it costs, if any is worth taking; its best
     payment is remembered for the payment decisions that follow."""
     p = st[E.CUR]
@@ -476,10 +476,9 @@ def camera_action(st, cfg, comp, par, buf, n, mem):
     w, paid, left, d, sums = payment_space(buf)
     keep_weights(st, cfg, comp, par, w)
     best, best_v = E.act(E.A_NO_PHOTO), 0.0
-    for i in range(n):
-        if E.act_kind(buf[i]) != E.A_PHOTO:
+    for slot in range(cfg[E.C_SLOTS]):
+        if not E.can_photo(st, cfg, comp, p, slot):
             continue
-        slot = E.act_arg(buf[i])
         ph = st[E.SLOT + slot]
         judged = 0.0
         for a in range(E.N_ANIMALS):
@@ -488,7 +487,7 @@ def camera_action(st, cfg, comp, par, buf, n, mem):
         v = photo_gain(st, comp, par, p, ph) + judged + kept - \
             keep_value(st, cfg, comp, w, hand, slot)
         if v > best_v:
-            best, best_v = buf[i], v
+            best, best_v = E.act(E.A_PHOTO, slot), v
             mem[M_PAY_TURN] = st[E.TURN]
             mem[M_PAY_SLOT] = slot
             mem[M_PAY:M_PAY + E.N_ANIMALS] = paid
@@ -496,14 +495,13 @@ def camera_action(st, cfg, comp, par, buf, n, mem):
 
 
 @njit(cache=True)
-def pay_action(st, cfg, comp, par, buf, n, mem):
+def pay_action(st, cfg, comp, par, buf, mem):
     """The next animal's tiles of the payment remembered for this photo (else found now: the
     same, as the best payment's remaining counts are the best completion of what it paid)."""
     a = st[E.PAY_ANIMAL]
-    if mem[M_PAY_TURN] == st[E.TURN] and mem[M_PAY_SLOT] == st[E.PAY_SLOT]:
-        c = E.act(E.A_PAY, mem[M_PAY + a])
-        if is_legal(buf, n, c):
-            return c
+    if mem[M_PAY_TURN] == st[E.TURN] and mem[M_PAY_SLOT] == st[E.PAY_SLOT] and \
+            E.can_pay(st, cfg, comp, st[E.CUR], mem[M_PAY + a]):
+        return E.act(E.A_PAY, mem[M_PAY + a])
     w, paid, left, d, sums = payment_space(buf)
     keep_weights(st, cfg, comp, par, w)
     best_payment(st, cfg, comp, st[E.PAY_SLOT], a, st[E.PAY_LO], st[E.PAY_HI], w, paid, left, d,
@@ -515,73 +513,100 @@ def pay_action(st, cfg, comp, par, buf, n, mem):
 
 
 @njit(cache=True, inline="always")
-def eat_toward(st, buf, n, mem):
+def eat_toward(st, mem):
     """The first fish step on the remembered way to the plan's square (stop eating there)."""
-    pos = st[E.POS + st[E.CUR]]
+    p = st[E.CUR]
+    pos = st[E.POS + p]
     if pos != mem[M_TARGET]:
         for d in range(4):
             nb = E.neighbour(pos, d)
-            if nb >= 0 and mem[M_DIST + nb] == mem[M_DIST + pos] - 1 and \
-                    is_legal(buf, n, E.act(E.A_EAT, d)):
+            if E.can_enter(st, p, nb) and mem[M_DIST + nb] == mem[M_DIST + pos] - 1:
                 return E.act(E.A_EAT, d)
     return E.act(E.A_STOP_EATING)
 
 
 @njit(cache=True, inline="always")
-def turn_action(st, cfg, comp, par, buf, n, mem):
+def turn_action(st, cfg, comp, par, buf, mem):
     """The turn's move (eating fish, then exploring) by the plan in memory, made now if there
-    is none for this turn or the pawn stopped short of its square."""
+    is none for this turn or the pawn stopped short of its square. A plan's explore choice is
+    legal where it was planned: `plans` lists only legal moves."""
     p = st[E.CUR]
     ph = st[E.PHASE]
     if mem[M_TURN] != st[E.TURN] or (ph == E.PH_EXPLORE and st[E.POS + p] != mem[M_TARGET]):
         target, action = plan(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf)
         remember(st, mem, target, action, buf)
     if ph == E.PH_FISH:
-        return eat_toward(st, buf, n, mem)
-    return mem[M_ACTION] if is_legal(buf, n, mem[M_ACTION]) else buf[0]
+        return eat_toward(st, mem)
+    return mem[M_ACTION]
+
+
+@njit(cache=True, inline="always")
+def greedy_lists(st):
+    """Whether greedy decides now from the legal actions (start square, push); its other
+    moves come from the state and its memory alone."""
+    return st[E.PHASE] == E.PH_PLACE or st[E.PHASE] == E.PH_PUSH
+
+
+@njit(cache=True)
+def greedy_move(st, cfg, comp, par, buf, mem):
+    """Greedy's move where it needs no list of legal actions (`greedy_lists` false): always a
+    legal one, so at a forced decision the forced move."""
+    ph = st[E.PHASE]
+    p = st[E.CUR]
+    if ph == E.PH_FISH or ph == E.PH_EXPLORE:
+        return turn_action(st, cfg, comp, par, buf, mem)
+    if ph == E.PH_CAMERA:
+        return camera_action(st, cfg, comp, par, buf, mem)
+    if ph == E.PH_PAY:
+        return pay_action(st, cfg, comp, par, buf, mem)
+    # discard: the animal whose tiles are worth least
+    av = tile_worths(st, cfg, comp, par, p, own_hand(st, p), work(buf)[2])
+    keep = work(buf)[3][:E.N_ANIMALS]
+    keep[:] = -NEG
+    for t in range(E.N_TILES):  # an animal's worth: its tiles' worth without the bonus
+        a = comp[E.K_TILE_ANIMAL + t]
+        keep[a] = min(keep[a], tile_value(comp, av, t))
+    best = -1
+    for a in range(E.N_ANIMALS):
+        if st[E.HAND + p * E.N_ANIMALS + a] > 0 and (best < 0 or keep[a] < keep[best]):
+            best = a
+    return E.act(E.A_DISCARD, best)
 
 
 @njit(cache=True)
 def greedy_action(st, cfg, comp, par, buf, n, mem):
+    """Greedy's move among the n legal actions in buf."""
+    if not greedy_lists(st):
+        return greedy_move(st, cfg, comp, par, buf, mem)
+    # start square: the tile worth most to me; push: the square worth least to them, as far
+    # as I know their hand
     ph = st[E.PHASE]
     p = st[E.CUR]
-    if ph == E.PH_FISH or ph == E.PH_EXPLORE:
-        return turn_action(st, cfg, comp, par, buf, n, mem)
-    if ph == E.PH_PLACE or ph == E.PH_PUSH:
-        # start square: the tile worth most to me; push: the square worth least to them, as
-        # far as I know their hand
-        _, moves, av, sv = work(buf)
-        if ph == E.PH_PLACE:
-            square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
-        else:
-            seen = visible_hand(st, comp, 1 - p, moves[:E.N_ANIMALS])
-            square_values(st, cfg, comp, par, 1 - p, seen, av, sv)
-        sign = 1.0 if ph == E.PH_PLACE else -1.0
-        best = buf[0]
-        best_v = NEG
-        for i in range(n):
-            s = E.act_arg(buf[i]) if E.act_kind(buf[i]) != E.A_NO_PUSH else st[E.POS + 1 - p]
-            v = sign * sv[s]
-            if v > best_v:
-                best, best_v = buf[i], v
-        return best
-    if ph == E.PH_CAMERA:
-        return camera_action(st, cfg, comp, par, buf, n, mem)
-    if ph == E.PH_PAY:
-        return pay_action(st, cfg, comp, par, buf, n, mem)
-    if ph == E.PH_DISCARD:
-        av = tile_worths(st, cfg, comp, par, p, own_hand(st, p), work(buf)[2])
-        keep = work(buf)[3][:E.N_ANIMALS]
-        keep[:] = -NEG
-        for t in range(E.N_TILES):  # an animal's worth: its tiles' worth without the bonus
-            a = comp[E.K_TILE_ANIMAL + t]
-            keep[a] = min(keep[a], tile_value(comp, av, t))
-        best = buf[0]
-        for i in range(n):
-            if keep[E.act_arg(buf[i])] < keep[E.act_arg(best)]:
-                best = buf[i]
-        return best
-    return buf[0]
+    _, moves, av, sv = work(buf)
+    if ph == E.PH_PLACE:
+        square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
+    else:
+        seen = visible_hand(st, comp, 1 - p, moves[:E.N_ANIMALS])
+        square_values(st, cfg, comp, par, 1 - p, seen, av, sv)
+    sign = 1.0 if ph == E.PH_PLACE else -1.0
+    best = buf[0]
+    best_v = NEG
+    for i in range(n):
+        s = E.act_arg(buf[i]) if E.act_kind(buf[i]) != E.A_NO_PUSH else st[E.POS + 1 - p]
+        v = sign * sv[s]
+        if v > best_v:
+            best, best_v = buf[i], v
+    return best
+
+
+@njit(cache=True, inline="always")
+def greedy_decide(st, cfg, comp, par, buf, mem):
+    """Greedy's move now, listing the legal actions only where it reads them (a forced one
+    plays itself unasked, as `engine.settle` plays it)."""
+    if not greedy_lists(st):
+        return greedy_move(st, cfg, comp, par, buf, mem)
+    n = E.legal_actions(st, cfg, comp, buf)
+    return buf[0] if n == 1 else greedy_action(st, cfg, comp, par, buf, n, mem)
 
 
 # ---------------------------------------------------------------- Monte Carlo
@@ -647,12 +672,11 @@ def sample(st, comp, seed, p, seen, rng2, sampled, pool):
 
 
 @njit(cache=True)
-def playout(sim, cfg, comp, rng2, par, buf2, m, p, mem2):
-    """Play `sim` (m legal actions in buf2) to the end by greedy players with parameters `par`
-    and memory mem2; p's result: its win share plus a hundredth of its score margin."""
+def playout(sim, cfg, comp, rng2, par, buf2, p, mem2):
+    """Play `sim` to the end by greedy players with parameters `par` and memory mem2; p's
+    result: its win share plus a hundredth of its score margin."""
     while sim[E.PHASE] != E.PH_OVER:
-        m = E.step(sim, cfg, comp, rng2, greedy_action(sim, cfg, comp, par, buf2, m, mem2),
-                   buf2)
+        E.apply_action(sim, cfg, comp, rng2, greedy_decide(sim, cfg, comp, par, buf2, mem2))
     return E.win_share(sim, p) + 0.01 * (E.score(sim, p) - E.score(sim, 1 - p))
 
 
@@ -683,8 +707,8 @@ def playout_totals(st, cfg, comp, rng, par, mem, c, follow):
             clear_memory(mem2)
             if follow:
                 remember(sim, mem2, tq[i], ta[i], buf2)
-            m = E.step(sim, cfg, comp, rng2, cand[i], buf2)
-            total[i] += playout(sim, cfg, comp, rng2, par, buf2, m, p, mem2)
+            E.apply_action(sim, cfg, comp, rng2, cand[i])
+            total[i] += playout(sim, cfg, comp, rng2, par, buf2, p, mem2)
     return total
 
 
@@ -724,7 +748,7 @@ def search_action(st, cfg, comp, rng, par, buf, n, mem):
             return greedy_action(st, cfg, comp, par, buf, n, mem)
         for i in range(c):
             remember(st, mem, tq[i], ta[i], buf)
-            cand[i] = turn_action(st, cfg, comp, par, buf, n, mem)
+            cand[i] = turn_action(st, cfg, comp, par, buf, mem)
     else:
         base = greedy_action(st, cfg, comp, par, buf, n, mem)
         if n > k:
@@ -765,3 +789,14 @@ def policy_action(st, cfg, comp, rng, kind, par, buf, n, mem, search=None):
             return search_action(st, cfg, comp, rng, par, buf, n, mem)
         raise ValueError("a line-up seating a rollout or search policy passes search=True")
     return greedy_action(st, cfg, comp, par, buf, n, mem)
+
+
+@njit(cache=True, inline="always")
+def decide(st, cfg, comp, rng, kind, par, buf, mem, search=None):
+    """The move of the seat to play, policy `kind`: the one `policy_action` takes after
+    `engine.step`, listing the legal actions only where they are read (a forced move plays
+    itself unasked, as `engine.settle` plays it; greedy decides most moves from the state)."""
+    if kind == GREEDY:
+        return greedy_decide(st, cfg, comp, par, buf, mem)
+    n = E.legal_actions(st, cfg, comp, buf)
+    return buf[0] if n == 1 else policy_action(st, cfg, comp, rng, kind, par, buf, n, mem, search)
