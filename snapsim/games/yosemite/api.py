@@ -2,7 +2,7 @@
 
 Both apply actions with `engine.apply_action` and choose them with `policies.policy_action`:
 the step API lists every decision's legal actions (`engine.step`), the batch only where a
-policy reads them (`policies.decide`: greedy plays its planned fish steps and payments
+policy reads them (`policies.play`: greedy plays its planned fish steps and payments
 straight from its memory, forced moves as `engine.settle` would), so a game played through
 `YosemiteGame` with the same seed and policies is the game the batch produced. Seeds: the
 root seed gives two 64-bit keys; game i draws its chance and policy streams from (key, i)
@@ -108,8 +108,7 @@ def play_game(cfg, comp, kinds, params, rng, seats, search=None):
     par0, par1 = params[seats[0]], params[seats[1]]  # each seat's row, taken once
     while st[E.PHASE] != E.PH_OVER:
         p = E.decider(st)
-        E.apply_action(st, cfg, comp, rng, P.decide(st, cfg, comp, rng, kinds[seats[p]],
-                                                    par0 if p == 0 else par1, buf, mem, search))
+        P.play(st, cfg, comp, rng, kinds[seats[p]], par0 if p == 0 else par1, buf, mem, search)
     return st
 
 

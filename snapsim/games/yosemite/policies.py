@@ -547,7 +547,7 @@ def greedy_lists(st):
     return st[E.PHASE] == E.PH_PLACE or st[E.PHASE] == E.PH_PUSH
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy_move(st, cfg, comp, par, buf, mem):
     """Greedy's move where it needs no list of legal actions (`greedy_lists` false): always a
     legal one, so at a forced decision the forced move."""
@@ -599,14 +599,19 @@ def greedy_action(st, cfg, comp, par, buf, n, mem):
     return best
 
 
-@njit(cache=True, inline="always")
-def greedy_decide(st, cfg, comp, par, buf, mem):
-    """Greedy's move now, listing the legal actions only where it reads them (a forced one
-    plays itself unasked, as `engine.settle` plays it)."""
-    if not greedy_lists(st):
-        return greedy_move(st, cfg, comp, par, buf, mem)
-    n = E.legal_actions(st, cfg, comp, buf)
-    return buf[0] if n == 1 else greedy_action(st, cfg, comp, par, buf, n, mem)
+@njit(cache=True)
+def greedy_play(st, cfg, comp, rng, par, buf, mem):
+    """Play the mover's greedy moves until the other seat is to move or the game is over,
+    listing the legal actions only where greedy reads them (a forced move plays itself
+    unasked, as `engine.settle` plays it): the moves `engine.step` and `greedy_action` play."""
+    p = st[E.CUR]
+    while st[E.PHASE] != E.PH_OVER and st[E.CUR] == p:
+        if greedy_lists(st):
+            n = E.legal_actions(st, cfg, comp, buf)
+            a = buf[0] if n == 1 else greedy_action(st, cfg, comp, par, buf, n, mem)
+        else:
+            a = greedy_move(st, cfg, comp, par, buf, mem)
+        E.apply_action(st, cfg, comp, rng, a)
 
 
 # ---------------------------------------------------------------- Monte Carlo
@@ -676,7 +681,7 @@ def playout(sim, cfg, comp, rng2, par, buf2, p, mem2):
     """Play `sim` to the end by greedy players with parameters `par` and memory mem2; p's
     result: its win share plus a hundredth of its score margin."""
     while sim[E.PHASE] != E.PH_OVER:
-        E.apply_action(sim, cfg, comp, rng2, greedy_decide(sim, cfg, comp, par, buf2, mem2))
+        greedy_play(sim, cfg, comp, rng2, par, buf2, mem2)
     return E.win_share(sim, p) + 0.01 * (E.score(sim, p) - E.score(sim, 1 - p))
 
 
@@ -792,11 +797,14 @@ def policy_action(st, cfg, comp, rng, kind, par, buf, n, mem, search=None):
 
 
 @njit(cache=True, inline="always")
-def decide(st, cfg, comp, rng, kind, par, buf, mem, search=None):
-    """The move of the seat to play, policy `kind`: the one `policy_action` takes after
-    `engine.step`, listing the legal actions only where they are read (a forced move plays
-    itself unasked, as `engine.settle` plays it; greedy decides most moves from the state)."""
+def play(st, cfg, comp, rng, kind, par, buf, mem, search=None):
+    """Play the mover's next moves by policy `kind`: those `engine.step` and `policy_action`
+    would play, listing the legal actions only where they are read (a forced move plays
+    itself unasked, as `engine.settle` plays it): a greedy seat's moves up to the other
+    seat's (`greedy_play`), another kind's next move."""
     if kind == GREEDY:
-        return greedy_decide(st, cfg, comp, par, buf, mem)
+        greedy_play(st, cfg, comp, rng, par, buf, mem)
+        return
     n = E.legal_actions(st, cfg, comp, buf)
-    return buf[0] if n == 1 else policy_action(st, cfg, comp, rng, kind, par, buf, n, mem, search)
+    E.apply_action(st, cfg, comp, rng, buf[0] if n == 1 else
+                   policy_action(st, cfg, comp, rng, kind, par, buf, n, mem, search))
