@@ -80,12 +80,20 @@ def _record(st, cfg, out_i, out_f, row, policy_of_seat):
 def play_game(cfg, comp, kinds, params, rng, seats, search=None):
     """Play one game to the end; return its final state. `search`: see `uses_search`."""
     buf = np.empty(E.MAX_LEGAL, np.int64)
-    fs, js, rs = P.new_scratch(cfg, comp)  # the policies' working arrays, for every decision
+    # the policies' working arrays, one per seat, for every decision
+    fss, jss, rs = P.seat_scratches(cfg, comp, E.n_players(cfg), search)
     st = E.new_game(cfg, comp, rng)
     n = E.settle(st, cfg, comp, rng, buf)
+    seat = -1
+    k = seats[0]
+    par, fs, js = params[k], fss[0], jss[0]
     while st[E.PHASE] != E.PH_OVER:
-        k = seats[E.decider(st)]
-        a = P.decide(st, cfg, comp, rng, kinds[k], params[k], buf, n, fs, js, rs, search)
+        p = E.decider(st)
+        if p != seat:  # a seat's parameters and scratch, taken when its turn comes
+            seat = p
+            k = seats[p]
+            par, fs, js = params[k], fss[p], jss[p]
+        a = P.decide(st, cfg, comp, rng, kinds[k], par, buf, n, fs, js, rs, search)
         n = E.step(st, cfg, comp, rng, a, buf)
     return st
 

@@ -146,10 +146,24 @@ I_CARDS = _i.size  # `determinize`: the assignment cards the seat does not hold 
 def new_scratch(cfg, comp):
     """A policy's scratch for one game, the search's work space included: floats, ints and
     the random streams of the search's playouts."""
-    fs = np.zeros(F_SIZE)
-    js = np.zeros(I_CARDS + comp[E.K_N_ASSIGN], np.int64)
-    fixed_tables(cfg, comp, fs, js)
-    fixed_tables(cfg, comp, fs[F_PLAY:F_PLAY + F_CORE], js[I_PLAY:I_PLAY + I_CORE])
+    fs, js, rs = seat_scratches(cfg, comp, 1, True)
+    return fs[0], js[0], rs
+
+
+@njit(cache=True)
+def seat_scratches(cfg, comp, n, search=None):
+    """A scratch for each of n seats (rows of fs and js; the random streams shared): what a
+    seat's values were worked out from then stays its own between its turns, so they are
+    worked out again only when that changed. `search` (see `decide`) None: only the
+    interpreter's fields, without the search's work space."""
+    fw = F_SIZE if search is not None else F_CORE
+    iw = I_CARDS + comp[E.K_N_ASSIGN] if search is not None else I_CORE
+    fs = np.zeros((n, fw))
+    js = np.zeros((n, iw), np.int64)
+    for p in range(n):
+        fixed_tables(cfg, comp, fs[p], js[p])
+        if search is not None:
+            fixed_tables(cfg, comp, fs[p, F_PLAY:F_PLAY + F_CORE], js[p, I_PLAY:I_PLAY + I_CORE])
     return fs, js, np.zeros(2, np.uint64)
 
 
