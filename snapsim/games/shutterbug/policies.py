@@ -387,32 +387,45 @@ def route_ends(st, cfg, comp, par, r, fs):
 
 
 @njit(cache=True, inline="always")
-def best_routes(st, cfg, comp, par, k, horizon, fs, js):
+def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
     """Best route of each length 0..horizon (at most 3) and each number of city tips drawn
     on it (TIP_COUNTS - 1 or more share the last count) for pawn k, by enumeration: a route
     scores the spaces it enters (fs[F_V:]), tips from cities passed and ended on, the city
     bonus in the last round and (lookahead) next turn's prospects from its end (fs[F_R:],
     `route_ends`). Values go to fs[F_VALS + route(k, ...)], each route's first step to
     js[I_FIRST + route(k, ...)]; returns the most city tips any route draws (the pairing of
-    the two pawns' routes in `planned_step` need not look past it). The hottest loop of a
-    game: it keeps a route in place rather than in a function taking the arrays, which
-    costs a reference count per call, and a space's neighbours end at the first -1."""
+    the two pawns' routes in `planned_step` need not look past it) and -1.
+    `direct` (a lone pawn, no limit on the tips drawn: its best route is the turn's plan)
+    keeps only the best route of at least `must` steps instead and returns (0, its first
+    step, -1: stop), the same route `planned_step`'s pairing picks: ties go to the shorter
+    route, then the fewer tips, then the first found.
+    The hottest loop of a game: it keeps a route in place rather than in a function taking
+    the arrays, which costs a reference count per call, and a space's neighbours end at the
+    first -1."""
     p = st[E.CUR]
     p0 = st[E.PAWN + p * E.MAX_PAWNS + k]
     block = E.blocked(st, cfg, k)
     at = route(k, 0, 0)
-    fs[F_VALS + at:F_VALS + route(k + 1, 0, 0)] = NEG
+    if not direct:
+        for x in range(at, route(k + 1, 0, 0)):
+            fs[F_VALS + x] = NEG
     entered0 = p0 != st[E.START + k]
     most = 0
     if entered0:
         most = min(js[I_END_T + p0], TIP_COUNTS - 1)
-        fs[F_VALS + at + most] = fs[F_END + p0]
+        stay = fs[F_END + p0]
     else:
         last = st[E.ROUND] == cfg[E.C_ROUNDS] - 1
         bonus = par[P_W_CITY] * cfg[E.C_CITY_BONUS] if last and E.is_city(comp, p0) else 0.0
-        fs[F_VALS + at] = (0.0 if last else par[P_LOOK]) * fs[F_R + p0] + bonus
+        stay = (0.0 if last else par[P_LOOK]) * fs[F_R + p0] + bonus
+    # direct: the best so far, its slot (length * TIP_COUNTS + tips: the tie order) and step
+    best, best_x, step = NEG, ROUTES, -1
+    if not direct:
+        fs[F_VALS + at + most] = stay
+    elif must == 0:
+        best, best_x = stay, most
     if horizon == 0:
-        return most
+        return most, step
     acc0 = fs[F_PAS + p0] if entered0 else 0.0
     t0 = js[I_PAS_T + p0] if entered0 else 0
     for i in range(E.MAX_DEGREE):
@@ -425,7 +438,10 @@ def best_routes(st, cfg, comp, par, k, horizon, fs, js):
         val = acc1 + fs[F_END + a]
         tips = min(t0 + js[I_END_T + a], TIP_COUNTS - 1)
         x = at + TIP_COUNTS + tips
-        if val > fs[F_VALS + x]:
+        if direct:
+            if val > best or (val == best and x < best_x):
+                best, best_x, step = val, x, a
+        elif val > fs[F_VALS + x]:
             fs[F_VALS + x] = val
             js[I_FIRST + x] = a
             most = max(most, tips)
@@ -444,7 +460,10 @@ def best_routes(st, cfg, comp, par, k, horizon, fs, js):
             val = acc2 + fs[F_END + b]
             tips = min(t1 + js[I_END_T + b], TIP_COUNTS - 1)
             x = at + 2 * TIP_COUNTS + tips
-            if val > fs[F_VALS + x]:
+            if direct:
+                if val > best or (val == best and x < best_x):
+                    best, best_x, step = val, x, a
+            elif val > fs[F_VALS + x]:
                 fs[F_VALS + x] = val
                 js[I_FIRST + x] = a
                 most = max(most, tips)
@@ -462,11 +481,14 @@ def best_routes(st, cfg, comp, par, k, horizon, fs, js):
                 val = acc2 + fs[F_V + c] + fs[F_END + c]
                 tips = min(t2 + js[I_END_T + c], TIP_COUNTS - 1)
                 x = at + 3 * TIP_COUNTS + tips
-                if val > fs[F_VALS + x]:
+                if direct:
+                    if val > best or (val == best and x < best_x):
+                        best, best_x, step = val, x, a
+                elif val > fs[F_VALS + x]:
                     fs[F_VALS + x] = val
                     js[I_FIRST + x] = a
                     most = max(most, tips)
-    return most
+    return most, step
 
 
 @njit(cache=True)
@@ -481,12 +503,17 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
     horizon = min(HORIZON, cfg[E.C_MAX_STEPS] - st[E.STEPS])
     must = 1 if st[E.STEPS] == 0 else 0
     pawns = cfg[E.C_PAWNS]
-    if pawns == 1:  # a missing second pawn stays put
-        fs[F_VALS + route(1, 0, 0):F_VALS + route(2, 0, 0)] = NEG
+    # a lone pawn drawing tips without a limit: its best route is the plan (`best_routes`)
+    direct = pawns == 1 and cfg[E.C_TURN_TIPS] == 0 and not per_step
+    if pawns == 1 and not direct:  # a missing second pawn stays put
+        for x in range(route(1, 0, 0), route(2, 0, 0)):
+            fs[F_VALS + x] = NEG
         fs[F_VALS + route(1, 0, 0)] = 0.0
     most0 = most1 = 0
     for k in range(pawns):  # one call site: compiled into this function once
-        most = best_routes(st, cfg, comp, par, k, horizon, fs, js)
+        most, first = best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js)
+        if direct:
+            return E.pawn_space(0, first) if first >= 0 else -1
         if k == 0:
             most0 = most
         else:
