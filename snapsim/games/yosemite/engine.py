@@ -67,7 +67,9 @@ K_PHOTO_LM = K_POINTS + N_PHOTOS
 K_JUDGE = K_PHOTO_LM + N_PHOTOS  # [5] judge points by animal
 K_CHART = K_JUDGE + N_ANIMALS  # [16] landmark chart, padded with its last value
 K_TRACK = K_CHART + MAX_CHART  # [10] camping points at spaces 1..
-COMP_SIZE = K_TRACK + MAX_TRACK
+K_BY_ANIMAL = K_TRACK + MAX_TRACK  # [45] the animal tiles by animal, each animal's in tile order
+K_ANIMAL_START = K_BY_ANIMAL + N_TILES  # [6] where each animal's tiles start in K_BY_ANIMAL
+COMP_SIZE = K_ANIMAL_START + N_ANIMALS + 1
 
 
 def component_vector(a):
@@ -89,6 +91,9 @@ def component_vector(a):
     comp[K_CHART:K_TRACK] = chart[-1]
     comp[K_CHART:K_CHART + len(chart)] = chart
     comp[K_TRACK:K_TRACK + len(track)] = track
+    comp[K_BY_ANIMAL:K_ANIMAL_START] = np.argsort(a["tile_animal"], kind="stable")
+    comp[K_ANIMAL_START:COMP_SIZE] = np.searchsorted(np.sort(a["tile_animal"]),
+                                                     np.arange(N_ANIMALS + 1))
     return comp
 
 
@@ -127,9 +132,15 @@ A_PAY = 11  # arg how many tiles of PAY_ANIMAL go to the discard pile
 N_KINDS = 12
 ACTION_SPAN = 64  # an action is kind * ACTION_SPAN + arg
 MAX_LEGAL = 64
-POLICY_SCRATCH = 3 * MAX_LEGAL  # the policies' working space (`policy_scratch`)
-# legal actions, scratch for `distances`, then the policies' working space
-BUF_SIZE = MAX_LEGAL + 2 * N_SQ + POLICY_SCRATCH
+# the policies' working space, the buffer's tail: per thread, preallocated, and never part of
+# the game state, so asking a policy for a move allocates nothing and changes nothing
+POLICY_SCRATCH = 3 * MAX_LEGAL
+# legal actions, scratch for `distances` (squares' steps, then its queue), then the policies'
+# working space; read by offset (a view of an array costs reference counting)
+DIST_AT = MAX_LEGAL
+QUEUE_AT = DIST_AT + N_SQ
+POLICY_AT = QUEUE_AT + N_SQ
+BUF_SIZE = POLICY_AT + POLICY_SCRATCH
 
 
 @njit(cache=True, inline="always")
@@ -261,43 +272,30 @@ def manhattan(a, b):
 
 
 @njit(cache=True, inline="always")
-def distances(frm, block, max_d, dist, queue):
-    """Orthogonal steps from frm to every square (-1: beyond max_d), never entering `block`."""
+def distances(frm, block, max_d, dist, at, buf):
+    """Orthogonal steps from frm to every square s (-1: beyond max_d) into dist[at + s], never
+    entering `block`; the action buffer buf holds the search's queue."""
     for i in range(N_SQ):
-        dist[i] = -1
-    dist[frm] = 0
-    queue[0] = frm
+        dist[at + i] = -1
+    dist[at + frm] = 0
+    buf[QUEUE_AT] = frm
     head, tail = 0, 1
     while head < tail:
-        s = queue[head]
+        s = buf[QUEUE_AT + head]
         head += 1
-        if dist[s] == max_d:
+        if dist[at + s] == max_d:
             continue
         for d in range(4):
             nb = neighbour(s, d)
-            if nb >= 0 and nb != block and dist[nb] < 0:
-                dist[nb] = dist[s] + 1
-                queue[tail] = nb
+            if nb >= 0 and nb != block and dist[at + nb] < 0:
+                dist[at + nb] = dist[at + s] + 1
+                buf[QUEUE_AT + tail] = nb
                 tail += 1
 
 
 def action_buffer():
     """A buffer for `legal_actions`, `step` and the policies (legal actions, then scratch)."""
     return np.empty(BUF_SIZE, np.int64)
-
-
-@njit(cache=True, inline="always")
-def scratch(buf):
-    """The scratch of an action buffer for `distances`: (dist, queue)."""
-    return buf[MAX_LEGAL:MAX_LEGAL + N_SQ], buf[MAX_LEGAL + N_SQ:MAX_LEGAL + 2 * N_SQ]
-
-
-@njit(cache=True, inline="always")
-def policy_scratch(buf):
-    """The tail of an action buffer the policies work in: per thread, preallocated, and never
-    part of the game state, so asking a policy for a move allocates nothing and changes
-    nothing."""
-    return buf[MAX_LEGAL + 2 * N_SQ:BUF_SIZE]
 
 
 @njit(cache=True, inline="always")
@@ -313,8 +311,9 @@ def tile_landmark(st, sq):
 
 
 @njit(cache=True)
-def animal_dests(frm, opp, animal, out, n, dist, queue):
-    """Append A_ANIMAL actions for every end square of `animal`'s movement from frm.
+def animal_dests(frm, opp, animal, buf, at, n):
+    """Append A_ANIMAL actions for every end square of `animal`'s movement from frm to the n
+    actions at buf[at:] (the action buffer: its scratch is used); return how many there are.
 
     Fox 1-3 and rattlesnake 1-2 steps in any directions, sheep any distance in one direction,
     bear exactly 2 in one direction, cougar to the edge; only the rattlesnake may end on the
@@ -326,39 +325,40 @@ def animal_dests(frm, opp, animal, out, n, dist, queue):
         reach = 3 if animal == FOX else 2
         gap = manhattan(frm, opp)
         if gap >= reach:  # too far to block a path: every square within reach but theirs
-            for s in WITHIN[reach, frm]:
+            for i in range(N_SQ):
+                s = WITHIN[reach, frm, i]
                 if s < 0:
                     break
                 if s != opp:
-                    out[n] = act(A_ANIMAL, s)
+                    buf[at + n] = act(A_ANIMAL, s)
                     n += 1
         else:
-            distances(frm, opp, reach, dist, queue)
+            distances(frm, opp, reach, buf, DIST_AT, buf)
             for s in range(N_SQ):
-                if dist[s] >= 0:
-                    out[n] = act(A_ANIMAL, s)
+                if buf[DIST_AT + s] >= 0:
+                    buf[at + n] = act(A_ANIMAL, s)
                     n += 1
         if animal == SNAKE and gap in (1, 2):
-            out[n] = act(A_ANIMAL, opp)
+            buf[at + n] = act(A_ANIMAL, opp)
             n += 1
         return n
     for d in range(4):
         s = neighbour(frm, d)
         if animal == SHEEP:
             while s >= 0 and s != opp:
-                out[n] = act(A_ANIMAL, s)
+                buf[at + n] = act(A_ANIMAL, s)
                 n += 1
                 s = neighbour(s, d)
         elif animal == BEAR:
             if s >= 0 and s != opp:
                 s2 = neighbour(s, d)
                 if s2 >= 0 and s2 != opp:
-                    out[n] = act(A_ANIMAL, s2)
+                    buf[at + n] = act(A_ANIMAL, s2)
                     n += 1
         elif s >= 0:  # cougar
             while neighbour(s, d) >= 0:
                 s = neighbour(s, d)
-            out[n] = act(A_ANIMAL, s)
+            buf[at + n] = act(A_ANIMAL, s)
             n += 1
     return n
 
@@ -491,18 +491,16 @@ def legal_actions(st, cfg, comp, out):
         else:
             a = tile_animal(st, comp, pos)
             if a >= 0:
-                dist, queue = scratch(out)
-                n = animal_dests(pos, opp, a, out, n, dist, queue)
+                n = animal_dests(pos, opp, a, out, 0, n)
             else:
                 lm = tile_landmark(st, pos)
                 if st[LM_TOKEN_ON + lm] == 1:
                     out[n] = act(A_LANDMARK)
                     n += 1
     elif ph == PH_PUSH:
-        dist, queue = scratch(out)
-        distances(opp, pos, st[PUSH_MAX], dist, queue)
+        distances(opp, pos, st[PUSH_MAX], out, DIST_AT, out)
         for s in range(N_SQ):
-            if dist[s] > 0:
+            if out[DIST_AT + s] > 0:
                 out[n] = act(A_PUSH, s)
                 n += 1
         if st[PUSH_MIN] == 0:
@@ -704,9 +702,10 @@ def discard_tile(st, comp, p, a):
     """One of p's tiles of animal a to the discard pile, face up: a tile the opponent has
     already seen if p holds one (tiles of one animal differ only in what they reveal)."""
     pick = -1  # the first seen one, else the first
-    for t in range(N_TILES):
+    for i in range(comp[K_ANIMAL_START + a], comp[K_ANIMAL_START + a + 1]):
+        t = comp[K_BY_ANIMAL + i]
         if st[TILE_LOC + t] == L_HAND and st[TILE_OWNER + t] == p and \
-                comp[K_TILE_ANIMAL + t] == a and (pick < 0 or st[SEEN + t] > st[SEEN + pick]):
+                (pick < 0 or st[SEEN + t] > st[SEEN + pick]):
             pick = t
             if st[SEEN + t]:
                 break

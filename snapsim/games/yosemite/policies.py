@@ -73,27 +73,37 @@ AV_WORK = AV_LM + E.N_LM
 TV_SIZE = AV_WORK + 2 * E.N_ANIMALS
 
 
+# the greedy player's working arrays in the action buffer's policy tail: reach (squares by fish
+# eaten), moves (one square's animal moves), then as floats av (`tile_worths`) and sv (square
+# values)
+REACH_AT = E.POLICY_AT
+MOVES_AT = REACH_AT + E.N_SQ
+FLOATS_AT = MOVES_AT + E.MAX_LEGAL
+
+
 @njit(cache=True, inline="always")
 def work(buf):
-    """The greedy player's working arrays in the action buffer's policy tail: (reach: squares
-    by fish eaten, moves: one square's animal moves, av: `tile_worths`, sv: square values;
-    the last two as floats)."""
-    w = E.policy_scratch(buf)
-    m = E.N_SQ + E.MAX_LEGAL
-    f = w[m:m + TV_SIZE + E.N_SQ].view(np.float64)
-    return w[:E.N_SQ], w[E.N_SQ:m], f[:TV_SIZE], f[TV_SIZE:]
+    """The greedy player's working arrays: (reach, moves, av, sv)."""
+    av, sv = floats(buf)
+    return buf[REACH_AT:MOVES_AT], buf[MOVES_AT:FLOATS_AT], av, sv
+
+
+@njit(cache=True, inline="always")
+def floats(buf):
+    """The greedy player's float working arrays: (av, sv)."""
+    f = buf[FLOATS_AT:FLOATS_AT + TV_SIZE + E.N_SQ].view(np.float64)
+    return f[:TV_SIZE], f[TV_SIZE:]
 
 
 @njit(cache=True, inline="always")
 def best_plan(buf):
     """Room for one plan in the policy tail, after the working arrays: (square, action, key)
     and its value (a float)."""
-    w = E.policy_scratch(buf)
-    m = E.N_SQ + E.MAX_LEGAL + TV_SIZE + E.N_SQ
-    return w[m:m + 1], w[m + 1:m + 2], w[m + 2:m + 3], w[m + 3:m + 4].view(np.float64)
+    m = FLOATS_AT + TV_SIZE + E.N_SQ
+    return buf[m:m + 1], buf[m + 1:m + 2], buf[m + 2:m + 3], buf[m + 3:m + 4].view(np.float64)
 
 
-assert E.N_SQ + E.MAX_LEGAL + TV_SIZE + E.N_SQ + 4 <= E.POLICY_SCRATCH
+assert FLOATS_AT + TV_SIZE + E.N_SQ + 4 <= E.BUF_SIZE
 
 # ---------------------------------------------------------------- the policies' memory
 # The turn's plan, kept between decisions by whoever drives the game (per thread in the batch,
@@ -151,8 +161,7 @@ def remember(st, mem, target, action, buf):
     mem[M_ACTION] = action
     p = st[E.CUR]
     if target != st[E.POS + p]:  # the way back from the target, as far as the fish go
-        E.distances(target, st[E.POS + 1 - p], st[E.FISH + p], mem[M_DIST:M_DIST + E.N_SQ],
-                    E.scratch(buf)[1])
+        E.distances(target, st[E.POS + 1 - p], st[E.FISH + p], mem, M_DIST, buf)
 
 
 # ---------------------------------------------------------------- values
@@ -329,19 +338,18 @@ def plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval):
     p = st[E.CUR]
     pos = st[E.POS + p]
     opp = st[E.POS + 1 - p]
-    reach, moves, av, sv = work(buf)
+    av, sv = floats(buf)
     # the most any square a move ends on can add (a move back to q adds 0)
     top = par[P_NEXT] * square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
-    sd, sq = E.scratch(buf)
-    E.distances(pos, opp, fish, reach, sq)
+    E.distances(pos, opp, fish, buf, REACH_AT, buf)
     gain_fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
     k = 0
     cut = NEG  # the value to beat: the last kept once len(tq) are kept
     for i in range(E.N_SQ + 1):
         q = pos if i == 0 else i - 1
-        if reach[q] < 0 or (i > 0 and q == pos):
+        if buf[REACH_AT + q] < 0 or (i > 0 and q == pos):
             continue
-        cost = par[P_FISH] * reach[q]
+        cost = par[P_FISH] * buf[REACH_AT + q]
         tile = sv[q]
         if max(gain_fish, tile) + top - cost < cut - 1e-9 * (1.0 + abs(cut)):
             continue  # nothing here can reach the last kept (margin: rounding)
@@ -357,12 +365,13 @@ def plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval):
             cut = tval[k - 1] if k == len(tq) else NEG
             if tile + top - cost < cut - 1e-9 * (1.0 + abs(cut)):
                 continue
-            nm = E.animal_dests(q, opp, a, moves, 0, sd, sq)
+            nm = E.animal_dests(q, opp, a, buf, MOVES_AT, 0)
             for j in range(nm):
-                dest = E.act_arg(moves[j])
+                move = buf[MOVES_AT + j]
+                dest = E.act_arg(move)
                 nxt = sv[dest] if dest != q else 0.0
-                k = keep_plan(tile + par[P_NEXT] * nxt - cost, key + j, q, moves[j], tq, ta,
-                              tkey, tval, k)
+                k = keep_plan(tile + par[P_NEXT] * nxt - cost, key + j, q, move, tq, ta, tkey,
+                              tval, k)
         else:  # Explore C
             lm = E.tile_landmark(st, q)
             if st[E.LM_TOKEN_ON + lm] == 1:
