@@ -288,39 +288,42 @@ def tile_value(st, comp, par, m, w, jobs, t):
 
 
 @njit(cache=True)
-def keep_values(st, comp, w, kv, fs):
-    """How much each tip type is worth keeping: its creature's weight, plus a little per
-    board tile showing its creature or terrain."""
-    bc = fs[F_BC:F_BC + E.N_CREATURES]
-    bt = fs[F_BT:F_BT + E.N_TERRAINS]
-    bc[:] = 0.0
-    bt[:] = 0.0
+def keep_values(st, comp, fs):
+    """How much each tip type is worth keeping (fs[F_KV + type]): its creature's weight
+    (fs[F_W:]), plus a little per board tile showing its creature or terrain. The scratch is
+    indexed in place: views would cost reference counts."""
+    for c in range(E.N_CREATURES):
+        fs[F_BC + c] = 0.0
+    for ter in range(E.N_TERRAINS):
+        fs[F_BT + ter] = 0.0
     for s in range(comp[E.K_N_SPACES]):
         for _ in range(st[E.ON_SPACE + s]):  # a space's tiles show its creature and terrain
-            bc[comp[E.K_SCRE + s]] += 0.05
-            bt[comp[E.K_STER + s]] += 0.05
+            fs[F_BC + comp[E.K_SCRE + s]] += 0.05
+            fs[F_BT + comp[E.K_STER + s]] += 0.05
     for u in range(E.N_TYPES):
-        kv[u] = w[E.tip_creature(u)] + bc[E.tip_creature(u)] + bt[E.tip_terrain(u)]
+        c = E.tip_creature(u)
+        fs[F_KV + u] = fs[F_W + c] + fs[F_BC + c] + fs[F_BT + E.tip_terrain(u)]
 
 
 @njit(cache=True)
-def cheapest(buf, n, kind, kv):
-    """The action of `kind` whose tip type is worth least to keep (-1: none)."""
+def cheapest(buf, n, kind, fs):
+    """The action of `kind` whose tip type is worth least to keep (fs[F_KV:], -1: none)."""
     best = -1
     best_v = 1e18
     for i in range(n):
-        if E.act_kind(buf[i]) == kind and kv[E.act_arg(buf[i])] < best_v:
-            best_v = kv[E.act_arg(buf[i])]
+        if E.act_kind(buf[i]) == kind and fs[F_KV + E.act_arg(buf[i])] < best_v:
+            best_v = fs[F_KV + E.act_arg(buf[i])]
             best = buf[i]
     return best
 
 
 @njit(cache=True, inline="always")
-def space_values(st, cfg, comp, par, p, v, fs, js):
+def space_values(st, cfg, comp, par, p, fs, js):
     """Best affordable tile value on each space (0 if none, or if a tile was taken there this
-    turn), plus `seek` for other pawns."""
-    v[:] = 0.0
+    turn), plus `seek` for other pawns: fs[F_V + space], written in place (a view would cost
+    reference counts)."""
     for s in range(comp[E.K_N_SPACES]):
+        fs[F_V + s] = 0.0
         if E.photo_open(st, s):
             # a space's tiles show its creature and terrain
             most = E.payable(st, p, comp[E.K_SCRE + s], comp[E.K_STER + s])
@@ -329,38 +332,39 @@ def space_values(st, cfg, comp, par, p, v, fs, js):
                 if st[E.TILE_LOC + t] == E.T_BOARD and comp[E.K_TILE_Q + t] <= most:
                     if not (js[I_TV_OK] >> t) & 1:  # worked out once, then only read
                         known_tile_value(st, cfg, comp, par, p, t, fs, js)
-                    v[s] = max(v[s], fs[F_TV + t])
+                    fs[F_V + s] = max(fs[F_V + s], fs[F_TV + t])
     if par[P_TRADE] > 0 and cfg[E.C_TRADING] == 1 and st[E.N_HAND + p] > 0:
         for q in range(E.n_players(cfg)):
             if q != p:
                 for k in range(cfg[E.C_PAWNS]):
                     s = st[E.PAWN + q * E.MAX_PAWNS + k]
                     if st[E.N_HAND + q] > 0:
-                        v[s] += par[P_SEEK]
+                        fs[F_V + s] += par[P_SEEK]
 
 
 @njit(cache=True, inline="always")
-def reach_values(comp, v, r, js):
-    """Best space value within 3 steps of each space (next turn's prospects). Values are
-    never negative, so only the few spaces worth something can raise a space's own: they
-    are listed best first, and the first within reach is the best within reach."""
+def reach_values(comp, fs, js):
+    """Best space value (fs[F_V:]) within 3 steps of each space (next turn's prospects), into
+    fs[F_R:]. Values are never negative, so only the few spaces worth something can raise a
+    space's own: they are listed best first, and the first within reach is the best within
+    reach."""
     ns = comp[E.K_N_SPACES]
     hot = 0
     for s in range(ns):
-        if v[s] > 0.0:
+        if fs[F_V + s] > 0.0:
             i = hot  # insertion: best first
-            while i > 0 and v[js[I_HOT + i - 1]] < v[s]:
+            while i > 0 and fs[F_V + js[I_HOT + i - 1]] < fs[F_V + s]:
                 js[I_HOT + i] = js[I_HOT + i - 1]
                 i -= 1
             js[I_HOT + i] = s
             hot += 1
     for s in range(ns):
-        r[s] = v[s]
+        fs[F_R + s] = fs[F_V + s]
         near = E.near(comp, s, HORIZON)
         for i in range(hot):
             x = js[I_HOT + i]
             if (near >> x) & 1:
-                r[s] = max(r[s], v[x])
+                fs[F_R + s] = max(fs[F_R + s], fs[F_V + x])
                 break
 
 
@@ -371,15 +375,15 @@ def tip_worth(st, cfg, par, p):
 
 
 @njit(cache=True, inline="always")
-def route_ends(st, cfg, comp, par, r, fs):
+def route_ends(st, cfg, comp, par, fs):
     """Per space, the value of ending a route there (city tips, the city bonus in the last
-    round, next turn's prospects) and of passing through it (city tips)."""
+    round, next turn's prospects fs[F_R:]) and of passing through it (city tips)."""
     tip = tip_worth(st, cfg, par, st[E.CUR])
     last = st[E.ROUND] == cfg[E.C_ROUNDS] - 1
     bonus = par[P_W_CITY] * cfg[E.C_CITY_BONUS] if last else 0.0
     look = 0.0 if last else par[P_LOOK]
     for s in range(comp[E.K_N_SPACES]):
-        fs[F_END + s] = look * r[s]
+        fs[F_END + s] = look * fs[F_R + s]
         fs[F_PAS + s] = 0.0
         if E.is_city(comp, s):
             fs[F_END + s] += tip * cfg[E.C_END_TIPS] + bonus
@@ -566,15 +570,13 @@ def route_values(st, cfg, comp, par, p, fs, js):
         js[I_ROUTE_FROM + 1 + i] = x
     if same:
         return
-    ns = comp[E.K_N_SPACES]
-    v = fs[F_V:F_V + ns]
-    space_values(st, cfg, comp, par, p, v, fs, js)
-    r = fs[F_R:F_R + ns]
+    space_values(st, cfg, comp, par, p, fs, js)
     if par[P_LOOK] > 0:
-        reach_values(comp, v, r, js)
+        reach_values(comp, fs, js)
     else:
-        r[:] = 0.0
-    route_ends(st, cfg, comp, par, r, fs)
+        for s in range(comp[E.K_N_SPACES]):
+            fs[F_R + s] = 0.0
+    route_ends(st, cfg, comp, par, fs)
 
 
 @njit(cache=True)
@@ -594,10 +596,9 @@ def _first_step(js, l0, t0, l1, t1):
 def move_action(st, cfg, comp, par, buf, n, fs, js):
     """Swap (solo) a tip worth at most `swap_max`, else the planned route's next step."""
     if st[E.SWAPS_LEFT] > 0:
-        kv = fs[F_KV:F_KV + E.N_TYPES]
-        keep_values(st, comp, fs[F_W:F_W + E.N_CREATURES], kv, fs)
-        a = cheapest(buf, n, E.A_SWAP, kv)
-        if a >= 0 and kv[E.act_arg(a)] <= par[P_SWAP_MAX]:
+        keep_values(st, comp, fs)
+        a = cheapest(buf, n, E.A_SWAP, fs)
+        if a >= 0 and fs[F_KV + E.act_arg(a)] <= par[P_SWAP_MAX]:
             return a
     target = planned_step(st, cfg, comp, par, st[E.CUR], fs, js)
     if target >= 0 and is_legal(buf, n, E.act(E.A_MOVE, target)):
@@ -608,20 +609,20 @@ def move_action(st, cfg, comp, par, buf, n, fs, js):
 
 
 @njit(cache=True)
-def trade_action(st, cfg, comp, par, buf, n, kv, fs):
+def trade_action(st, cfg, comp, par, buf, n, fs):
     """Trade the least useful tip when a random unseen tip is worth more on average."""
     if par[P_TRADE] <= 0:
         return E.act(E.A_NO_TRADE)
     p = st[E.CUR]
-    give = cheapest(buf, n, E.A_TRADE, kv)
+    give = cheapest(buf, n, E.A_TRADE, fs)
     tot = 0.0
     cnt = 0.0
     for u in range(E.N_TYPES):
         k = fs[F_TIPS + u] - E.hand(st, p, u) - st[E.DISC + u]
         if k > 0:
-            tot += k * kv[u]
+            tot += k * fs[F_KV + u]
             cnt += k
-    if cnt > 0 and kv[E.act_arg(give)] + par[P_TRADE_MARGIN] < tot / cnt:
+    if cnt > 0 and fs[F_KV + E.act_arg(give)] + par[P_TRADE_MARGIN] < tot / cnt:
         return give
     return E.act(E.A_NO_TRADE)
 
@@ -697,18 +698,16 @@ def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
     seat_values(st, cfg, comp, par, p, fs, js)
     if ph == E.PH_MOVE:
         return move_action(st, cfg, comp, par, buf, n, fs, js)
-    w = fs[F_W:F_W + E.N_CREATURES]
     if ph == E.PH_CITY:
-        return city_action(st, comp, buf, n, w)
+        return city_action(st, comp, buf, n, fs[F_W:F_W + E.N_CREATURES])
     if ph == E.PH_PHOTO:
         return photo_action(st, cfg, comp, par, buf, n, fs, js)
-    kv = fs[F_KV:F_KV + E.N_TYPES]
-    keep_values(st, comp, w, kv, fs)
+    keep_values(st, comp, fs)
     if ph == E.PH_TRADE:
-        return trade_action(st, cfg, comp, par, buf, n, kv, fs)
+        return trade_action(st, cfg, comp, par, buf, n, fs)
     if ph == E.PH_PAY:
-        return cheapest(buf, n, E.A_PAY, kv)
-    return cheapest(buf, n, E.A_DISCARD, kv)
+        return cheapest(buf, n, E.A_PAY, fs)
+    return cheapest(buf, n, E.A_DISCARD, fs)
 
 
 # ---------------------------------------------------------------- search
