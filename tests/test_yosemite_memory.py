@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from test_yosemite_hidden import positions
 
-from snapsim.games.yosemite import YosemiteGame, make_policy
+from snapsim.games.yosemite import YosemiteConfig, YosemiteGame, make_policy
 from snapsim.games.yosemite import engine as E
 from snapsim.games.yosemite import policies as P
 
@@ -108,3 +108,27 @@ def test_best_payment_is_the_first_best_of_every_payment():
                 assert v == want_v and paid[first:].tolist() == want_d[first:]
                 checked += want_v > P.NEG
     assert checked >= 20
+
+
+@pytest.mark.parametrize("knobs", [{}, {"wilds": False, "photo_slots": 3, "hand_limit": 4}])
+def test_greedy_moves_found_without_the_legal_actions_are_legal(knobs):
+    """The batch plays greedy's fish steps, explore choices, photos, payments and discards
+    without listing the legal actions (`policies.greedy_play`), and a forced move without
+    asking: at every such decision of greedy games, forced ones included, the move greedy
+    finds from the state and its memory is legal (at a forced one, the forced move)."""
+    config = YosemiteConfig(**knobs)
+    cfg, comp = config.to_array(), config.comp_vector()
+    seen = {"forced": 0, "chosen": 0}
+    for seed in range(3):
+        rng = np.array([seed, 99], np.uint64)
+        st = E.new_game(cfg, comp, rng)
+        buf, mem = E.action_buffer(), P.new_memory()
+        while st[E.PHASE] != E.PH_OVER:
+            n = E.legal_actions(st, cfg, comp, buf)
+            if not P.greedy_lists(st):
+                move = P.greedy_move(st, cfg, comp, PAR, E.action_buffer(), mem.copy())
+                assert move in buf[:n].tolist(), (int(st[E.PHASE]), move)
+                seen["forced" if n == 1 else "chosen"] += 1
+            a = buf[0] if n == 1 else P.greedy_action(st, cfg, comp, PAR, buf, n, mem)
+            E.apply_action(st, cfg, comp, rng, a)
+    assert seen["forced"] >= 50 and seen["chosen"] >= 100
