@@ -181,7 +181,7 @@ def fixed_tables(cfg, comp, fs, js):
     js[I_ROUTE_FROM] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seat_values(st, cfg, comp, par, p, fs, js):
     """Creature weights (fs[F_W:]) and side-job targets (js[I_JOBS:]) of seat p. They depend
     only on its assignment and its team's portfolio, which change with a photo taken while
@@ -495,7 +495,7 @@ def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
     return most, step
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
     """The first step of the best route for the rest of the turn (both pawns in the team
     game), or -1 to stop. Tips past the turn's limit are not drawn, so they count for
