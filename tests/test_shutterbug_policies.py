@@ -5,9 +5,10 @@ worked out again."""
 
 import numpy as np
 import pytest
-from shutterbug_helpers import move, play, sid
+from shutterbug_helpers import move, new, play, sid
 from test_shutterbug_hidden import move_start
 
+from snapsim.games.shutterbug import ShutterbugConfig
 from snapsim.games.shutterbug import engine as E
 from snapsim.games.shutterbug import policies as P
 
@@ -51,3 +52,25 @@ def test_space_values_kept_within_a_turn_are_worked_out_again_after_a_photo(kind
     after = space_values(g, kept)
     assert after[mountain] == 0  # one photo per space a turn: nothing left to take there
     assert (after == space_values(g, fresh)).all()
+
+
+@pytest.mark.parametrize("kind", ["greedy", "lookahead"])
+def test_a_lone_pawns_best_route_is_the_step_the_pairing_of_routes_picks(kind):
+    # 4 players: one pawn and no limit on the tips drawn, so the planner keeps only the best
+    # route while it enumerates them; the search's pass (per step) pairs the routes by
+    # length and tips drawn, as the team game does, and must take the same step, ties
+    # (routes worth nothing) included, at every move of a whole game
+    g = new(ShutterbugConfig(players=4), seed=3)
+    par = np.array(P.DEFAULT_PARAMS[kind])
+    scratch = P.new_scratch(g._cfg, g._comp)
+    fs, js, _ = scratch
+    checked = 0
+    while g.state[E.PHASE] != E.PH_OVER:
+        action = decide(g, kind, scratch)  # the seat's values worked out
+        if g.state[E.PHASE] == E.PH_MOVE:
+            st, p = g.state, g.state[E.CUR]
+            alone = P.planned_step(st, g._cfg, g._comp, par, p, fs, js)
+            assert alone == P.planned_step(st, g._cfg, g._comp, par, p, fs, js, True)
+            checked += 1
+        play(g, action)
+    assert checked > 50
