@@ -510,8 +510,8 @@ def test_engine_dice_match_exact_odds(habitat, animal, difficulty, dice, tokens)
 def test_a_game_allocates_only_its_set_up_whatever_the_policies():
     # the policies work in their memory and the engine in the state: a game of any heuristic
     # kind, or of searching seats (without the advisor's candidates, whose exhaustive search
-    # allocates), allocates what a random game does, the game's state and the call's
-    # arguments, never per decision or playout
+    # lays out its work space per decision), allocates what a random game does, the game's
+    # state and the call's arguments, never per decision or playout
     counts = allocations(
         "snapshot", 4, ["random", "greedy", "cautious", "aggressive", "collector",
                         "search:rollouts=2:candidates=0"],
@@ -520,3 +520,18 @@ def test_a_game_allocates_only_its_set_up_whatever_the_policies():
         per_policy="ptab = api.photo_table(); "
                    "buf, mem = np.empty(api.E.MAX_LEGAL, np.int64), P.new_memory()")
     assert len(set(counts.values())) == 1 and counts["greedy"] < 20 * 3, counts
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="counts compiled code")
+def test_the_advisors_search_allocates_per_decision_not_per_allocation_it_evaluates():
+    # the exact kind and a search with the advisor's candidates run `plans.search`, which
+    # evaluates thousands of dice allocations a decision (each with every token split): its
+    # work space is laid out once a decision, so a game allocates about a thousand times,
+    # where an allocation per evaluation made about 350,000
+    counts = allocations(
+        "snapshot", 4, ["exact", "search:rollouts=2:candidates=2"],
+        "api.play_game(cfg, comp, ptab, kinds, params, rngs(g), np.arange(4), buf, mem, "
+        "api.uses_search(kinds), api.uses_exact(kinds))",
+        per_policy="ptab = api.photo_table(); "
+                   "buf, mem = np.empty(api.E.MAX_LEGAL, np.int64), P.new_memory()")
+    assert max(counts.values()) < 2_000 * 3, counts

@@ -29,10 +29,21 @@ def photo_p(ptab, dice, tokens, difficulty):
 def explore_with_budget(explore_dice, targets, budget0, max_budget):
     """P(explore succeeds) per habitat and E[re-rolls paid], re-rolls drawn from one shared
     budget in habitat order (a final failure refunds, so only successes spend)."""
+    p_ok = np.zeros(explore_dice.shape[0])
+    paid = explore_into(explore_dice, targets, budget0, np.zeros(max_budget + 1),
+                        np.zeros(max_budget + 1), p_ok)
+    return p_ok, paid
+
+
+@njit(cache=True)
+def explore_into(explore_dice, targets, budget0, dist, new, p_ok):
+    """`explore_with_budget` in the caller's work space: P(explore) into p_ok, the budget's
+    distribution (the budgets up to max_budget) kept in dist and new in turn; returns
+    E[re-rolls paid]."""
     n_hab = explore_dice.shape[0]
-    dist = np.zeros(max_budget + 1)
+    dist[:] = 0.0
     dist[budget0] = 1.0
-    p_ok = np.zeros(n_hab)
+    p_ok[:] = 0.0
     paid = 0.0
     for h in range(n_hab):
         e = explore_dice[h]
@@ -40,8 +51,8 @@ def explore_with_budget(explore_dice, targets, budget0, max_budget):
             continue
         p = face_success(targets[h])
         q = 1.0 - p
-        new = np.zeros(max_budget + 1)
-        for b in range(max_budget + 1):
+        new[:] = 0.0
+        for b in range(dist.shape[0]):
             m = dist[b]
             if m == 0.0:
                 continue
@@ -56,16 +67,15 @@ def explore_with_budget(explore_dice, targets, budget0, max_budget):
                 paid += m * ok * k
                 reach *= q
             new[b] += m * reach  # final failure: every re-roll token comes back
-        dist = new
-    return p_ok, paid
+        dist, new = new, dist
+    return paid
 
 
 @njit(cache=True)
-def token_knapsack(gain, n, limit):
-    """best[t] = max sum of gain[i, t_i] with sum t_i <= t; choice[i, t] for reconstruction."""
+def token_knapsack(gain, n, limit, best, choice):
+    """best[n, t] = max sum of gain[i, t_i] (i < n) with sum t_i <= t, for t <= limit, and
+    choice[i, t] for reconstruction; row 0 of best is left as the caller's zeros."""
     width = gain.shape[1]
-    best = np.zeros((n + 1, limit + 1))
-    choice = np.zeros((n + 1, limit + 1), np.int64)
     for i in range(n):
         for t in range(limit + 1):
             best[i + 1, t] = -1e18
@@ -74,15 +84,15 @@ def token_knapsack(gain, n, limit):
                 if v > best[i + 1, t]:
                     best[i + 1, t] = v
                     choice[i + 1, t] = k
-    return best, choice
 
 
 @njit(cache=True)
-def evaluate(ptab, hab, diff, val, dice_on, hab_dice, targets, tokens, cost, lam, tok_out):
+def evaluate(ptab, hab, diff, val, dice_on, hab_dice, targets, tokens, cost, lam, tok_out,
+             space):
     """Best token placement for one dice allocation; returns (expected value, re-roll cap)
-    and writes the tokens per card into tok_out."""
+    and writes the tokens per card into tok_out. `space` is `search`'s work space."""
+    idx, dist, new, p_ok, gain, best, choice = space
     n = hab.shape[0]
-    idx = np.empty(n, np.int64)
     m = 0
     for i in range(n):
         if dice_on[i] > 0:
@@ -93,15 +103,14 @@ def evaluate(ptab, hab, diff, val, dice_on, hab_dice, targets, tokens, cost, lam
     tcap = min(tokens, MAX_T)
     for placed in range(tokens + 1):
         budget = (tokens - placed) // cost
-        p_ok, paid = explore_with_budget(hab_dice, targets, budget, tokens // cost)
+        paid = explore_into(hab_dice, targets, budget, dist, new, p_ok)
         limit = min(placed, tcap * max(m, 1))
-        gain = np.zeros((max(m, 1), tcap + 1))
         for j in range(m):
             i = idx[j]
             for t in range(tcap + 1):
                 s = photo_p(ptab, dice_on[i], t, diff[i])
                 gain[j, t] = p_ok[hab[i]] * s * (val[i] - lam * t)
-        best, choice = token_knapsack(gain, m, limit)
+        token_knapsack(gain, m, limit, best, choice)
         total = best[m, limit] - lam * paid * cost
         if total > best_total + 1e-12:
             best_total = total
@@ -120,7 +129,8 @@ def evaluate(ptab, hab, diff, val, dice_on, hab_dice, targets, tokens, cost, lam
 @njit(cache=True)
 def search(ptab, hab, diff, val, mandatory, targets, dice, tokens, cost, lam, top):
     """Every allocation of `dice` (habitat dice, then animal dice in habitats that have one);
-    keeps the `top` best as rows (value, habitat dice, card dice, card tokens, re-roll cap)."""
+    keeps the `top` best as rows (value, habitat dice, card dice, card tokens, re-roll cap).
+    Its work space is laid out once here: an evaluation allocates nothing."""
     n = hab.shape[0]
     n_hab = targets.shape[0]
     width = 2 + n_hab + 2 * n
@@ -132,6 +142,12 @@ def search(ptab, hab, diff, val, mandatory, targets, dice, tokens, cost, lam, to
         has[hab[i]] = 1
     tok = np.zeros(n, np.int64)
     dice_on = np.zeros(n, np.int64)
+    elig = np.zeros(n, np.int64)
+    tcap = min(tokens, MAX_T)
+    limit = min(tokens, tcap * max(n, 1))
+    space = (np.empty(n, np.int64), np.zeros(tokens // cost + 1), np.zeros(tokens // cost + 1),
+             np.zeros(n_hab), np.zeros((max(n, 1), tcap + 1)), np.zeros((n + 1, limit + 1)),
+             np.zeros((n + 1, limit + 1), np.int64))
     # odometer over habitat dice (only habitats holding a candidate card)
     while True:
         used = hd.sum()
@@ -141,7 +157,6 @@ def search(ptab, hab, diff, val, mandatory, targets, dice, tokens, cost, lam, to
                 ok = False
         if ok:
             rem = dice - used
-            elig = np.zeros(n, np.int64)
             for i in range(n):
                 elig[i] = 1 if hd[hab[i]] > 0 else 0
             dice_on[:] = 0
@@ -152,7 +167,7 @@ def search(ptab, hab, diff, val, mandatory, targets, dice, tokens, cost, lam, to
             while True:
                 if dice_on.sum() <= rem:
                     v, cap = evaluate(ptab, hab, diff, val, dice_on, hd, targets, tokens, cost,
-                                      lam, tok)
+                                      lam, tok, space)
                     count += 1
                     worst = 0
                     for r in range(1, top):

@@ -21,7 +21,9 @@ and writes only the policies' memory (the plan it chose), like the base.
 
 A searched decision allocates nothing of its own: its worlds, playouts, candidates and totals
 live in the search's work space at the end of the policies' memory (`policies.S_*`), laid
-out once per game (step API) or per thread (batch) and overwritten by each decision.
+out once per game (step API) or per thread (batch) and overwritten by each decision. Only
+the advisor's candidates (`plans.search`, sized by the tokens held) lay out their work space
+once per decision.
 """
 
 from __future__ import annotations
