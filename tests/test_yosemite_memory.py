@@ -25,9 +25,9 @@ def test_greedy_keeps_to_the_plan_it_remembered_and_not_to_another_turns():
         p = int(st[E.CUR])
         buf = E.action_buffer()
         k = 4
-        tq, ta = np.zeros(k, np.int64), np.zeros(k, np.int64)
-        c = P.plans(st, g._cfg, g._comp, PAR, st[E.FISH + p], buf, tq, ta,
-                    np.zeros(k, np.int64), np.zeros(k))
+        out = np.zeros(4 * k, np.int64)  # rows: squares, explore choices, keys, values
+        c = P.plans(st, g._cfg, g._comp, PAR, st[E.FISH + p], buf, out, 0, k, k)
+        tq, ta = out[:k], out[k:2 * k]
         other = [i for i in range(c) if tq[i] != tq[0]]
         if not other:
             continue

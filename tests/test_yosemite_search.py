@@ -38,9 +38,9 @@ def test_plans_are_ranked_with_the_greedy_plan_first():
         n = E.legal_actions(st, g._cfg, g._comp, buf)
         fish = st[E.FISH + st[E.CUR]] if st[E.PHASE] == E.PH_FISH else 0
         best = P.plan(st, g._cfg, g._comp, par, fish, buf)
-        tq, ta, tkey, tval = np.zeros(4, np.int64), np.zeros(4, np.int64), \
-            np.zeros(4, np.int64), np.zeros(4)
-        k = P.plans(st, g._cfg, g._comp, par, fish, buf, tq, ta, tkey, tval)
+        out = np.zeros(4 * 4, np.int64)  # rows of 4: squares, explore choices, keys, values
+        k = P.plans(st, g._cfg, g._comp, par, fish, buf, out, 0, 4, 4)
+        tq, ta, tkey, tval = out[:4], out[4:8], out[8:12], out[12:].view(np.float64)
         assert 1 <= k <= 4 and (tq[0], ta[0]) == best
         assert all(tval[i] > tval[i + 1] or (tval[i] == tval[i + 1] and tkey[i] < tkey[i + 1])
                    for i in range(k - 1))

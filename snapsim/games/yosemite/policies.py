@@ -95,15 +95,9 @@ def floats(buf):
     return f[:TV_SIZE], f[TV_SIZE:]
 
 
-@njit(cache=True, inline="always")
-def best_plan(buf):
-    """Room for one plan in the policy tail, after the working arrays: (square, action, key)
-    and its value (a float)."""
-    m = FLOATS_AT + TV_SIZE + E.N_SQ
-    return buf[m:m + 1], buf[m + 1:m + 2], buf[m + 2:m + 3], buf[m + 3:m + 4].view(np.float64)
-
-
-assert FLOATS_AT + TV_SIZE + E.N_SQ + 4 <= E.BUF_SIZE
+# room for one plan in the policy tail, after the working arrays (`plans` rows of one)
+BEST_AT = FLOATS_AT + TV_SIZE + E.N_SQ
+assert BEST_AT + 4 <= E.BUF_SIZE
 
 # ---------------------------------------------------------------- the policies' memory
 # The turn's plan, kept between decisions by whoever drives the game (per thread in the batch,
@@ -303,33 +297,36 @@ def better(v, key, best_v, best_key):
 
 
 @njit(cache=True, inline="always")
-def keep_plan(v, key, q, a, tq, ta, tkey, tval, k):
-    """Insert plan (v, key, q, a) into the ranked k plans so far if it is among the best
-    len(tq); returns how many are ranked now."""
-    i = k if k < len(tq) else k - 1
-    if k == len(tq) and not better(v, key, tval[i], tkey[i]):
+def keep_plan(v, key, q, a, out, at, room, tval, k):
+    """Insert plan (v, key, q, a) into the ranked k plans so far (`plans` out, at, room, tval)
+    if it is among the best len(tval); returns how many are ranked now."""
+    i = k if k < len(tval) else k - 1
+    if k == len(tval) and not better(v, key, tval[i], out[at + 2 * room + i]):
         return k
-    while i > 0 and better(v, key, tval[i - 1], tkey[i - 1]):
-        tq[i], ta[i], tkey[i], tval[i] = tq[i - 1], ta[i - 1], tkey[i - 1], tval[i - 1]
+    while i > 0 and better(v, key, tval[i - 1], out[at + 2 * room + i - 1]):
+        for row in range(3):
+            out[at + row * room + i] = out[at + row * room + i - 1]
+        tval[i] = tval[i - 1]
         i -= 1
-    tq[i], ta[i], tkey[i], tval[i] = q, a, key, v
-    return min(k + 1, len(tq))
+    out[at + i], out[at + room + i], out[at + 2 * room + i], tval[i] = q, a, key, v
+    return min(k + 1, len(tval))
 
 
 @njit(cache=True, inline="always")
 def plan(st, cfg, comp, par, fish, buf):
     """The best plan (square reached by eating up to `fish` fish, explore action there)."""
-    tq, ta, tkey, tval = best_plan(buf)
-    if plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval) == 0:
+    if plans(st, cfg, comp, par, fish, buf, buf, BEST_AT, 1, 1) == 0:
         return st[E.POS + st[E.CUR]], -1
-    return tq[0], ta[0]
+    return buf[BEST_AT], buf[BEST_AT + 1]
 
 
 @njit(cache=True)
-def plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval):
-    """The len(tq) best plans (square reached by eating up to `fish` fish, explore action
-    there) into tq, ta (their order keys and values in tkey, tval): the highest values first,
-    and of equal values the first in (square, action) order; returns how many there are.
+def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
+    """The n best plans (square reached by eating up to `fish` fish, explore action there)
+    into out from `at`, in rows `room` apart: their squares, explore actions, order keys and
+    values (floats); the highest values first, and of equal values the first in (square,
+    action) order; returns how many there are. Written in place (no array per row: each
+    costs reference counts at every turn).
 
     The start square (no fish eaten) is valued first; any other square is skipped when even
     its tile or a fish plus the best square a move could end on, less the fish eaten, cannot
@@ -339,12 +336,13 @@ def plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval):
     pos = st[E.POS + p]
     opp = st[E.POS + 1 - p]
     av, sv = floats(buf)
+    tval = out[at + 3 * room:at + 3 * room + n].view(np.float64)
     # the most any square a move ends on can add (a move back to q adds 0)
     top = par[P_NEXT] * square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
     E.distances(pos, opp, fish, buf, REACH_AT, buf)
     gain_fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
     k = 0
-    cut = NEG  # the value to beat: the last kept once len(tq) are kept
+    cut = NEG  # the value to beat: the last kept once n are kept
     for i in range(E.N_SQ + 1):
         q = pos if i == 0 else i - 1
         if buf[REACH_AT + q] < 0 or (i > 0 and q == pos):
@@ -358,11 +356,11 @@ def plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval):
             nb = E.neighbour(q, d)
             if nb >= 0 and nb != opp:
                 k = keep_plan(gain_fish + par[P_NEXT] * sv[nb] - cost, key + d, q,
-                              E.act(E.A_STEP, d), tq, ta, tkey, tval, k)
+                              E.act(E.A_STEP, d), out, at, room, tval, k)
         key += 4
         a = E.tile_animal(st, comp, q)
         if a >= 0:  # Explore B (ending on q itself: q is refilled from the unseen deck)
-            cut = tval[k - 1] if k == len(tq) else NEG
+            cut = tval[k - 1] if k == n else NEG
             if tile + top - cost < cut - 1e-9 * (1.0 + abs(cut)):
                 continue
             nm = E.animal_dests(q, opp, a, buf, MOVES_AT, 0)
@@ -370,13 +368,13 @@ def plans(st, cfg, comp, par, fish, buf, tq, ta, tkey, tval):
                 move = buf[MOVES_AT + j]
                 dest = E.act_arg(move)
                 nxt = sv[dest] if dest != q else 0.0
-                k = keep_plan(tile + par[P_NEXT] * nxt - cost, key + j, q, move, tq, ta, tkey,
-                              tval, k)
+                k = keep_plan(tile + par[P_NEXT] * nxt - cost, key + j, q, move, out, at,
+                              room, tval, k)
         else:  # Explore C
             lm = E.tile_landmark(st, q)
             if st[E.LM_TOKEN_ON + lm] == 1:
-                k = keep_plan(tile - cost, key, q, E.act(E.A_LANDMARK), tq, ta, tkey, tval, k)
-        cut = tval[k - 1] if k == len(tq) else NEG
+                k = keep_plan(tile - cost, key, q, E.act(E.A_LANDMARK), out, at, room, tval, k)
+        cut = tval[k - 1] if k == n else NEG
     return k
 
 
@@ -756,8 +754,8 @@ def search_action(st, cfg, comp, rng, par, buf, n, mem):
     cand = mem[W_CAND:W_TQ]  # first actions
     tq, ta = mem[W_TQ:W_TQ + k], mem[W_TA:W_TA + k]  # turn: the plans' squares, explore choices
     if turn:
-        c = plans(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf, tq, ta,
-                  mem[W_TKEY:W_TKEY + k], mem[W_TVAL:W_TVAL + k].view(np.float64))
+        c = plans(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf, mem, W_TQ,
+                  k, MAX_CANDIDATES)
         if c == 0:
             return greedy_action(st, cfg, comp, par, buf, n, mem)
         for i in range(c):
