@@ -955,6 +955,14 @@ def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, search=None,
         if exact is not None:
             return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, True, mem)
         raise ValueError("a line-up seating the exact policy passes exact=True")
+    return base_action(st, cfg, comp, ptab, rng, par, buf, n, mem)
+
+
+@njit(cache=True)
+def base_action(st, cfg, comp, ptab, rng, par, buf, n, mem):
+    """`heuristic_action` of the heuristic kinds but exact, as a call of its own: the callers
+    off the hot path (the step API, a search's own moves) share it, instead of each having
+    the interpreter compiled into it."""
     return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, None, mem)
 
 

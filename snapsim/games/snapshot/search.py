@@ -245,7 +245,7 @@ def plan_is_legal(st, cfg, comp, ptab, par, mem, i):
     buf = mem[P.S_BUF:P.S_MOVES]
     n = E.legal_actions(s, cfg, comp, buf)
     while s[E.CUR] == me and (s[E.PHASE] == E.PH_PREP_DICE or s[E.PHASE] == E.PH_PREP_TOKENS):
-        a = P.heuristic_action(s, cfg, comp, ptab, rng, par, buf, n, None, pmem)
+        a = P.base_action(s, cfg, comp, ptab, rng, par, buf, n, pmem)
         ok = False
         for j in range(n):
             if buf[j] == a:
@@ -388,8 +388,8 @@ def search_action(st, cfg, comp, ptab, rng, par, buf, n, mem):
             j = pick(totals_of(st, cfg, comp, ptab, par, mem, m, True), margin_total)
         hab, dice, tok = plan_row(mem, j)
         write_plan(mem, st, hab, dice, tok)
-        return P.heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, None, mem)
-    base = P.heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, None, mem)
+        return P.base_action(st, cfg, comp, ptab, rng, par, buf, n, mem)
+    base = P.base_action(st, cfg, comp, ptab, rng, par, buf, n, mem)
     if n < 2 or not (ph == E.PH_PREP_RESERVED or (ph == E.PH_REROLL and st[E.PAY_PENDING] == 0)):
         return base
     mem[P.S_MOVES] = base  # the base's move first
