@@ -928,6 +928,6 @@ def settle(st, cfg, comp, rng, buf):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decider(st):
     return st[CUR]

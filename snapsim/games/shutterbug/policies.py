@@ -287,7 +287,7 @@ def tile_value(st, comp, par, m, w, jobs, t):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def keep_values(st, comp, fs):
     """How much each tip type is worth keeping (fs[F_KV + type]): its creature's weight
     (fs[F_W:]), plus a little per board tile showing its creature or terrain. The scratch is
@@ -305,7 +305,7 @@ def keep_values(st, comp, fs):
         fs[F_KV + u] = fs[F_W + c] + fs[F_BC + c] + fs[F_BT + E.tip_terrain(u)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cheapest(buf, n, kind, fs):
     """The action of `kind` whose tip type is worth least to keep (fs[F_KV:], -1: none)."""
     best = -1
@@ -608,7 +608,7 @@ def move_action(st, cfg, comp, par, buf, n, fs, js):
     return buf[0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trade_action(st, cfg, comp, par, buf, n, fs):
     """Trade the least useful tip when a random unseen tip is worth more on average."""
     if par[P_TRADE] <= 0:
@@ -627,7 +627,7 @@ def trade_action(st, cfg, comp, par, buf, n, fs):
     return E.act(E.A_NO_TRADE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def photo_action(st, cfg, comp, par, buf, n, fs, js):
     best = E.act(E.A_SKIP)
     best_v = 0.0
@@ -658,14 +658,15 @@ def keep_action(st, comp, buf, n):
 
 
 @njit(cache=True)
-def city_action(st, comp, buf, n, w):
+def city_action(st, comp, buf, n, fs):
     """Set-up (the board is still empty): the city with the most promising wilderness
     nearby. A space d steps away (d <= 3) counts its silhouette creature's weight, once more
-    for each tip in hand showing that creature (a photo there needs one first), over d."""
+    for each tip in hand showing that creature (a photo there needs one first), over d. The
+    weights are read in place (fs[F_W:]): a view would cost reference counts."""
     best = buf[0]
     best_v = NEG
     for i in range(n):
-        val = city_value(st, comp, E.arg_space(E.act_arg(buf[i])), w)
+        val = city_value(st, comp, E.arg_space(E.act_arg(buf[i])), fs)
         if val > best_v:
             best_v = val
             best = buf[i]
@@ -673,7 +674,7 @@ def city_action(st, comp, buf, n, w):
 
 
 @njit(cache=True)
-def city_value(st, comp, s, w):
+def city_value(st, comp, s, fs):
     """How promising the wilderness near city s is to the player choosing (`city_action`)."""
     p = st[E.CUR]
     val = 0.0
@@ -685,7 +686,7 @@ def city_value(st, comp, s, w):
                 have = 0
                 for ter in range(E.N_TERRAINS):
                     have += E.hand(st, p, cre * E.N_TERRAINS + ter)
-                val += w[cre] * (1 + have) / d
+                val += fs[F_W + cre] * (1 + have) / d
     return val
 
 
@@ -699,7 +700,7 @@ def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
     if ph == E.PH_MOVE:
         return move_action(st, cfg, comp, par, buf, n, fs, js)
     if ph == E.PH_CITY:
-        return city_action(st, comp, buf, n, fs[F_W:F_W + E.N_CREATURES])
+        return city_action(st, comp, buf, n, fs)
     if ph == E.PH_PHOTO:
         return photo_action(st, cfg, comp, par, buf, n, fs, js)
     keep_values(st, comp, fs)
