@@ -467,11 +467,14 @@ def best_payment(st, cfg, comp, slot, first, lo, hi, w, paid, left, d, sums):
 
 @njit(cache=True, inline="always")
 def payment_space(buf):
-    """Room in the policy tail for `best_payment`: (weights, paid, left, counts, sums)."""
-    _, moves, _, sv = work(buf)
+    """Room in the policy tail for `best_payment`: (weights, paid, left, counts, sums), the
+    weights where `floats` puts sv, the rest in the moves' room; sliced from buf directly
+    (every intermediate view costs reference counts)."""
     n = E.N_ANIMALS
-    return sv[:n + E.MAX_SLOTS], moves[:n], moves[n:2 * n], moves[2 * n:3 * n], \
-        moves[3 * n:6 * n + 3]
+    w = FLOATS_AT + TV_SIZE
+    m = MOVES_AT
+    return buf[w:w + n + E.MAX_SLOTS].view(np.float64), buf[m:m + n], buf[m + n:m + 2 * n], \
+        buf[m + 2 * n:m + 3 * n], buf[m + 3 * n:m + 6 * n + 3]
 
 
 @njit(cache=True)
