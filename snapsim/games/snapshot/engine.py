@@ -1021,7 +1021,7 @@ def settle(st, cfg, comp, rng, buf):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decider(st):
     """The player who must act now (the asked player during offers)."""
     return st[ASKED] if st[PHASE] == PH_OFFER else st[CUR]
