@@ -74,33 +74,3 @@ def test_a_lone_pawns_best_route_is_the_step_the_pairing_of_routes_picks(kind):
             checked += 1
         play(g, action)
     assert checked > 50
-
-
-@pytest.mark.parametrize("players,kind", [(1, "greedy"), (2, "trader"), (4, "lookahead")])
-def test_a_move_read_from_the_state_is_the_move_picked_among_the_legal_actions(players, kind):
-    # the batch asks a heuristic seat for its move after a step without listing the legal
-    # actions (`policies.unlisted`, n = -1): at every such decision of a whole game (solo:
-    # swaps) it is the move picked among the listed actions; with no step and no swap left
-    # (a stop the step API plays as forced) it is that stop
-    g = new(ShutterbugConfig(players=players), seed=4)
-    buf = np.empty(E.MAX_LEGAL, np.int64)
-    par = np.array(P.DEFAULT_PARAMS[kind])
-    k = P.KIND_NAMES.index(kind)
-
-    def unlisted(st):
-        return P.decide(st, g._cfg, g._comp, g._rng.copy(), k, par, buf, -1,
-                        *P.new_scratch(g._cfg, g._comp))
-
-    checked = 0
-    while g.state[E.PHASE] != E.PH_OVER:
-        action = decide(g, kind, P.new_scratch(g._cfg, g._comp))
-        if P.unlisted(g.state, k):
-            assert unlisted(g.state.copy()) == action
-            stuck = g.state.copy()
-            stuck[E.STEPS] = g._cfg[E.C_MAX_STEPS]
-            stuck[E.SWAPS_LEFT] = 0
-            assert E.legal_actions(stuck, g._cfg, g._comp, buf) == 1
-            assert unlisted(stuck) == buf[0] == E.act(E.A_STOP)
-            checked += 1
-        play(g, action)
-    assert checked > 10

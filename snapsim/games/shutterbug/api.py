@@ -1,10 +1,7 @@
 """Two ways to run the one ShutterBug engine: a parallel batch kernel and a step-by-step game.
 
-Both apply actions with `engine.apply_action` and choose them with `policies.decide`: the
-step API lists every decision's legal actions (`engine.step`), the batch not where a
-heuristic seat's move is read from the state (`policies.unlisted`), and forced moves play as
-`engine.settle` plays them, so a game played through `ShutterbugGame` with the same seed and
-policies is the game the batch produced.
+Both call `engine.step` with actions from `policies.policy_action`, so a game played
+through `ShutterbugGame` with the same seed and policies is the game the batch produced.
 Game i draws its chance and policy streams from (seed, i) alone, so results never depend
 on threads or chunking.
 """
@@ -86,6 +83,7 @@ def play_game(cfg, comp, kinds, params, rng, seats, search=None):
     # the policies' working arrays, one per seat, for every decision
     fss, jss, rs = P.seat_scratches(cfg, comp, E.n_players(cfg), search)
     st = E.new_game(cfg, comp, rng)
+    n = E.settle(st, cfg, comp, rng, buf)
     seat = -1
     k = seats[0]
     par, fs, js = params[k], fss[0], jss[0]
@@ -95,12 +93,8 @@ def play_game(cfg, comp, kinds, params, rng, seats, search=None):
             seat = p
             k = seats[p]
             par, fs, js = params[k], fss[p], jss[p]
-        # legal actions listed only where the policy reads them (`policies.unlisted`); a
-        # forced move is played as `engine.settle` plays it
-        n = -1 if P.unlisted(st, kinds[k]) else E.legal_actions(st, cfg, comp, buf)
-        a = buf[0] if n == 1 else P.decide(st, cfg, comp, rng, kinds[k], par, buf, n, fs, js,
-                                           rs, search)
-        E.apply_action(st, cfg, comp, rng, a)
+        a = P.decide(st, cfg, comp, rng, kinds[k], par, buf, n, fs, js, rs, search)
+        n = E.step(st, cfg, comp, rng, a, buf)
     return st
 
 

@@ -365,24 +365,6 @@ def blocked(st, cfg, k):
     return block
 
 
-@njit(cache=True, inline="always")
-def can_step(st, cfg, comp, arg):
-    """Whether the active player's move `arg` (pawn, space) is legal: a step left this turn
-    and the space next to the pawn, not blocked (`legal_actions` lists these moves)."""
-    k = arg_pawn(arg)
-    s = arg_space(arg)
-    if st[STEPS] >= cfg[C_MAX_STEPS] or (blocked(st, cfg, k) >> s) & 1:
-        return False
-    pos = st[PAWN + st[CUR] * MAX_PAWNS + k]
-    for i in range(MAX_DEGREE):
-        nb = adjacent(comp, pos, i)
-        if nb < 0:
-            return False
-        if nb == s:
-            return True
-    return False
-
-
 # ---------------------------------------------------------------- legal actions
 
 

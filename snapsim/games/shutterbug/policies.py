@@ -594,45 +594,18 @@ def _first_step(js, l0, t0, l1, t1):
 
 @njit(cache=True, inline="always")
 def move_action(st, cfg, comp, par, buf, n, fs, js):
-    """Swap (solo) a tip worth at most `swap_max`, else the planned route's next step. n < 0:
-    the legal actions are not listed (`unlisted`: a step taken, so stopping is legal) and
-    are read from the state, as `engine.legal_actions` would list them."""
+    """Swap (solo) a tip worth at most `swap_max`, else the planned route's next step."""
     if st[E.SWAPS_LEFT] > 0:
         keep_values(st, comp, fs)
-        a = cheapest(buf, n, E.A_SWAP, fs) if n >= 0 else cheapest_swap(st, fs)
+        a = cheapest(buf, n, E.A_SWAP, fs)
         if a >= 0 and fs[F_KV + E.act_arg(a)] <= par[P_SWAP_MAX]:
             return a
     target = planned_step(st, cfg, comp, par, st[E.CUR], fs, js)
-    if target >= 0:
-        a = E.act(E.A_MOVE, target)
-        if E.can_step(st, cfg, comp, target) if n < 0 else is_legal(buf, n, a):
-            return a
-    if n < 0 or is_legal(buf, n, E.act(E.A_STOP)):
+    if target >= 0 and is_legal(buf, n, E.act(E.A_MOVE, target)):
+        return E.act(E.A_MOVE, target)
+    if is_legal(buf, n, E.act(E.A_STOP)):
         return E.act(E.A_STOP)
     return buf[0]
-
-
-@njit(cache=True, inline="always")
-def cheapest_swap(st, fs):
-    """`cheapest` among the swaps `engine.legal_actions` would list (one per tip type in
-    hand, while a tip can be drawn), -1: none."""
-    if not E.can_draw(st):
-        return -1
-    best = -1
-    best_v = 1e18
-    for u in range(E.N_TYPES):
-        if E.hand(st, st[E.CUR], u) > 0 and fs[F_KV + u] < best_v:
-            best_v = fs[F_KV + u]
-            best = E.act(E.A_SWAP, u)
-    return best
-
-
-@njit(cache=True, inline="always")
-def unlisted(st, kind):
-    """Whether the batch may ask `decide` without listing the legal actions (n = -1): a
-    heuristic seat's move decision after a step, where stopping is legal, so the decision is
-    not forced unless stopping is all there is, which `move_action` then plays."""
-    return st[E.PHASE] == E.PH_MOVE and st[E.STEPS] > 0 and kind != RANDOM and kind != SEARCH
 
 
 @njit(cache=True, inline="always")
