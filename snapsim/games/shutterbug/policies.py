@@ -106,6 +106,7 @@ F_BT = _f.field("BT", E.N_TERRAINS)  # ... per terrain
 F_TIPS = _f.field("TIPS", E.N_TYPES)  # tips of each type in the game (trade values)
 F_TV = _f.field("TV", E.N_TILES)  # tile values (`tile_value`) worked out so far
 F_PAR = _f.field("PAR", N_PARAMS)  # the parameters the seat's values were worked out with
+F_CITY_W = _f.field("CITY_W", E.N_CREATURES)  # a creature's worth near a city (`city_weights`)
 STOP_SLOT = E.MAX_PAWNS * E.PAWN_SPAN
 F_STEP = _f.field("STEP", STOP_SLOT + 1)  # best route value by first step (search), then stop
 F_CORE = _f.size
@@ -203,8 +204,8 @@ def seat_values(st, cfg, comp, par, p, fs, js):
         return
     js[I_SEAT] = p
     js[I_ASSIGN] = st[E.ASSIGN + p]
-    creature_weights(st, cfg, comp, par, p, fs[F_W:F_W + E.N_CREATURES])
-    job_targets(st, cfg, comp, m, js[I_JOBS:I_JOBS + MAX_JOBS])
+    creature_weights(st, cfg, comp, par, p, fs)
+    job_targets(st, cfg, comp, m, js)
     js[I_TV_OK] = 0
     js[I_ROUTE_FROM] = -1
 
@@ -213,8 +214,7 @@ def seat_values(st, cfg, comp, par, p, fs, js):
 def known_tile_value(st, cfg, comp, par, p, t, fs, js):
     """`tile_value` of tile t to seat p, once per tile while `seat_values` stands."""
     if not (js[I_TV_OK] >> t) & 1:
-        fs[F_TV + t] = tile_value(st, comp, par, E.team(cfg, p), fs[F_W:F_W + E.N_CREATURES],
-                                  js[I_JOBS:I_JOBS + MAX_JOBS], t)
+        fs[F_TV + t] = tile_value(st, comp, par, E.team(cfg, p), fs, js, t)
         js[I_TV_OK] |= 1 << t
     return fs[F_TV + t]
 
@@ -229,8 +229,9 @@ def route(k, length, tips):
 
 
 @njit(cache=True)
-def creature_weights(st, cfg, comp, par, p, w):
-    """Target the side with the least quality still missing (ties: more points now)."""
+def creature_weights(st, cfg, comp, par, p, fs):
+    """Target the side with the least quality still missing (ties: more points now): the
+    weights go to fs[F_W:] in place (a view would cost reference counts)."""
     m = E.team(cfg, p)
     a = st[E.ASSIGN + p]
     best_side = 0
@@ -249,16 +250,17 @@ def creature_weights(st, cfg, comp, par, p, w):
             best_key = key
             best_side = side
     for c in range(E.N_CREATURES):
-        w[c] = par[P_W_OFF]
+        fs[F_W + c] = par[P_W_OFF]
     for i in range(E.SIDE_N):
         cre, need = E.side_entry(comp, a, best_side, i)
-        w[cre] = par[P_W_ASSIGN]
+        fs[F_W + cre] = par[P_W_ASSIGN]
 
 
 @njit(cache=True)
-def job_targets(st, cfg, comp, m, jobs):
-    """Progress of each side job team slot m still works toward, else -1: done, or (every
-    marker placed) paid no better than the marked ones. Once per decision, not per tile."""
+def job_targets(st, cfg, comp, m, js):
+    """Progress of each side job team slot m still works toward, else -1 (js[I_JOBS:], in
+    place): done, or (every marker placed) paid no better than the marked ones. Once per
+    decision, not per tile."""
     floor = -1
     if comp[E.K_N_JOBS] > cfg[E.C_MARKERS]:
         mask, count, _ = E.marked_jobs(st, cfg, comp, m)
@@ -269,21 +271,23 @@ def job_targets(st, cfg, comp, m, jobs):
                     floor = min(floor, E.job_points(comp, j))
     for j in range(comp[E.K_N_JOBS]):
         got, need = E.job_progress(st, comp, m, j, -1, -1, 0)
-        jobs[j] = got if got < need and E.job_points(comp, j) > floor else -1
+        js[I_JOBS + j] = got if got < need and E.job_points(comp, j) > floor else -1
 
 
 @njit(cache=True)
-def tile_value(st, comp, par, m, w, jobs, t):
+def tile_value(st, comp, par, m, fs, js, t):
     """What photographing tile t is worth to team slot m, less the tips it costs: quality by
-    creature weight, plus the share of each targeted side job it completes times its points."""
+    creature weight (fs[F_W:]), plus the share of each targeted side job (js[I_JOBS:]) it
+    completes times its points."""
     cre = comp[E.K_TILE_CRE + t]
     ter = comp[E.K_TILE_TER + t]
     q = comp[E.K_TILE_Q + t]
-    v = w[cre] * q - par[P_TIP_VALUE] * q
+    v = fs[F_W + cre] * q - par[P_TIP_VALUE] * q
     for j in range(comp[E.K_N_JOBS]):
-        if jobs[j] >= 0:
-            got2 = E.job_gain(st, comp, m, j, jobs[j], cre, ter, q)
-            v += par[P_W_JOB] * E.job_points(comp, j) * (got2 - jobs[j]) / E.job_need(comp, j)
+        got = js[I_JOBS + j]
+        if got >= 0:
+            got2 = E.job_gain(st, comp, m, j, got, cre, ter, q)
+            v += par[P_W_JOB] * E.job_points(comp, j) * (got2 - got) / E.job_need(comp, j)
     return v
 
 
@@ -662,31 +666,42 @@ def city_action(st, comp, buf, n, fs):
     """Set-up (the board is still empty): the city with the most promising wilderness
     nearby. A space d steps away (d <= 3) counts its silhouette creature's weight, once more
     for each tip in hand showing that creature (a photo there needs one first), over d. The
-    weights are read in place (fs[F_W:]): a view would cost reference counts."""
+    scratch is read in place: a view would cost reference counts."""
+    city_weights(st, fs)
     best = buf[0]
     best_v = NEG
     for i in range(n):
-        val = city_value(st, comp, E.arg_space(E.act_arg(buf[i])), fs)
+        val = city_value(comp, E.arg_space(E.act_arg(buf[i])), fs)
         if val > best_v:
             best_v = val
             best = buf[i]
     return best
 
 
-@njit(cache=True)
-def city_value(st, comp, s, fs):
-    """How promising the wilderness near city s is to the player choosing (`city_action`)."""
+@njit(cache=True, inline="always")
+def city_weights(st, fs):
+    """What a space showing each creature is worth one step from a city to the player
+    choosing (fs[F_CITY_W:]): its weight, once more per tip in hand showing it; once per
+    choice, not per space."""
     p = st[E.CUR]
+    for cre in range(E.N_CREATURES):
+        have = 0
+        for ter in range(E.N_TERRAINS):
+            have += E.hand(st, p, cre * E.N_TERRAINS + ter)
+        fs[F_CITY_W + cre] = fs[F_W + cre] * (1 + have)
+
+
+@njit(cache=True)
+def city_value(comp, s, fs):
+    """How promising the wilderness near city s is to the player choosing (`city_action`;
+    `city_weights` worked out)."""
     val = 0.0
     for d in range(1, HORIZON + 1):
         ring = E.near(comp, s, d) & ~E.near(comp, s, d - 1)
         for x in range(comp[E.K_N_SPACES]):
             cre = comp[E.K_SCRE + x]
             if (ring >> x) & 1 and cre >= 0:
-                have = 0
-                for ter in range(E.N_TERRAINS):
-                    have += E.hand(st, p, cre * E.N_TERRAINS + ter)
-                val += fs[F_W + cre] * (1 + have) / d
+                val += fs[F_CITY_W + cre] / d
     return val
 
 
@@ -793,6 +808,8 @@ def move_scores(st, cfg, comp, par, buf, n, out, fs, js):
     out[:n] = NEG
     if ph == E.PH_MOVE:
         planned_step(st, cfg, comp, par, st[E.CUR], fs, js, True)
+    elif ph == E.PH_CITY:
+        city_weights(st, fs)
     for i in range(n):
         kind = E.act_kind(buf[i])
         arg = E.act_arg(buf[i])
@@ -807,7 +824,7 @@ def move_scores(st, cfg, comp, par, buf, n, out, fs, js):
         elif kind == E.A_TRADE:
             out[i] = -fs[F_KV + arg]
         elif kind == E.A_CITY:
-            out[i] = city_value(st, comp, E.arg_space(arg), fs[F_W:F_W + E.N_CREATURES])
+            out[i] = city_value(comp, E.arg_space(arg), fs)
 
 
 @njit(cache=True)
