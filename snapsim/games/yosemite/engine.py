@@ -615,7 +615,7 @@ def add_fish(st, comp, p):
     st[FISH + p] = min(st[FISH + p] + 1, comp[K_MAX_FISH])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tent(st, comp, p):
     """First tent: the token to the collector's 1; later: one space toward the collector;
     already on the collector's last space: a tent token from the pile (none left: nothing)."""
@@ -649,10 +649,18 @@ def passes(frm, dest, sq):
     return False
 
 
-@njit(cache=True)
-def animal_move(st, cfg, comp, rng, dest):
+# what follows an action's own effect: `apply_action` plays each step in turn, from one call
+# site each, so the steps are compiled into it (no call per step, each passing its arrays)
+THEN_NOTHING = 0
+THEN_COLLECT = 1
+THEN_RESET = 2
+THEN_REFILL = 3
+
+
+@njit(cache=True, inline="always")
+def animal_move(st, comp, dest):
     """Explore B: move by the animal's ability; bear, rattlesnake and cougar may then move the
-    opponent (a decision) before the tile is collected."""
+    opponent (a decision) before the tile is collected. Returns what follows."""
     p = st[CUR]
     frm = st[POS + p]
     opp = st[POS + 1 - p]
@@ -671,13 +679,14 @@ def animal_move(st, cfg, comp, rng, dest):
     st[PUSH_MAX] = hi
     if hi > 0:
         st[PHASE] = PH_PUSH
-    else:
-        collect(st, cfg, comp, rng)
+        return THEN_NOTHING
+    return THEN_COLLECT
 
 
-@njit(cache=True)
-def collect(st, cfg, comp, rng):
-    """Explore B, second and third: the tile left goes to the hand, then its bonus."""
+@njit(cache=True, inline="always")
+def collect(st, cfg, comp):
+    """Explore B, second and third: the tile left goes to the hand, then its bonus; returns
+    what follows (the camera's decision, else the reset)."""
     p = st[CUR]
     sq = st[FROM]
     t = st[PARK + sq]
@@ -693,8 +702,8 @@ def collect(st, cfg, comp, rng):
         tent(st, comp, p)
     elif b == B_CAMERA and any_photo(st, cfg, comp, p):
         st[PHASE] = PH_CAMERA
-        return
-    reset(st, cfg, comp, rng)
+        return THEN_NOTHING
+    return THEN_RESET
 
 
 @njit(cache=True, inline="always")
@@ -715,9 +724,10 @@ def discard_tile(st, comp, p, a):
     st[HAND + p * N_ANIMALS + a] -= 1
 
 
-@njit(cache=True)
-def pay(st, cfg, comp, rng, c):
-    """Discard c tiles of the animal being paid; after the last animal, take the photo."""
+@njit(cache=True, inline="always")
+def pay(st, cfg, comp, c):
+    """Discard c tiles of the animal being paid; after the last animal, take the photo (and
+    the reset follows). Returns what follows."""
     p = st[CUR]
     a = st[PAY_ANIMAL]
     lo, hi = cover_span(cfg, comp, st[SLOT + st[PAY_SLOT]], a, c)
@@ -728,10 +738,11 @@ def pay(st, cfg, comp, rng, c):
     st[PAY_ANIMAL] = a + 1
     if a + 1 == N_ANIMALS:
         take_photo(st, comp, st[PAY_SLOT])
-        reset(st, cfg, comp, rng)
+        return THEN_RESET
+    return THEN_NOTHING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_photo(st, comp, slot):
     """Camera, once paid: the photo goes face up in front of the player."""
     p = st[CUR]
@@ -767,10 +778,10 @@ def draw_tile(st, rng):
     return st[DECK + st[N_DECK]]
 
 
-@njit(cache=True)
-def reset(st, cfg, comp, rng):
+@njit(cache=True, inline="always")
+def reset(st, cfg, rng):
     """Reset: refill the vacated space (a landmark tile brings its token), then discard down
-    to the hand limit (a decision), then refill the photos."""
+    to the hand limit (a decision), then refill the photos; returns what follows."""
     sq = st[FROM]
     if sq >= 0 and st[PARK + sq] < 0:
         t = draw_tile(st, rng)
@@ -781,11 +792,11 @@ def reset(st, cfg, comp, rng):
             st[LM_TOKEN_ON + t - N_TILES] = 1
     if hand_size(st, st[CUR]) > cfg[C_HAND_LIMIT]:
         st[PHASE] = PH_DISCARD
-        return
-    refill_photos(st, cfg, comp)
+        return THEN_NOTHING
+    return THEN_REFILL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def refill_photos(st, cfg, comp):
     """Refill taken photos; the game ends at once when the photo deck cannot refill one."""
     for s in range(cfg[C_SLOTS]):
@@ -854,10 +865,13 @@ def win_share(st, p):
 
 @njit(cache=True)
 def apply_action(st, cfg, comp, rng, action):
-    """Apply one legal action (not checked here: `legal_actions` is the contract)."""
+    """Apply one legal action (not checked here: `legal_actions` is the contract): its own
+    effect, then what follows it in the rulebook's order (collecting the tile, the reset,
+    refilling the photos), each up to the next decision."""
     kind = act_kind(action)
     arg = act_arg(action)
     p = st[CUR]
+    then = THEN_NOTHING
     if kind == A_START:
         st[POS + p] = arg
         if st[POS + 1 - p] < 0:
@@ -877,21 +891,21 @@ def apply_action(st, cfg, comp, rng, action):
         st[POS + p] = neighbour(st[POS + p], arg)
         add_fish(st, comp, p)
         st[ST_EXPLORE_A + p] += 1
-        reset(st, cfg, comp, rng)
+        then = THEN_RESET
     elif kind == A_ANIMAL:
-        animal_move(st, cfg, comp, rng, arg)
+        then = animal_move(st, comp, arg)
     elif kind == A_LANDMARK:
         lm = tile_landmark(st, st[POS + p])
         st[LM_TOKEN_ON + lm] = 0
         st[LM_OWNER + lm] = p
         st[ST_EXPLORE_C + p] += 1
-        reset(st, cfg, comp, rng)
+        then = THEN_RESET
     elif kind == A_PUSH:
         st[POS + 1 - p] = arg
         st[ST_PUSHES + p] += 1
-        collect(st, cfg, comp, rng)
+        then = THEN_COLLECT
     elif kind == A_NO_PUSH:
-        collect(st, cfg, comp, rng)
+        then = THEN_COLLECT
     elif kind == A_PHOTO:
         st[PAY_SLOT] = arg
         st[PAY_ANIMAL] = 0
@@ -899,14 +913,20 @@ def apply_action(st, cfg, comp, rng, action):
         st[PAY_HI] = 0
         st[PHASE] = PH_PAY
     elif kind == A_PAY:
-        pay(st, cfg, comp, rng, arg)
+        then = pay(st, cfg, comp, arg)
     elif kind == A_NO_PHOTO:
-        reset(st, cfg, comp, rng)
+        then = THEN_RESET
     elif kind == A_DISCARD:
         discard_tile(st, comp, p, arg)
         st[ST_DISCARDS + p] += 1
         if hand_size(st, p) <= cfg[C_HAND_LIMIT]:
-            refill_photos(st, cfg, comp)
+            then = THEN_REFILL
+    if then == THEN_COLLECT:
+        then = collect(st, cfg, comp)
+    if then == THEN_RESET:
+        then = reset(st, cfg, rng)
+    if then == THEN_REFILL:
+        refill_photos(st, cfg, comp)
 
 
 @njit(cache=True, inline="always")
