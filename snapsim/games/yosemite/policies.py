@@ -504,7 +504,7 @@ def camera_action(st, cfg, comp, par, buf, mem):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pay_action(st, cfg, comp, par, buf, mem):
     """The next animal's tiles of the payment remembered for this photo (else found now: the
     same, as the best payment's remaining counts are the best completion of what it paid)."""
@@ -512,6 +512,13 @@ def pay_action(st, cfg, comp, par, buf, mem):
     if mem[M_PAY_TURN] == st[E.TURN] and mem[M_PAY_SLOT] == st[E.PAY_SLOT] and \
             E.can_pay(st, cfg, comp, st[E.CUR], mem[M_PAY + a]):
         return E.act(E.A_PAY, mem[M_PAY + a])
+    return pay_found(st, cfg, comp, par, buf)
+
+
+@njit(cache=True)
+def pay_found(st, cfg, comp, par, buf):
+    """`pay_action` without a remembered payment: the next animal's tiles of the best one."""
+    a = st[E.PAY_ANIMAL]
     w, paid, left, d, sums = payment_space(buf)
     keep_weights(st, cfg, comp, par, w)
     best_payment(st, cfg, comp, st[E.PAY_SLOT], a, st[E.PAY_LO], st[E.PAY_HI], w, paid, left, d,
