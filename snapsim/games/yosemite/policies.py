@@ -437,7 +437,8 @@ def best_payment(st, cfg, comp, slot, first, lo, hi, w, paid, left, d, sums):
                 m = max(m, dh)
         most[a + 1] = most[a] + m
     paid[:] = 0
-    left[:] = hand
+    for a in range(n):  # copied by element: a slice copy compiles numba's shape-error text
+        left[a] = hand[a]
     low[n], high[n] = lo, hi  # covered by the counts of the animals after a
     best_v = NEG
     a = n - 1
@@ -500,7 +501,8 @@ def camera_action(st, cfg, comp, par, buf, mem):
             best, best_v = E.act(E.A_PHOTO, slot), v
             mem[M_PAY_TURN] = st[E.TURN]
             mem[M_PAY_SLOT] = slot
-            mem[M_PAY:M_PAY + E.N_ANIMALS] = paid
+            for a in range(E.N_ANIMALS):
+                mem[M_PAY + a] = paid[a]
     return best
 
 
