@@ -310,7 +310,7 @@ def tile_landmark(st, sq):
     return t - N_TILES if t >= N_TILES else -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def animal_dests(frm, opp, animal, buf, at, n):
     """Append A_ANIMAL actions for every end square of `animal`'s movement from frm to the n
     actions at buf[at:] (the action buffer: its scratch is used); return how many there are.

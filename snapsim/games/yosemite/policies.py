@@ -147,7 +147,7 @@ def clear_memory(mem):
     mem[M_PAY_TURN] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remember(st, mem, target, action, buf):
     """Keep plan (target, action) for this turn, with the way to the target."""
     mem[M_TURN] = st[E.TURN]
