@@ -5,7 +5,7 @@ worked out again."""
 
 import numpy as np
 import pytest
-from shutterbug_helpers import move, new, play, sid
+from shutterbug_helpers import code, move, new, play, sid
 from test_shutterbug_hidden import move_start
 
 from snapsim.games.shutterbug import ShutterbugConfig
@@ -74,3 +74,36 @@ def test_a_lone_pawns_best_route_is_the_step_the_pairing_of_routes_picks(kind):
             checked += 1
         play(g, action)
     assert checked > 50
+
+
+def test_the_starting_city_counts_each_nearby_creature_once_more_per_tip_showing_it():
+    # set-up, an empty board: a wilderness space d (1-3) steps from a city counts its
+    # creature's weight, once more per tip in hand showing that creature, over d; the city
+    # worth most is chosen (the first listed on a tie). Each hand holds five tips of one
+    # creature, and the choice follows the creature.
+    g = new(ShutterbugConfig(players=4))
+    assert g.state[E.PHASE] == E.PH_CITY and g.state[E.CUR] == 0
+    comp = g.config.components
+    chosen = set()
+    for creature in range(E.N_CREATURES):
+        g.state[E.HAND:E.HAND + E.N_TYPES] = 0
+        g.state[E.HAND + creature * E.N_TERRAINS] = 5
+        g.state[E.N_HAND] = 5
+        scratch = P.new_scratch(g._cfg, g._comp)
+        action = decide(g, "greedy", scratch)
+        weights = scratch[0][P.F_W:P.F_W + E.N_CREATURES]
+        best, best_value = None, -1.0
+        for city in comp.cities:
+            steps, ring, value = {city}, {city}, 0.0
+            for d in (1, 2, 3):
+                ring = {a for s in ring for a in comp.spaces[s].adjacent} - steps
+                steps |= ring
+                for x in sorted(ring):
+                    cre = comp.spaces[x].creature
+                    if cre >= 0:
+                        value += weights[cre] * (1 + (5 if cre == creature else 0)) / d
+            if value > best_value:
+                best, best_value = city, value
+        assert action == code(E.A_CITY, E.pawn_space(0, best))
+        chosen.add(best)
+    assert len(chosen) > 1  # the tips in hand move the choice
