@@ -595,10 +595,16 @@ def greedy_move(st, cfg, comp, par, buf, mem):
 @njit(cache=True)
 def greedy_action(st, cfg, comp, par, buf, n, mem):
     """Greedy's move among the n legal actions in buf."""
-    if not greedy_lists(st):
-        return greedy_move(st, cfg, comp, par, buf, mem)
-    # start square: the tile worth most to me; push: the square worth least to them, as far
-    # as I know their hand
+    if greedy_lists(st):
+        return listed_action(st, cfg, comp, par, buf, n)
+    return greedy_move(st, cfg, comp, par, buf, mem)
+
+
+@njit(cache=True)
+def listed_action(st, cfg, comp, par, buf, n):
+    """Greedy's move where it reads the n legal actions in buf (`greedy_lists`): the start
+    square with the tile worth most to me; the push to the square worth least to them, as far
+    as I know their hand."""
     ph = st[E.PHASE]
     p = st[E.CUR]
     _, moves, av, sv = work(buf)
@@ -627,7 +633,7 @@ def greedy_play(st, cfg, comp, rng, par, buf, mem):
     while st[E.PHASE] != E.PH_OVER and st[E.CUR] == p:
         if greedy_lists(st):
             n = E.legal_actions(st, cfg, comp, buf)
-            a = buf[0] if n == 1 else greedy_action(st, cfg, comp, par, buf, n, mem)
+            a = buf[0] if n == 1 else listed_action(st, cfg, comp, par, buf, n)
         else:
             a = greedy_move(st, cfg, comp, par, buf, mem)
         E.apply_action(st, cfg, comp, rng, a)
@@ -798,12 +804,13 @@ def search_action(st, cfg, comp, rng, par, buf, n, mem):
 
 
 @njit(cache=True, inline="always")
-def policy_action(st, cfg, comp, rng, kind, par, buf, n, mem, search=None):
+def policy_action(st, cfg, comp, rng, kind, par, buf, n, mem, search=None, greedy=True):
     """The action policy `kind` with parameters `par` and memory `mem` takes now, given the n
     legal actions in buf (as `engine.step` leaves them); always one of them.
 
     `search` is True when the line-up seats a rollout or search policy, else None: numba
-    drops their branches for None, so line-ups without one never compile them."""
+    drops their branches for None, so line-ups without one never compile them. `greedy` is
+    None where the caller plays greedy seats itself (`play`): its branch is dropped too."""
     if kind == RANDOM:
         return buf[randint(rng, 1, n)]
     if ROLLOUT <= kind <= SEARCH:  # the two searching kinds
@@ -812,6 +819,8 @@ def policy_action(st, cfg, comp, rng, kind, par, buf, n, mem, search=None):
                 return rollout_action(st, cfg, comp, rng, par, buf, n, mem)
             return search_action(st, cfg, comp, rng, par, buf, n, mem)
         raise ValueError("a line-up seating a rollout or search policy passes search=True")
+    if greedy is None:
+        raise ValueError("greedy seats are played by `play` (greedy_play)")
     return greedy_action(st, cfg, comp, par, buf, n, mem)
 
 
@@ -826,4 +835,4 @@ def play(st, cfg, comp, rng, kind, par, buf, mem, search=None):
         return
     n = E.legal_actions(st, cfg, comp, buf)
     E.apply_action(st, cfg, comp, rng, buf[0] if n == 1 else
-                   policy_action(st, cfg, comp, rng, kind, par, buf, n, mem, search))
+                   policy_action(st, cfg, comp, rng, kind, par, buf, n, mem, search, None))
