@@ -111,3 +111,18 @@ def test_a_searching_seat_without_the_search_flag_is_refused():
     with pytest.raises(ValueError, match="search=True"):
         P.policy_action(st, g._cfg, g._comp, g._rng.copy(), P.SEARCH, g._params[0], buf, n,
                         P.new_memory())
+
+
+def test_a_greedy_seat_asked_where_play_plays_greedy_itself_is_refused():
+    # the batch's play() plays greedy seats by greedy_play and passes greedy=None, so the
+    # kernel leaves greedy_action out; asking policy_action so for a greedy seat is an error
+    g = YosemiteGame(YosemiteConfig(), seed=1, policies=["greedy", "greedy"])
+    st, buf = g.state.copy(), E.action_buffer()
+    n = E.legal_actions(st, g._cfg, g._comp, buf)
+    mem = P.new_memory()
+    with pytest.raises(ValueError, match="greedy_play"):
+        P.policy_action(st, g._cfg, g._comp, g._rng.copy(), P.GREEDY, g._params[0], buf, n,
+                        mem, None, None)
+    action = P.policy_action(st, g._cfg, g._comp, g._rng.copy(), P.GREEDY, g._params[0], buf,
+                             n, mem)
+    assert action in buf[:n].tolist()
