@@ -106,3 +106,32 @@ def test_bad_report_arguments_exit_2(capsys):
     assert main(["report", "snapshot", "--games", "3"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith("snapsim: error:") for line in err)
+
+
+def test_a_report_with_the_ladder_plays_every_study_on_the_ladders_kernels(tmp_path):
+    # the studies' line-ups take the kernels of the ladder's field (one compile for all);
+    # below AFFORDABLE games the ladder leaves the search out, and so do the kernels
+    import numpy as np
+
+    from snapsim.games.snapshot import policies as P
+    from snapsim.games.snapshot.api import uses_exact, uses_search
+    from snapsim.report.render import Section
+    from snapsim.report.studies import AFFORDABLE, build_report
+
+    seen = {}
+
+    def probe(name):
+        def study(ctx):
+            seen[name] = (uses_search(np.array([P.GREEDY])), uses_exact(np.array([P.GREEDY])))
+            return Section(f"1-{name}", 1, name)
+        return study
+
+    studies = {"seats": (probe("seats"), 1), "ladder": (probe("ladder"), 1)}
+    for games, chosen, flags in ((AFFORDABLE, None, (True, True)),
+                                 (AFFORDABLE - 1, None, (None, True)),
+                                 (AFFORDABLE, ["seats"], (None, None))):
+        seen.clear()
+        build_report("snapshot", "probe", studies, tmp_path / f"{games}-{chosen}", games, 1,
+                     chosen=chosen, progress=False, strong=None)
+        assert seen == {n: flags for n in chosen or studies}
+    assert uses_search(np.array([P.GREEDY])) is None  # and none once the report is done

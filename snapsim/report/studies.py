@@ -417,18 +417,43 @@ def strong_play(ctx: Runs, sections: list[Section]) -> pd.DataFrame | None:
     return table
 
 
+def ladder_policies(game: str, games: int, players: int, policies=None, why: str = ""):
+    """The ladder's `policies` (None: every built-in policy and the bundled tuned one) and
+    why any are left out: below `AFFORDABLE` games per configuration, the search policies."""
+    from ..analysis.ladder import SEARCH_KINDS, default_field
+
+    field = policies or default_field(game, players)
+    searching = [p for p in field if p.split(":")[0].strip() in SEARCH_KINDS]
+    if policies is None and searching and games < AFFORDABLE:
+        policies = [p for p in field if p not in searching]
+        why = f"a search policy, played from {AFFORDABLE:,} games per configuration up"
+    return policies, why
+
+
+def report_seating(game: str, games: int, studies: list[str]):
+    """The kinds a report's kernels are compiled for (`sim.kernel.seating`): with the ladder
+    among its studies, every kind of its field, so that the other studies' line-ups take the
+    ladder's kernels instead of compiling their own (a flag only keeps code in a kernel: the
+    games are the same either way); without it, none."""
+    from ..analysis.ladder import default_field
+    from ..sim.kernel import seating
+    from ..sim.tuning import resolve_policy
+
+    if "ladder" not in studies:
+        return seating([])
+    # the kinds are those of every player count's field: the tuned policies are of built-in kinds
+    names = ladder_policies(game, games, 2)[0] or default_field(game, 2)
+    return seating([resolve_policy(game, p) for p in names])
+
+
 def ladder_section(ctx: Runs, order: int, players: int, policies=None,
                    why: str = "") -> Section:
     """The skill ladder at the report's main player count (analysis.ladder): every built-in
     policy and the bundled tuned one (or `policies`, `why` saying what is left out) rated
     against each other with seats rotated."""
-    from ..analysis.ladder import SEARCH_KINDS, default_field, ladder
+    from ..analysis.ladder import default_field, ladder
 
-    field = policies or default_field(ctx.game, players)
-    searching = [p for p in field if p.split(":")[0].strip() in SEARCH_KINDS]
-    if policies is None and searching and ctx.games < AFFORDABLE:
-        policies = [p for p in field if p not in searching]
-        why = f"a search policy, played from {AFFORDABLE:,} games per configuration up"
+    policies, why = ladder_policies(ctx.game, ctx.games, players, policies, why)
     games = ctx.ladder_games or max(LADDER_MIN, ctx.games // LADDER_SHARE)
     search_games = max(LADDER_MIN, games // SEARCH_SHARE.get(ctx.game, 1))
     lad = ladder(ctx.game, players, policies=policies, games=games, seed=ctx.seed,
@@ -523,10 +548,11 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
     runs = runs_type(game, games, seed, threads, components, strong=strong,
                      strong_games=strong_games, ladder_games=ladder_games)
     total = sum(studies[n][1] for n in names)
-    with tqdm(total=total, unit="run", desc=f"{game} report", disable=not progress) as bar:
-        runs.bar = bar
-        sections = [studies[n][0](runs) for n in names]
-    table = strong_play(runs, sections)
+    with report_seating(game, games, names):
+        with tqdm(total=total, unit="run", desc=f"{game} report", disable=not progress) as bar:
+            runs.bar = bar
+            sections = [studies[n][0](runs) for n in names]
+        table = strong_play(runs, sections)
     if table is not None:
         counts = table.label.value_counts()
         meta = {**(meta or {}), "strong line-up": (
