@@ -93,6 +93,7 @@ def test_a_searched_game_allocates_only_what_a_greedy_game_does():
         < 20 * 3
 
 
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="counts compiled code")
 def test_line_ups_without_a_searching_policy_leave_the_searches_out_of_the_kernel():
     # numba drops the rollout and search branches when `search` is None: a fresh
     # interpreter's greedy run compiles (or loads) the batch kernel for None only, a run
