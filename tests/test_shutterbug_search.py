@@ -175,4 +175,5 @@ def test_a_search_seat_without_the_search_flag_is_refused():
     st, buf = g.state.copy(), np.empty(E.MAX_LEGAL, np.int64)
     n = E.legal_actions(st, g._cfg, g._comp, buf)
     with pytest.raises(ValueError, match="search=True"):
-        P.policy_action(st, g._cfg, g._comp, g._rng.copy(), P.SEARCH, g._params[0], buf, n)
+        P.policy_action(st, g._cfg, g._comp, g._rng.copy(), P.SEARCH, g._params[0], buf, n,
+                        None)

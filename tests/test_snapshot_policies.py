@@ -258,4 +258,4 @@ def test_an_exact_seat_without_the_exact_flag_is_refused():
     n = E.legal_actions(st, g._cfg, g._comp, buf)
     with pytest.raises(ValueError, match="exact=True"):
         P.policy_action(st, g._cfg, g._comp, g._ptab, g._rng.copy(), P.EXACT,
-                        g._params[0], buf, n, P.new_memory())
+                        g._params[0], buf, n, P.new_memory(), None, None)

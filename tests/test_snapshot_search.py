@@ -285,7 +285,7 @@ def test_a_search_seat_without_the_search_flag_is_refused():
     n = E.legal_actions(st, g._cfg, g._comp, buf)
     with pytest.raises(ValueError, match="search=True"):
         P.policy_action(st, g._cfg, g._comp, g._ptab, g._rng.copy(), P.SEARCH,
-                        g._params[0], buf, n, P.new_memory())
+                        g._params[0], buf, n, P.new_memory(), None, None)
 
 
 ALLOCATIONS = """
@@ -302,7 +302,7 @@ while not g.is_over():
     what = "plan" if st[E.PHASE] == E.PH_PREP_DICE and dice_placed(st) == 0 else "base"
     if g.current_player == 0 and (what == "plan" or st[E.PHASE] == E.PH_PREP_DICE):
         args = (st.copy(), g._cfg, g._comp, g._ptab, g._rng.copy(), P.SEARCH, g._params[0],
-                buf, n, g._memory.copy(), True)
+                buf, n, g._memory.copy(), True, None)
         before = rtsys.get_allocation_stats().alloc
         P.policy_action(*args)
         out[what].append(rtsys.get_allocation_stats().alloc - before)

@@ -5,6 +5,7 @@ table, and a failing or unknown agent is one line that keeps the finished games.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -213,7 +214,10 @@ def test_out_run_with_a_failing_agent_keeps_earlier_chunks_and_resumes(tmp_path)
 
 
 def test_the_example_agent_runs():
-    done = subprocess.run([sys.executable, "examples/my_agent.py"], cwd=ROOT,
+    # this checkout's snapsim (the one installed), so its kernels compiled by the tests above
+    # are loaded from its cache instead of compiled again for the installed copy
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "examples/my_agent.py"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "photo-first" in done.stdout and "greedy" in done.stdout

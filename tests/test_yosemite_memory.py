@@ -16,7 +16,7 @@ PAR = np.array(make_policy("greedy").params)
 
 
 def ask(g, st, rng, mem, buf, n):
-    return int(P.policy_action(st, g._cfg, g._comp, rng, P.GREEDY, PAR, buf, n, mem))
+    return int(P.policy_action(st, g._cfg, g._comp, rng, P.GREEDY, PAR, buf, n, mem, None))
 
 
 def test_greedy_keeps_to_the_plan_it_remembered_and_not_to_another_turns():

@@ -216,6 +216,6 @@ def test_random_chooses_among_every_legal_payment():
     buf = E.action_buffer()
     n = E.legal_actions(g.state, g._cfg, g._comp, buf)
     picks = {int(P.policy_action(g.state, g._cfg, g._comp, np.array([0, s], np.uint64),
-                                 kinds[0], params[0], buf, n, P.new_memory()))
+                                 kinds[0], params[0], buf, n, P.new_memory(), None))
              for s in range(40)}
     assert picks == {code(E.A_PAY, 0), code(E.A_PAY, 1)}

@@ -111,7 +111,7 @@ def test_a_searching_seat_without_the_search_flag_is_refused():
     n = E.legal_actions(st, g._cfg, g._comp, buf)
     with pytest.raises(ValueError, match="search=True"):
         P.policy_action(st, g._cfg, g._comp, g._rng.copy(), P.SEARCH, g._params[0], buf, n,
-                        P.new_memory())
+                        P.new_memory(), None)
 
 
 def test_a_greedy_seat_asked_where_play_plays_greedy_itself_is_refused():
@@ -125,5 +125,5 @@ def test_a_greedy_seat_asked_where_play_plays_greedy_itself_is_refused():
         P.policy_action(st, g._cfg, g._comp, g._rng.copy(), P.GREEDY, g._params[0], buf, n,
                         mem, None, None)
     action = P.policy_action(st, g._cfg, g._comp, g._rng.copy(), P.GREEDY, g._params[0], buf,
-                             n, mem)
+                             n, mem, None)
     assert action in buf[:n].tolist()

@@ -299,7 +299,7 @@ def _play_grant(cfg, comp, ptab, kinds, params, rng, seats, seat, round_, amount
             granted = True
             n = E.legal_actions(st, cfg, comp, buf)
         k = seats[E.decider(st)]
-        a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem)
+        a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem, None, None)
         n = E.step(st, cfg, comp, rng, a, buf)
     return st, granted
 
