@@ -101,6 +101,55 @@ def test_every_backend_and_chunking_gives_the_same_table(reference, options):
         assert not alive, f"worker processes outlived the call: {alive}"
 
 
+@pytest.mark.parametrize("count", [0, 1, 2, 5, 7, 100])
+def test_run_blocks_splits_the_games_into_one_block_per_thread(count):
+    import numba
+
+    from snapsim.sim.kernel import run_blocks
+
+    for threads in range(1, numba.config.NUMBA_NUM_THREADS + 1):
+        blocks = []
+        with numba_threads(threads):
+            run_blocks(lambda lo, hi, out: out.append((lo, hi)), count, blocks)
+        games = [g for lo, hi in sorted(blocks) for g in range(lo, hi)]
+        assert games == list(range(count))  # every game once, in blocks of consecutive games
+        assert len(blocks) == min(threads, count)
+        assert all(hi > lo for lo, hi in blocks)
+
+
+def test_run_blocks_runs_its_blocks_side_by_side_and_passes_on_a_blocks_error():
+    import threading
+
+    import numba
+
+    from snapsim.sim.kernel import run_blocks
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one thread on this machine")
+    meet = threading.Barrier(2, timeout=30)  # passed only when both blocks run at once
+    with numba_threads(2):
+        run_blocks(lambda lo, hi: meet.wait(), 2)
+
+        def fail(lo, hi):
+            if lo > 0:
+                raise ValueError("block failed")
+
+        with pytest.raises(ValueError, match="block failed"):
+            run_blocks(fail, 10)
+
+
+@contextlib.contextmanager
+def numba_threads(n: int):
+    import numba
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(n)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(old)
+
+
 def test_another_seed_gives_another_table(reference):
     df = snapsim.simulate(GAME, policies=LINEUP, games=1200, seed=12, threads=2)
     assert not df.equals(reference)

@@ -79,13 +79,13 @@ def _start_worker(parent: int) -> None:
 
 
 class LocalBackend:
-    """In this process; numba spreads each chunk over `threads` threads."""
+    """In this process; each chunk spread over `threads` threads (`sim.kernel.run_blocks`)."""
 
     def __init__(self, threads: int | None = None):
         self.threads = threads
 
     def run(self, tasks: Iterable[Task]) -> Iterator[tuple[Task, pd.DataFrame]]:
-        """(task, table) for each task, in order, numba spreading each over the threads."""
+        """(task, table) for each task, in order, each spread over the threads."""
         import numba
 
         old = numba.get_num_threads()

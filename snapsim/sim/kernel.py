@@ -133,6 +133,29 @@ def seat_policies(n, n_pol, game, rotate):
     return out
 
 
+def run_blocks(kernel, count: int, *args) -> None:
+    """kernel(lo, hi, *args) over games lo..hi-1 of 0..count-1, split into one block per
+    numba thread (`numba.get_num_threads()`), the blocks side by side on Python threads.
+
+    The batch kernels are compiled `nogil`, so the threads run them in parallel; numba's
+    parallel compiler (prange) would compile each kernel's whole game about once more. A
+    game's result depends only on its index, never on its block."""
+    import numba
+
+    if count <= 0:
+        return
+    per = -(-count // max(1, min(numba.get_num_threads(), count)))
+    blocks = [(lo, min(count, lo + per)) for lo in range(0, count, per)]
+    if len(blocks) == 1:
+        kernel(0, count, *args)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(blocks), thread_name_prefix="snapsim-block") as pool:
+        for done in [pool.submit(kernel, lo, hi, *args) for lo, hi in blocks]:
+            done.result()
+
+
 def root_keys(seed: int) -> tuple[int, int]:
     """Two independent 64-bit keys from the user's seed (numpy SeedSequence)."""
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:

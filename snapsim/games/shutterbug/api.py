@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from numba import njit, prange
+from numba import njit
 
 from ... import protocol
 from ...errors import InputError
@@ -21,6 +21,7 @@ from ...sim.kernel import (
     policy_arrays,
     result_table,
     root_keys,
+    run_blocks,
     seat_policies,
     seated_kinds,
 )
@@ -98,13 +99,13 @@ def play_game(cfg, comp, kinds, params, rng, seats, search=None):
     return st
 
 
-@njit(cache=True, parallel=True)
-def play_batch(cfg, comp, kinds, params, key0, key1, first, count, rotate, out_i, out_f,
-               search=None):
-    """Games first .. first+count-1, in parallel; rows (game, seat) in order. `search`: see
-    `uses_search`."""
+@njit(cache=True, nogil=True)
+def play_batch(lo, hi, cfg, comp, kinds, params, key0, key1, first, rotate, out_i, out_f,
+               search):
+    """Games first+lo .. first+hi-1 (a block of `sim.kernel.run_blocks`); rows (game, seat)
+    in order, row g of the run's games for game first+g. `search`: see `uses_search`."""
     n = E.n_players(cfg)
-    for g in prange(count):
+    for g in range(lo, hi):
         game = first + g
         rng = game_rngs(key0, key1, game)
         seats = seat_policies(n, kinds.shape[0], game, rotate)
@@ -132,8 +133,9 @@ def run_games(config: ShutterbugConfig, policies, first: int, count: int, seed: 
     P.on_base(kinds, params, n)
     out_i = np.zeros((count * n, N_INT), np.int64)
     out_f = np.zeros(count * n)
-    play_batch(config.to_array(), config.comp_vector(), kinds, params, np.uint64(key0),
-               np.uint64(key1), first, count, rotate_seats, out_i, out_f, uses_search(kinds))
+    run_blocks(play_batch, count, config.to_array(), config.comp_vector(), kinds, params,
+               np.uint64(key0), np.uint64(key1), first, rotate_seats, out_i, out_f,
+               uses_search(kinds))
     return result_table(INT_COLUMNS, out_i, out_f, pols, first, n)
 
 

@@ -8,10 +8,9 @@ and policy streams from (key, i) alone, so results never depend on threads or ch
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pandas as pd
-from numba import njit, prange
+from numba import njit
 
 from ... import protocol
 from ...errors import InputError
@@ -22,6 +21,7 @@ from ...sim.kernel import (
     policy_arrays,
     result_table,
     root_keys,
+    run_blocks,
     seat_policies,
     seated_kinds,
 )
@@ -128,35 +128,32 @@ def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None,
     return st
 
 
-@njit(cache=True, parallel=True)
-def play_batch(cfg, comp, ptab, kinds, params, key0, key1, first, count, rotate, out_i, out_f,
-               out_cards, out_awards, threads, search=None, exact=None):
-    """Games first .. first+count-1, in parallel; rows (game, seat) in order.
+@njit(cache=True, nogil=True)
+def play_batch(lo, hi, cfg, comp, ptab, kinds, params, key0, key1, first, rotate, out_i, out_f,
+               out_cards, out_awards, search, exact):
+    """Games first+lo .. first+hi-1 (a block of `sim.kernel.run_blocks`), with one work
+    space; rows (game, seat) in order, row g of the run's games for game first+g.
 
     out_cards[g] (attempts, photos, dice per card) and out_awards[g] (claim round per award
     token) are filled when they have a row per game (pass zero-row arrays to skip them).
-    `threads` blocks of games get one work space each (numba's thread count, given by the
-    caller: read inside, it would keep the kernel out of the on-disk cache). `search` and
-    `exact`: see `uses_search`.
+    `search` and `exact`: see `uses_search`.
     """
     n = E.n_players(cfg)
-    per = (count + threads - 1) // threads
-    for t in prange(threads):  # each thread its own work space, games in blocks
-        buf = np.empty(E.MAX_LEGAL, np.int64)
-        mem = P.new_memory()
-        for g in range(t * per, min(count, (t + 1) * per)):
-            game = first + g
-            rng = game_rngs(key0, key1, game)
-            seats = seat_policies(n, kinds.shape[0], game, rotate)
-            st = play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search, exact)
-            _record(st, cfg, out_i, out_f, g * n, seats)
-            if out_cards.shape[0] > 0:
-                for c in range(E.N_CARDS):
-                    out_cards[g, c, 0] = st[E.CS_ATTEMPTS + c]
-                    out_cards[g, c, 1] = st[E.CS_PHOTOS + c]
-                    out_cards[g, c, 2] = st[E.CS_DICE + c]
-                for k in range(E.N_CAT * E.MAX_STACK):
-                    out_awards[g, k] = st[E.AWARD_ROUND + k]
+    buf = np.empty(E.MAX_LEGAL, np.int64)
+    mem = P.new_memory()
+    for g in range(lo, hi):
+        game = first + g
+        rng = game_rngs(key0, key1, game)
+        seats = seat_policies(n, kinds.shape[0], game, rotate)
+        st = play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search, exact)
+        _record(st, cfg, out_i, out_f, g * n, seats)
+        if out_cards.shape[0] > 0:
+            for c in range(E.N_CARDS):
+                out_cards[g, c, 0] = st[E.CS_ATTEMPTS + c]
+                out_cards[g, c, 1] = st[E.CS_PHOTOS + c]
+                out_cards[g, c, 2] = st[E.CS_DICE + c]
+            for k in range(E.N_CAT * E.MAX_STACK):
+                out_awards[g, k] = st[E.AWARD_ROUND + k]
 
 
 def uses_search(kinds) -> bool | None:
@@ -185,10 +182,9 @@ def _play(config, policies, first, count, seed, rotate_seats, details):
     rows = count if details else 0
     out_cards = np.zeros((rows, E.N_CARDS, 3), np.int64)
     out_awards = np.zeros((rows, E.N_CAT * E.MAX_STACK), np.int64)
-    play_batch(config.to_array(), config.comp_vector(), photo_table(), kinds, params,
-               np.uint64(key0), np.uint64(key1), first, count, rotate_seats, out_i, out_f,
-               out_cards, out_awards, numba.get_num_threads(), uses_search(kinds),
-               uses_exact(kinds))
+    run_blocks(play_batch, count, config.to_array(), config.comp_vector(), photo_table(), kinds,
+               params, np.uint64(key0), np.uint64(key1), first, rotate_seats, out_i, out_f,
+               out_cards, out_awards, uses_search(kinds), uses_exact(kinds))
     return pols, out_i, out_f, out_cards, out_awards
 
 

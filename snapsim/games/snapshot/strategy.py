@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from numba import njit, prange
+from numba import njit
 
 from ...odds import research_odds, token_table
 from ...report import figures as F
-from ...sim.kernel import game_rngs, policy_arrays, root_keys, seat_policies
+from ...sim.kernel import game_rngs, policy_arrays, root_keys, run_blocks, seat_policies
 from . import engine as E
 from . import policies as P
 from .advisor import advise
@@ -304,12 +304,12 @@ def _play_grant(cfg, comp, ptab, kinds, params, rng, seats, seat, round_, amount
     return st, granted
 
 
-@njit(cache=True, parallel=True)
-def _grant_batch(cfg, comp, ptab, kinds, params, key0, key1, count, round_, amount, out):
+@njit(cache=True, nogil=True)
+def _grant_batch(lo, hi, cfg, comp, ptab, kinds, params, key0, key1, round_, amount, out):
     """out[g] = (score of the granted seat, its win share, grant happened, rounds, its turns
-    that reached the photograph phase)."""
+    that reached the photograph phase), for games lo..hi-1 (a block of `run_blocks`)."""
     n = E.n_players(cfg)
-    for g in prange(count):
+    for g in range(lo, hi):
         rng = game_rngs(key0, key1, g)
         seats = seat_policies(n, kinds.shape[0], g, True)
         seat = g % n
@@ -329,8 +329,8 @@ def grant_games(games: int, seed: int, round_: int, amount: int,
     kinds, params = policy_arrays([make_policy("greedy")])
     key0, key1 = root_keys(seed)
     out = np.zeros((games, 5))
-    _grant_batch(config.to_array(), config.comp_vector(), photo_table(), kinds, params,
-                 np.uint64(key0), np.uint64(key1), games, round_, amount, out)
+    run_blocks(_grant_batch, games, config.to_array(), config.comp_vector(), photo_table(),
+               kinds, params, np.uint64(key0), np.uint64(key1), round_, amount, out)
     return out
 
 
