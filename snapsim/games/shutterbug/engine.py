@@ -112,7 +112,7 @@ def component_vector(c):
     return comp
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def side_entry(comp, a, side, i):
     """(creature, minimum) of the i-th creature of side `side` (0 left, 1 right) of card a."""
     at = comp[K_ASSIGN_AT] + ((a * 2 + side) * SIDE_N + i) * 2
@@ -124,7 +124,7 @@ def adjacent(comp, s, i):
     return comp[K_ADJ + s * MAX_DEGREE + i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def near(comp, s, d):
     """Bitmask of the spaces at most d steps from s (d <= NEAR_STEPS)."""
     return (1 << s) if d == 0 else comp[K_NEAR + (d - 1) * MAX_SPACES + s]
@@ -164,34 +164,34 @@ MAX_LEGAL = 128
 PAWN_SPAN = 64  # a move's or a starting city's arg: pawn * PAWN_SPAN + space
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def act(kind, arg=0):
     """The action code of `kind` with argument `arg`."""
     return kind * BASE + arg
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def act_kind(a):
     return a // BASE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def act_arg(a):
     return a % BASE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pawn_space(k, s):
     """The arg of a move or starting city: pawn k to space s."""
     return k * PAWN_SPAN + s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def arg_pawn(arg):
     return arg // PAWN_SPAN
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def arg_space(arg):
     return arg % PAWN_SPAN
 
@@ -287,7 +287,7 @@ def tip_terrain(u):
     return u % N_TERRAINS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand(st, p, u):
     return st[HAND + p * N_TYPES + u]
 
@@ -677,6 +677,11 @@ def side_score(st, comp, m, a, side):
     return pts, met
 
 
+# job_progress's (cre, ter, q) for the photos taken alone: a numpy scalar, as a plain constant
+# would have numba compile job_progress (and job_gain within it) once more for it
+NO_PHOTO = np.int64(-1)
+
+
 @njit(cache=True)
 def job_progress(st, comp, m, j, cre, ter, q):
     """Photos counted toward side job j (its target is its count), with one more photo of
@@ -731,7 +736,7 @@ def job_gain(st, comp, m, j, got, cre, ter, q):
     return min(k, got + (1 if q == N_Q else 0))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def job_points(comp, j):
     return comp[comp[K_JOBS_AT] + 3 * j + 2]
 
@@ -742,7 +747,7 @@ def marked_jobs(st, cfg, comp, m):
     paid first (board order on ties), one marker each while markers last."""
     done = 0
     for j in range(comp[K_N_JOBS]):
-        got, need = job_progress(st, comp, m, j, -1, -1, 0)
+        got, need = job_progress(st, comp, m, j, NO_PHOTO, NO_PHOTO, NO_PHOTO)
         if got >= need:
             done |= 1 << j
     mask = 0

@@ -219,7 +219,7 @@ def known_tile_value(st, cfg, comp, par, p, t, fs, js):
     return fs[F_TV + t]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def route(k, length, tips):
     """Index of pawn k's best route of `length` steps drawing `tips` city tips."""
     return (k * (HORIZON + 1) + length) * TIP_COUNTS + tips
@@ -270,7 +270,7 @@ def job_targets(st, cfg, comp, m, js):
                 if (mask >> j) & 1:
                     floor = min(floor, E.job_points(comp, j))
     for j in range(comp[E.K_N_JOBS]):
-        got, need = E.job_progress(st, comp, m, j, -1, -1, 0)
+        got, need = E.job_progress(st, comp, m, j, E.NO_PHOTO, E.NO_PHOTO, E.NO_PHOTO)
         js[I_JOBS + j] = got if got < need and E.job_points(comp, j) > floor else -1
 
 

@@ -562,7 +562,7 @@ def reshuffle(st, rng):
     """An empty deck is refilled by shuffling the discards (Phase 1), listed in the empty
     deck's own slots."""
     cards = st[DECK:DECK + N_CARDS]
-    n = 0
+    n = np.int64(0)  # a count, not the constant 0: numba would compile shuffle_deck for both
     for c in range(N_CARDS):
         if st[LOC + c] == L_DISCARD:
             cards[n] = c
@@ -795,7 +795,7 @@ def collect_awards(st, comp, p):
         while st[AWARDS_WON + p * N_CAT + h] < cnt // 3 and \
                 st[AWARD_NEXT + h] < comp[K_AWARD_COUNT + h]:
             take_award(st, comp, p, h)
-    g = GENERALIST
+    g = np.int64(GENERALIST)  # (not the constant: take_award would compile for both)
     while st[AWARDS_WON + p * N_CAT + g] < least and st[AWARD_NEXT + g] < comp[K_AWARD_COUNT + g]:
         take_award(st, comp, p, g)
 

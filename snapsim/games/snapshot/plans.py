@@ -93,7 +93,7 @@ def evaluate(ptab, hab, diff, val, dice_on, hab_dice, targets, tokens, cost, lam
     and writes the tokens per card into tok_out. `space` is `search`'s work space."""
     idx, dist, new, p_ok, gain, best, choice = space
     n = hab.shape[0]
-    m = 0
+    m = np.int64(0)  # a count passed on, not the constant 0 (numba would compile for both)
     for i in range(n):
         if dice_on[i] > 0:
             idx[m] = i

@@ -161,6 +161,13 @@ S_RNG = S_ORDER + MAX_CANDIDATES
 S_TOTALS = S_RNG + 6
 MEMORY_SIZE = S_TOTALS + E.MAX_LEGAL
 
+# Constant arguments of compiled calls, as numpy scalars: numba compiles a function once more
+# for each plain constant it is called with (the constant is its argument's type), so `-1`
+# here and a card number there would compile the plan search twice.
+NO_CARD = np.int64(-1)  # no reserved card placed (extra_card, extra_hab)
+NO_MOVE = np.int64(-1)  # a rollout of a plan rather than of a move
+YES, NO = np.bool_(True), np.bool_(False)
+
 
 @njit(cache=True)
 def new_memory():
@@ -337,7 +344,7 @@ def plan_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, h
     """Habitat h's options (`habitat_options`) into row `row` of the plan tables, with
     `extra_card` placed (sideways) in `extra_hab`; `space` is `plan_space`'s."""
     hv, he, allocs, hcards, hn, f, pick, _, _, mand, worth = space
-    n = 0
+    n = np.int64(0)  # (a count passed on: see NO_CARD)
     for c in range(E.N_CARDS):
         on = st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h
         if on or (c == extra_card and extra_hab == h):
@@ -404,7 +411,8 @@ def plan_from_tables(st, cfg, comp, ptab, par, tokens, extra_card, extra_hab, sp
         for i in range(hn[r]):
             pdice[hcards[r, i]] = allocs[r, k, i]
         if he[r, k] > 0:
-            pe_h[h] = explore_kernel(he[r, k], comp[E.K_EXPLORE + h], 0, cfg[E.C_REROLL_COST])[0]
+            pe_h[h] = explore_kernel(he[r, k], comp[E.K_EXPLORE + h], np.int64(0),
+                                     cfg[E.C_REROLL_COST])[0]
     if cfg[E.C_TOKENS] == 1:
         # tokens in the bundle (k on one card) with the best gain per token, while positive:
         # bundles matter because one token alone often cannot lift a hard photograph. The
@@ -570,7 +578,8 @@ def exact_allocations(st, cfg, comp, ptab, par, extra_card, extra_hab, top):
 def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
     """The advisor's exhaustive optimum (snapsim advise prep) for the current player, with
     one more reserved card placed; optionally stored as the plan, with its re-roll cap."""
-    kept, cards, n = exact_allocations(st, cfg, comp, ptab, par, extra_card, extra_hab, 1)
+    kept, cards, n = exact_allocations(st, cfg, comp, ptab, par, extra_card, extra_hab,
+                                       np.int64(1))
     row = kept[0]
     if write:
         for h in range(E.N_HAB):
@@ -594,7 +603,7 @@ def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
     next look (or, when that card ends the step, the dice) makes from the tables after it."""
     space = plan_space(mem)
     if exact is not None and exact:
-        tokens, best = 0, exact_plan(st, cfg, comp, ptab, par, -1, -1, mem, False)
+        tokens, best = 0, exact_plan(st, cfg, comp, ptab, par, NO_CARD, NO_CARD, mem, NO)
     else:
         tokens, best = reserved_tables(st, cfg, comp, ptab, par, space, mem)
     best_a, _ = best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, space,
@@ -617,8 +626,8 @@ def reserved_tables(st, cfg, comp, ptab, par, space, mem):
                                             st[E.OWNER + c] == p):
             vals[c] = card_value(st, cfg, comp, par, p, c)
     for h in range(E.N_HAB):
-        plan_tables(st, cfg, comp, ptab, par, vals, tokens, -1, -1, h, h, space)
-    return tokens, plan_from_tables(st, cfg, comp, ptab, par, tokens, -1, -1, space, mem,
+        plan_tables(st, cfg, comp, ptab, par, vals, tokens, NO_CARD, NO_CARD, h, h, space)
+    return tokens, plan_from_tables(st, cfg, comp, ptab, par, tokens, NO_CARD, NO_CARD, space, mem,
                                     -np.inf)
 
 
@@ -638,7 +647,7 @@ def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, space, 
             continue
         c, h = E.reserved_placement(comp, E.act_arg(a))
         if exact is not None and exact:
-            v = exact_plan(st, cfg, comp, ptab, par, c, h, mem, False)
+            v = exact_plan(st, cfg, comp, ptab, par, c, h, mem, NO)
         else:
             plan_tables(st, cfg, comp, ptab, par, vals, tokens, c, h, h, E.N_HAB, space)
             rows[h] = E.N_HAB
@@ -653,7 +662,7 @@ def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, space, 
 @njit(cache=True, inline="always")
 def replan_habitat(st, cfg, comp, ptab, par, tokens, h, space):
     """Habitat h's options anew (a reserved card was placed there); the others' stay."""
-    plan_tables(st, cfg, comp, ptab, par, space[8], tokens, -1, -1, h, h, space)
+    plan_tables(st, cfg, comp, ptab, par, space[8], tokens, NO_CARD, NO_CARD, h, h, space)
 
 
 @njit(cache=True, inline="always")
@@ -662,9 +671,9 @@ def make_plan(st, cfg, comp, ptab, par, exact, mem):
     did: the heuristic kinds then place its dice and tokens one action at a time."""
     if mem[M_TURN] != turns_played(st):
         if exact is not None and exact:
-            exact_plan(st, cfg, comp, ptab, par, -1, -1, mem, True)
+            exact_plan(st, cfg, comp, ptab, par, NO_CARD, NO_CARD, mem, YES)
         else:
-            plan_value(st, cfg, comp, ptab, par, -1, -1, mem, True)
+            plan_value(st, cfg, comp, ptab, par, NO_CARD, NO_CARD, mem, YES)
 
 
 @njit(cache=True, inline="always")
@@ -895,7 +904,7 @@ def exact_reroll(st, cfg, comp, ptab, par, p, mem):
     left = mem[M_CAP] - st[E.REROLLS_TURN]  # the re-roll being paid included
     if left <= 0:
         return E.act(E.A_GIVE_UP)
-    m = 0
+    m = np.int64(0)  # (a count passed on: see NO_CARD)
     cards = np.empty(E.N_CARDS, np.int64)
     for c in range(E.N_CARDS):
         if st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h and st[E.DICE_ON + c] > 0:

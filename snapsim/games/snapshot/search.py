@@ -282,12 +282,12 @@ def candidate_plans(st, cfg, comp, ptab, par, top, mem):
     returns how many."""
     pmem = mem[P.S_PMEM:P.S_DET]
     P.clear_memory(pmem)
-    P.plan_value(st, cfg, comp, ptab, par, -1, -1, pmem, True)
+    P.plan_value(st, cfg, comp, ptab, par, P.NO_CARD, P.NO_CARD, pmem, P.YES)
     for k in range(P.PLAN_ROW):
         mem[P.S_PLANS + k] = pmem[P.M_HAB + k]
     if top == 0:
         return 1
-    kept, cards, n = P.exact_allocations(st, cfg, comp, ptab, par, -1, -1, top)
+    kept, cards, n = P.exact_allocations(st, cfg, comp, ptab, par, P.NO_CARD, P.NO_CARD, top)
     if n == 0:
         return 1
     # the rows by value, best first; equal values keep the search order (a stable sort)
@@ -299,7 +299,7 @@ def candidate_plans(st, cfg, comp, ptab, par, top, mem):
             order[j] = order[j - 1]
             j -= 1
         order[j] = i
-    m = 1
+    m = np.int64(1)  # (a count, not the constant 1: see policies.NO_CARD)
     for k in range(rows):
         row = order[k]
         if kept[row, 0] <= -1e17:
@@ -357,9 +357,10 @@ def totals_of(st, cfg, comp, ptab, par, mem, count, plans):
             if totals[i] < 0.0:
                 continue
             if plans:
-                totals[i] += rollout(cfg, comp, ptab, par, me, mem, -1, i)
+                totals[i] += rollout(cfg, comp, ptab, par, me, mem, P.NO_MOVE, i)
             else:
-                totals[i] += rollout(cfg, comp, ptab, par, me, mem, mem[P.S_MOVES + i], -1)
+                totals[i] += rollout(cfg, comp, ptab, par, me, mem, mem[P.S_MOVES + i],
+                                     P.NO_MOVE)
         left = rollouts - r - 1
         bar = totals[0] + margin_total  # what a choice must reach to be picked
         for i in range(1, count):
@@ -385,7 +386,7 @@ def search_action(st, cfg, comp, ptab, rng, par, buf, n, mem):
         m = candidate_plans(st, cfg, comp, ptab, par, np.int64(par[P.P_CANDIDATES]), mem)
         j = 0
         if m > 1:
-            j = pick(totals_of(st, cfg, comp, ptab, par, mem, m, True), margin_total)
+            j = pick(totals_of(st, cfg, comp, ptab, par, mem, m, P.YES), margin_total)
         hab, dice, tok = plan_row(mem, j)
         write_plan(mem, st, hab, dice, tok)
         return P.base_action(st, cfg, comp, ptab, rng, par, buf, n, mem)
@@ -393,10 +394,10 @@ def search_action(st, cfg, comp, ptab, rng, par, buf, n, mem):
     if n < 2 or not (ph == E.PH_PREP_RESERVED or (ph == E.PH_REROLL and st[E.PAY_PENDING] == 0)):
         return base
     mem[P.S_MOVES] = base  # the base's move first
-    m = 1
+    m = np.int64(1)  # (a count passed on: see policies.NO_CARD)
     for i in range(n):
         if buf[i] != base:
             mem[P.S_MOVES + m] = buf[i]
             m += 1
-    return mem[P.S_MOVES + pick(totals_of(st, cfg, comp, ptab, par, mem, m, False),
+    return mem[P.S_MOVES + pick(totals_of(st, cfg, comp, ptab, par, mem, m, P.NO),
                                 margin_total)]

@@ -494,7 +494,9 @@ def camera_action(st, cfg, comp, par, buf, mem):
         judged = 0.0
         for a in range(E.N_ANIMALS):
             judged += par[P_JUDGE] * st[E.JUDGE_IN + a] * E.need(comp, ph, a)
-        kept = best_payment(st, cfg, comp, slot, 0, 0, 0, w, paid, left, d, sums)
+        # (zeros as numpy scalars: plain constants would compile best_payment once more)
+        zero = np.int64(0)
+        kept = best_payment(st, cfg, comp, slot, zero, zero, zero, w, paid, left, d, sums)
         v = photo_gain(st, comp, par, p, ph) + judged + kept - \
             keep_value(st, cfg, comp, w, hand, slot)
         if v > best_v:
@@ -746,7 +748,8 @@ def playout_totals(st, cfg, comp, rng, par, mem, c, follow):
 def rollout_action(st, cfg, comp, rng, par, buf, n, mem):
     """The legal action with the best playouts (`playout_totals` over all of them)."""
     mem[W_CAND:W_CAND + n] = buf[:n]
-    total = playout_totals(st, cfg, comp, rng, par, mem, n, False)
+    # (np.bool_: the constant False would compile playout_totals once more)
+    total = playout_totals(st, cfg, comp, rng, par, mem, n, np.bool_(False))
     best = buf[0]
     best_v = NEG
     for i in range(n):
