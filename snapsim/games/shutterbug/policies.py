@@ -705,8 +705,11 @@ def city_value(comp, s, fs):
     return val
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
+    """The heuristic kinds' action (greedy, trader, lookahead) among buf[:n]. One compiled
+    function that the batch, the playouts, the search and the step API call: compiled into
+    each of them instead, a search line-up's kernel took over two minutes to compile."""
     p = st[E.CUR]
     ph = st[E.PHASE]
     if ph == E.PH_KEEP:
