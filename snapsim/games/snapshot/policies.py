@@ -165,7 +165,7 @@ MEMORY_SIZE = S_TOTALS + E.MAX_LEGAL
 # for each plain constant it is called with (the constant is its argument's type), so `-1`
 # here and a card number there would compile the plan search twice.
 NO_CARD = np.int64(-1)  # no reserved card placed (extra_card, extra_hab)
-NO_MOVE = np.int64(-1)  # a rollout of a plan rather than of a move
+NO_MOVE = np.int64(-1)  # search.rollout: no move (it plays a plan), or no plan (a move)
 YES, NO = np.bool_(True), np.bool_(False)
 
 
