@@ -12,11 +12,116 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
-from numba.extending import overload
+from numba import njit, types
+from numba.core import ir_utils
+from numba.extending import intrinsic, overload
 
 from ..errors import InputError
 from .checks import number, whole
+
+
+def kernel(fn=None, **options):
+    """numba's `njit` as the hot game kernels use it: cached, and numpy's error model (an
+    integer division compiles no ZeroDivisionError path: the kernels' divisors are counts and
+    knobs validated >= 1). `@kernel` or `@kernel(inline="always")`."""
+    jit = njit(cache=True, error_model="numpy", **options)
+    return jit if fn is None else jit(fn)
+
+
+# ---------------------------------------------------------------- raw views
+# The hot kernels take their arrays as raw pointers (`pointer`). numba counts a reference to
+# every array argument of a function that calls another, on entry and on exit (two calls of
+# its runtime, one atomic each): with a rule of a few operations called hundreds of times a
+# game, with five or six arrays each, that counting was most of the engine's time. A pointer
+# is not counted. The kernels only index what they are given (no slicing, no shape), so the
+# same source runs on arrays: on the interpreted path (NUMBA_DISABLE_JIT=1) `pointer` and its
+# companions return flat numpy views instead. The caller keeps the arrays alive; a pointer is
+# valid only while the call that made it runs, and the arrays must be C-contiguous.
+
+
+def pointer(arr):
+    """A flat, uncounted view of `arr` (compiled: its data pointer; a pointer stays itself)."""
+    if not arr.flags.c_contiguous:
+        raise ValueError("pointer() needs a C-contiguous array")
+    return arr.reshape(-1)
+
+
+def shifted(view, k):
+    """The memory of `view` from element k on."""
+    return view[k:]
+
+
+def as_floats(view):
+    """The 8-byte integers of `view` read and written as float64."""
+    return view.view(np.float64)
+
+
+@intrinsic
+def _data_pointer(typingctx, arr):
+    if isinstance(arr, types.CPointer):
+        return arr(arr), lambda context, builder, sig, args: args[0]
+    if not isinstance(arr, types.Array) or arr.layout != "C":
+        return None
+
+    def codegen(context, builder, sig, args):
+        return context.make_array(sig.args[0])(context, builder, args[0]).data
+
+    return types.CPointer(arr.dtype)(arr), codegen
+
+
+@intrinsic
+def _shifted(typingctx, ptr, k):
+    if not isinstance(ptr, types.CPointer) or not isinstance(k, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.gep(args[0], [args[1]])
+
+    return ptr(ptr, k), codegen
+
+
+@intrinsic
+def _as_floats(typingctx, ptr):
+    if not isinstance(ptr, types.CPointer) or ptr.dtype.bitwidth != 64:
+        return None
+    sig = types.CPointer(types.float64)(ptr)
+
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], context.get_value_type(sig.return_type))
+
+    return sig, codegen
+
+
+def _aliases_its_first_argument(lhs, args, alias_map, arg_aliases):
+    """numba's alias analysis: the result of `pointer` and its companions is the memory of
+    their first argument. Without this, numba's dead-code pass (run after inlining) takes a
+    write through a view made in a kernel for a write to a fresh local object, and drops it
+    when the view is not used again."""
+    rhs = args[0].name
+    if rhs in arg_aliases:
+        arg_aliases.add(lhs)
+    else:
+        alias_map.setdefault(rhs, set()).add(lhs)
+        alias_map.setdefault(lhs, set()).add(rhs)
+
+
+for _view in ("pointer", "shifted", "as_floats", "_data_pointer", "_shifted", "_as_floats"):
+    ir_utils.alias_func_extensions[(_view, __name__)] = _aliases_its_first_argument
+
+
+@overload(pointer, inline="always")
+def _pointer_jit(arr):
+    return lambda arr: _data_pointer(arr)
+
+
+@overload(shifted, inline="always")
+def _shifted_jit(view, k):
+    return lambda view, k: _shifted(_data_pointer(view), k)
+
+
+@overload(as_floats, inline="always")
+def _as_floats_jit(view):
+    return lambda view: _as_floats(_data_pointer(view))
 
 
 class Layout:
@@ -87,13 +192,15 @@ def shuffle(rng, items, n):
         items[i], items[j] = items[j], items[i]
 
 
-@njit(cache=True, inline="always")
+@kernel
 def is_legal(buf, n, action):
     """Whether `action` is among the legal actions buf[:n]: a policy checks its choice."""
+    found = False
     for i in range(n):
         if buf[i] == action:
-            return True
-    return False
+            found = True
+            break
+    return found
 
 
 @njit(cache=True)

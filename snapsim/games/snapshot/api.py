@@ -1,7 +1,11 @@
 """Two ways to run the one Snapshot engine: a parallel batch kernel and a step-by-step game.
 
-Both call `engine.step` with actions from `policies.policy_action`, so a game played
-through `SnapshotGame` with the same seed and policies is the game the batch produced.
+The step game asks `policies.policy_action` at every decision and plays it with
+`engine.step`; the batch plays a heuristic seat's decisions on the fast path
+(`policies.heuristic_decision`: the same choices and rules, without listing the legal actions
+or the forced moves in between, a preparation step at a time) and the other seats' as the
+step game does. A game played through `SnapshotGame` with the same seed and policies is the
+game the batch produced.
 Seeds: the root seed gives two 64-bit keys (numpy SeedSequence); game i draws its chance
 and policy streams from (key, i) alone, so results never depend on threads or chunking.
 """
@@ -18,12 +22,14 @@ from ...sim.kernel import (
     Policy,
     game_rngs,
     parse_policy,
+    pointer,
     policy_arrays,
     result_table,
     root_keys,
     run_blocks,
     seat_policies,
     seated_kinds,
+    shifted,
 )
 from ...sim.tuning import tuned_policy
 from . import engine as E
@@ -100,31 +106,43 @@ def _record(st, cfg, out_i, out_f, row, policy_of_seat):
 def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None, exact=None):
     """Play one game to the end; return its final state. `buf` (legal actions) and `mem`
     (the policies' memory) are the caller's work space, reused game after game; `search`
-    and `exact` as for `policies.policy_action`."""
+    and `exact` as for `policies.policy_action`.
+
+    A heuristic seat's decisions take the fast path (`policies.heuristic_decision`: no
+    listing of the legal actions, a whole preparation step at a time); the others are asked
+    as the step API asks them, after the forced moves are played (`engine.settle`)."""
     P.clear_memory(mem)
     st = E.new_game(cfg, comp, rng)
     n = E.settle(st, cfg, comp, rng, buf)
+    listed = True  # buf holds the n legal actions of the decision now
+    # the fast path's views (`sim.kernel.pointer`)
+    pst = pointer(st)
+    pcfg = pointer(cfg)
+    pcomp = pointer(comp)
+    pptab = pointer(ptab)
+    prng = pointer(rng)
+    pbuf = pointer(buf)
+    pmem = pointer(mem)
+    pparams = pointer(params)
     while st[E.PHASE] != E.PH_OVER:
         k = seats[E.decider(st)]
-        ph = st[E.PHASE]
-        if P.follows_plan(kinds[k]):
-            if ph == E.PH_PREP_DICE or ph == E.PH_PREP_TOKENS or (
-                    ph == E.PH_PREP_RESERVED and kinds[k] != P.EXACT):
-                n = P.prepare(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem, exact)
-                continue
-            # the heuristic kinds' interpreter, as `policies.policy_action` would call it
-            if exact is not None and kinds[k] == P.EXACT:
-                a = P.heuristic_action(st, cfg, comp, ptab, rng, params[k], buf, n, True, mem)
-            else:
-                a = P.heuristic_action(st, cfg, comp, ptab, rng, params[k], buf, n, None, mem)
-        elif kinds[k] == P.RANDOM:
-            a = P.random_action(rng, buf, n)
-        elif search is not None:
-            a = P.policy_action(st, cfg, comp, ptab, rng, kinds[k], params[k], buf, n, mem,
-                                search, exact)
+        kind = kinds[k]
+        if P.follows_plan(kind):
+            P.heuristic_decision(pst, pcfg, pcomp, pptab, prng, kind,
+                                 shifted(pparams, k * params.shape[1]), pbuf, pmem, exact)
+            listed = False
+        elif not listed:
+            n = E.settle(st, cfg, comp, rng, buf)  # the forced moves may change who decides
+            listed = True
         else:
-            raise ValueError("a line-up seating a search policy passes search=True")
-        n = E.step(st, cfg, comp, rng, a, buf)
+            if kind == P.RANDOM:
+                a = P.random_action(rng, buf, n)
+            elif search is not None:
+                a = P.policy_action(st, cfg, comp, ptab, rng, kind, params[k], buf, n, mem,
+                                    search, exact)
+            else:
+                raise ValueError("a line-up seating a search policy passes search=True")
+            n = E.step(st, cfg, comp, rng, a, buf)
     return st
 
 

@@ -13,6 +13,7 @@ from ...sim.config import RuleKnobs
 from ...sim.toml_loader import MAX_POINTS
 from . import engine as E
 from .components import Components, load_components
+from .plans import MAX_T, PHOTO_DICE, PHOTO_DIFFICULTY
 
 # Phase 4 Step C: photos that trigger the end, by player count (5 players: the rulebook's 7).
 RULEBOOK_TARGET = {2: 9, 3: 8, 4: 7, 5: 7}
@@ -132,4 +133,4 @@ class SnapshotConfig(RuleKnobs):
 
 def photo_table() -> np.ndarray:
     """The exact photograph table the policies read: [dice-1, tokens, difficulty-1]."""
-    return photo_table_kernel(6, 20, 40)
+    return photo_table_kernel(PHOTO_DICE, MAX_T, PHOTO_DIFFICULTY)

@@ -2,12 +2,17 @@
 
 A game is an int64 state vector `st` (layout below), two splitmix64 streams in `rng`
 (chance: shuffles and dice; policy: random choices of policies) and read-only inputs: the
-config vector `cfg` and the component vector `comp` (flat int64, layout below: one array
-rather than a tuple of arrays, because every call passing a tuple pays a reference count
-per member). Play advances by actions: every
-decision the rulebook gives a player is one small action (draw, offer, place, one die, one
-re-roll token ...), `legal_actions` lists them and `step` applies one and then plays every
-forced move, so the batch kernel and the step API run exactly the same code.
+config vector `cfg` and the component vector `comp` (flat int64, layout below). Play
+advances by actions: every decision the rulebook gives a player is one small action (draw,
+offer, place, one die, one re-roll token ...), `legal_actions` lists them, `apply_action`
+applies one (each kind of action is one rule function below) and `step` applies one and
+then plays every forced move. The step API plays through `step`; the batch's fast path
+(`policies.heuristic_decision`) applies the heuristic seats' actions through the same
+rule functions without listing them first, so both play exactly the same game.
+
+The kernels take their arrays as `sim.kernel.pointer`s (no reference counting, see there);
+the functions called from Python or from array code (`legal_actions`, `apply_action`,
+`step`, `settle`) make the pointers themselves.
 
 Phases follow the rulebook: Set-Up (where a dealt raccoon goes), Research (draw / stop,
 offers, place / reserve / accept / spook), Preparation (reserved cards, dice, tokens),
@@ -16,9 +21,8 @@ awards, game end).
 """
 
 import numpy as np
-from numba import njit
 
-from ...sim.kernel import Layout, randint, shuffle
+from ...sim.kernel import Layout, kernel, pointer, randint, shifted, shuffle
 
 N_CARDS = 37  # 36 animals + the raccoon
 RACCOON = 36
@@ -87,24 +91,25 @@ def component_vector(a):
     return comp
 
 
-@njit(cache=True, inline="always")
+@kernel
 def award_value(comp, cat, i):
     """Prestige of the i-th token (0 = top) of award category `cat`."""
     return comp[K_AWARDS + cat * comp[K_AWARD_WIDTH] + i]
 
 
-@njit(cache=True)
+@kernel
 def is_cover(comp, a, c):
     at = comp[K_COVER_AT] + 2 * a
-    return comp[at] == c or comp[at + 1] == c
+    first, second = comp[at], comp[at + 1]
+    return first == c or second == c
 
 
-@njit(cache=True)
+@kernel
 def assignment_symbols(comp, a):
     return comp[comp[K_ASSIGN_SYM_AT] + a]
 
 
-@njit(cache=True)
+@kernel
 def chart_value(comp, a, count):
     """Feature-article prestige for `count` matching symbols (the chart's last value beyond)."""
     w = comp[K_CHART_WIDTH]
@@ -149,28 +154,39 @@ MAX_LEGAL = 128
 ARG_SPAN = 64  # an action's argument is below this
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def act(kind, arg=0):
     """The action code of `kind` with argument `arg` (card, habitat or token source)."""
     return kind * ARG_SPAN + arg
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def act_kind(a):
     return a // ARG_SPAN
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def act_arg(a):
     return a % ARG_SPAN
 
-@njit(cache=True, inline="always")
+
+@kernel(inline="always")
+def lowest_bit(mask):
+    """The index of the lowest set bit of a nonzero bit mask."""
+    i = 0
+    while mask >> i & 1 == 0:
+        i += 1
+    return i
+
+
+@kernel
 def reserved_placement(comp, arg):
     """(card, habitat) that A_PLACE_RESERVED's argument names: a reserved animal goes to its
     own habitat, the raccoon to the one its argument names (RACCOON_ARG + habitat)."""
-    if arg >= RACCOON_ARG:
-        return RACCOON, arg - RACCOON_ARG
-    return arg, comp[K_HAB + arg]
+    c, h = RACCOON, arg - RACCOON_ARG
+    if arg < RACCOON_ARG:
+        c, h = arg, comp[K_HAB + arg]
+    return c, h
 
 
 # ---------------------------------------------------------------- card locations
@@ -254,10 +270,11 @@ AWARD_ROUND = _field("AWARD_ROUND", N_CAT * MAX_STACK)  # round (1-based) each t
 STATE_SIZE = _layout.size
 
 
+
 # ---------------------------------------------------------------- randomness
 
 
-@njit(cache=True)
+@kernel
 def roll(rng):
     """One d6 from the chance stream."""
     return randint(rng, 0, 6) + 1
@@ -266,29 +283,30 @@ def roll(rng):
 # ---------------------------------------------------------------- small queries
 
 
-@njit(cache=True, inline="always")
+@kernel
 def n_players(cfg):
     return cfg[C_PLAYERS]
 
 
-@njit(cache=True, inline="always")
+@kernel
 def card_difficulty(st, comp, c):
-    return st[RACCOON_DIFF] if c == RACCOON else comp[K_DIFF + c]
+    d = comp[K_DIFF + c]
+    if c == RACCOON:
+        d = st[RACCOON_DIFF]
+    return d
 
 
-@njit(cache=True)
+@kernel
 def habitat_top(st, comp, h):
     """Highest difficulty among the animals in habitat h (0 if empty)."""
     top = 0
     for c in range(N_CARDS):
         if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h:
-            d = card_difficulty(st, comp, c)
-            if d > top:
-                top = d
+            top = max(top, card_difficulty(st, comp, c))
     return top
 
 
-@njit(cache=True)
+@kernel
 def habitat_tops(st, comp):
     """Every habitat's `habitat_top`, in one pass over the cards (habitat order)."""
     t0 = t1 = t2 = t3 = 0
@@ -307,23 +325,25 @@ def habitat_tops(st, comp):
     return (t0, t1, t2, t3)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def can_place(st, comp, c, h, top):
     """Option A: the card is placed only above every animal already in its habitat (`top`,
     that habitat's `habitat_top`)."""
+    ok = card_difficulty(st, comp, c) > top
     if c != RACCOON and comp[K_HAB + c] != h:
-        return False
-    return card_difficulty(st, comp, c) > top
+        ok = False
+    return ok
 
 
-@njit(cache=True)
+@kernel
 def free_slots(st, cfg, p):
-    if cfg[C_RESERVING] == 0:
-        return 0
-    return cfg[C_RESERVE_LIMIT] - st[N_RESERVED + p]
+    free = 0
+    if cfg[C_RESERVING] != 0:
+        free = cfg[C_RESERVE_LIMIT] - st[N_RESERVED + p]
+    return free
 
 
-@njit(cache=True)
+@kernel
 def table_scan(st):
     """One pass over the table: (dice still owed to sideways cards, one on each and one on
     each of their habitats; habitats holding a sideways card; habitats holding an animal),
@@ -344,7 +364,7 @@ def table_scan(st):
     return need, habs, animals
 
 
-@njit(cache=True, inline="always")
+@kernel
 def sideways_need(st, scan, extra_hab):
     """The dice owed (from `table_scan`'s `scan`) counting one more sideways card in habitat
     `extra_hab`: its own die, and its habitat's if that owes none yet."""
@@ -354,41 +374,65 @@ def sideways_need(st, scan, extra_hab):
     return need + 1
 
 
-@njit(cache=True)
+@kernel
 def can_offer(st, cfg, p):
     """An offer needs a free reserve slot and a token to pay (Option D)."""
-    return free_slots(st, cfg, p) > 0 and st[TOKENS + p] >= cfg[C_OFFER_PRICE]
+    ok = free_slots(st, cfg, p) > 0 and st[TOKENS + p] >= cfg[C_OFFER_PRICE]
+    return ok
 
 
-@njit(cache=True)
+@kernel
 def offers_open(cfg):
-    return cfg[C_OFFERS] == 1 and cfg[C_RESERVING] == 1 and cfg[C_TOKENS] == 1
+    ok = cfg[C_OFFERS] == 1 and cfg[C_RESERVING] == 1 and cfg[C_TOKENS] == 1
+    return ok
 
 
-@njit(cache=True)
+@kernel
 def next_asked(st, cfg, after):
     """The next player, in priority order after `after`, who is able to offer (-1: none)."""
     n = n_players(cfg)
     cur = st[CUR]
     k = (after - cur) % n
+    asked = -1
     for i in range(k + 1, n):
         p = (cur + i) % n
         if can_offer(st, cfg, p):
-            return p
-    return -1
+            asked = p
+            break
+    return asked
 
 
-@njit(cache=True)
+@kernel
 def deck_can_draw(st):
-    if st[N_DECK] > 0:
-        return True
-    for c in range(N_CARDS):
-        if st[LOC + c] == L_DISCARD:
-            return True
-    return False
+    ok = st[N_DECK] > 0
+    if not ok:
+        for c in range(N_CARDS):
+            if st[LOC + c] == L_DISCARD:
+                ok = True
+                break
+    return ok
 
 
-@njit(cache=True)
+@kernel
+def placements(st, cfg, comp):
+    """Option A for the drawn card: (bit mask of the habitats it may be placed in, whether
+    any habitat would take it). A card placed after a refused offer goes sideways, so it may
+    go only where the dice it then owes still fit."""
+    c = st[DRAWN]
+    offer = st[OFFERER] >= 0
+    tops = habitat_tops(st, comp)
+    scan = table_scan(st) if offer else (0, 0, 0)
+    mask = 0
+    fits = False
+    for h in range(N_HAB):
+        if can_place(st, comp, c, h, tops[h]):
+            fits = True
+            if not offer or sideways_need(st, scan, h) <= cfg[C_DICE]:
+                mask |= 1 << h
+    return mask, fits
+
+
+@kernel
 def reroll_sources(st, cfg, out, n):
     """Phase 3, Re-Rolls: the tokens of one re-roll may come from the supply and from tokens
     on any animal cards, in any combination. A re-roll is bought one token at a time, each
@@ -396,45 +440,58 @@ def reroll_sources(st, cfg, out, n):
     So that each combination is one sequence, a re-roll's tokens are named in card order with
     the supply last (PAY_FLOOR), and a source is offered only if it and the sources after it
     still hold the tokens the re-roll needs. Writes the token actions from out[n]; returns n."""
-    if cfg[C_TOKENS] == 0:
-        return n
-    need = cfg[C_REROLL_COST] - st[PAY_PENDING]
-    floor = st[PAY_FLOOR]
-    supply = st[TOKENS + st[CUR]]
-    later = supply  # tokens at the sources from the current one on
-    for c in range(floor, N_CARDS):
-        later += st[TOK_ON + c]  # cards off the table hold no tokens
-    for c in range(floor, N_CARDS):
-        if st[TOK_ON + c] > 0:
-            if later >= need:
-                out[n] = act(A_REROLL, c)
-                n += 1
-            later -= st[TOK_ON + c]
-    if supply > 0 and supply >= need:
-        out[n] = act(A_REROLL, SUPPLY)
-        n += 1
+    if cfg[C_TOKENS] != 0:
+        need = cfg[C_REROLL_COST] - st[PAY_PENDING]
+        floor = st[PAY_FLOOR]
+        supply = st[TOKENS + st[CUR]]
+        later = supply  # tokens at the sources from the current one on
+        for c in range(floor, N_CARDS):
+            later += st[TOK_ON + c]  # cards off the table hold no tokens
+        for c in range(floor, N_CARDS):
+            if st[TOK_ON + c] > 0:
+                if later >= need:
+                    out[n] = act(A_REROLL, c)
+                    n += 1
+                later -= st[TOK_ON + c]
+        if supply > 0 and supply >= need:
+            out[n] = act(A_REROLL, SUPPLY)
+            n += 1
     return n
 
 
-@njit(cache=True)
+@kernel
 def setup_raccoon_fits(st, comp, h):
     """Set-Up 4: cards go out in ascending difficulty, so when the raccoon goes out only the
     set-up animals up to its difficulty are there (an equal one first: a ruling); it needs a
     habitat where those are all below it."""
     rd = st[RACCOON_DIFF]
+    fits = True
     for c in range(RACCOON):
         if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h and comp[K_DIFF + c] == rd:
-            return False
-    return True
+            fits = False
+    return fits
+
+
+@kernel
+def next_habitat(st):
+    """The first habitat (in habitat order) with dice on it still to resolve (-1: none)."""
+    first = -1
+    for h in range(N_HAB - 1, -1, -1):
+        if st[HAB_DICE + h] > 0 and st[RESOLVED + h] == 0:
+            first = h
+    return first
 
 
 # ---------------------------------------------------------------- legal actions
 
 
-@njit(cache=True, inline="always")
-def list_actions(st, cfg, comp, out):
-    """Write the legal actions into `out`; return how many (compiled into `settle`, which
-    lists at every decision; `legal_actions` serves the other callers)."""
+@kernel
+def legal_actions(st, cfg, comp, out):
+    """Write the legal actions into `out`; return how many."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    out = pointer(out)
     n = 0
     ph = st[PHASE]
     p = st[CUR]
@@ -450,21 +507,15 @@ def list_actions(st, cfg, comp, out):
         n += 2
     elif ph == PH_DECIDE:
         c = st[DRAWN]
-        offer = st[OFFERER] >= 0
-        fits = False
-        tops = habitat_tops(st, comp)
-        scan = table_scan(st) if offer else (0, 0, 0)
+        mask, fits = placements(st, cfg, comp)
         for h in range(N_HAB):
-            if can_place(st, comp, c, h, tops[h]):
-                fits = True
-                # a refused offer's card is placed sideways: the dice owed must still fit
-                if not offer or sideways_need(st, scan, h) <= cfg[C_DICE]:
-                    out[n] = act(A_PLACE, h)
-                    n += 1
+            if mask >> h & 1:
+                out[n] = act(A_PLACE, h)
+                n += 1
         if free_slots(st, cfg, p) > 0:
             out[n] = act(A_RESERVE)
             n += 1
-        if offer:
+        if st[OFFERER] >= 0:
             out[n] = act(A_ACCEPT)
             n += 1
         elif not fits:
@@ -538,16 +589,10 @@ def list_actions(st, cfg, comp, out):
     return n
 
 
-@njit(cache=True)
-def legal_actions(st, cfg, comp, out):
-    """Write the legal actions into `out`; return how many."""
-    return list_actions(st, cfg, comp, out)
-
-
 # ---------------------------------------------------------------- setup
 
 
-@njit(cache=True)
+@kernel
 def shuffle_deck(st, rng, cards, n):
     """Fisher-Yates over cards[:n] into the deck."""
     shuffle(rng, cards, n)
@@ -557,11 +602,11 @@ def shuffle_deck(st, rng, cards, n):
     st[N_DECK] = n
 
 
-@njit(cache=True)
+@kernel
 def reshuffle(st, rng):
     """An empty deck is refilled by shuffling the discards (Phase 1), listed in the empty
     deck's own slots."""
-    cards = st[DECK:DECK + N_CARDS]
+    cards = shifted(st, DECK)
     n = np.int64(0)  # a count, not the constant 0: numba would compile shuffle_deck for both
     for c in range(N_CARDS):
         if st[LOC + c] == L_DISCARD:
@@ -570,7 +615,7 @@ def reshuffle(st, rng):
     shuffle_deck(st, rng, cards, n)
 
 
-@njit(cache=True)
+@kernel
 def draw_card(st, rng):
     if st[N_DECK] == 0:
         reshuffle(st, rng)
@@ -581,7 +626,7 @@ def draw_card(st, rng):
     return c
 
 
-@njit(cache=True)
+@kernel
 def new_game(cfg, comp, rng):
     """Set-up: shuffle, deal 3 cards to the table in ascending order, assignments, tokens."""
     st = np.zeros(STATE_SIZE, np.int64)
@@ -590,7 +635,15 @@ def new_game(cfg, comp, rng):
         st[OWNER + c] = -1
         st[ON_HAB + c] = -1
         st[LOC + c] = L_BOX
-    cards = np.arange(N_CARDS)
+    cards = np.arange(max(N_CARDS, comp[K_N_ASSIGN]))
+    fill_new_game(pointer(st), pointer(cfg), pointer(comp), pointer(rng), pointer(cards))
+    return st
+
+
+@kernel
+def fill_new_game(st, cfg, comp, rng, cards):
+    """`new_game` into the fresh state st (`cards`: 0, 1, 2, ..., work space for the deck's
+    and the assignments' shuffles)."""
     shuffle_deck(st, rng, cards, N_CARDS if cfg[C_RACCOON] == 1 else N_CARDS - 1)
     # set-up cards go to their natural habitats without spooking; a raccoon among them waits,
     # drawn, for the starting player to choose its habitat (PH_SETUP, `setup_raccoon_fits`)
@@ -605,7 +658,9 @@ def new_game(cfg, comp, rng):
             st[ON_HAB + c] = comp[K_HAB + c]
     n = n_players(cfg)
     n_assign = comp[K_N_ASSIGN]
-    perm = np.arange(n_assign)
+    perm = cards  # the assignments' shuffle, in the cards' work space
+    for a in range(n_assign):
+        perm[a] = a
     shuffle(rng, perm, n_assign)
     for p in range(n):
         st[ASSIGN + p] = perm[p]
@@ -620,10 +675,9 @@ def new_game(cfg, comp, rng):
     if raccoon_dealt:
         st[DRAWN] = RACCOON
         st[PHASE] = PH_SETUP
-    return st
 
 
-@njit(cache=True)
+@kernel
 def start_turn(st, cfg):
     st[PHASE] = PH_RESEARCH
     st[PLACED_TURN] = 0
@@ -633,10 +687,55 @@ def start_turn(st, cfg):
     st[ST_TURNS + st[CUR]] += 1
 
 
+@kernel
+def setup_raccoon(st, h):
+    """Set-Up 4: the starting player puts a raccoon dealt at set-up into habitat h."""
+    st[LOC + RACCOON] = L_TABLE
+    st[ON_HAB + RACCOON] = h
+    st[DRAWN] = -1
+    st[PHASE] = PH_RESEARCH
+
+
 # ---------------------------------------------------------------- phase 1: research
 
 
-@njit(cache=True)
+@kernel
+def draw(st, cfg, rng):
+    """Draw a card (Phase 1); the players able to offer are asked in priority order."""
+    p = st[CUR]
+    c = draw_card(st, rng)
+    st[DRAWN] = c
+    st[ST_DRAWS + p] += 1
+    st[OFFERER] = -1
+    st[ASKED] = next_asked(st, cfg, p) if offers_open(cfg) else -1
+    st[PHASE] = PH_OFFER if st[ASKED] >= 0 else PH_DECIDE
+
+
+@kernel
+def stop_drawing(st):
+    """End Research: on to Preparation (its reserved-cards step only with reserved cards)."""
+    st[PHASE] = PH_PREP_RESERVED
+    if st[N_RESERVED + st[CUR]] == 0:
+        st[PHASE] = PH_PREP_DICE
+
+
+@kernel
+def make_offer(st):
+    """Option D: the asked player offers to reserve the drawn card."""
+    st[OFFERER] = st[ASKED]
+    st[ST_OFFERS_MADE + st[ASKED]] += 1
+    st[PHASE] = PH_DECIDE
+
+
+@kernel
+def pass_offer(st, cfg):
+    """The asked player makes no offer: the next one able to is asked."""
+    st[ASKED] = next_asked(st, cfg, st[ASKED])
+    if st[ASKED] < 0:
+        st[PHASE] = PH_DECIDE
+
+
+@kernel
 def after_card(st):
     st[DRAWN] = -1
     st[OFFERER] = -1
@@ -644,7 +743,7 @@ def after_card(st):
     st[PHASE] = PH_RESEARCH
 
 
-@njit(cache=True)
+@kernel
 def place_card(st, cfg, c, h, sideways):
     p = st[CUR]
     st[LOC + c] = L_TABLE
@@ -657,14 +756,43 @@ def place_card(st, cfg, c, h, sideways):
     st[ST_PLACED + p] += 1
 
 
-@njit(cache=True)
+@kernel
+def place_drawn(st, cfg, h):
+    """Option A: the drawn card into habitat h, sideways if an offer for it was refused."""
+    place_card(st, cfg, st[DRAWN], h, 1 if st[OFFERER] >= 0 else 0)
+    after_card(st)
+
+
+@kernel
 def reserve_card(st, c, p):
     st[LOC + c] = L_RESERVE
     st[OWNER + c] = p
     st[N_RESERVED + p] += 1
 
 
-@njit(cache=True)
+@kernel
+def reserve_drawn(st):
+    """Option C: the drawer reserves the drawn card."""
+    reserve_card(st, st[DRAWN], st[CUR])
+    after_card(st)
+
+
+@kernel
+def accept_offer(st, cfg):
+    """Option D: the offering player reserves the drawn card and pays the drawer."""
+    p = st[CUR]
+    q = st[OFFERER]
+    reserve_card(st, st[DRAWN], q)
+    price = cfg[C_OFFER_PRICE]
+    st[TOKENS + q] -= price
+    st[TOKENS + p] += price
+    st[ST_TOK_OFFERS_OUT + q] += price
+    st[ST_TOK_OFFERS_IN + p] += price
+    st[ST_OFFERS_TAKEN + q] += 1
+    after_card(st)
+
+
+@kernel
 def discard(st, c):
     st[LOC + c] = L_DISCARD
     st[OWNER + c] = -1
@@ -674,7 +802,7 @@ def discard(st, c):
     st[TOK_ON + c] = 0
 
 
-@njit(cache=True)
+@kernel
 def spook(st, cfg, comp, h):
     """Option B: the drawn card and every animal in its habitat are discarded; turn over."""
     p = st[CUR]
@@ -690,10 +818,81 @@ def spook(st, cfg, comp, h):
     review(st, cfg, comp)
 
 
+# ---------------------------------------------------------------- phase 2: preparation
+
+
+@kernel
+def place_reserved(st, comp, arg):
+    """Step A: a reserved card into its habitat (the raccoon into the one `arg` names),
+    sideways: it must be photographed this turn."""
+    c, h = reserved_placement(comp, arg)
+    st[LOC + c] = L_TABLE
+    st[OWNER + c] = -1
+    st[ON_HAB + c] = h
+    st[SIDEWAYS + c] = 1
+    st[N_RESERVED + st[CUR]] -= 1
+
+
+@kernel
+def end_dice(st, cfg, comp):
+    """Step B done: on to the tokens (Step C), or with no tokens in play to photography."""
+    st[PHASE] = PH_PREP_TOKENS if cfg[C_TOKENS] == 1 else PH_RESOLVE
+    if st[PHASE] == PH_RESOLVE:
+        start_photography(st, cfg, comp)
+
+
+@kernel
+def start_photography(st, cfg, comp):
+    if next_habitat(st) >= 0:
+        st[PHASE] = PH_RESOLVE
+    else:
+        review(st, cfg, comp)
+
+
 # ---------------------------------------------------------------- phase 3: photography
 
 
-@njit(cache=True)
+@kernel
+def explore(st, cfg, comp, rng, h):
+    """Step A: roll the habitat's dice; any one meeting its explore value succeeds (dice are
+    never summed). A failure waits for re-rolls (PH_REROLL)."""
+    st[RES_HAB] = h
+    st[POT] = 0
+    st[PAY_PENDING] = 0
+    st[PAY_FLOOR] = 0
+    success = False
+    for _ in range(st[HAB_DICE + h]):
+        if roll(rng) >= comp[K_EXPLORE + h]:
+            success = True
+    if success:
+        explored(st, cfg, comp, rng, h)
+    else:
+        st[PHASE] = PH_REROLL
+
+
+@kernel
+def pay_reroll(st, cfg, comp, rng, source):
+    """Re-Rolls: one token toward a re-roll from `source` (a card, or SUPPLY); once the cost
+    is paid one die is re-rolled."""
+    p = st[CUR]
+    if source == SUPPLY:
+        st[TOKENS + p] -= 1
+    else:
+        st[TOK_ON + source] -= 1  # off the card: that animal's total drops by one
+    st[POT] += 1
+    st[PAY_PENDING] += 1
+    st[PAY_FLOOR] = source
+    if st[PAY_PENDING] == cfg[C_REROLL_COST]:  # paid: re-roll one die
+        st[PAY_PENDING] = 0
+        st[PAY_FLOOR] = 0
+        st[ST_REROLLS + p] += 1
+        st[REROLLS_TURN] += 1
+        h = st[RES_HAB]
+        if roll(rng) >= comp[K_EXPLORE + h]:
+            explored(st, cfg, comp, rng, h)
+
+
+@kernel
 def photograph(st, cfg, comp, rng, h):
     """Step B: each animal with dice in the explored habitat is rolled on its own."""
     p = st[CUR]
@@ -721,7 +920,7 @@ def photograph(st, cfg, comp, rng, h):
     finish_habitat(st, cfg, comp, h)
 
 
-@njit(cache=True)
+@kernel
 def add_photo(st, cfg, comp, p, c):
     st[PHOTOS + p] += 1
     st[PHOTOS_TURN] += 1
@@ -738,7 +937,7 @@ def add_photo(st, cfg, comp, p, c):
             st[COVER_DONE + p] = 1
 
 
-@njit(cache=True)
+@kernel
 def fail_explore(st, cfg, comp, h):
     """Failed exploration: animals with dice are discarded, every token returns."""
     p = st[CUR]
@@ -752,7 +951,7 @@ def fail_explore(st, cfg, comp, h):
     finish_habitat(st, cfg, comp, h)
 
 
-@njit(cache=True)
+@kernel
 def explored(st, cfg, comp, rng, h):
     """Successful exploration: re-roll tokens go to the bank, then photograph."""
     st[ST_TOK_REROLL + st[CUR]] += st[POT]
@@ -760,21 +959,17 @@ def explored(st, cfg, comp, rng, h):
     photograph(st, cfg, comp, rng, h)
 
 
-@njit(cache=True)
+@kernel
 def finish_habitat(st, cfg, comp, h):
     st[RESOLVED + h] = 1
     st[RES_HAB] = -1
-    for j in range(N_HAB):
-        if st[HAB_DICE + j] > 0 and st[RESOLVED + j] == 0:
-            st[PHASE] = PH_RESOLVE
-            return
-    review(st, cfg, comp)
+    start_photography(st, cfg, comp)
 
 
 # ---------------------------------------------------------------- phase 4: review
 
 
-@njit(cache=True)
+@kernel
 def take_award(st, comp, p, cat):
     """Take the top token of a category's stack."""
     i = st[AWARD_NEXT + cat]
@@ -785,7 +980,7 @@ def take_award(st, comp, p, cat):
     st[AWARDS_WON + p * N_CAT + cat] += 1
 
 
-@njit(cache=True)
+@kernel
 def collect_awards(st, comp, p):
     """The k-th award of a category needs 3k animals of the habitat (Generalist: k of each)."""
     least = 1 << 30
@@ -800,7 +995,7 @@ def collect_awards(st, comp, p):
         take_award(st, comp, p, g)
 
 
-@njit(cache=True)
+@kernel
 def review(st, cfg, comp):
     p = st[CUR]
     if st[PHOTOS_TURN] == 0 and cfg[C_TOKENS] == 1:
@@ -820,39 +1015,40 @@ def review(st, cfg, comp):
     if st[PHOTOS + p] >= cfg[C_TARGET] and st[END_TRIGGERED] == 0:
         st[END_TRIGGERED] = 1
         st[ST_END_ROUND] = st[ROUND]
-    n = n_players(cfg)
-    nxt = (p + 1) % n
+    nxt = (p + 1) % n_players(cfg)
+    over = False
     if nxt == 0:
         if st[END_TRIGGERED] == 1:
-            end_game(st, cfg, comp)
-            return
-        st[ROUND] += 1
-        if st[ROUND] >= cfg[C_MAX_ROUNDS]:
-            st[TRUNCATED] = 1
-            end_game(st, cfg, comp)
-            return
-    st[CUR] = nxt
-    start_turn(st, cfg)
+            over = True
+        else:
+            st[ROUND] += 1
+            if st[ROUND] >= cfg[C_MAX_ROUNDS]:
+                st[TRUNCATED] = 1
+                over = True
+    if over:
+        end_game(st, cfg, comp)
+    else:
+        st[CUR] = nxt
+        start_turn(st, cfg)
 
 
-@njit(cache=True)
+@kernel
 def end_game(st, cfg, comp):
     """Scoring: animals, awards, cover photo, feature article."""
     st[PHASE] = PH_OVER
-    if cfg[C_ASSIGNMENTS] == 0:
-        return
-    for p in range(n_players(cfg)):
-        a = st[ASSIGN + p]
-        st[S_COVER + p] = cfg[C_COVER_POINTS] * st[COVER_DONE + p]
-        st[S_ARTICLE + p] = chart_value(comp, a, st[SYM_COUNT + p])
+    if cfg[C_ASSIGNMENTS] != 0:
+        for p in range(n_players(cfg)):
+            a = st[ASSIGN + p]
+            st[S_COVER + p] = cfg[C_COVER_POINTS] * st[COVER_DONE + p]
+            st[S_ARTICLE + p] = chart_value(comp, a, st[SYM_COUNT + p])
 
 
-@njit(cache=True)
+@kernel
 def score(st, p):
     return st[S_PRESTIGE + p] + st[S_AWARDS + p] + st[S_COVER + p] + st[S_ARTICLE + p]
 
 
-@njit(cache=True)
+@kernel
 def win_shares(st, cfg):
     """Each player's `win_share`."""
     n = n_players(cfg)
@@ -862,7 +1058,7 @@ def win_shares(st, cfg):
     return out
 
 
-@njit(cache=True)
+@kernel
 def win_share(st, cfg, p):
     """Player p's share of the win: highest score wins; ties: most tokens; still tied: the
     win is shared."""
@@ -874,68 +1070,47 @@ def win_share(st, cfg, p):
         t = st[TOKENS + q]
         if s > best_s or (s == best_s and t > best_t):
             best_s, best_t = s, t
-    if score(st, p) != best_s or st[TOKENS + p] != best_t:
-        return 0.0
-    k = 0
-    for q in range(n):
-        if score(st, q) == best_s and st[TOKENS + q] == best_t:
-            k += 1
-    return 1.0 / k
+    share = 0.0
+    if score(st, p) == best_s and st[TOKENS + p] == best_t:
+        k = 0
+        for q in range(n):
+            if score(st, q) == best_s and st[TOKENS + q] == best_t:
+                k += 1
+        share = 1.0 / k
+    return share
 
 
 # ---------------------------------------------------------------- applying actions
 
 
-@njit(cache=True)
+@kernel
 def apply_action(st, cfg, comp, rng, action):
-    """Apply one legal action (not checked here: `legal_actions` is the contract)."""
+    """Apply one legal action (not checked here: `legal_actions` is the contract): each kind
+    is one rule of the phase it belongs to."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    rng = pointer(rng)
     kind = act_kind(action)
     arg = act_arg(action)
-    p = st[CUR]
     if kind == A_DRAW:
-        c = draw_card(st, rng)
-        st[DRAWN] = c
-        st[ST_DRAWS + p] += 1
-        st[OFFERER] = -1
-        st[ASKED] = next_asked(st, cfg, p) if offers_open(cfg) else -1
-        st[PHASE] = PH_OFFER if st[ASKED] >= 0 else PH_DECIDE
+        draw(st, cfg, rng)
     elif kind == A_STOP:
-        st[PHASE] = PH_PREP_RESERVED
-        if st[N_RESERVED + p] == 0:
-            st[PHASE] = PH_PREP_DICE
+        stop_drawing(st)
     elif kind == A_OFFER:
-        st[OFFERER] = st[ASKED]
-        st[ST_OFFERS_MADE + st[ASKED]] += 1
-        st[PHASE] = PH_DECIDE
+        make_offer(st)
     elif kind == A_PASS:
-        st[ASKED] = next_asked(st, cfg, st[ASKED])
-        if st[ASKED] < 0:
-            st[PHASE] = PH_DECIDE
+        pass_offer(st, cfg)
     elif kind == A_PLACE:
-        place_card(st, cfg, st[DRAWN], arg, 1 if st[OFFERER] >= 0 else 0)
-        after_card(st)
+        place_drawn(st, cfg, arg)
     elif kind == A_RESERVE:
-        reserve_card(st, st[DRAWN], p)
-        after_card(st)
+        reserve_drawn(st)
     elif kind == A_ACCEPT:
-        q = st[OFFERER]
-        reserve_card(st, st[DRAWN], q)
-        price = cfg[C_OFFER_PRICE]
-        st[TOKENS + q] -= price
-        st[TOKENS + p] += price
-        st[ST_TOK_OFFERS_OUT + q] += price
-        st[ST_TOK_OFFERS_IN + p] += price
-        st[ST_OFFERS_TAKEN + q] += 1
-        after_card(st)
+        accept_offer(st, cfg)
     elif kind == A_SPOOK:
         spook(st, cfg, comp, arg)
     elif kind == A_PLACE_RESERVED:
-        c, h = reserved_placement(comp, arg)
-        st[LOC + c] = L_TABLE
-        st[OWNER + c] = -1
-        st[ON_HAB + c] = h
-        st[SIDEWAYS + c] = 1
-        st[N_RESERVED + p] -= 1
+        place_reserved(st, comp, arg)
     elif kind == A_RESERVED_DONE:
         st[PHASE] = PH_PREP_DICE
     elif kind == A_DIE_HABITAT:
@@ -945,83 +1120,58 @@ def apply_action(st, cfg, comp, rng, action):
         st[DICE_ON + arg] += 1
         st[DICE_LEFT] -= 1
     elif kind == A_DICE_DONE:
-        st[PHASE] = PH_PREP_TOKENS if cfg[C_TOKENS] == 1 else PH_RESOLVE
-        if st[PHASE] == PH_RESOLVE:
-            start_photography(st, cfg, comp)
+        end_dice(st, cfg, comp)
     elif kind == A_TOKEN:
         st[TOK_ON + arg] += 1
-        st[TOKENS + p] -= 1
+        st[TOKENS + st[CUR]] -= 1
     elif kind == A_TOKENS_DONE:
         start_photography(st, cfg, comp)
     elif kind == A_RESOLVE:
-        st[RES_HAB] = arg
-        st[POT] = 0
-        st[PAY_PENDING] = 0
-        st[PAY_FLOOR] = 0
-        success = False
-        for _ in range(st[HAB_DICE + arg]):
-            if roll(rng) >= comp[K_EXPLORE + arg]:  # dice are never summed
-                success = True
-        if success:
-            explored(st, cfg, comp, rng, arg)
-        else:
-            st[PHASE] = PH_REROLL
+        explore(st, cfg, comp, rng, arg)
     elif kind == A_REROLL:
-        if arg == SUPPLY:
-            st[TOKENS + p] -= 1
-        else:
-            st[TOK_ON + arg] -= 1  # off the card: that animal's total drops by one
-        st[POT] += 1
-        st[PAY_PENDING] += 1
-        st[PAY_FLOOR] = arg
-        if st[PAY_PENDING] == cfg[C_REROLL_COST]:  # paid: re-roll one die
-            st[PAY_PENDING] = 0
-            st[PAY_FLOOR] = 0
-            st[ST_REROLLS + p] += 1
-            st[REROLLS_TURN] += 1
-            h = st[RES_HAB]
-            if roll(rng) >= comp[K_EXPLORE + h]:
-                explored(st, cfg, comp, rng, h)
+        pay_reroll(st, cfg, comp, rng, arg)
     elif kind == A_GIVE_UP:
         fail_explore(st, cfg, comp, st[RES_HAB])
     elif kind == A_SETUP_RACCOON:
-        st[LOC + RACCOON] = L_TABLE
-        st[ON_HAB + RACCOON] = arg
-        st[DRAWN] = -1
-        st[PHASE] = PH_RESEARCH
+        setup_raccoon(st, arg)
 
 
-@njit(cache=True)
-def start_photography(st, cfg, comp):
-    for h in range(N_HAB):
-        if st[HAB_DICE + h] > 0:
-            st[PHASE] = PH_RESOLVE
-            return
-    review(st, cfg, comp)
-
-
-@njit(cache=True)
+@kernel
 def step(st, cfg, comp, rng, action, buf):
     """Apply `action`, then every forced move (a decision with a single legal action).
 
     Returns the number of legal actions now, which are left in `buf` (0 when over).
     """
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    rng = pointer(rng)
+    buf = pointer(buf)
     apply_action(st, cfg, comp, rng, action)
-    return settle(st, cfg, comp, rng, buf)
+    n = settle(st, cfg, comp, rng, buf)
+    return n
 
 
-@njit(cache=True)
+@kernel
 def settle(st, cfg, comp, rng, buf):
     """Play forced moves until a real decision (or the end); returns its legal-action count."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    rng = pointer(rng)
+    buf = pointer(buf)
+    n = 0
     while st[PHASE] != PH_OVER:
-        n = list_actions(st, cfg, comp, buf)
+        n = legal_actions(st, cfg, comp, buf)
         if n != 1:
-            return n
+            break
         apply_action(st, cfg, comp, rng, buf[0])
-    return 0
+    if st[PHASE] == PH_OVER:
+        n = 0
+    return n
 
 
-@njit(cache=True, inline="always")
+@kernel
 def decider(st):
     """The player who must act now (the asked player during offers)."""
     return st[ASKED] if st[PHASE] == PH_OFFER else st[CUR]

@@ -10,19 +10,24 @@ import numpy as np
 from numba import njit
 
 from ...odds.explore import face_success
+from ...sim.kernel import kernel, pointer
 
 NEG = -1e18
 MAX_T = 20  # tokens beyond this change no probability (difficulties are at most 10)
+PHOTO_DICE, PHOTO_DIFFICULTY = 6, 40  # the photo table's dice and difficulties (`photo_table`)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def photo_p(ptab, dice, tokens, difficulty):
-    """P(photograph) from the exact table `ptab` (snapsim.odds photo table)."""
-    if dice <= 0:
-        return 0.0
-    if difficulty <= 0:
-        return 1.0
-    return ptab[dice - 1, min(tokens, MAX_T), difficulty - 1]
+    """P(photograph) from the exact table `ptab` (snapsim.odds photo table, [dice - 1,
+    tokens, difficulty - 1], read flat so that the table may come as a `pointer`)."""
+    p = 0.0
+    if dice > 0:
+        p = 1.0
+        if difficulty > 0:
+            p = pointer(ptab)[((dice - 1) * (MAX_T + 1) + min(tokens, MAX_T)) * PHOTO_DIFFICULTY
+                              + difficulty - 1]
+    return p
 
 
 @njit(cache=True)

@@ -28,6 +28,12 @@ every payment from the supply and the habitat's animal cards), at most the plan'
 `search` (search.py) plays the heuristic with its own weights (by default the bundled
 tuned-2p policy's) and compares moves by determinized rollouts at the Preparation plan, each
 reserved card's placement and each re-roll, with a budget of `rollouts` and `candidates`.
+
+Each of the heuristic's decisions is one function (`wants_draw`, `wants_to_offer`,
+`decide_action`, the plan, `reroll_action`) that reads what is legal from the engine's
+rules, so the step API (`heuristic_action`, given the legal actions) and the batch's fast
+path (`heuristic_decision`, which lists them only where a choice compares them) play the
+same moves. The kernels take `sim.kernel.pointer`s, as the engine's do.
 """
 
 from pathlib import Path
@@ -36,7 +42,7 @@ import numpy as np
 from numba import njit
 
 from ...odds.explore import explore_kernel
-from ...sim.kernel import Param, is_legal, randint
+from ...sim.kernel import Param, as_floats, is_legal, kernel, pointer, randint, shifted
 from ...sim.tuning import read_tuned
 from . import engine as E
 from .plans import MAX_T, NEG, photo_p, reroll_search, search
@@ -114,35 +120,40 @@ M_HAB = 2  # dice per habitat
 M_DICE = M_HAB + E.N_HAB  # dice per card
 M_TOK = M_DICE + E.N_CARDS  # tokens per card
 KEPT_MEMORY = M_TOK + E.N_CARDS  # the plan: all that carries from one decision to the next
-# then the plan search's work space (`plan_space`, `knapsack_space`), so that no search
-# allocates: per habitat row (the 4 habitats, and one re-planned with one more card) its
-# options, the dynamic programme's tables, the knapsack's; floats kept as their bit patterns
+# then the plan search's work space, so that no search allocates: per habitat row (the 4
+# habitats, and one re-planned with one more card) its options, the dynamic programme's
+# tables, the knapsack's, the token bundles'. Integers are read from `mem` at the W_*
+# offsets; floats from its float view `work` (`float_space`) at the F_* offsets.
 MAX_DICE = 6  # the most dice a config allows
 _R, _D, _N = E.N_HAB + 1, MAX_DICE + 1, E.N_CARDS
-W_HE = KEPT_MEMORY  # ints
-W_ALLOCS = W_HE + _R * _D
-W_HCARDS = W_ALLOCS + _R * _D * _N
-W_HN = W_HCARDS + _R * _N
-W_PICK = W_HN + _R
-W_ROWS = W_PICK + (_N + 1) * _D
-W_MAND = W_ROWS + E.N_HAB
-W_TAKE = W_MAND + _N
-W_KOF = W_TAKE + _R * _D
-W_PDICE = W_KOF + E.N_HAB
-W_PTOK = W_PDICE + _N
-W_TOPS = W_PTOK + _N  # each habitat's top difficulty (`next_risk`)
-W_BCARD = W_TOPS + E.N_HAB  # the token bundles' cards (those with dice) and their best size
-W_BK = W_BCARD + MAX_DICE
-W_HV = W_BK + MAX_DICE  # floats
-W_F = W_HV + _R * _D
-W_G = W_F + (_N + 1) * _D
-W_WORTH = W_G + _R * _D
-W_VALS = W_WORTH + _D
-W_PEH = W_VALS + _N
-W_BRATE = W_PEH + E.N_HAB  # each bundle card's best gain per token, and that gain
-W_BGAIN = W_BRATE + MAX_DICE
-W_TAKEN = W_BGAIN + MAX_DICE  # ints: tokens a re-roll's payment takes off each card
-PLAN_MEMORY = W_TAKEN + _N  # what the heuristic kinds use (a playout's memory)
+W_HE = KEPT_MEMORY  # explore dice of each row's option for k dice [row, k]
+W_ALLOCS = W_HE + _R * _D  # dice on each of the row's cards in that option [row, k, i]
+W_HCARDS = W_ALLOCS + _R * _D * _N  # the row's cards, in card order [row, i]
+W_HN = W_HCARDS + _R * _N  # how many [row]
+W_PICK = W_HN + _R  # the dynamic programme's choices [i, j]
+W_ROWS = W_PICK + (_N + 1) * _D  # the row of each habitat [h]
+W_MAND = W_ROWS + E.N_HAB  # whether the row's card i must get a die [i]
+W_TAKE = W_MAND + _N  # the knapsack's choices [h, j]
+W_KOF = W_TAKE + _R * _D  # dice of each habitat in the best plan [h]
+W_PDICE = W_KOF + E.N_HAB  # the plan's dice per card [c]
+W_PTOK = W_PDICE + _N  # the plan's tokens per card [c]
+W_BCARD = W_PTOK + _N  # the token bundles' cards (those with dice) [i]
+W_BK = W_BCARD + MAX_DICE  # and their best bundle's size [i]
+W_TAKEN = W_BK + MAX_DICE  # tokens a re-roll's payment takes off each card [c]
+W_ODDS_KEY = W_TAKEN + _N  # the config the explore odds table is of (`explore_table`)
+W_FLOATS = W_ODDS_KEY + 1 + E.N_HAB  # the floats (bit patterns, viewed by `float_space`):
+F_HV = 0  # each row's option value for k dice [row, k]
+F_F = F_HV + _R * _D  # the dynamic programme's values [i, j]
+F_G = F_F + (_N + 1) * _D  # the knapsack's values [h, j]
+F_WORTH = F_G + _R * _D  # one card's worth by dice [a]
+F_VALS = F_WORTH + _D  # each card's value [c]
+F_PEH = F_VALS + _N  # P(explore) of each habitat in the plan [h]
+F_BRATE = F_PEH + E.N_HAB  # each bundle card's best gain per token [i]
+F_BGAIN = F_BRATE + MAX_DICE  # and that gain [i]
+ODDS_REROLLS = 40  # the explore odds table's re-roll budgets: 0 .. this
+F_ODDS = F_BGAIN + MAX_DICE  # P(explore) and E[tokens paid] [h, e, re-rolls, 2]
+PLAN_MEMORY = W_FLOATS + F_ODDS + E.N_HAB * _D * (ODDS_REROLLS + 1) * 2  # the heuristic
+# kinds' memory (a playout's)
 # then the `search` kind's work space (search.py), laid out once so that no searched decision
 # allocates: a playout's policy memory, the determinized world and the playout's state, the
 # playout's legal actions, the moves compared, the candidate plans (rows of habitat dice,
@@ -177,15 +188,22 @@ def new_memory():
     return mem
 
 
-@njit(cache=True)
+@kernel
 def clear_memory(mem):
     """No plan. Only the kept head is cleared: the work spaces after it are written before
     they are read."""
-    mem[:KEPT_MEMORY] = 0
+    for i in range(KEPT_MEMORY):
+        mem[i] = 0
     mem[M_TURN] = -1
 
 
-@njit(cache=True, inline="always")
+@kernel
+def float_space(mem):
+    """The plan search's floats: `mem`'s work space from W_FLOATS, as float64 (F_* offsets)."""
+    return as_floats(shifted(mem, W_FLOATS))
+
+
+@kernel
 def turns_played(st):
     """Turns begun so far in the game: a new value every turn."""
     t = 0
@@ -197,9 +215,13 @@ def turns_played(st):
 # ---------------------------------------------------------------- values
 
 
-@njit(cache=True)
+@kernel
 def card_value(st, cfg, comp, par, p, c):
     """What photographing card c is worth to player p now."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    par = pointer(par)
     v = float(comp[E.K_PRESTIGE + c])
     if c != E.RACCOON:
         h = comp[E.K_HAB + c]
@@ -241,16 +263,22 @@ def card_value(st, cfg, comp, par, p, c):
     return v
 
 
-@njit(cache=True)
-def next_risk(st, comp, mem):
-    """Exact P(the next card drawn cannot be placed), counted over the unseen cards (each
-    habitat's top difficulty kept in the policies' memory `mem`, found in one pass)."""
-    src = E.L_DECK if st[E.N_DECK] > 0 else E.L_DISCARD
-    tops = mem[W_TOPS:W_HV]
-    tops[:] = 0
+@kernel
+def card_values(st, cfg, comp, par, p, work, extra_card, reserved):
+    """Each card's `card_value` to p into work[F_VALS + c] for the cards on the table and
+    `extra_card` (and p's reserved cards if `reserved`); 0 for the others."""
     for c in range(E.N_CARDS):
-        if st[E.LOC + c] == E.L_TABLE:
-            tops[st[E.ON_HAB + c]] = max(tops[st[E.ON_HAB + c]], E.card_difficulty(st, comp, c))
+        work[F_VALS + c] = 0.0
+        held = reserved and st[E.LOC + c] == E.L_RESERVE and st[E.OWNER + c] == p
+        if st[E.LOC + c] == E.L_TABLE or c == extra_card or held:
+            work[F_VALS + c] = card_value(st, cfg, comp, par, p, c)
+
+
+@kernel
+def next_risk(st, comp):
+    """Exact P(the next card drawn cannot be placed), counted over the unseen cards."""
+    src = E.L_DECK if st[E.N_DECK] > 0 else E.L_DISCARD
+    tops = E.habitat_tops(st, comp)
     n = 0
     bad = 0
     for c in range(E.N_CARDS):
@@ -271,192 +299,132 @@ def next_risk(st, comp, mem):
 # ---------------------------------------------------------------- preparation plan
 
 
-@njit(cache=True)
-def habitat_options(st, cfg, comp, ptab, par, h, cards, n, mandatory, vals, tokens, best_v, best_e,
-                    alloc, f, pick, worth):
-    """Best value of habitat h for every dice count k (0 tokens on cards), with the split.
+@kernel
+def explore_table(cfg, comp, mem, work):
+    """Make work[F_ODDS ...] the explore odds of this config (`explore_kernel` of every
+    habitat, explore dice 1-6 and re-roll budget up to ODDS_REROLLS), unless they already
+    are: a plan reads them dozens of times, and they depend on the config alone, so they
+    are worked out once per memory (in the batch, once per thread)."""
+    same = mem[W_ODDS_KEY] == cfg[E.C_REROLL_COST]
+    for h in range(E.N_HAB):
+        same = same and mem[W_ODDS_KEY + 1 + h] == comp[E.K_EXPLORE + h]
+    if not same:
+        for h in range(E.N_HAB):
+            for e in range(1, _D):
+                for r in range(ODDS_REROLLS + 1):
+                    pe, paid, _ = explore_kernel(e, comp[E.K_EXPLORE + h], r,
+                                                 cfg[E.C_REROLL_COST])
+                    at = F_ODDS + ((h * _D + e) * (ODDS_REROLLS + 1) + r) * 2
+                    work[at] = pe
+                    work[at + 1] = paid
+        mem[W_ODDS_KEY] = cfg[E.C_REROLL_COST]
+        for h in range(E.N_HAB):
+            mem[W_ODDS_KEY + 1 + h] = comp[E.K_EXPLORE + h]
+
+
+@kernel
+def explore_odds(cfg, comp, work, h, e, rerolls):
+    """(P(explore), E[tokens paid]) of habitat h with e dice and a budget of `rerolls`:
+    `explore_kernel`'s, from the table `explore_table` keeps."""
+    if rerolls <= ODDS_REROLLS:
+        at = F_ODDS + ((h * _D + e) * (ODDS_REROLLS + 1) + rerolls) * 2
+        pe, paid = work[at], work[at + 1]
+    else:
+        pe, paid, _ = explore_kernel(e, comp[E.K_EXPLORE + h], rerolls, cfg[E.C_REROLL_COST])
+    return pe, paid
+
+
+@kernel
+def habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, extra_hab, h,
+                    row):
+    """Habitat h's best value for every dice count k (0 tokens on cards), with the split,
+    into row `row` of the plan tables: value work[F_HV + row * _D + k], explore dice
+    mem[W_HE + ...] and dice per card mem[W_ALLOCS + (row * _D + k) * _N + i] of its cards
+    mem[W_HCARDS + row * _N + i] (card order; `extra_card` placed sideways in `extra_hab`).
 
     Given a successful explore the animals are independent, so the best split of j dice
     over the animals is an exact dynamic programme; the explore dice e are then chosen.
-    alloc[k, i] = dice on cards[i] in the best plan with k dice; vals[c] is card c's value;
-    f and pick are work space of at least (n + 1, dice + 1), worth of dice + 1.
-    """
+    A card's worth with a dice is its photograph value with the best number of tokens (a
+    lost token costs `token_value`); the card values are work[F_VALS + c]."""
     dice = cfg[E.C_DICE]
     lam = par[P_TOKEN_VALUE]
-    tcap = min(tokens, MAX_T) if cfg[E.C_TOKENS] == 1 else 0
-    for j in range(dice + 1):
-        f[0, j] = 0.0
-    worth[0] = 0.0
-    for i in range(n):
-        c = cards[i]
-        v = vals[c]
-        d = E.card_difficulty(st, comp, c)
-        # worth[a]: a dice on this card, with the best number of tokens (a lost token costs lam)
-        for a in range(1, dice + 1):
-            worth[a] = 0.0
-            for t in range(tcap + 1):
-                q = photo_p(ptab, a, t, d)
-                worth[a] = max(worth[a], q * (v - lam * t))
-                # more tokens cannot do better once the photograph is certain or the token
-                # cost has eaten the card's value
-                if lam >= 0.0 and (q >= 1.0 or v - lam * t <= 0.0):
-                    break
-        lo = 1 if mandatory[i] else 0
-        for j in range(dice + 1):
-            f[i + 1, j] = NEG
-            pick[i + 1, j] = 0
-            for a in range(lo, j + 1):
-                if f[i, j - a] <= NEG:
-                    continue
-                val = f[i, j - a] + worth[a]
-                if val > f[i + 1, j]:
-                    f[i + 1, j] = val
-                    pick[i + 1, j] = a
-    any_mandatory = False
-    for i in range(n):
-        if mandatory[i]:
-            any_mandatory = True
-    rerolls = tokens // cfg[E.C_REROLL_COST] if cfg[E.C_TOKENS] == 1 else 0
-    if par[P_ALLOW_REROLLS] <= 0:
-        rerolls = 0
-    for k in range(dice + 1):
-        best_v[k] = NEG if any_mandatory else 0.0
-        best_e[k] = 0
-    for e in range(1, dice + 1):
-        pe, paid, _ = explore_kernel(e, comp[E.K_EXPLORE + h], rerolls, cfg[E.C_REROLL_COST])
-        for k in range(e, dice + 1):
-            if f[n, k - e] <= NEG:
-                continue
-            val = pe * f[n, k - e] - lam * paid
-            if val > best_v[k] + 1e-12:
-                best_v[k] = val
-                best_e[k] = e
-    for k in range(dice + 1):
-        j = k - best_e[k]
-        for i in range(n, 0, -1):
-            a = pick[i, j] if best_e[k] > 0 else 0
-            alloc[k, i - 1] = a
-            j -= a
-
-
-@njit(cache=True)
-def plan_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, h, row, space):
-    """Habitat h's options (`habitat_options`) into row `row` of the plan tables, with
-    `extra_card` placed (sideways) in `extra_hab`; `space` is `plan_space`'s."""
-    hv, he, allocs, hcards, hn, f, pick, _, _, mand, worth = space
-    n = np.int64(0)  # (a count passed on: see NO_CARD)
+    n = 0
     for c in range(E.N_CARDS):
         on = st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h
         if on or (c == extra_card and extra_hab == h):
-            hcards[row, n] = c
-            mand[n] = (not on) or st[E.SIDEWAYS + c] == 1
+            mem[W_HCARDS + row * _N + n] = c
+            mem[W_MAND + n] = 1 if (not on) or st[E.SIDEWAYS + c] == 1 else 0
             n += 1
-    hn[row] = n
-    for k in range(hv.shape[1]):
-        hv[row, k] = NEG
-        he[row, k] = 0
-    if n > 0:
-        habitat_options(st, cfg, comp, ptab, par, h, hcards[row], n, mand, vals, tokens, hv[row],
-                        he[row], allocs[row], f, pick, worth)
+    mem[W_HN + row] = n
+    hv = F_HV + row * _D
+    he = W_HE + row * _D
+    for k in range(_D):
+        work[hv + k] = NEG
+        mem[he + k] = 0
+    if n == 0:
+        work[hv] = 0.0
     else:
-        hv[row, 0] = 0.0
-
-
-@njit(cache=True)
-def plan_from_tables(st, cfg, comp, ptab, par, tokens, extra_card, extra_hab, space, mem,
-                     store_above):
-    """The best plan over the habitats' options (habitat h in row rows[h]): dice by an exact
-    knapsack over habitats, then tokens added greedily by marginal expected value, a lost
-    token costing `token_value`. Returns its expected value, and stores the plan in the
-    policy memory `mem` when that value beats `store_above` as `best_reserved` compares
-    (-inf: always, inf: never); `space` is `plan_space`'s, the tables of `plan_tables` by
-    row."""
-    hv, he, allocs, hcards, hn, _, _, rows, vals, _, _ = space
-    g, take, k_of, pdice, ptok, pe_h = knapsack_space(mem)
-    dice = cfg[E.C_DICE]
-    lam = par[P_TOKEN_VALUE]
-    g[:] = NEG
-    take[:] = 0
-    g[0, 0] = 0.0
-    for h in range(E.N_HAB):
-        r = rows[h]
+        tcap = min(tokens, MAX_T) if cfg[E.C_TOKENS] == 1 else 0
         for j in range(dice + 1):
-            if g[h, j] <= NEG:
-                continue
-            for k in range(dice - j + 1):
-                if hv[r, k] <= NEG:
+            work[F_F + j] = 0.0
+        any_mandatory = False
+        work[F_WORTH] = 0.0
+        for i in range(n):
+            c = mem[W_HCARDS + row * _N + i]
+            v = work[F_VALS + c]
+            d = E.card_difficulty(st, comp, c)
+            for a in range(1, dice + 1):
+                w = 0.0
+                for t in range(tcap + 1):
+                    q = photo_p(ptab, a, t, d)
+                    w = max(w, q * (v - lam * t))
+                    # more tokens cannot do better once the photograph is certain or the
+                    # token cost has eaten the card's value
+                    if lam >= 0.0 and (q >= 1.0 or v - lam * t <= 0.0):
+                        break
+                work[F_WORTH + a] = w
+            lo = mem[W_MAND + i]
+            if lo == 1:
+                any_mandatory = True
+            f0 = F_F + i * _D
+            for j in range(dice + 1):
+                best = NEG
+                pick = 0
+                for a in range(lo, j + 1):
+                    prev = work[f0 + j - a]
+                    if prev <= NEG:
+                        continue
+                    val = prev + work[F_WORTH + a]
+                    if val > best:
+                        best = val
+                        pick = a
+                work[f0 + _D + j] = best
+                mem[W_PICK + (i + 1) * _D + j] = pick
+        rerolls = tokens // cfg[E.C_REROLL_COST] if cfg[E.C_TOKENS] == 1 else 0
+        if par[P_ALLOW_REROLLS] <= 0:
+            rerolls = 0
+        for k in range(dice + 1):
+            work[hv + k] = NEG if any_mandatory else 0.0
+        fn = F_F + n * _D
+        for e in range(1, dice + 1):
+            pe, paid = explore_odds(cfg, comp, work, h, e, rerolls)
+            for k in range(e, dice + 1):
+                if work[fn + k - e] <= NEG:
                     continue
-                val = g[h, j] + hv[r, k]
-                if val > g[h + 1, j + k] + 1e-12:
-                    g[h + 1, j + k] = val
-                    take[h + 1, j + k] = k
-    best_j = 0
-    for j in range(dice + 1):
-        if g[E.N_HAB, j] > g[E.N_HAB, best_j] + 1e-12:
-            best_j = j
-    total = g[E.N_HAB, best_j]
-    if total <= NEG:
-        return NEG
-    # reconstruct dice, then add tokens greedily
-    j = best_j
-    for h in range(E.N_HAB, 0, -1):
-        k_of[h - 1] = take[h, j]
-        j -= take[h, j]
-    pdice[:] = 0
-    ptok[:] = 0
-    pe_h[:] = 0.0
-    for h in range(E.N_HAB):
-        r = rows[h]
-        k = k_of[h]
-        for i in range(hn[r]):
-            pdice[hcards[r, i]] = allocs[r, k, i]
-        if he[r, k] > 0:
-            pe_h[h] = explore_kernel(he[r, k], comp[E.K_EXPLORE + h], np.int64(0),
-                                     cfg[E.C_REROLL_COST])[0]
-    if cfg[E.C_TOKENS] == 1:
-        # tokens in the bundle (k on one card) with the best gain per token, while positive:
-        # bundles matter because one token alone often cannot lift a hard photograph. The
-        # first card (in card order) with the best rate takes its first best bundle. A card's
-        # best bundle changes only when it gains tokens or fewer tokens are left than it
-        # takes (its best over a shorter range is the same bundle), so only those are redone.
-        bcard, bk, brate, bgain = bundle_space(mem)
-        m = 0
-        for c in range(E.N_CARDS):
-            if pdice[c] > 0:
-                bcard[m] = c
-                bk[m] = -1  # to find
-                m += 1
-        left = tokens
-        while left > 0:
-            best_rate = 1e-9
-            best_i = -1
-            for i in range(m):
-                c = bcard[i]
-                if bk[i] < 0 or bk[i] > left:
-                    h = extra_hab if c == extra_card else st[E.ON_HAB + c]
-                    brate[i], bk[i], bgain[i] = best_bundle(
-                        ptab, pe_h[h], pdice[c], ptok[c], E.card_difficulty(st, comp, c),
-                        vals[c], lam, left)
-                if bk[i] > 0 and brate[i] > best_rate:
-                    best_rate = brate[i]
-                    best_i = i
-            if best_i < 0:
-                break
-            ptok[bcard[best_i]] += bk[best_i]
-            total += bgain[best_i]
-            left -= bk[best_i]
-            bk[best_i] = -1
-    if total > store_above + 1e-9:
-        for h in range(E.N_HAB):
-            mem[M_HAB + h] = he[rows[h], k_of[h]]
-        for c in range(E.N_CARDS):
-            mem[M_DICE + c] = pdice[c]
-            mem[M_TOK + c] = ptok[c]
-        mem[M_TURN] = turns_played(st)
-    return total
+                val = pe * work[fn + k - e] - lam * paid
+                if val > work[hv + k] + 1e-12:
+                    work[hv + k] = val
+                    mem[he + k] = e
+        for k in range(dice + 1):
+            e = mem[he + k]
+            j = k - e
+            for i in range(n, 0, -1):
+                a = mem[W_PICK + i * _D + j] if e > 0 else 0
+                mem[W_ALLOCS + (row * _D + k) * _N + i - 1] = a
+                j -= a
 
 
-@njit(cache=True)
+@kernel
 def best_bundle(ptab, pe, dice, t, d, v, lam, left):
     """The first bundle of k <= `left` more tokens (on a card with `dice` dice, `t` tokens,
     difficulty d and value v, in a habitat explored with probability pe) with the best gain
@@ -466,80 +434,144 @@ def best_bundle(ptab, pe, dice, t, d, v, lam, left):
     best_gain = 0.0
     base = photo_p(ptab, dice, t, d) * (v - lam * t)
     for k in range(1, min(left, MAX_T - t) + 1):
-        gain = pe * (photo_p(ptab, dice, t + k, d) * (v - lam * (t + k)) - base)
+        q = photo_p(ptab, dice, t + k, d)
+        gain = pe * (q * (v - lam * (t + k)) - base)
         if gain / k > best_rate:
             best_rate = gain / k
             best_k, best_gain = k, gain
-        if photo_p(ptab, dice, t + k, d) >= 1.0:
+        if q >= 1.0:
             break
     return best_rate, best_k, best_gain
 
 
-@njit(cache=True)
+@kernel
+def plan_from_tables(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, extra_hab,
+                     store_above):
+    """The best plan over the habitats' options (habitat h in row mem[W_ROWS + h]): dice by
+    an exact knapsack over habitats, then tokens added greedily by marginal expected value,
+    in bundles (k on one card) with the best gain per token while positive, a lost token
+    costing `token_value`. Returns its expected value, and stores the plan in the policy
+    memory when that value beats `store_above` as `best_reserved` compares (-inf: always,
+    inf: never)."""
+    dice = cfg[E.C_DICE]
+    lam = par[P_TOKEN_VALUE]
+    for i in range(_R * _D):
+        work[F_G + i] = NEG
+        mem[W_TAKE + i] = 0
+    work[F_G] = 0.0
+    for h in range(E.N_HAB):
+        r = mem[W_ROWS + h]
+        for j in range(dice + 1):
+            gj = work[F_G + h * _D + j]
+            if gj <= NEG:
+                continue
+            for k in range(dice - j + 1):
+                option = work[F_HV + r * _D + k]
+                if option <= NEG:
+                    continue
+                val = gj + option
+                if val > work[F_G + (h + 1) * _D + j + k] + 1e-12:
+                    work[F_G + (h + 1) * _D + j + k] = val
+                    mem[W_TAKE + (h + 1) * _D + j + k] = k
+    last = F_G + E.N_HAB * _D
+    best_j = 0
+    for j in range(dice + 1):
+        if work[last + j] > work[last + best_j] + 1e-12:
+            best_j = j
+    total = work[last + best_j]
+    if total > NEG:
+        # reconstruct the dice, then add tokens
+        j = best_j
+        for h in range(E.N_HAB, 0, -1):
+            k = mem[W_TAKE + h * _D + j]
+            mem[W_KOF + h - 1] = k
+            j -= k
+        for c in range(E.N_CARDS):
+            mem[W_PDICE + c] = 0
+            mem[W_PTOK + c] = 0
+        for h in range(E.N_HAB):
+            r = mem[W_ROWS + h]
+            k = mem[W_KOF + h]
+            for i in range(mem[W_HN + r]):
+                mem[W_PDICE + mem[W_HCARDS + r * _N + i]] = mem[W_ALLOCS + (r * _D + k) * _N + i]
+            e = mem[W_HE + r * _D + k]
+            work[F_PEH + h] = 0.0
+            if e > 0:
+                work[F_PEH + h] = explore_odds(cfg, comp, work, h, e, np.int64(0))[0]
+        if cfg[E.C_TOKENS] == 1:
+            # The first card (in card order) with the best rate takes its first best bundle.
+            # A card's best bundle changes only when it gains tokens or fewer tokens are left
+            # than it takes (its best over a shorter range is the same bundle), so only those
+            # are redone.
+            m = 0
+            for c in range(E.N_CARDS):
+                if mem[W_PDICE + c] > 0:
+                    mem[W_BCARD + m] = c
+                    mem[W_BK + m] = -1  # to find
+                    m += 1
+            left = tokens
+            while left > 0:
+                best_rate = 1e-9
+                best_i = -1
+                for i in range(m):
+                    c = mem[W_BCARD + i]
+                    if mem[W_BK + i] < 0 or mem[W_BK + i] > left:
+                        h = extra_hab if c == extra_card else st[E.ON_HAB + c]
+                        rate, k, gain = best_bundle(
+                            ptab, work[F_PEH + h], mem[W_PDICE + c], mem[W_PTOK + c],
+                            E.card_difficulty(st, comp, c), work[F_VALS + c], lam, left)
+                        work[F_BRATE + i] = rate
+                        mem[W_BK + i] = k
+                        work[F_BGAIN + i] = gain
+                    if mem[W_BK + i] > 0 and work[F_BRATE + i] > best_rate:
+                        best_rate = work[F_BRATE + i]
+                        best_i = i
+                if best_i < 0:
+                    break
+                mem[W_PTOK + mem[W_BCARD + best_i]] += mem[W_BK + best_i]
+                total += work[F_BGAIN + best_i]
+                left -= mem[W_BK + best_i]
+                mem[W_BK + best_i] = -1
+        if total > store_above + 1e-9:
+            for h in range(E.N_HAB):
+                mem[M_HAB + h] = mem[W_HE + mem[W_ROWS + h] * _D + mem[W_KOF + h]]
+            for c in range(E.N_CARDS):
+                mem[M_DICE + c] = mem[W_PDICE + c]
+                mem[M_TOK + c] = mem[W_PTOK + c]
+            mem[M_TURN] = turns_played(st)
+    return total
+
+
+@kernel
+def plan_tokens(st, par):
+    """The tokens a plan may use: the player's, unless the policy never spends tokens."""
+    tokens = st[E.TOKENS + st[E.CUR]] if par[P_ALLOW_TOKENS] > 0 else 0
+    return tokens
+
+
+@kernel
 def plan_value(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
     """Expected value of the best plan, with one more reserved card placed; optionally store it.
 
     Dice: exact optimum (per-habitat programme + knapsack). Tokens: added greedily by
     marginal expected value, a lost token costing `token_value`.
     """
-    p = st[E.CUR]
-    tokens = st[E.TOKENS + p] if par[P_ALLOW_TOKENS] > 0 else 0
-    space = plan_space(mem)
-    vals = space[8]
-    for c in range(E.N_CARDS):
-        vals[c] = 0.0
-        if st[E.LOC + c] == E.L_TABLE or c == extra_card:
-            vals[c] = card_value(st, cfg, comp, par, p, c)
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    ptab = pointer(ptab)
+    par = pointer(par)
+    mem = pointer(mem)
+    work = float_space(mem)
+    explore_table(cfg, comp, mem, work)
+    tokens = plan_tokens(st, par)
+    card_values(st, cfg, comp, par, st[E.CUR], work, extra_card, NO)
     for h in range(E.N_HAB):
-        plan_tables(st, cfg, comp, ptab, par, vals, tokens, extra_card, extra_hab, h, h, space)
-    return plan_from_tables(st, cfg, comp, ptab, par, tokens, extra_card, extra_hab, space, mem,
-                            -np.inf if write else np.inf)
-
-
-@njit(cache=True)
-def plan_space(mem):
-    """Work space of a plan, in the policies' memory: the options of each habitat row (value,
-    explore dice, split, cards, their number), the dynamic programme's tables, the row of each
-    habitat (row h to begin with), card values, mandatory flags and one card's worth by dice."""
-    w = mem[W_HV:].view(np.float64)
-    hv = w[:_R * _D].reshape((_R, _D))
-    f = w[W_F - W_HV:W_G - W_HV].reshape((_N + 1, _D))
-    vals = w[W_VALS - W_HV:W_PEH - W_HV]
-    worth = w[W_WORTH - W_HV:W_VALS - W_HV]
-    he = mem[W_HE:W_ALLOCS].reshape((_R, _D))
-    allocs = mem[W_ALLOCS:W_HCARDS].reshape((_R, _D, _N))
-    hcards = mem[W_HCARDS:W_HN].reshape((_R, _N))
-    hn = mem[W_HN:W_PICK]
-    pick = mem[W_PICK:W_ROWS].reshape((_N + 1, _D))
-    rows = mem[W_ROWS:W_MAND]
-    for h in range(E.N_HAB):
-        rows[h] = h
-    mand = mem[W_MAND:W_TAKE]
-    return hv, he, allocs, hcards, hn, f, pick, rows, vals, mand, worth
-
-
-@njit(cache=True)
-def knapsack_space(mem):
-    """Work space of the knapsack over habitats and the token bundles, in the policies'
-    memory: its value and choice tables, dice per habitat and per card, tokens per card and
-    P(explore) per habitat."""
-    w = mem[W_HV:].view(np.float64)
-    g = w[W_G - W_HV:W_WORTH - W_HV].reshape((_R, _D))
-    pe_h = w[W_PEH - W_HV:W_BRATE - W_HV]
-    take = mem[W_TAKE:W_KOF].reshape((_R, _D))
-    k_of = mem[W_KOF:W_PDICE]
-    pdice = mem[W_PDICE:W_PTOK]
-    ptok = mem[W_PTOK:W_TOPS]
-    return g, take, k_of, pdice, ptok, pe_h
-
-
-@njit(cache=True)
-def bundle_space(mem):
-    """Work space of the token bundles, in the policies' memory: per card with dice (at most
-    one per die) the card, its best bundle's size, gain per token and gain."""
-    w = mem[W_HV:].view(np.float64)
-    return (mem[W_BCARD:W_BK], mem[W_BK:W_HV], w[W_BRATE - W_HV:W_BGAIN - W_HV],
-            w[W_BGAIN - W_HV:])
+        habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, extra_hab, h, h)
+        mem[W_ROWS + h] = h
+    v = plan_from_tables(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, extra_hab,
+                         -np.inf if write else np.inf)
+    return v
 
 
 @njit(cache=True)
@@ -547,6 +579,10 @@ def exact_allocations(st, cfg, comp, ptab, par, extra_card, extra_hab, top):
     """The advisor's exhaustive search (snapsim advise prep, `plans.search`) for the current
     player, with one more reserved card placed: its best `top` rows, and the cards they
     allocate dice and tokens to (cards[:n], in row order)."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    par = pointer(par)
     p = st[E.CUR]
     n = 0
     cards = np.empty(E.N_CARDS, np.int64)
@@ -595,50 +631,31 @@ def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
     return row[0]
 
 
-@njit(cache=True)
-def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
-    """Place the reserved card whose placement raises the best plan's value most; when none
-    does, end the step. The greedy kinds keep the best plan seen as the turn's plan: with no
-    card placed it is the plan the dice will follow; with a card placed it is the plan the
-    next look (or, when that card ends the step, the dice) makes from the tables after it."""
-    space = plan_space(mem)
-    if exact is not None and exact:
-        tokens, best = 0, exact_plan(st, cfg, comp, ptab, par, NO_CARD, NO_CARD, mem, NO)
-    else:
-        tokens, best = reserved_tables(st, cfg, comp, ptab, par, space, mem)
-    best_a, _ = best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, space,
-                              mem)
-    return best_a
-
-
-@njit(cache=True, inline="always")
-def reserved_tables(st, cfg, comp, ptab, par, space, mem):
+@kernel
+def reserved_tables(st, cfg, comp, ptab, par, work, mem):
     """The greedy kinds' first look at their reserved cards: card values (the table's and the
-    player's reserved cards) and every habitat's options, kept in `space` (`plan_space`'s; a
-    card placed changes only its own habitat's: `replan_habitat`). Returns the tokens the
-    plan may use and the best plan's value with no card placed, that plan stored in `mem`."""
-    p = st[E.CUR]
-    tokens = st[E.TOKENS + p] if par[P_ALLOW_TOKENS] > 0 else 0
-    vals = space[8]
-    for c in range(E.N_CARDS):
-        vals[c] = 0.0
-        if st[E.LOC + c] == E.L_TABLE or (st[E.LOC + c] == E.L_RESERVE and
-                                            st[E.OWNER + c] == p):
-            vals[c] = card_value(st, cfg, comp, par, p, c)
+    player's reserved cards) and every habitat's options, kept in the plan tables (a card
+    placed changes only its own habitat's: `replan_habitat`). Returns the tokens the plan may
+    use and the best plan's value with no card placed, that plan stored in `mem`."""
+    explore_table(cfg, comp, mem, work)
+    tokens = plan_tokens(st, par)
+    card_values(st, cfg, comp, par, st[E.CUR], work, NO_CARD, YES)
     for h in range(E.N_HAB):
-        plan_tables(st, cfg, comp, ptab, par, vals, tokens, NO_CARD, NO_CARD, h, h, space)
-    return tokens, plan_from_tables(st, cfg, comp, ptab, par, tokens, NO_CARD, NO_CARD, space, mem,
-                                    -np.inf)
+        habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, NO_CARD, NO_CARD, h, h)
+        mem[W_ROWS + h] = h
+    v = plan_from_tables(st, cfg, comp, ptab, par, work, mem, tokens, NO_CARD, NO_CARD,
+                         -np.inf)
+    return tokens, v
 
 
-@njit(cache=True, inline="always")
-def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, space, mem):
+@kernel
+def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, work, mem):
     """Among the legal placements of reserved cards in buf, the one that raises the best
     plan's value (`best`) most, and that value; (RESERVED_DONE, best) if none does. The
-    greedy kinds re-plan only the card's habitat over the options `reserved_tables` keeps
-    in `space`, and store each plan that beats the best so far in `mem` (so `mem` ends with
-    the plan of the placement chosen, or with the plan it was given when none is)."""
-    rows, vals = space[7], space[8]
+    greedy kinds re-plan only the card's habitat (row N_HAB) over the options
+    `reserved_tables` keeps, and store each plan that beats the best so far in `mem` (so
+    `mem` ends with the plan of the placement chosen, or with the plan it was given when
+    none is)."""
     best_a = E.act(E.A_RESERVED_DONE)
     # one more card at a time: each decision re-plans with the cards already placed
     for i in range(n):
@@ -649,26 +666,42 @@ def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, space, 
         if exact is not None and exact:
             v = exact_plan(st, cfg, comp, ptab, par, c, h, mem, NO)
         else:
-            plan_tables(st, cfg, comp, ptab, par, vals, tokens, c, h, h, E.N_HAB, space)
-            rows[h] = E.N_HAB
-            v = plan_from_tables(st, cfg, comp, ptab, par, tokens, c, h, space, mem, best)
-            rows[h] = h
+            habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, c, h, h, E.N_HAB)
+            mem[W_ROWS + h] = E.N_HAB
+            v = plan_from_tables(st, cfg, comp, ptab, par, work, mem, tokens, c, h, best)
+            mem[W_ROWS + h] = h
         if v > best + 1e-9:
             best = v
             best_a = a
     return best_a, best
 
 
-@njit(cache=True, inline="always")
-def replan_habitat(st, cfg, comp, ptab, par, tokens, h, space):
-    """Habitat h's options anew (a reserved card was placed there); the others' stay."""
-    plan_tables(st, cfg, comp, ptab, par, space[8], tokens, NO_CARD, NO_CARD, h, h, space)
+@kernel
+def reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem):
+    """Place the reserved card whose placement raises the best plan's value most; when none
+    does, end the step. The greedy kinds keep the best plan seen as the turn's plan: with no
+    card placed it is the plan the dice will follow; with a card placed it is the plan the
+    next look (or, when that card ends the step, the dice) makes from the tables after it."""
+    work = float_space(mem)
+    if exact is not None and exact:
+        tokens, best = 0, exact_plan(st, cfg, comp, ptab, par, NO_CARD, NO_CARD, mem, NO)
+    else:
+        tokens, best = reserved_tables(st, cfg, comp, ptab, par, work, mem)
+    best_a, _ = best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, work,
+                              mem)
+    return best_a
 
 
-@njit(cache=True, inline="always")
+@kernel
 def make_plan(st, cfg, comp, ptab, par, exact, mem):
     """Store this turn's preparation plan in `mem`, unless choosing reserved cards already
     did: the heuristic kinds then place its dice and tokens one action at a time."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    ptab = pointer(ptab)
+    par = pointer(par)
+    mem = pointer(mem)
     if mem[M_TURN] != turns_played(st):
         if exact is not None and exact:
             exact_plan(st, cfg, comp, ptab, par, NO_CARD, NO_CARD, mem, YES)
@@ -676,222 +709,230 @@ def make_plan(st, cfg, comp, ptab, par, exact, mem):
             plan_value(st, cfg, comp, ptab, par, NO_CARD, NO_CARD, mem, YES)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def follows_plan(kind):
     """Whether `kind` prepares by the plan `make_plan` stores (the heuristic kinds)."""
     return GREEDY <= kind <= EXACT
 
 
-@njit(cache=True, inline="always")
+@kernel
 def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, exact=None):
     """A heuristic seat's step of Phase 2 (reserved cards, dice or tokens; `n` legal actions
-    in buf) in one go: the actions its policy would take one decision at a time. Reserved
-    cards: the same choices, each re-planning only the habitat the last card went to (the
-    others' options are unchanged), the best plan kept as they are compared. Dice and
-    tokens: each die and token of the plan that `make_plan` stores (or the search wrote)
-    or the reserved cards' step kept; the plan is
-    legal (sideways cards and their habitats get their dice), so the forced moves between
-    those decisions are moves of the plan, and the order of placing draws no random number:
-    the game is the one played decision by decision. Returns the legal-action count after,
-    as `engine.step` does. `exact` as for `policy_action`: with None the exact kind's
-    search is not compiled."""
-    if st[E.PHASE] == E.PH_PREP_RESERVED:
-        turn = turns_played(st)
-        space = plan_space(mem)
-        tokens, best = reserved_tables(st, cfg, comp, ptab, par, space, mem)
+    in buf) in one go: the actions its policy would take one decision at a time, applied
+    with `engine.apply_action`. Reserved cards: the same choices, each re-planning only the
+    habitat the last card went to (the others' options are unchanged), the best plan kept
+    as they are compared. Dice and tokens: each die and token of the plan that `make_plan`
+    stores (or the search wrote) or the reserved cards' step kept; the plan is legal
+    (sideways cards and their habitats get their dice), so the forced moves between those
+    decisions are moves of the plan, and the order of placing draws no random number: the
+    game is the one played decision by decision. The step ends with its closing action
+    applied (the forced moves after it are left to the caller). `exact` as for
+    `policy_action`: with None the exact kind's search is not compiled."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    ptab = pointer(ptab)
+    rng = pointer(rng)
+    par = pointer(par)
+    buf = pointer(buf)
+    mem = pointer(mem)
+    ph = st[E.PHASE]
+    p = st[E.CUR]
+    if ph == E.PH_PREP_RESERVED:
+        work = float_space(mem)
+        tokens, best = reserved_tables(st, cfg, comp, ptab, par, work, mem)
         while True:
-            a, best = best_reserved(st, cfg, comp, ptab, par, buf, n, None, tokens, best, space,
+            a, best = best_reserved(st, cfg, comp, ptab, par, buf, n, None, tokens, best, work,
                                     mem)
+            E.apply_action(st, cfg, comp, rng, a)
             if a == E.act(E.A_RESERVED_DONE):
-                return E.step(st, cfg, comp, rng, a, buf)
-            n = E.step(st, cfg, comp, rng, a, buf)
-            if turns_played(st) != turn or st[E.PHASE] != E.PH_PREP_RESERVED:
-                # the last card placed ended the step: the plan stored with it is the one
-                # the dice would make from the tables after it (placed dice change no option)
-                return n
-            replan_habitat(st, cfg, comp, ptab, par, tokens,
-                           E.reserved_placement(comp, E.act_arg(a))[1], space)
-    if st[E.PHASE] == E.PH_PREP_DICE:
+                break
+            n = E.legal_actions(st, cfg, comp, buf)
+            if n == 1:  # the last card placed ended the step (RESERVED_DONE alone is left):
+                # the plan stored with it is the one the dice would make from the tables
+                # after it (placed dice change no option)
+                E.apply_action(st, cfg, comp, rng, buf[0])
+                break
+            replan_habitat(st, cfg, comp, ptab, par, work, mem, tokens,
+                           E.reserved_placement(comp, E.act_arg(a))[1])
+    elif ph == E.PH_PREP_DICE:
         if exact is not None and kind == EXACT:
             make_plan(st, cfg, comp, ptab, par, True, mem)
         else:
             make_plan(st, cfg, comp, ptab, par, None, mem)
         for h in range(E.N_HAB):
-            while st[E.HAB_DICE + h] < mem[M_HAB + h]:
+            for _ in range(st[E.HAB_DICE + h], mem[M_HAB + h]):
                 E.apply_action(st, cfg, comp, rng, E.act(E.A_DIE_HABITAT, h))
         for c in range(E.N_CARDS):
-            while st[E.DICE_ON + c] < mem[M_DICE + c]:
+            for _ in range(st[E.DICE_ON + c], mem[M_DICE + c]):
                 E.apply_action(st, cfg, comp, rng, E.act(E.A_DIE_ANIMAL, c))
-        return E.step(st, cfg, comp, rng, E.act(E.A_DICE_DONE), buf)
-    p = st[E.CUR]
-    for c in range(E.N_CARDS):
-        while st[E.TOK_ON + c] < mem[M_TOK + c] and st[E.TOKENS + p] > 0:
-            E.apply_action(st, cfg, comp, rng, E.act(E.A_TOKEN, c))
-    return E.step(st, cfg, comp, rng, E.act(E.A_TOKENS_DONE), buf)
+        E.apply_action(st, cfg, comp, rng, E.act(E.A_DICE_DONE))
+    else:
+        for c in range(E.N_CARDS):
+            for _ in range(st[E.TOK_ON + c], mem[M_TOK + c]):
+                if st[E.TOKENS + p] > 0:
+                    E.apply_action(st, cfg, comp, rng, E.act(E.A_TOKEN, c))
+        E.apply_action(st, cfg, comp, rng, E.act(E.A_TOKENS_DONE))
 
 
-# ---------------------------------------------------------------- the interpreter
+@kernel
+def replan_habitat(st, cfg, comp, ptab, par, work, mem, tokens, h):
+    """Habitat h's options anew (a reserved card was placed there); the others' stay."""
+    habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, NO_CARD, NO_CARD, h, h)
 
 
-@njit(cache=True)
-def raccoon_habitat(st, comp, buf, n, kind):
-    """The action of `kind` (place, or place at set-up) that puts the raccoon where it turns
-    the fewest unseen cards into spookers."""
+# ---------------------------------------------------------------- the heuristic's decisions
+# One function per decision, shared by the step API (`heuristic_action`) and the batch's
+# fast path (`heuristic_decision`); they read what is legal from the engine's own rules, so
+# the two drivers play the same moves.
+
+
+@kernel
+def wants_draw(st, cfg, comp, par):
+    """Research: keep drawing while fewer than `max_placed` cards were placed this turn and
+    the risk that the next card cannot be placed is at most `max_risk` (divided by
+    `slot_risk` while a reserve slot is free)."""
+    draw = False
+    if E.deck_can_draw(st) and st[E.PLACED_TURN] < par[P_MAX_PLACED]:
+        risk = next_risk(st, comp)
+        if E.free_slots(st, cfg, st[E.CUR]) > 0:
+            risk /= par[P_SLOT_RISK]
+        draw = risk <= par[P_MAX_RISK]
+    return draw
+
+
+@kernel
+def wants_to_offer(st, cfg, comp, par):
+    """Option D, the asked player's side: offer for a card worth at least `offer_min` while
+    holding at least `offer_tokens` tokens."""
+    p = st[E.ASKED]
+    offer = False
+    if par[P_ALLOW_OFFERS] > 0 and par[P_ALLOW_RESERVE] > 0 and par[P_ALLOW_TOKENS] > 0:
+        v = card_value(st, cfg, comp, par, p, st[E.DRAWN])
+        offer = v >= par[P_OFFER_MIN] and st[E.TOKENS + p] >= par[P_OFFER_TOKENS]
+    return offer
+
+
+@kernel
+def raccoon_habitat(st, comp, habitats):
+    """Of the habitats in the bit mask `habitats`, the first where the raccoon turns the
+    fewest unseen cards into spookers."""
     best = -1
     best_new = 1 << 30
-    for i in range(n):
-        if E.act_kind(buf[i]) != kind:
-            continue
-        h = E.act_arg(buf[i])
-        top = E.habitat_top(st, comp, h)
-        new = 0
-        for c in range(E.RACCOON):
-            if comp[E.K_HAB + c] == h and top < comp[E.K_DIFF + c] <= st[E.RACCOON_DIFF] and \
-                    (st[E.LOC + c] == E.L_DECK or st[E.LOC + c] == E.L_DISCARD):
-                new += 1
-        if new < best_new:
-            best, best_new = buf[i], new
+    for h in range(E.N_HAB):
+        if habitats >> h & 1:
+            top = E.habitat_top(st, comp, h)
+            new = 0
+            for c in range(E.RACCOON):
+                if comp[E.K_HAB + c] == h and top < comp[E.K_DIFF + c] <= st[E.RACCOON_DIFF] \
+                        and (st[E.LOC + c] == E.L_DECK or st[E.LOC + c] == E.L_DISCARD):
+                    new += 1
+            if new < best_new:
+                best, best_new = h, new
     return best
 
 
-@njit(cache=True, inline="always")
-def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
-    """The heuristic kinds' action; the preparation follows the plan kept in `mem`. `exact`
-    is True for the exact kind, else None (the advisor's search is then not compiled)."""
-    ph = st[E.PHASE]
-    p = E.decider(st)
-    if ph == E.PH_RESEARCH:
-        if is_legal(buf, n, E.act(E.A_DRAW)) and st[E.PLACED_TURN] < par[P_MAX_PLACED]:
-            risk = next_risk(st, comp, mem)
-            if E.free_slots(st, cfg, p) > 0:
-                risk /= par[P_SLOT_RISK]
-            if risk <= par[P_MAX_RISK]:
-                return E.act(E.A_DRAW)
-        return E.act(E.A_STOP)
-    if ph == E.PH_OFFER:
-        if par[P_ALLOW_OFFERS] <= 0 or par[P_ALLOW_RESERVE] <= 0 or par[P_ALLOW_TOKENS] <= 0:
-            return E.act(E.A_PASS)
-        v = card_value(st, cfg, comp, par, p, st[E.DRAWN])
-        if v >= par[P_OFFER_MIN] and st[E.TOKENS + p] >= par[P_OFFER_TOKENS]:
-            return E.act(E.A_OFFER)
-        return E.act(E.A_PASS)
-    if ph == E.PH_DECIDE:
-        c = st[E.DRAWN]
-        v = card_value(st, cfg, comp, par, p, c)
-        can_reserve = is_legal(buf, n, E.act(E.A_RESERVE)) and par[P_ALLOW_RESERVE] > 0
-        place = -1
-        for i in range(n):
-            if E.act_kind(buf[i]) == E.A_PLACE:
-                place = buf[i]
-                break
-        if c == E.RACCOON and place >= 0:
-            place = raccoon_habitat(st, comp, buf, n, E.A_PLACE)
-        if is_legal(buf, n, E.act(E.A_ACCEPT)):
-            if place >= 0 and v >= par[P_ACCEPT_MAX]:
-                return place
-            if place < 0 and can_reserve and v >= par[P_KEEP_MIN]:
-                return E.act(E.A_RESERVE)
-            return E.act(E.A_ACCEPT)
-        if place >= 0:
-            if can_reserve and v >= par[P_KEEP_MIN]:
-                return E.act(E.A_RESERVE)
-            return place
-        if can_reserve and v >= par[P_RESERVE_MIN]:
-            return E.act(E.A_RESERVE)
-        # spook: the raccoon is left in the habitat worth least to this player
-        best = buf[0]
+@kernel
+def decide_action(st, cfg, comp, par):
+    """The drawn card: accept an offer unless the card is placeable and worth at least
+    `accept_max` (or worth keeping, `keep_min`, when it is not); reserve a placeable card
+    worth at least `keep_min`, else place it (the raccoon where it makes fewest spookers);
+    reserve a card that would spook if worth at least `reserve_min`; else spook, leaving
+    the raccoon in the habitat worth least."""
+    p = st[E.CUR]
+    c = st[E.DRAWN]
+    v = card_value(st, cfg, comp, par, p, c)
+    can_reserve = E.free_slots(st, cfg, p) > 0 and par[P_ALLOW_RESERVE] > 0
+    mask, fits = E.placements(st, cfg, comp)
+    place = -1
+    if mask != 0:
+        h = raccoon_habitat(st, comp, mask) if c == E.RACCOON else E.lowest_bit(mask)
+        place = E.act(E.A_PLACE, h)
+    if st[E.OFFERER] >= 0:
+        a = E.act(E.A_ACCEPT)
+        if place >= 0 and v >= par[P_ACCEPT_MAX]:
+            a = place
+        elif place < 0 and can_reserve and v >= par[P_KEEP_MIN]:
+            a = E.act(E.A_RESERVE)
+    elif place >= 0:
+        a = place
+        if can_reserve and v >= par[P_KEEP_MIN]:
+            a = E.act(E.A_RESERVE)
+    elif can_reserve and v >= par[P_RESERVE_MIN]:
+        a = E.act(E.A_RESERVE)
+    else:
+        # spook (no habitat takes the card): the raccoon is left in the habitat worth least
+        first = 0 if c == E.RACCOON else comp[E.K_HAB + c]
+        last = E.N_HAB - 1 if c == E.RACCOON else first
         best_v = 1e18
-        for i in range(n):
-            if E.act_kind(buf[i]) == E.A_SPOOK:
-                h = E.act_arg(buf[i])
-                hv = 0.0
-                for a in range(E.N_CARDS):
-                    if st[E.LOC + a] == E.L_TABLE and st[E.ON_HAB + a] == h:
-                        hv += card_value(st, cfg, comp, par, p, a)
-                if hv < best_v:
-                    best, best_v = buf[i], hv
-        return best
-    if ph == E.PH_PREP_RESERVED:
-        return reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem)
-    if ph == E.PH_PREP_DICE:
-        make_plan(st, cfg, comp, ptab, par, exact, mem)
-        for h in range(E.N_HAB):
-            if st[E.HAB_DICE + h] < mem[M_HAB + h]:
-                return E.act(E.A_DIE_HABITAT, h)
-        for c in range(E.N_CARDS):
-            if st[E.DICE_ON + c] < mem[M_DICE + c]:
-                return E.act(E.A_DIE_ANIMAL, c)
-        return E.act(E.A_DICE_DONE)
-    if ph == E.PH_PREP_TOKENS:
-        for c in range(E.N_CARDS):
-            if st[E.TOK_ON + c] < mem[M_TOK + c] and st[E.TOKENS + p] > 0:
-                return E.act(E.A_TOKEN, c)
-        return E.act(E.A_TOKENS_DONE)
-    if ph == E.PH_RESOLVE:
-        return buf[0]
-    if ph == E.PH_SETUP:
-        return raccoon_habitat(st, comp, buf, n, E.A_SETUP_RACCOON)
-    if ph == E.PH_REROLL:
-        if exact is not None and exact:
-            a = exact_reroll(st, cfg, comp, ptab, par, p, mem)
-        else:
-            a = greedy_reroll(st, cfg, comp, ptab, par, p, mem[W_TAKEN:W_TAKEN + E.N_CARDS])
-        if is_legal(buf, n, a):
-            return a
-        return buf[0]  # (a re-roll once begun must be paid in full: any legal token)
-    return buf[0]
+        a = E.act(E.A_SPOOK, first)
+        for h in range(first, last + 1):
+            hv = 0.0
+            for x in range(E.N_CARDS):
+                if st[E.LOC + x] == E.L_TABLE and st[E.ON_HAB + x] == h:
+                    hv += card_value(st, cfg, comp, par, p, x)
+            if hv < best_v:
+                a, best_v = E.act(E.A_SPOOK, h), hv
+    return a
 
 
-@njit(cache=True)
+@kernel
 def token_loss(st, cfg, comp, ptab, par, p, c, taken):
     """What taking one more token off card c (after `taken`) costs in photograph value."""
     d = E.card_difficulty(st, comp, c)
     t = st[E.TOK_ON + c] - taken
     drop = photo_p(ptab, st[E.DICE_ON + c], t, d) - photo_p(ptab, st[E.DICE_ON + c], t - 1, d)
-    return drop * card_value(st, cfg, comp, par, p, c)
+    loss = drop * card_value(st, cfg, comp, par, p, c)
+    return loss
 
 
-@njit(cache=True)
-def greedy_reroll(st, cfg, comp, ptab, par, p, taken):
+@kernel
+def greedy_reroll(st, cfg, comp, ptab, par, p, mem):
     """Buy a re-roll while the habitat's stake beats the cheapest payment; pay each token from
-    the cheapest source (card order, supply last, as the engine asks for them). `taken`:
-    work space for the tokens the payment takes off each card."""
-    if st[E.PAY_PENDING] == 0 and (par[P_ALLOW_REROLLS] <= 0 or par[P_ALLOW_TOKENS] <= 0):
-        return E.act(E.A_GIVE_UP)
-    need = cfg[E.C_REROLL_COST] - st[E.PAY_PENDING]
-    floor = st[E.PAY_FLOOR]
-    taken[:] = 0
-    from_supply = 0
-    loss = 0.0
-    first = E.SUPPLY
-    for _ in range(need):
-        best_c = E.SUPPLY
-        best = par[P_TOKEN_VALUE] if st[E.TOKENS + p] > from_supply else 1e18
-        for c in range(floor if floor < E.N_CARDS else E.N_CARDS, E.N_CARDS):
-            if st[E.TOK_ON + c] > taken[c]:
-                x = token_loss(st, cfg, comp, ptab, par, p, c, taken[c])
-                if x < best:
-                    best, best_c = x, c
-        if best >= 1e18:
-            return E.act(E.A_GIVE_UP)
-        loss += best
-        if best_c == E.SUPPLY:
-            from_supply += 1
-        else:
-            taken[best_c] += 1
-            first = min(first, best_c)
-    if st[E.PAY_PENDING] == 0:
-        # the tokens are lost only if this die succeeds, and then the stake is won
-        h = st[E.RES_HAB]
-        stake = 0.0
+    the cheapest source (card order, supply last, as the engine asks for them). The tokens
+    the payment takes off each card are counted in mem[W_TAKEN + c]."""
+    a = E.act(E.A_GIVE_UP)
+    if st[E.PAY_PENDING] > 0 or (par[P_ALLOW_REROLLS] > 0 and par[P_ALLOW_TOKENS] > 0):
+        need = cfg[E.C_REROLL_COST] - st[E.PAY_PENDING]
+        floor = st[E.PAY_FLOOR]
         for c in range(E.N_CARDS):
-            if st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h and st[E.DICE_ON + c] > 0:
-                stake += photo_p(ptab, st[E.DICE_ON + c], st[E.TOK_ON + c],
-                                 E.card_difficulty(st, comp, c)) * \
-                    card_value(st, cfg, comp, par, p, c)
-        if stake <= loss:
-            return E.act(E.A_GIVE_UP)
-    return E.act(E.A_REROLL, first)
+            mem[W_TAKEN + c] = 0
+        from_supply = 0
+        loss = 0.0
+        first = E.SUPPLY
+        payable = True
+        for _ in range(need):
+            best_c = E.SUPPLY
+            best = par[P_TOKEN_VALUE] if st[E.TOKENS + p] > from_supply else 1e18
+            for c in range(floor if floor < E.N_CARDS else E.N_CARDS, E.N_CARDS):
+                if st[E.TOK_ON + c] > mem[W_TAKEN + c]:
+                    x = token_loss(st, cfg, comp, ptab, par, p, c, mem[W_TAKEN + c])
+                    if x < best:
+                        best, best_c = x, c
+            if best >= 1e18:
+                payable = False
+                break
+            loss += best
+            if best_c == E.SUPPLY:
+                from_supply += 1
+            else:
+                mem[W_TAKEN + best_c] += 1
+                first = min(first, best_c)
+        if payable:
+            a = E.act(E.A_REROLL, first)
+            if st[E.PAY_PENDING] == 0:
+                # the tokens are lost only if this die succeeds, and then the stake is won
+                h = st[E.RES_HAB]
+                stake = 0.0
+                for c in range(E.N_CARDS):
+                    if st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h and \
+                            st[E.DICE_ON + c] > 0:
+                        stake += photo_p(ptab, st[E.DICE_ON + c], st[E.TOK_ON + c],
+                                         E.card_difficulty(st, comp, c)) * \
+                            card_value(st, cfg, comp, par, p, c)
+                if stake <= loss:
+                    a = E.act(E.A_GIVE_UP)
+    return a
 
 
 @njit(cache=True)
@@ -928,8 +969,8 @@ def exact_reroll(st, cfg, comp, ptab, par, p, mem):
     supply = min(st[E.TOKENS + p], left * cost - st[E.PAY_PENDING])
     pay = np.zeros(m + 1, np.int64)
     reroll_search(ptab, dice, diff, val, tok, 0.0, supply, st[E.POT], cost,
-                    par[P_TOKEN_VALUE], comp[E.K_EXPLORE + h], cost - st[E.PAY_PENDING], floor,
-                    pay)
+                  par[P_TOKEN_VALUE], comp[E.K_EXPLORE + h], cost - st[E.PAY_PENDING], floor,
+                  pay)
     for j in range(m):
         if pay[j] > 0:
             return E.act(E.A_REROLL, cards[j])
@@ -938,10 +979,105 @@ def exact_reroll(st, cfg, comp, ptab, par, p, mem):
     return E.act(E.A_GIVE_UP)
 
 
-@njit(cache=True, inline="always")
+@kernel
+def reroll_action(st, cfg, comp, ptab, par, buf, n, exact, mem):
+    """Re-Rolls: the greedy kinds' `greedy_reroll` (the exact kind: `exact_reroll`), if
+    legal; else the first legal action (a re-roll once begun must be paid in full: any
+    legal token). `n` legal actions in buf."""
+    p = st[E.CUR]
+    if exact is not None and exact:
+        a = exact_reroll(st, cfg, comp, ptab, par, p, mem)
+    else:
+        a = greedy_reroll(st, cfg, comp, ptab, par, p, mem)
+    if not is_legal(buf, n, a):
+        a = buf[0]
+    return a
+
+
+# ---------------------------------------------------------------- the interpreter
+
+
+@kernel
+def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
+    """The heuristic kinds' action (the n legal actions in buf are read in the reserved-cards
+    step, re-rolls and set-up only); the preparation follows the plan kept in `mem`.
+    `exact` is True for the exact kind, else None (the advisor's search is then not
+    compiled)."""
+    ph = st[E.PHASE]
+    a = buf[0]
+    if ph == E.PH_RESEARCH:
+        a = E.act(E.A_DRAW) if wants_draw(st, cfg, comp, par) else E.act(E.A_STOP)
+    elif ph == E.PH_OFFER:
+        a = E.act(E.A_OFFER) if wants_to_offer(st, cfg, comp, par) else E.act(E.A_PASS)
+    elif ph == E.PH_DECIDE:
+        a = decide_action(st, cfg, comp, par)
+    elif ph == E.PH_PREP_RESERVED:
+        a = reserved_choice(st, cfg, comp, ptab, par, buf, n, exact, mem)
+    elif ph == E.PH_PREP_DICE:
+        make_plan(st, cfg, comp, ptab, par, exact, mem)
+        a = E.act(E.A_DICE_DONE)
+        for c in range(E.N_CARDS - 1, -1, -1):
+            if st[E.DICE_ON + c] < mem[M_DICE + c]:
+                a = E.act(E.A_DIE_ANIMAL, c)
+        for h in range(E.N_HAB - 1, -1, -1):
+            if st[E.HAB_DICE + h] < mem[M_HAB + h]:
+                a = E.act(E.A_DIE_HABITAT, h)
+    elif ph == E.PH_PREP_TOKENS:
+        a = E.act(E.A_TOKENS_DONE)
+        if st[E.TOKENS + st[E.CUR]] > 0:
+            for c in range(E.N_CARDS - 1, -1, -1):
+                if st[E.TOK_ON + c] < mem[M_TOK + c]:
+                    a = E.act(E.A_TOKEN, c)
+    elif ph == E.PH_RESOLVE:
+        a = E.act(E.A_RESOLVE, E.next_habitat(st))
+    elif ph == E.PH_SETUP:
+        habitats = 0
+        for i in range(n):
+            habitats |= 1 << E.act_arg(buf[i])
+        a = E.act(E.A_SETUP_RACCOON, raccoon_habitat(st, comp, habitats))
+    elif ph == E.PH_REROLL:
+        a = reroll_action(st, cfg, comp, ptab, par, buf, n, exact, mem)
+    return a
+
+
+@kernel
+def heuristic_decision(st, cfg, comp, ptab, rng, kind, par, buf, mem, exact):
+    """The batch's fast path for a heuristic seat: play its decision now, as
+    `heuristic_action` (or, for a whole preparation step, `prepare`) chooses it, applying
+    it without `engine.step`'s listing of the legal actions and forced moves after it: the
+    seat's decisions read what is legal from the engine's rules, and at a forced decision
+    they choose its one legal action, so the game is the step API's. Only the reserved-cards
+    step, re-rolls and set-up list the legal actions (into buf), since their choices
+    compare them. The caller lists them again before a seat of another kind decides."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    ptab = pointer(ptab)
+    rng = pointer(rng)
+    par = pointer(par)
+    buf = pointer(buf)
+    mem = pointer(mem)
+    ph = st[E.PHASE]
+    if ph == E.PH_PREP_DICE or ph == E.PH_PREP_TOKENS or (
+            ph == E.PH_PREP_RESERVED and kind != EXACT):
+        n = E.legal_actions(st, cfg, comp, buf) if ph == E.PH_PREP_RESERVED else 0
+        prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, exact)
+    else:
+        n = 0
+        if ph == E.PH_PREP_RESERVED or ph == E.PH_REROLL or ph == E.PH_SETUP:
+            n = E.legal_actions(st, cfg, comp, buf)
+        if exact is not None and kind == EXACT:
+            a = heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, True, mem)
+        else:
+            a = heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, None, mem)
+        E.apply_action(st, cfg, comp, rng, a)
+
+
+@kernel
 def random_action(rng, buf, n):
     """The random kind: one of the n legal actions in buf, uniformly (the policy stream)."""
-    return buf[randint(rng, 1, n)]
+    a = buf[randint(rng, 1, n)]
+    return a
 
 
 @njit(cache=True)
@@ -953,13 +1089,22 @@ def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, search=None,
     `search` is True when the line-up seats a search policy, else None: numba drops the
     search branch for None, so line-ups without one never compile it (it is most of the
     compile time). `exact` likewise is True when the line-up seats the exact kind (its
-    exhaustive preparation search is the next largest part), else None."""
-    if kind == RANDOM:
-        return random_action(rng, buf, n)
+    exhaustive preparation search is the next largest part), else None. The search kind
+    gets the arrays; the others their `pointer`s."""
     if kind == SEARCH:
         if search is not None:
             return search_action(st, cfg, comp, ptab, rng, par, buf, n, mem)
         raise ValueError("a line-up seating a search policy passes search=True")
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    ptab = pointer(ptab)
+    rng = pointer(rng)
+    par = pointer(par)
+    buf = pointer(buf)
+    mem = pointer(mem)
+    if kind == RANDOM:
+        return random_action(rng, buf, n)
     if kind == EXACT:
         if exact is not None:
             return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, True, mem)
@@ -967,11 +1112,19 @@ def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, search=None,
     return base_action(st, cfg, comp, ptab, rng, par, buf, n, mem)
 
 
-@njit(cache=True)
+@kernel
 def base_action(st, cfg, comp, ptab, rng, par, buf, n, mem):
     """`heuristic_action` of the heuristic kinds but exact, as a call of its own: the callers
     off the hot path (the step API, a search's own moves) share it, instead of each having
     the interpreter compiled into it."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    ptab = pointer(ptab)
+    rng = pointer(rng)
+    par = pointer(par)
+    buf = pointer(buf)
+    mem = pointer(mem)
     return heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, None, mem)
 
 

@@ -166,17 +166,11 @@ def sample(st, cfg, comp, me, key, r, mem):
 
 
 @njit(cache=True)
-def playout(s, cfg, comp, ptab, par, rng, mem, buf, n, me):
-    """Play `s` (n legal actions in buf) to the end with every seat on the base heuristic
-    `par`, each preparation in one go as in the batch (`policies.prepare`); `me`'s win
-    share."""
+def playout(s, cfg, comp, ptab, par, rng, mem, buf, me):
+    """Play `s` to the end with every seat on the base heuristic `par`, on the batch's fast
+    path (`policies.heuristic_decision`); `me`'s win share."""
     while s[E.PHASE] != E.PH_OVER:
-        ph = s[E.PHASE]
-        if ph == E.PH_PREP_DICE or ph == E.PH_PREP_TOKENS or ph == E.PH_PREP_RESERVED:
-            n = P.prepare(s, cfg, comp, ptab, rng, P.GREEDY, par, buf, n, mem)
-            continue
-        a = P.heuristic_action(s, cfg, comp, ptab, rng, par, buf, n, None, mem)
-        n = E.step(s, cfg, comp, rng, a, buf)
+        P.heuristic_decision(s, cfg, comp, ptab, rng, P.GREEDY, par, buf, mem, None)
     return E.win_share(s, cfg, me)
 
 
@@ -195,12 +189,11 @@ def rollout(cfg, comp, ptab, par, me, mem, move, plan):
     P.clear_memory(pmem)
     buf = mem[P.S_BUF:P.S_MOVES]
     if move >= 0:
-        n = E.step(s, cfg, comp, rng, move, buf)
+        E.apply_action(s, cfg, comp, rng, move)
     else:
         hab, dice, tok = plan_row(mem, plan)
         write_plan(pmem, s, hab, dice, tok)
-        n = E.legal_actions(s, cfg, comp, buf)
-    return playout(s, cfg, comp, ptab, par, rng, pmem, buf, n, me)
+    return playout(s, cfg, comp, ptab, par, rng, pmem, buf, me)
 
 
 @njit(cache=True)
