@@ -132,8 +132,7 @@ W_HCARDS = W_ALLOCS + _R * _D * _N  # the row's cards, in card order [row, i]
 W_HN = W_HCARDS + _R * _N  # how many [row]
 W_PICK = W_HN + _R  # the dynamic programme's choices [i, j]
 W_ROWS = W_PICK + (_N + 1) * _D  # the row of each habitat [h]
-W_MAND = W_ROWS + E.N_HAB  # whether the row's card i must get a die [i]
-W_TAKE = W_MAND + _N  # the knapsack's choices [h, j]
+W_TAKE = W_ROWS + E.N_HAB  # the knapsack's choices [h, j]
 W_KOF = W_TAKE + _R * _D  # dice of each habitat in the best plan [h]
 W_PDICE = W_KOF + E.N_HAB  # the plan's dice per card [c]
 W_PTOK = W_PDICE + _N  # the plan's tokens per card [c]
@@ -335,27 +334,45 @@ def explore_odds(cfg, comp, work, h, e, rerolls):
 
 
 @kernel
-def habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, extra_hab, h,
-                    row):
+def table_rows(st, mem):
+    """Rows 0-3 of the plan tables' cards: each habitat's animals on the table, in card
+    order (mem[W_HCARDS + h * _N + i], how many in mem[W_HN + h]), in one pass."""
+    for h in range(E.N_HAB):
+        mem[W_HN + h] = 0
+    for c in range(E.N_CARDS):
+        if st[E.LOC + c] == E.L_TABLE:
+            h = st[E.ON_HAB + c]
+            mem[W_HCARDS + h * _N + mem[W_HN + h]] = c
+            mem[W_HN + h] += 1
+
+
+@kernel
+def habitat_row(st, mem, h, row, extra_card):
+    """Row `row` of the plan tables' cards: habitat h's animals on the table and the
+    reserved `extra_card` placed there, in card order."""
+    n = 0
+    for c in range(E.N_CARDS):
+        if (st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h) or c == extra_card:
+            mem[W_HCARDS + row * _N + n] = c
+            n += 1
+    mem[W_HN + row] = n
+
+
+@kernel
+def habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, h, row):
     """Habitat h's best value for every dice count k (0 tokens on cards), with the split,
     into row `row` of the plan tables: value work[F_HV + row * _D + k], explore dice
-    mem[W_HE + ...] and dice per card mem[W_ALLOCS + (row * _D + k) * _N + i] of its cards
-    mem[W_HCARDS + row * _N + i] (card order; `extra_card` placed sideways in `extra_hab`).
+    mem[W_HE + ...] and dice per card mem[W_ALLOCS + (row * _D + k) * _N + i] of the row's
+    cards (`table_rows`, `habitat_row`: `extra_card` among them goes sideways).
 
     Given a successful explore the animals are independent, so the best split of j dice
     over the animals is an exact dynamic programme; the explore dice e are then chosen.
     A card's worth with a dice is its photograph value with the best number of tokens (a
-    lost token costs `token_value`); the card values are work[F_VALS + c]."""
+    lost token costs `token_value`); the card values are work[F_VALS + c]. A sideways card
+    (or `extra_card`) must get a die."""
     dice = cfg[E.C_DICE]
     lam = par[P_TOKEN_VALUE]
-    n = 0
-    for c in range(E.N_CARDS):
-        on = st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h
-        if on or (c == extra_card and extra_hab == h):
-            mem[W_HCARDS + row * _N + n] = c
-            mem[W_MAND + n] = 1 if (not on) or st[E.SIDEWAYS + c] == 1 else 0
-            n += 1
-    mem[W_HN + row] = n
+    n = mem[W_HN + row]
     hv = F_HV + row * _D
     he = W_HE + row * _D
     for k in range(_D):
@@ -383,23 +400,38 @@ def habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, ext
                     if lam >= 0.0 and (q >= 1.0 or v - lam * t <= 0.0):
                         break
                 work[F_WORTH + a] = w
-            lo = mem[W_MAND + i]
+            lo = 1 if c == extra_card or st[E.SIDEWAYS + c] == 1 else 0
             if lo == 1:
                 any_mandatory = True
             f0 = F_F + i * _D
-            for j in range(dice + 1):
+            if i == 0:
+                # after no card every count is worth 0: the best of at most j dice is the
+                # best worth so far, reached first at `pick` (the programme below, in a
+                # single pass)
                 best = NEG
                 pick = 0
-                for a in range(lo, j + 1):
-                    prev = work[f0 + j - a]
-                    if prev <= NEG:
-                        continue
-                    val = prev + work[F_WORTH + a]
-                    if val > best:
-                        best = val
-                        pick = a
-                work[f0 + _D + j] = best
-                mem[W_PICK + (i + 1) * _D + j] = pick
+                for j in range(dice + 1):
+                    if j >= lo:
+                        val = work[f0 + 0] + work[F_WORTH + j]
+                        if val > best:
+                            best = val
+                            pick = j
+                    work[f0 + _D + j] = best
+                    mem[W_PICK + _D + j] = pick
+            else:
+                for j in range(dice + 1):
+                    best = NEG
+                    pick = 0
+                    for a in range(lo, j + 1):
+                        prev = work[f0 + j - a]
+                        if prev <= NEG:
+                            continue
+                        val = prev + work[F_WORTH + a]
+                        if val > best:
+                            best = val
+                            pick = a
+                    work[f0 + _D + j] = best
+                    mem[W_PICK + (i + 1) * _D + j] = pick
         rerolls = tokens // cfg[E.C_REROLL_COST] if cfg[E.C_TOKENS] == 1 else 0
         if par[P_ALLOW_REROLLS] <= 0:
             rerolls = 0
@@ -566,8 +598,11 @@ def plan_value(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
     explore_table(cfg, comp, mem, work)
     tokens = plan_tokens(st, par)
     card_values(st, cfg, comp, par, st[E.CUR], work, extra_card, NO)
+    table_rows(st, mem)
+    if extra_card >= 0:
+        habitat_row(st, mem, extra_hab, extra_hab, extra_card)
     for h in range(E.N_HAB):
-        habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, extra_hab, h, h)
+        habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, h, h)
         mem[W_ROWS + h] = h
     v = plan_from_tables(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, extra_hab,
                          -np.inf if write else np.inf)
@@ -640,8 +675,9 @@ def reserved_tables(st, cfg, comp, ptab, par, work, mem):
     explore_table(cfg, comp, mem, work)
     tokens = plan_tokens(st, par)
     card_values(st, cfg, comp, par, st[E.CUR], work, NO_CARD, YES)
+    table_rows(st, mem)
     for h in range(E.N_HAB):
-        habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, NO_CARD, NO_CARD, h, h)
+        habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, NO_CARD, h, h)
         mem[W_ROWS + h] = h
     v = plan_from_tables(st, cfg, comp, ptab, par, work, mem, tokens, NO_CARD, NO_CARD,
                          -np.inf)
@@ -666,7 +702,8 @@ def best_reserved(st, cfg, comp, ptab, par, buf, n, exact, tokens, best, work, m
         if exact is not None and exact:
             v = exact_plan(st, cfg, comp, ptab, par, c, h, mem, NO)
         else:
-            habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, c, h, h, E.N_HAB)
+            habitat_row(st, mem, h, E.N_HAB, c)
+            habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, c, h, E.N_HAB)
             mem[W_ROWS + h] = E.N_HAB
             v = plan_from_tables(st, cfg, comp, ptab, par, work, mem, tokens, c, h, best)
             mem[W_ROWS + h] = h
@@ -778,7 +815,8 @@ def prepare(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, exact=None):
 @kernel
 def replan_habitat(st, cfg, comp, ptab, par, work, mem, tokens, h):
     """Habitat h's options anew (a reserved card was placed there); the others' stay."""
-    habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, NO_CARD, NO_CARD, h, h)
+    habitat_row(st, mem, h, h, NO_CARD)
+    habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, NO_CARD, h, h)
 
 
 # ---------------------------------------------------------------- the heuristic's decisions
