@@ -56,6 +56,11 @@ def as_floats(view):
     return view.view(np.float64)
 
 
+def as_uints(view):
+    """The 8-byte integers of `view` read and written as uint64 (random streams)."""
+    return view.view(np.uint64)
+
+
 @intrinsic
 def _data_pointer(typingctx, arr):
     if isinstance(arr, types.CPointer):
@@ -80,11 +85,11 @@ def _shifted(typingctx, ptr, k):
     return ptr(ptr, k), codegen
 
 
-@intrinsic
-def _as_floats(typingctx, ptr):
+def _bitcast(ptr, dtype):
+    """The typing and codegen of a pointer to 8-byte items read as one to `dtype` items."""
     if not isinstance(ptr, types.CPointer) or ptr.dtype.bitwidth != 64:
         return None
-    sig = types.CPointer(types.float64)(ptr)
+    sig = types.CPointer(dtype)(ptr)
 
     def codegen(context, builder, sig, args):
         return builder.bitcast(args[0], context.get_value_type(sig.return_type))
@@ -92,11 +97,24 @@ def _as_floats(typingctx, ptr):
     return sig, codegen
 
 
+@intrinsic
+def _as_floats(typingctx, ptr):
+    return _bitcast(ptr, types.float64)
+
+
+@intrinsic
+def _as_uints(typingctx, ptr):
+    return _bitcast(ptr, types.uint64)
+
+
 def _aliases_its_first_argument(lhs, args, alias_map, arg_aliases):
     """numba's alias analysis: the result of `pointer` and its companions is the memory of
-    their first argument. Without this, numba's dead-code pass (run after inlining) takes a
-    write through a view made in a kernel for a write to a fresh local object, and drops it
-    when the view is not used again."""
+    their first argument. numba's dead-code pass runs on a kernel after it inlines an
+    overload into it, and takes a write through a view made there for a write to a fresh
+    local object, dropped when the view is not used again. The overloads below are not
+    inlined (LLVM inlines them, at no cost), so that pass does not run on the kernels for
+    them; where it runs for another reason, this keeps such writes (through a view assigned
+    directly, not unpacked from a tuple)."""
     rhs = args[0].name
     if rhs in arg_aliases:
         arg_aliases.add(lhs)
@@ -105,23 +123,29 @@ def _aliases_its_first_argument(lhs, args, alias_map, arg_aliases):
         alias_map.setdefault(lhs, set()).add(rhs)
 
 
-for _view in ("pointer", "shifted", "as_floats", "_data_pointer", "_shifted", "_as_floats"):
+for _view in ("pointer", "shifted", "as_floats", "as_uints", "_data_pointer", "_shifted",
+              "_as_floats", "_as_uints"):
     ir_utils.alias_func_extensions[(_view, __name__)] = _aliases_its_first_argument
 
 
-@overload(pointer, inline="always")
+@overload(pointer)
 def _pointer_jit(arr):
     return lambda arr: _data_pointer(arr)
 
 
-@overload(shifted, inline="always")
+@overload(shifted)
 def _shifted_jit(view, k):
     return lambda view, k: _shifted(_data_pointer(view), k)
 
 
-@overload(as_floats, inline="always")
+@overload(as_floats)
 def _as_floats_jit(view):
     return lambda view: _as_floats(_data_pointer(view))
+
+
+@overload(as_uints)
+def _as_uints_jit(view):
+    return lambda view: _as_uints(_data_pointer(view))
 
 
 class Layout:

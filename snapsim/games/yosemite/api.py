@@ -21,12 +21,14 @@ from ...sim.kernel import (
     Policy,
     game_rngs,
     parse_policy,
+    pointer,
     policy_arrays,
     result_table,
     root_keys,
     run_blocks,
     seat_policies,
     seated_kinds,
+    shifted,
 )
 from ...sim.tuning import tuned_policy
 from . import engine as E
@@ -106,10 +108,15 @@ def play_game(cfg, comp, kinds, params, rng, seats, search=None):
     buf = np.empty(E.BUF_SIZE, np.int64)
     mem = P.new_memory()
     st = E.new_game(cfg, comp, rng)
-    par0, par1 = params[seats[0]], params[seats[1]]  # each seat's row, taken once
+    # the kernels' views (`sim.kernel.pointer`), and each seat's row of parameters
+    pst, pcfg, pcomp, prng = pointer(st), pointer(cfg), pointer(comp), pointer(rng)
+    pbuf, pmem, pparams = pointer(buf), pointer(mem), pointer(params)
+    par0 = shifted(pparams, seats[0] * params.shape[1])
+    par1 = shifted(pparams, seats[1] * params.shape[1])
     while st[E.PHASE] != E.PH_OVER:
-        p = E.decider(st)
-        P.play(st, cfg, comp, rng, kinds[seats[p]], par0 if p == 0 else par1, buf, mem, search)
+        p = E.decider(pst)
+        P.play(pst, pcfg, pcomp, prng, kinds[seats[p]], par0 if p == 0 else par1, pbuf, pmem,
+               search)
     return st
 
 

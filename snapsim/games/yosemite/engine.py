@@ -2,8 +2,9 @@
 
 A game is an int64 state vector `st` (layout below), two splitmix64 streams in `rng`
 (chance: shuffles; policy: the policies' own random choices) and read-only inputs: the config
-vector `cfg` and the flat int64 component vector `comp` (one array, not a tuple of arrays:
-every call passing a tuple pays a reference count per member). Every decision the rulebook
+vector `cfg` and the flat int64 component vector `comp`. The kernels take these as
+`sim.kernel.pointer`s (no reference counting); `legal_actions`, `apply_action` and `settle`,
+called from Python and array code, make the pointers themselves. Every decision the rulebook
 gives a player is one small action (a start square, one fish step, an explore choice, a push,
 a photo, its payment, a discard); `legal_actions` lists them and `step` applies one and then
 every forced move, so the batch kernel and the step API run exactly the same code.
@@ -26,7 +27,7 @@ space k, -k on player 1's space k, 0 off the track.
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Layout, randint, shuffle
+from ...sim.kernel import Layout, kernel, pointer, randint, shifted, shuffle
 
 SIZE = 5
 N_SQ = SIZE * SIZE
@@ -97,12 +98,12 @@ def component_vector(a):
     return comp
 
 
-@njit(cache=True, inline="always")
+@kernel
 def need(comp, ph, a):
     return comp[K_NEED + ph * N_ANIMALS + a]
 
 
-@njit(cache=True, inline="always")
+@kernel
 def chart_value(comp, matches):
     return comp[K_CHART + min(matches, MAX_CHART - 1)]
 
@@ -143,18 +144,18 @@ POLICY_AT = QUEUE_AT + N_SQ
 BUF_SIZE = POLICY_AT + POLICY_SCRATCH
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def act(kind, arg=0):
     """The action code of `kind` with its argument (square, direction, slot, animal, count)."""
     return kind * ACTION_SPAN + arg
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def act_kind(action):
     return action // ACTION_SPAN
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def act_arg(action):
     return action % ACTION_SPAN
 
@@ -260,18 +261,18 @@ def _within():
 WITHIN = _within()
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def neighbour(sq, d):
     """The square one step from sq in direction d, -1 off the park."""
     return NEIGHBOURS[sq, d]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def manhattan(a, b):
     return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def distances(frm, block, max_d, dist, at, buf):
     """Orthogonal steps from frm to every square s (-1: beyond max_d) into dist[at + s], never
     entering `block`; the action buffer buf holds the search's queue."""
@@ -298,19 +299,19 @@ def action_buffer():
     return np.empty(BUF_SIZE, np.int64)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def tile_animal(st, comp, sq):
     """Animal of the tile on sq (-1 on a landmark tile)."""
     return comp[K_TILE_ANIMAL + st[PARK + sq]]
 
 
-@njit(cache=True, inline="always")
+@kernel
 def tile_landmark(st, sq):
     t = st[PARK + sq]
     return t - N_TILES if t >= N_TILES else -1
 
 
-@njit(cache=True, inline="always")
+@kernel
 def animal_dests(frm, opp, animal, buf, at, n):
     """Append A_ANIMAL actions for every end square of `animal`'s movement from frm to the n
     actions at buf[at:] (the action buffer: its scratch is used); return how many there are.
@@ -366,7 +367,7 @@ def animal_dests(frm, opp, animal, buf, at, n):
 # ---------------------------------------------------------------- small queries
 
 
-@njit(cache=True, inline="always")
+@kernel
 def hand_size(st, p):
     t = 0
     for a in range(N_ANIMALS):
@@ -374,7 +375,7 @@ def hand_size(st, p):
     return t
 
 
-@njit(cache=True, inline="always")
+@kernel
 def photo_size(comp, ph):
     k = 0
     for a in range(N_ANIMALS):
@@ -382,7 +383,7 @@ def photo_size(comp, ph):
     return k
 
 
-@njit(cache=True, inline="always")
+@kernel
 def cover_span(cfg, comp, ph, a, d):
     """Camera: how many of the photo's animals d discarded tiles of animal a can stand for,
     (least, most); least > most when no split works. Each tile matching a needed a stands for
@@ -398,7 +399,7 @@ def cover_span(cfg, comp, ph, a, d):
     return (d + d % 2) // 2, (d + m) // 2
 
 
-@njit(cache=True, inline="always")
+@kernel
 def cover_max(st, cfg, comp, p, ph, a):
     """The most of the photo's animals p's tiles of animal a can stand for."""
     h = st[HAND + p * N_ANIMALS + a]
@@ -406,7 +407,7 @@ def cover_max(st, cfg, comp, p, ph, a):
     return m + (h - m) // 2 if cfg[C_WILDS] == 1 else m
 
 
-@njit(cache=True, inline="always")
+@kernel
 def pay_allows(st, cfg, comp, p, c):
     """Whether discarding c tiles of PAY_ANIMAL still leaves a complete payment: the tiles
     paid so far and these stand for few enough of the photo's animals, and the animals still to
@@ -423,7 +424,7 @@ def pay_allows(st, cfg, comp, p, c):
     return st[PAY_LO] + lo <= k <= st[PAY_HI] + hi + rest
 
 
-@njit(cache=True, inline="always")
+@kernel
 def can_take(st, cfg, comp, p, ph):
     """Camera: p's tiles can pay for the photo (matching tiles, and pairs as wilds)."""
     total = 0
@@ -432,13 +433,13 @@ def can_take(st, cfg, comp, p, ph):
     return total >= photo_size(comp, ph)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def can_photo(st, cfg, comp, p, s):
     """Camera: whether p may take the photo in slot s."""
     return st[SLOT + s] >= 0 and can_take(st, cfg, comp, p, st[SLOT + s])
 
 
-@njit(cache=True, inline="always")
+@kernel
 def any_photo(st, cfg, comp, p):
     for s in range(cfg[C_SLOTS]):
         if can_photo(st, cfg, comp, p, s):
@@ -446,19 +447,19 @@ def any_photo(st, cfg, comp, p):
     return False
 
 
-@njit(cache=True, inline="always")
+@kernel
 def can_pay(st, cfg, comp, p, c):
     """Payment: whether p may discard c tiles of PAY_ANIMAL."""
     return 0 <= c <= st[HAND + p * N_ANIMALS + st[PAY_ANIMAL]] and pay_allows(st, cfg, comp, p, c)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def can_enter(st, p, sq):
     """Whether p's pawn may step onto sq (on the park, not the opponent's square)."""
     return sq >= 0 and sq != st[POS + 1 - p]
 
 
-@njit(cache=True, inline="always")
+@kernel
 def decider(st):
     return st[CUR]
 
@@ -466,9 +467,13 @@ def decider(st):
 # ---------------------------------------------------------------- legal actions
 
 
-@njit(cache=True)
+@kernel
 def legal_actions(st, cfg, comp, out):
     """Write the legal actions into `out`; return how many."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    out = pointer(out)
     n = 0
     ph = st[PHASE]
     p = st[CUR]
@@ -554,7 +559,7 @@ def new_game(cfg, comp, rng):
         st[DECK + n] = N_TILES + lm
         n += 1
         st[LM_OWNER + lm] = -1
-    shuffle(rng, st[DECK:DECK + n], n)
+    shuffle(rng, shifted(st, DECK), n)
     st[N_DECK] = n
     photos = np.arange(N_PHOTOS)
     shuffle(rng, photos, N_PHOTOS)
@@ -585,14 +590,14 @@ def new_game(cfg, comp, rng):
     return st
 
 
-@njit(cache=True, inline="always")
+@kernel
 def give_tile(st, comp, t, p):
     st[TILE_LOC + t] = L_HAND
     st[TILE_OWNER + t] = p
     st[HAND + p * N_ANIMALS + comp[K_TILE_ANIMAL + t]] += 1
 
 
-@njit(cache=True, inline="always")
+@kernel
 def draw_photo(st, slot):
     st[N_PHOTO_DECK] -= 1
     ph = st[PHOTO_DECK + st[N_PHOTO_DECK]]
@@ -600,7 +605,7 @@ def draw_photo(st, slot):
     st[SLOT + slot] = ph
 
 
-@njit(cache=True, inline="always")
+@kernel
 def start_turn(st):
     st[FROM] = -1
     st[MOVED] = -1
@@ -610,12 +615,12 @@ def start_turn(st):
 # ---------------------------------------------------------------- explore and bonuses
 
 
-@njit(cache=True, inline="always")
+@kernel
 def add_fish(st, comp, p):
     st[FISH + p] = min(st[FISH + p] + 1, comp[K_MAX_FISH])
 
 
-@njit(cache=True, inline="always")
+@kernel
 def tent(st, comp, p):
     """First tent: the token to the collector's 1; later: one space toward the collector;
     already on the collector's last space: a tent token from the pile (none left: nothing)."""
@@ -634,7 +639,7 @@ def tent(st, comp, p):
     st[CAMP] = mine * sign
 
 
-@njit(cache=True, inline="always")
+@kernel
 def passes(frm, dest, sq):
     """Whether a straight move frm -> dest crosses or ends on sq."""
     if frm // SIZE == dest // SIZE:
@@ -657,7 +662,7 @@ THEN_RESET = 2
 THEN_REFILL = 3
 
 
-@njit(cache=True, inline="always")
+@kernel
 def animal_move(st, comp, dest):
     """Explore B: move by the animal's ability; bear, rattlesnake and cougar may then move the
     opponent (a decision) before the tile is collected. Returns what follows."""
@@ -683,7 +688,7 @@ def animal_move(st, comp, dest):
     return THEN_COLLECT
 
 
-@njit(cache=True, inline="always")
+@kernel
 def collect(st, cfg, comp):
     """Explore B, second and third: the tile left goes to the hand, then its bonus; returns
     what follows (the camera's decision, else the reset)."""
@@ -706,7 +711,7 @@ def collect(st, cfg, comp):
     return THEN_RESET
 
 
-@njit(cache=True, inline="always")
+@kernel
 def discard_tile(st, comp, p, a):
     """One of p's tiles of animal a to the discard pile, face up: a tile the opponent has
     already seen if p holds one (tiles of one animal differ only in what they reveal)."""
@@ -724,7 +729,7 @@ def discard_tile(st, comp, p, a):
     st[HAND + p * N_ANIMALS + a] -= 1
 
 
-@njit(cache=True, inline="always")
+@kernel
 def pay(st, cfg, comp, c):
     """Discard c tiles of the animal being paid; after the last animal, take the photo (and
     the reset follows). Returns what follows."""
@@ -742,7 +747,7 @@ def pay(st, cfg, comp, c):
     return THEN_NOTHING
 
 
-@njit(cache=True, inline="always")
+@kernel
 def take_photo(st, comp, slot):
     """Camera, once paid: the photo goes face up in front of the player."""
     p = st[CUR]
@@ -762,7 +767,7 @@ def take_photo(st, comp, slot):
 # ---------------------------------------------------------------- reset
 
 
-@njit(cache=True, inline="always")
+@kernel
 def draw_tile(st, rng):
     """Top tile of the deck; an empty deck is first rebuilt by shuffling the discards."""
     if st[N_DECK] == 0:
@@ -772,13 +777,13 @@ def draw_tile(st, rng):
                 st[DECK + n] = t
                 st[TILE_LOC + t] = L_DECK
                 n += 1
-        shuffle(rng, st[DECK:DECK + n], n)
+        shuffle(rng, shifted(st, DECK), n)
         st[N_DECK] = n
     st[N_DECK] -= 1
     return st[DECK + st[N_DECK]]
 
 
-@njit(cache=True, inline="always")
+@kernel
 def reset(st, cfg, rng):
     """Reset: refill the vacated space (a landmark tile brings its token), then discard down
     to the hand limit (a decision), then refill the photos; returns what follows."""
@@ -796,7 +801,7 @@ def reset(st, cfg, rng):
     return THEN_REFILL
 
 
-@njit(cache=True, inline="always")
+@kernel
 def refill_photos(st, cfg, comp):
     """Refill taken photos; the game ends at once when the photo deck cannot refill one."""
     for s in range(cfg[C_SLOTS]):
@@ -819,7 +824,7 @@ def refill_photos(st, cfg, comp):
 # ---------------------------------------------------------------- end and scoring
 
 
-@njit(cache=True)
+@kernel
 def end_game(st, cfg, comp):
     """Scoring: photos (kept as taken), camping, judges, landmark tokens."""
     st[PHASE] = PH_OVER
@@ -843,12 +848,12 @@ def end_game(st, cfg, comp):
             st[S_LANDMARKS + q] += v
 
 
-@njit(cache=True, inline="always")
+@kernel
 def score(st, p):
     return st[S_PHOTOS + p] + st[S_CAMPING + p] + st[S_JUDGES + p] + st[S_LANDMARKS + p]
 
 
-@njit(cache=True, inline="always")
+@kernel
 def win_share(st, p):
     """p's share of the win: highest score wins; a tie goes to the side the camping token is
     on, else is shared."""
@@ -863,11 +868,15 @@ def win_share(st, p):
 # ---------------------------------------------------------------- applying actions
 
 
-@njit(cache=True)
+@kernel
 def apply_action(st, cfg, comp, rng, action):
     """Apply one legal action (not checked here: `legal_actions` is the contract): its own
     effect, then what follows it in the rulebook's order (collecting the tile, the reset,
     refilling the photos), each up to the next decision."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    rng = pointer(rng)
     kind = act_kind(action)
     arg = act_arg(action)
     p = st[CUR]
@@ -929,7 +938,7 @@ def apply_action(st, cfg, comp, rng, action):
         refill_photos(st, cfg, comp)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def step(st, cfg, comp, rng, action, buf):
     """Apply `action`, then every forced move (a decision with a single legal action).
 
@@ -939,9 +948,14 @@ def step(st, cfg, comp, rng, action, buf):
     return settle(st, cfg, comp, rng, buf)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def settle(st, cfg, comp, rng, buf):
     """Play forced moves until a real decision (or the end); returns its legal-action count."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    rng = pointer(rng)
+    buf = pointer(buf)
     while st[PHASE] != PH_OVER:
         n = legal_actions(st, cfg, comp, buf)
         if n != 1:

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Param, next_u64, randint
+from ...sim.kernel import Param, as_floats, as_uints, kernel, next_u64, pointer, randint, shifted
 from ...sim.tuning import read_tuned
 from . import engine as E
 
@@ -81,18 +81,18 @@ MOVES_AT = REACH_AT + E.N_SQ
 FLOATS_AT = MOVES_AT + E.MAX_LEGAL
 
 
-@njit(cache=True, inline="always")
+@kernel
 def work(buf):
     """The greedy player's working arrays: (reach, moves, av, sv)."""
     av, sv = floats(buf)
-    return buf[REACH_AT:MOVES_AT], buf[MOVES_AT:FLOATS_AT], av, sv
+    return shifted(buf, REACH_AT), shifted(buf, MOVES_AT), av, sv
 
 
-@njit(cache=True, inline="always")
+@kernel
 def floats(buf):
     """The greedy player's float working arrays: (av, sv)."""
-    f = buf[FLOATS_AT:FLOATS_AT + TV_SIZE + E.N_SQ].view(np.float64)
-    return f[:TV_SIZE], f[TV_SIZE:]
+    f = as_floats(shifted(buf, FLOATS_AT))
+    return f, shifted(f, TV_SIZE)
 
 
 # room for one plan in the policy tail, after the working arrays (`plans` rows of one)
@@ -139,15 +139,16 @@ def new_memory():
     return mem
 
 
-@njit(cache=True)
+@kernel
 def clear_memory(mem):
     """No plan (in a playout's memory, only the plan part)."""
-    mem[:PLAN_SIZE] = 0
+    for i in range(PLAN_SIZE):
+        mem[i] = 0
     mem[M_TURN] = -1
     mem[M_PAY_TURN] = -1
 
 
-@njit(cache=True, inline="always")
+@kernel
 def remember(st, mem, target, action, buf):
     """Keep plan (target, action) for this turn, with the way to the target."""
     mem[M_TURN] = st[E.TURN]
@@ -161,7 +162,7 @@ def remember(st, mem, target, action, buf):
 # ---------------------------------------------------------------- values
 
 
-@njit(cache=True, inline="always")
+@kernel
 def photo_gain(st, comp, par, p, ph):
     """Points a photo brings p now: its own points and the landmark chart step it adds."""
     lm = comp[E.K_PHOTO_LM + ph]
@@ -175,7 +176,7 @@ def photo_gain(st, comp, par, p, ph):
     return v
 
 
-@njit(cache=True, inline="always")
+@kernel
 def camp_margin(st, comp, camp, p):
     """p's camping points minus the opponent's for a token position."""
     mine = camp * (1 if p == 0 else -1)
@@ -186,7 +187,7 @@ def camp_margin(st, comp, camp, p):
     return 0.0
 
 
-@njit(cache=True, inline="always")
+@kernel
 def tent_value(st, comp, p):
     """Camping margin a tent icon adds for p (a tent token once the token is on p's end)."""
     sign = 1 if p == 0 else -1
@@ -197,25 +198,26 @@ def tent_value(st, comp, p):
     return camp_margin(st, comp, after * sign, p) - camp_margin(st, comp, st[E.CAMP], p)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def landmark_value(st, comp, par, p, lm):
     m = st[E.LM_MATCH + p * E.N_LM + lm]
     return E.chart_value(comp, m) + par[P_LANDMARK] * (E.chart_value(comp, m + 1)
                                                        - E.chart_value(comp, m))
 
 
-@njit(cache=True, inline="always")
+@kernel
 def visible_hand(st, comp, p, out):
     """p's tiles by animal as the opponent knows them, into out: those taken face up from
     the park."""
-    out[:] = 0
+    for a in range(E.N_ANIMALS):
+        out[a] = 0
     for t in range(E.N_TILES):
         if st[E.TILE_LOC + t] == E.L_HAND and st[E.TILE_OWNER + t] == p and st[E.SEEN + t]:
             out[comp[E.K_TILE_ANIMAL + t]] += 1
     return out
 
 
-@njit(cache=True)
+@kernel
 def tile_worths(st, cfg, comp, par, p, hand, av):
     """What collecting a tile is worth to p, who holds `hand` (by animal), now, by its kind
     (`tile_value` reads it): an animal tile by its animal (progress toward the face-up photos,
@@ -261,7 +263,7 @@ def tile_worths(st, cfg, comp, par, p, hand, av):
     return av
 
 
-@njit(cache=True, inline="always")
+@kernel
 def tile_value(comp, av, t):
     """What collecting tile t (-1: none) is worth, by `tile_worths` av."""
     if t < 0:
@@ -271,7 +273,7 @@ def tile_value(comp, av, t):
     return av[comp[E.K_TILE_ANIMAL + t] * N_BONUS + comp[E.K_TILE_BONUS + t]]
 
 
-@njit(cache=True, inline="always")
+@kernel
 def square_values(st, cfg, comp, par, p, hand, av, sv):
     """sv[s]: what the tile on square s is worth to p, who holds `hand`; the most of them."""
     tile_worths(st, cfg, comp, par, p, hand, av)
@@ -282,37 +284,40 @@ def square_values(st, cfg, comp, par, p, hand, av, sv):
     return top
 
 
-@njit(cache=True, inline="always")
+@kernel
 def own_hand(st, p):
-    return st[E.HAND + p * E.N_ANIMALS:E.HAND + (p + 1) * E.N_ANIMALS]
+    return shifted(st, E.HAND + p * E.N_ANIMALS)
 
 
 # ---------------------------------------------------------------- the turn plan
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def better(v, key, best_v, best_key):
     """Whether candidate (v, key) beats the best so far: higher value, or equal and earlier."""
     return v > best_v or (v == best_v and key < best_key)
 
 
-@njit(cache=True, inline="always")
-def keep_plan(v, key, q, a, out, at, room, tval, k):
+@kernel
+def keep_plan(v, key, q, a, out, at, room, tval, n, k):
     """Insert plan (v, key, q, a) into the ranked k plans so far (`plans` out, at, room, tval)
-    if it is among the best len(tval); returns how many are ranked now."""
-    i = k if k < len(tval) else k - 1
-    if k == len(tval) and not better(v, key, tval[i], out[at + 2 * room + i]):
+    if it is among the best n; returns how many are ranked now."""
+    i = k if k < n else k - 1
+    if k == n and not better(v, key, tval[i], out[at + 2 * room + i]):
         return k
     while i > 0 and better(v, key, tval[i - 1], out[at + 2 * room + i - 1]):
         for row in range(3):
             out[at + row * room + i] = out[at + row * room + i - 1]
         tval[i] = tval[i - 1]
         i -= 1
-    out[at + i], out[at + room + i], out[at + 2 * room + i], tval[i] = q, a, key, v
-    return min(k + 1, len(tval))
+    out[at + i] = q
+    out[at + room + i] = a
+    out[at + 2 * room + i] = key
+    tval[i] = v
+    return min(k + 1, n)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def plan(st, cfg, comp, par, fish, buf):
     """The best plan (square reached by eating up to `fish` fish, explore action there)."""
     if plans(st, cfg, comp, par, fish, buf, buf, BEST_AT, 1, 1) == 0:
@@ -320,7 +325,7 @@ def plan(st, cfg, comp, par, fish, buf):
     return buf[BEST_AT], buf[BEST_AT + 1]
 
 
-@njit(cache=True)
+@kernel
 def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
     """The n best plans (square reached by eating up to `fish` fish, explore action there)
     into out from `at`, in rows `room` apart: their squares, explore actions, order keys and
@@ -336,7 +341,7 @@ def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
     pos = st[E.POS + p]
     opp = st[E.POS + 1 - p]
     av, sv = floats(buf)
-    tval = out[at + 3 * room:at + 3 * room + n].view(np.float64)
+    tval = as_floats(shifted(out, at + 3 * room))
     # the most any square a move ends on can add (a move back to q adds 0)
     top = par[P_NEXT] * square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
     E.distances(pos, opp, fish, buf, REACH_AT, buf)
@@ -356,7 +361,7 @@ def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
             nb = E.neighbour(q, d)
             if nb >= 0 and nb != opp:
                 k = keep_plan(gain_fish + par[P_NEXT] * sv[nb] - cost, key + d, q,
-                              E.act(E.A_STEP, d), out, at, room, tval, k)
+                              E.act(E.A_STEP, d), out, at, room, tval, n, k)
         key += 4
         a = E.tile_animal(st, comp, q)
         if a >= 0:  # Explore B (ending on q itself: q is refilled from the unseen deck)
@@ -369,11 +374,12 @@ def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
                 dest = E.act_arg(move)
                 nxt = sv[dest] if dest != q else 0.0
                 k = keep_plan(tile + par[P_NEXT] * nxt - cost, key + j, q, move, out, at,
-                              room, tval, k)
+                              room, tval, n, k)
         else:  # Explore C
             lm = E.tile_landmark(st, q)
             if st[E.LM_TOKEN_ON + lm] == 1:
-                k = keep_plan(tile - cost, key, q, E.act(E.A_LANDMARK), out, at, room, tval, k)
+                k = keep_plan(tile - cost, key, q, E.act(E.A_LANDMARK), out, at, room, tval, n,
+                              k)
         cut = tval[k - 1] if k == n else NEG
     return k
 
@@ -381,7 +387,7 @@ def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
 # ---------------------------------------------------------------- the camera
 
 
-@njit(cache=True, inline="always")
+@kernel
 def keep_weights(st, cfg, comp, par, w):
     """What `keep_value` weighs, into w: per animal, a held tile's worth to the judges; per
     photo slot, the face-up photo's worth (0 for an empty slot)."""
@@ -394,7 +400,7 @@ def keep_weights(st, cfg, comp, par, w):
     return w
 
 
-@njit(cache=True, inline="always")
+@kernel
 def keep_value(st, cfg, comp, w, hand, skip):
     """What tiles still held are worth (`keep_weights` w): judged animals, and progress toward
     the face-up photos other than slot `skip`."""
@@ -412,7 +418,7 @@ def keep_value(st, cfg, comp, w, hand, skip):
     return v
 
 
-@njit(cache=True)
+@kernel
 def best_payment(st, cfg, comp, slot, first, lo, hi, w, paid, left, d, sums):
     """The payment for the photo in `slot` that keeps the most valuable hand (`keep_weights`
     w): over every count of tiles of animals first.. (the earlier ones paid, covering lo..hi
@@ -427,7 +433,7 @@ def best_payment(st, cfg, comp, slot, first, lo, hi, w, paid, left, d, sums):
     k = E.photo_size(comp, ph)
     hand = own_hand(st, st[E.CUR])
     n = E.N_ANIMALS
-    low, high, most = sums[:n + 1], sums[n + 1:2 * n + 2], sums[2 * n + 2:3 * n + 3]
+    low, high, most = sums, shifted(sums, n + 1), shifted(sums, 2 * n + 2)
     most[first] = 0  # most[a]: the most animals first..a-1 can stand for
     for a in range(first, n):
         m = 0
@@ -436,7 +442,8 @@ def best_payment(st, cfg, comp, slot, first, lo, hi, w, paid, left, d, sums):
             if dl <= dh:
                 m = max(m, dh)
         most[a + 1] = most[a] + m
-    paid[:] = 0
+    for a in range(n):
+        paid[a] = 0
     for a in range(n):  # copied by element: a slice copy compiles numba's shape-error text
         left[a] = hand[a]
     low[n], high[n] = lo, hi  # covered by the counts of the animals after a
@@ -456,7 +463,8 @@ def best_payment(st, cfg, comp, slot, first, lo, hi, w, paid, left, d, sums):
             v = keep_value(st, cfg, comp, w, left, slot)
             if v > best_v:
                 best_v = v
-                paid[:] = 0
+                for b in range(n):
+                    paid[b] = 0
                 for b in range(first, n):
                     paid[b] = d[b]
         while d[a] == hand[a]:  # the next counts
@@ -466,7 +474,7 @@ def best_payment(st, cfg, comp, slot, first, lo, hi, w, paid, left, d, sums):
         d[a] += 1
 
 
-@njit(cache=True, inline="always")
+@kernel
 def payment_space(buf):
     """Room in the policy tail for `best_payment`: (weights, paid, left, counts, sums), the
     weights where `floats` puts sv, the rest in the moves' room; sliced from buf directly
@@ -474,11 +482,11 @@ def payment_space(buf):
     n = E.N_ANIMALS
     w = FLOATS_AT + TV_SIZE
     m = MOVES_AT
-    return buf[w:w + n + E.MAX_SLOTS].view(np.float64), buf[m:m + n], buf[m + n:m + 2 * n], \
-        buf[m + 2 * n:m + 3 * n], buf[m + 3 * n:m + 6 * n + 3]
+    return as_floats(shifted(buf, w)), shifted(buf, m), shifted(buf, m + n), \
+        shifted(buf, m + 2 * n), shifted(buf, m + 3 * n)
 
 
-@njit(cache=True)
+@kernel
 def camera_action(st, cfg, comp, par, buf, mem):
     """Take the photo worth most net of the tiles it costs, if any is worth taking; its best
     payment is remembered for the payment decisions that follow."""
@@ -508,7 +516,7 @@ def camera_action(st, cfg, comp, par, buf, mem):
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel
 def pay_action(st, cfg, comp, par, buf, mem):
     """The next animal's tiles of the payment remembered for this photo (else found now: the
     same, as the best payment's remaining counts are the best completion of what it paid)."""
@@ -519,7 +527,7 @@ def pay_action(st, cfg, comp, par, buf, mem):
     return pay_found(st, cfg, comp, par, buf)
 
 
-@njit(cache=True)
+@kernel
 def pay_found(st, cfg, comp, par, buf):
     """`pay_action` without a remembered payment: the next animal's tiles of the best one."""
     a = st[E.PAY_ANIMAL]
@@ -533,7 +541,7 @@ def pay_found(st, cfg, comp, par, buf):
 # ---------------------------------------------------------------- greedy
 
 
-@njit(cache=True, inline="always")
+@kernel
 def eat_toward(st, mem):
     """The first fish step on the remembered way to the plan's square (stop eating there)."""
     p = st[E.CUR]
@@ -546,7 +554,7 @@ def eat_toward(st, mem):
     return E.act(E.A_STOP_EATING)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def turn_action(st, cfg, comp, par, buf, mem):
     """The turn's move (eating fish, then exploring) by the plan in memory, made now if there
     is none for this turn or the pawn stopped short of its square. A plan's explore choice is
@@ -561,14 +569,14 @@ def turn_action(st, cfg, comp, par, buf, mem):
     return mem[M_ACTION]
 
 
-@njit(cache=True, inline="always")
+@kernel
 def greedy_lists(st):
     """Whether greedy decides now from the legal actions (start square, push); its other
     moves come from the state and its memory alone."""
     return st[E.PHASE] == E.PH_PLACE or st[E.PHASE] == E.PH_PUSH
 
 
-@njit(cache=True, inline="always")
+@kernel
 def greedy_move(st, cfg, comp, par, buf, mem):
     """Greedy's move where it needs no list of legal actions (`greedy_lists` false): always a
     legal one, so at a forced decision the forced move."""
@@ -582,8 +590,9 @@ def greedy_move(st, cfg, comp, par, buf, mem):
         return pay_action(st, cfg, comp, par, buf, mem)
     # discard: the animal whose tiles are worth least
     av = tile_worths(st, cfg, comp, par, p, own_hand(st, p), work(buf)[2])
-    keep = work(buf)[3][:E.N_ANIMALS]
-    keep[:] = -NEG
+    keep = work(buf)[3]
+    for a in range(E.N_ANIMALS):
+        keep[a] = -NEG
     for t in range(E.N_TILES):  # an animal's worth: its tiles' worth without the bonus
         a = comp[E.K_TILE_ANIMAL + t]
         keep[a] = min(keep[a], tile_value(comp, av, t))
@@ -594,7 +603,7 @@ def greedy_move(st, cfg, comp, par, buf, mem):
     return E.act(E.A_DISCARD, best)
 
 
-@njit(cache=True)
+@kernel
 def greedy_action(st, cfg, comp, par, buf, n, mem):
     """Greedy's move among the n legal actions in buf."""
     if greedy_lists(st):
@@ -602,7 +611,7 @@ def greedy_action(st, cfg, comp, par, buf, n, mem):
     return greedy_move(st, cfg, comp, par, buf, mem)
 
 
-@njit(cache=True)
+@kernel
 def listed_action(st, cfg, comp, par, buf, n):
     """Greedy's move where it reads the n legal actions in buf (`greedy_lists`): the start
     square with the tile worth most to me; the push to the square worth least to them, as far
@@ -613,7 +622,7 @@ def listed_action(st, cfg, comp, par, buf, n):
     if ph == E.PH_PLACE:
         square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
     else:
-        seen = visible_hand(st, comp, 1 - p, moves[:E.N_ANIMALS])
+        seen = visible_hand(st, comp, 1 - p, moves)
         square_values(st, cfg, comp, par, 1 - p, seen, av, sv)
     sign = 1.0 if ph == E.PH_PLACE else -1.0
     best = buf[0]
@@ -626,7 +635,7 @@ def listed_action(st, cfg, comp, par, buf, n):
     return best
 
 
-@njit(cache=True)
+@kernel
 def greedy_play(st, cfg, comp, rng, par, buf, mem):
     """Play the mover's greedy moves until the other seat is to move or the game is over,
     listing the legal actions only where greedy reads them (a forced move plays itself
@@ -644,7 +653,7 @@ def greedy_play(st, cfg, comp, rng, par, buf, mem):
 # ---------------------------------------------------------------- Monte Carlo
 
 
-@njit(cache=True)
+@kernel
 def determinize(st, comp, rng, p, pool):
     """Sample what p cannot see, from what p can: the opponent's tiles p never saw face up
     come from the pool of such tiles (theirs and the deck's), the deck is reshuffled and the
@@ -675,7 +684,7 @@ def determinize(st, comp, rng, p, pool):
             n += 1
         elif st[E.TILE_LOC + t] == E.L_HAND and st[E.TILE_OWNER + t] == opp:
             st[E.HAND + opp * E.N_ANIMALS + comp[E.K_TILE_ANIMAL + t]] += 1
-    E.shuffle(rng, st[E.DECK:E.DECK + n], n)
+    E.shuffle(rng, shifted(st, E.DECK), n)
     k = 0
     for ph in range(E.N_PHOTOS):
         if st[E.PHOTO_LOC + ph] == E.P_BOX or st[E.PHOTO_LOC + ph] == E.P_DECK:
@@ -692,18 +701,20 @@ def determinize(st, comp, rng, p, pool):
             st[E.PHOTO_DECK + i - (k - n_deck)] = ph
 
 
-@njit(cache=True)
+@kernel
 def sample(st, comp, seed, p, seen, rng2, sampled, pool):
     """One rollout's sample of what p cannot see, into `seen` (a copy of st), from its own
     stream seeded by `seed`; that stream, as sampling leaves it, in rng2 and `sampled`."""
     rng2[0] = seed
     rng2[1] = seed ^ np.uint64(0x5DEECE66D)
-    seen[:] = st
+    for i in range(E.STATE_SIZE):
+        seen[i] = st[i]
     determinize(seen, comp, rng2, p, pool)
-    sampled[:] = rng2
+    sampled[0] = rng2[0]
+    sampled[1] = rng2[1]
 
 
-@njit(cache=True)
+@kernel
 def playout(sim, cfg, comp, rng2, par, buf2, p, mem2):
     """Play `sim` to the end by greedy players with parameters `par` and memory mem2; p's
     result: its win share plus a hundredth of its score margin."""
@@ -712,7 +723,7 @@ def playout(sim, cfg, comp, rng2, par, buf2, p, mem2):
     return E.win_share(sim, p) + 0.01 * (E.score(sim, p) - E.score(sim, 1 - p))
 
 
-@njit(cache=True)
+@kernel
 def playout_totals(st, cfg, comp, rng, par, mem, c, follow):
     """Each of the c first actions in the memory's candidates (W_CAND), summed over `par`'s
     rollouts into its totals (W_TOTAL): every rollout seed samples the hidden part once, and
@@ -721,21 +732,24 @@ def playout_totals(st, cfg, comp, rng, par, mem, c, follow):
     explore choices W_TA) that the mover keeps to for the rest of its turn."""
     p = st[E.CUR]
     r = max(1, int(par[P_ROLLOUTS]))
-    cand, tq, ta = mem[W_CAND:W_CAND + c], mem[W_TQ:W_TA], mem[W_TA:W_TKEY]
-    buf2 = mem[W_BUF:W_SEEN]
-    mem2 = mem[W_PLAN:W_BUF]
-    rng2 = mem[W_RNG:W_SAMPLED].view(np.uint64)
-    sampled = mem[W_SAMPLED:W_PLAN].view(np.uint64)
-    seen = mem[W_SEEN:W_SIM]
-    sim = mem[W_SIM:W_TOTAL]
-    total = mem[W_TOTAL:W_TOTAL + c].view(np.float64)
-    total[:] = 0.0
+    cand, tq, ta = shifted(mem, W_CAND), shifted(mem, W_TQ), shifted(mem, W_TA)
+    buf2 = shifted(mem, W_BUF)
+    mem2 = shifted(mem, W_PLAN)
+    rng2 = as_uints(shifted(mem, W_RNG))
+    sampled = as_uints(shifted(mem, W_SAMPLED))
+    seen = shifted(mem, W_SEEN)
+    sim = shifted(mem, W_SIM)
+    total = as_floats(shifted(mem, W_TOTAL))
+    for i in range(c):
+        total[i] = 0.0
     for _ in range(r):  # the seeds, drawn one by one: playouts draw from their own streams
 
-        sample(st, comp, next_u64(rng, 1), p, seen, rng2, sampled, mem[W_POOL:MEMORY_SIZE])
+        sample(st, comp, next_u64(rng, 1), p, seen, rng2, sampled, shifted(mem, W_POOL))
         for i in range(c):
-            sim[:] = seen
-            rng2[:] = sampled
+            for j in range(E.STATE_SIZE):
+                sim[j] = seen[j]
+            rng2[0] = sampled[0]
+            rng2[1] = sampled[1]
             clear_memory(mem2)
             if follow:
                 remember(sim, mem2, tq[i], ta[i], buf2)
@@ -744,10 +758,11 @@ def playout_totals(st, cfg, comp, rng, par, mem, c, follow):
     return total
 
 
-@njit(cache=True)
+@kernel
 def rollout_action(st, cfg, comp, rng, par, buf, n, mem):
     """The legal action with the best playouts (`playout_totals` over all of them)."""
-    mem[W_CAND:W_CAND + n] = buf[:n]
+    for i in range(n):
+        mem[W_CAND + i] = buf[i]
     # (np.bool_: the constant False would compile playout_totals once more)
     total = playout_totals(st, cfg, comp, rng, par, mem, n, np.bool_(False))
     best = buf[0]
@@ -758,7 +773,7 @@ def rollout_action(st, cfg, comp, rng, par, buf, n, mem):
     return best
 
 
-@njit(cache=True)
+@kernel
 def search_action(st, cfg, comp, rng, par, buf, n, mem):
     """The base's move unless a candidate's playouts beat it by more than the margin.
 
@@ -772,8 +787,8 @@ def search_action(st, cfg, comp, rng, par, buf, n, mem):
     turn = ph == E.PH_FISH or ph == E.PH_EXPLORE
     if turn and mem[M_TURN] == st[E.TURN] or k < 2:
         return greedy_action(st, cfg, comp, par, buf, n, mem)  # planned already, or no search
-    cand = mem[W_CAND:W_TQ]  # first actions
-    tq, ta = mem[W_TQ:W_TQ + k], mem[W_TA:W_TA + k]  # turn: the plans' squares, explore choices
+    cand = shifted(mem, W_CAND)  # first actions
+    tq, ta = shifted(mem, W_TQ), shifted(mem, W_TA)  # turn: the plans' squares, explore choices
     if turn:
         c = plans(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf, mem, W_TQ,
                   k, MAX_CANDIDATES)
@@ -806,7 +821,7 @@ def search_action(st, cfg, comp, rng, par, buf, n, mem):
     return cand[best]
 
 
-@njit(cache=True, inline="always")
+@kernel
 def policy_action(st, cfg, comp, rng, kind, par, buf, n, mem, search=None, greedy=True):
     """The action policy `kind` with parameters `par` and memory `mem` takes now, given the n
     legal actions in buf (as `engine.step` leaves them); always one of them.
@@ -814,6 +829,13 @@ def policy_action(st, cfg, comp, rng, kind, par, buf, n, mem, search=None, greed
     `search` is True when the line-up seats a rollout or search policy, else None: numba
     drops their branches for None, so line-ups without one never compile them. `greedy` is
     None where the caller plays greedy seats itself (`play`): its branch is dropped too."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    rng = pointer(rng)
+    par = pointer(par)
+    buf = pointer(buf)
+    mem = pointer(mem)
     if kind == RANDOM:
         return buf[randint(rng, 1, n)]
     if ROLLOUT <= kind <= SEARCH:  # the two searching kinds
@@ -827,7 +849,7 @@ def policy_action(st, cfg, comp, rng, kind, par, buf, n, mem, search=None, greed
     return greedy_action(st, cfg, comp, par, buf, n, mem)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def play(st, cfg, comp, rng, kind, par, buf, mem, search=None):
     """Play the mover's next moves by policy `kind`: those `engine.step` and `policy_action`
     would play, listing the legal actions only where they are read (a forced move plays
