@@ -16,14 +16,18 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import psutil
 import pytest
 from cli_helpers import cli, one_error_line
+from numba import njit
+from numba.core.errors import TypingError
 
 import snapsim
 from snapsim.cli import main
 from snapsim.errors import InputError
+from snapsim.sim.kernel import as_floats, as_uints, pointer, shifted
 
 GAME = "snapshot"
 LINEUP = ["greedy", "cautious", "aggressive", "random"]
@@ -136,6 +140,47 @@ def test_run_blocks_runs_its_blocks_side_by_side_and_passes_on_a_blocks_error():
 
         with pytest.raises(ValueError, match="block failed"):
             run_blocks(fail, 10)
+
+
+@njit
+def _write_through_views(st, mem):
+    """Writes through every kind of raw view a kernel makes: a pointer assigned alone and
+    unpacked from a tuple, a shifted one, float and uint64 readings of int64 memory; the
+    views are not read again, so numba would drop writes it took for a local object's."""
+    p = pointer(st)
+    p[0] = 1
+    a, b = pointer(st), pointer(mem)
+    n = 1
+    a[n] = 2
+    b[n] = 3
+    q = shifted(p, 2)
+    q[0] = 4
+    f = as_floats(shifted(b, 2))
+    f[0] = 0.5
+    u = as_uints(shifted(pointer(mem), 3))
+    u[0] = np.uint64(1) << np.uint64(63)
+
+
+@pytest.mark.kernel
+def test_a_kernels_writes_through_its_raw_views_reach_the_arrays():
+    st, mem = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    _write_through_views(st, mem)
+    assert st.tolist() == [1, 2, 4, 0]
+    assert mem[1] == 3 and mem[2:3].view(np.float64)[0] == 0.5
+    assert mem[3:4].view(np.uint64)[0] == 1 << 63
+
+
+@njit
+def _read_through(view, i):
+    return pointer(view)[i]
+
+
+@pytest.mark.kernel
+def test_a_raw_view_needs_a_c_contiguous_array():
+    table = np.arange(12).reshape(3, 4)
+    assert _read_through(table, 5) == 5  # flat: row-major
+    with pytest.raises((ValueError, TypingError)):
+        _read_through(table[:, 1], 1)  # a column: not contiguous
 
 
 @contextlib.contextmanager
