@@ -251,6 +251,8 @@ LINEUPS = [
     (SnapshotConfig(players=5), ["greedy", "cautious:max_risk=0.3", "random", "collector",
                                  "aggressive"], 5),
     (SnapshotConfig.simpler(2, players=3), ["greedy", "random", "cautious"], 9),
+    # the batch's fast path (heuristic seats) next to seats asked as the step API asks them
+    (SnapshotConfig(), ["exact", "search:rollouts=2:candidates=1", "random", "greedy"], 17),
 ]
 
 
