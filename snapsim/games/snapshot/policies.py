@@ -221,6 +221,40 @@ def card_value(st, cfg, comp, par, p, c):
     cfg = pointer(cfg)
     comp = pointer(comp)
     par = pointer(par)
+    least, level = generalist_standing(st, p)
+    return value_of(st, cfg, comp, par, p, c, least, level)
+
+
+@kernel
+def generalist_standing(st, p):
+    """p's progress toward the Generalist award: the fewest animals p has photographed in one
+    habitat, and in how many habitats p has that few (worked out once for all the cards a
+    plan values)."""
+    least = 1 << 30
+    for j in range(E.N_HAB):
+        least = min(least, st[E.HAB_COUNT + p * E.N_HAB + j])
+    level = 0
+    for j in range(E.N_HAB):
+        if st[E.HAB_COUNT + p * E.N_HAB + j] == least:
+            level += 1
+    return least, level
+
+
+@kernel(inline="always")
+def bit_count(m):
+    """The number of set bits of a non-negative int64, one step per set bit."""
+    k = 0
+    while m:
+        m &= m - 1
+        k += 1
+    return k
+
+
+@kernel
+def value_of(st, cfg, comp, par, p, c, least, level):
+    """`card_value`, given p's `generalist_standing` (least, level): prestige, the award its
+    habitat's count completes or progresses toward, the Generalist's, the cover photo and the
+    feature article's chart gain, weighted by the policy."""
     v = float(comp[E.K_PRESTIGE + c])
     if c != E.RACCOON:
         h = comp[E.K_HAB + c]
@@ -232,29 +266,18 @@ def card_value(st, cfg, comp, par, p, c):
                 v += par[P_W_AWARD] * award
             else:
                 v += par[P_W_PROGRESS] * award * ((cnt % 3) + 1) / 3.0
-        least = 1 << 30
-        for j in range(E.N_HAB):
-            least = min(least, st[E.HAB_COUNT + p * E.N_HAB + j])
         g = E.GENERALIST
         if cnt == least and st[E.AWARD_NEXT + g] < comp[E.K_AWARD_COUNT + g]:
             award = E.award_value(comp, g, st[E.AWARD_NEXT + g])
-            missing = 0
-            for j in range(E.N_HAB):
-                if st[E.HAB_COUNT + p * E.N_HAB + j] == least:
-                    missing += 1
-            if missing == 1:
+            if level == 1:
                 v += par[P_W_AWARD] * award
             else:
-                v += par[P_W_PROGRESS] * award / missing
+                v += par[P_W_PROGRESS] * award / level
     if cfg[E.C_ASSIGNMENTS] == 1:
         a = st[E.ASSIGN + p]
         if st[E.COVER_DONE + p] == 0 and E.is_cover(comp, a, c):
             v += par[P_W_COVER] * cfg[E.C_COVER_POINTS]
-        m = comp[E.K_SYMBOLS + c] & E.assignment_symbols(comp, a)
-        k = 0
-        while m:
-            k += m & 1
-            m >>= 1
+        k = bit_count(comp[E.K_SYMBOLS + c] & E.assignment_symbols(comp, a))
         if k > 0:
             have = st[E.SYM_COUNT + p]
             gain = E.chart_value(comp, a, have + k) - E.chart_value(comp, a, have)
@@ -266,11 +289,12 @@ def card_value(st, cfg, comp, par, p, c):
 def card_values(st, cfg, comp, par, p, work, extra_card, reserved):
     """Each card's `card_value` to p into work[F_VALS + c] for the cards on the table and
     `extra_card` (and p's reserved cards if `reserved`); 0 for the others."""
+    least, level = generalist_standing(st, p)
     for c in range(E.N_CARDS):
         work[F_VALS + c] = 0.0
         held = reserved and st[E.LOC + c] == E.L_RESERVE and st[E.OWNER + c] == p
         if st[E.LOC + c] == E.L_TABLE or c == extra_card or held:
-            work[F_VALS + c] = card_value(st, cfg, comp, par, p, c)
+            work[F_VALS + c] = value_of(st, cfg, comp, par, p, c, least, level)
 
 
 @kernel
