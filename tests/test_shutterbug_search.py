@@ -104,8 +104,8 @@ def chosen(vals, margin, z):
     (columns; 0 the base's move), summed playout by playout as the search does."""
     lead, lead_sq = np.zeros(vals.shape[1]), np.zeros(vals.shape[1])
     for row in vals:
-        P.add_leads(np.ascontiguousarray(row), lead, lead_sq)
-    return P.chosen(lead, lead_sq, len(vals), margin, z)
+        P.add_leads(np.ascontiguousarray(row), lead, lead_sq, vals.shape[1])
+    return P.chosen(lead, lead_sq, vals.shape[1], len(vals), margin, z)
 
 
 def test_a_search_leaves_its_base_only_on_a_clear_lead():

@@ -18,12 +18,14 @@ from ...sim.kernel import (
     Policy,
     game_rngs,
     parse_policy,
+    pointer,
     policy_arrays,
     result_table,
     root_keys,
     run_blocks,
     seat_policies,
     seated_kinds,
+    shifted,
 )
 from ...sim.tuning import tuned_policy
 from . import engine as E
@@ -84,18 +86,24 @@ def play_game(cfg, comp, kinds, params, rng, seats, search=None):
     # the policies' working arrays, one per seat, for every decision
     fss, jss, rs = P.seat_scratches(cfg, comp, E.n_players(cfg), search)
     st = E.new_game(cfg, comp, rng)
-    n = E.settle(st, cfg, comp, rng, buf)
-    seat = -1
-    k = seats[0]
-    par, fs, js = params[k], fss[0], jss[0]
-    while st[E.PHASE] != E.PH_OVER:
-        p = E.decider(st)
-        if p != seat:  # a seat's parameters and scratch, taken when its turn comes
-            seat = p
-            k = seats[p]
-            par, fs, js = params[k], fss[p], jss[p]
-        a = P.decide(st, cfg, comp, rng, kinds[k], par, buf, n, fs, js, rs, search)
-        n = E.step(st, cfg, comp, rng, a, buf)
+    # the kernels' views of the game's arrays (`sim.kernel.pointer`), made once per game
+    pst = pointer(st)
+    pcfg = pointer(cfg)
+    pcomp = pointer(comp)
+    prng = pointer(rng)
+    pbuf = pointer(buf)
+    prs = pointer(rs)
+    pparams = pointer(params)
+    pfss = pointer(fss)
+    pjss = pointer(jss)
+    n = E.settle(pst, pcfg, pcomp, prng, pbuf)
+    while pst[E.PHASE] != E.PH_OVER:
+        p = E.decider(pst)
+        k = seats[p]  # the seat's parameters and its own scratch (a row each)
+        a = P.decide(pst, pcfg, pcomp, prng, kinds[k], shifted(pparams, k * params.shape[1]),
+                     pbuf, n, shifted(pfss, p * fss.shape[1]), shifted(pjss, p * jss.shape[1]),
+                     prs, search)
+        n = E.step(pst, pcfg, pcomp, prng, a, pbuf)
     return st
 
 

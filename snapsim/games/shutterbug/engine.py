@@ -1,12 +1,14 @@
-"""The ShutterBug rules, once, as numba functions over plain arrays.
+"""The ShutterBug rules, once, as numba kernels over flat int64 vectors.
 
 A game is an int64 state vector `st` (layout below), two splitmix64 streams in `rng`
 (chance: bag, tip deck, trades; policy: random choices) and read-only inputs: the config
-vector `cfg` and the flat int64 component vector `comp` (one array, not a tuple of arrays,
-because every call passing a tuple pays a reference count per member). Every decision the
-rulebook gives a player is one small action (one step of a pawn, one trade, one tip paid for a
-photo, one tip discarded ...); `legal_actions` lists them and `step` applies one and then
-plays every forced move, so the batch kernel and the step API run exactly the same code.
+vector `cfg` and the flat int64 component vector `comp` (one vector, not a tuple of arrays).
+The kernels take them as raw pointers (`sim.kernel.pointer`: no reference counts per call);
+those that Python and array code call (`legal_actions`, `apply_action`, `settle`,
+`new_game`) make the pointers from arrays. Every decision the rulebook gives a player is one
+small action (one step of a pawn, one trade, one tip paid for a photo, one tip discarded
+...); `legal_actions` lists them and `step` applies one and then plays every forced move,
+so the batch kernel and the step API run exactly the same code.
 
 Turn order follows the rulebook: populate the board, move 1-3 spaces (per space entered:
 trades, then the photograph; city tips are drawn when a pawn leaves a city it entered or
@@ -17,7 +19,7 @@ so hands, the discard pile and payments are counts per tip type (creature * 6 + 
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Layout, randint, shuffle
+from ...sim.kernel import Layout, kernel, pointer, randint, shifted, shuffle
 from .components import MAX_DEGREE, MAX_SPACES, N_CREATURES, N_TERRAINS, N_TILES, N_TIPS
 
 MAX_PLAYERS = 6
@@ -112,25 +114,25 @@ def component_vector(c):
     return comp
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def side_entry(comp, a, side, i):
     """(creature, minimum) of the i-th creature of side `side` (0 left, 1 right) of card a."""
     at = comp[K_ASSIGN_AT] + ((a * 2 + side) * SIDE_N + i) * 2
     return comp[at], comp[at + 1]
 
 
-@njit(cache=True)
+@kernel
 def adjacent(comp, s, i):
     return comp[K_ADJ + s * MAX_DEGREE + i]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def near(comp, s, d):
     """Bitmask of the spaces at most d steps from s (d <= NEAR_STEPS)."""
     return (1 << s) if d == 0 else comp[K_NEAR + (d - 1) * MAX_SPACES + s]
 
 
-@njit(cache=True)
+@kernel
 def space_tile(comp, i):
     """The i-th tile of the by-space list: space s holds those from comp[K_SPACE_AT + s] up
     to comp[K_SPACE_AT + s + 1] (the tiles printed for it, on the board or not)."""
@@ -164,34 +166,34 @@ MAX_LEGAL = 128
 PAWN_SPAN = 64  # a move's or a starting city's arg: pawn * PAWN_SPAN + space
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def act(kind, arg=0):
     """The action code of `kind` with argument `arg`."""
     return kind * BASE + arg
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def act_kind(a):
     return a // BASE
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def act_arg(a):
     return a % BASE
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def pawn_space(k, s):
     """The arg of a move or starting city: pawn k to space s."""
     return k * PAWN_SPAN + s
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def arg_pawn(arg):
     return arg // PAWN_SPAN
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def arg_space(arg):
     return arg % PAWN_SPAN
 
@@ -261,44 +263,44 @@ STATE_SIZE = _layout.size
 # ---------------------------------------------------------------- small queries
 
 
-@njit(cache=True)
+@kernel
 def n_players(cfg):
     return cfg[C_PLAYERS]
 
 
-@njit(cache=True)
+@kernel
 def team(cfg, p):
     """Portfolio slot of seat p: its own, or the shared one in the cooperative game."""
     return 0 if cfg[C_COOP] == 1 else p
 
 
-@njit(cache=True)
+@kernel
 def is_city(comp, s):
     return comp[K_CITY + s] == 1
 
 
-@njit(cache=True)
+@kernel
 def tip_creature(u):
     return u // N_TERRAINS
 
 
-@njit(cache=True)
+@kernel
 def tip_terrain(u):
     return u % N_TERRAINS
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def hand(st, p, u):
     return st[HAND + p * N_TYPES + u]
 
 
-@njit(cache=True)
+@kernel
 def eligible(u, cre, ter):
     """A tip pays for a photo of `cre` in `ter` as its creature or as its terrain."""
     return tip_creature(u) == cre or tip_terrain(u) == ter
 
 
-@njit(cache=True)
+@kernel
 def payable(st, p, cre, ter):
     """The highest quality p can pay for a photo of `cre` in `ter`: the first tip must show
     the creature, every one of `quality` tips matches one way (0: none payable)."""
@@ -314,19 +316,19 @@ def payable(st, p, cre, ter):
     return total
 
 
-@njit(cache=True)
+@kernel
 def can_afford(st, comp, p, tile):
     return payable(st, p, comp[K_TILE_CRE + tile], comp[K_TILE_TER + tile]) \
         >= comp[K_TILE_Q + tile]
 
 
-@njit(cache=True)
+@kernel
 def photo_open(st, s):
     """A tile may be taken on s: one per space a turn, whichever of the player's pawns."""
     return st[ON_SPACE + s] > 0 and not (st[SHOT] >> s) & 1
 
 
-@njit(cache=True)
+@kernel
 def pawn_at(st, cfg, p, s):
     for k in range(cfg[C_PAWNS]):
         if st[PAWN + p * MAX_PAWNS + k] == s:
@@ -334,7 +336,7 @@ def pawn_at(st, cfg, p, s):
     return False
 
 
-@njit(cache=True)
+@kernel
 def unplaced_pawn(st, p):
     """The first of p's pawns not yet on the board (set-up)."""
     k = 0
@@ -343,7 +345,7 @@ def unplaced_pawn(st, p):
     return k
 
 
-@njit(cache=True)
+@kernel
 def can_draw(st):
     if st[N_DECK] > 0:
         return True
@@ -353,7 +355,7 @@ def can_draw(st):
     return False
 
 
-@njit(cache=True)
+@kernel
 def blocked(st, cfg, k):
     """Bitmask of the spaces the active player's pawn k may not move to: never back onto a
     space it occupied this turn, nor onto the other own pawn."""
@@ -368,9 +370,13 @@ def blocked(st, cfg, k):
 # ---------------------------------------------------------------- legal actions
 
 
-@njit(cache=True)
+@kernel
 def legal_actions(st, cfg, comp, out):
     """Write the legal actions into `out`; return how many."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    out = pointer(out)
     n = 0
     ph = st[PHASE]
     p = st[CUR]
@@ -446,7 +452,7 @@ def legal_actions(st, cfg, comp, out):
 # ---------------------------------------------------------------- set-up and chance
 
 
-@njit(cache=True)
+@kernel
 def draw_tip(st, rng, p):
     """Top tip of the deck to p's hand; an empty deck is the shuffled discard pile."""
     if st[N_DECK] == 0:
@@ -456,7 +462,7 @@ def draw_tip(st, rng, p):
                 st[DECK + n] = u
                 n += 1
             st[DISC + u] = 0
-        shuffle(rng, st[DECK:DECK + n], n)
+        shuffle(rng, shifted(st, DECK), n)
         st[N_DECK] = n
         if n == 0:  # every tip is in a hand: nothing to draw
             return
@@ -466,7 +472,7 @@ def draw_tip(st, rng, p):
     st[N_HAND + p] += 1
 
 
-@njit(cache=True)
+@kernel
 def city_tips(st, cfg, rng, k):
     """Draw k city tips for the active player, none beyond the turn's limit (the team game:
     "a maximum of four cards per turn")."""
@@ -479,7 +485,7 @@ def city_tips(st, cfg, rng, k):
         st[ST_DRAWN + p] += 1
 
 
-@njit(cache=True)
+@kernel
 def discard_tip(st, p, u):
     st[HAND + p * N_TYPES + u] -= 1
     st[N_HAND + p] -= 1
@@ -491,18 +497,30 @@ def new_game(cfg, comp, rng):
     """Set-up: tiles into the bag, assignments, 3 tips each; then (solo) an assignment is
     kept and the players choose their starting cities, unless they are drawn at random."""
     st = np.zeros(STATE_SIZE, np.int64)
+    work = np.empty(max(comp[K_N_ASSIGN], comp[K_N_SPACES]), np.int64)
+    deal(pointer(st), pointer(cfg), pointer(comp), pointer(rng), pointer(work))
+    return st
+
+
+@kernel
+def deal(st, cfg, comp, rng, work):
+    """`new_game` into the fresh state st; `work` holds the assignments' shuffle, then the
+    cities' (one entry per card and per space)."""
     n = n_players(cfg)
     for t in range(N_TILES):
         st[BAG + t] = t
         st[TILE_OWNER + t] = -1
-    shuffle(rng, st[BAG:BAG + N_TILES], N_TILES)
+    shuffle(rng, shifted(st, BAG), N_TILES)
     st[N_BAG] = N_TILES
     for i in range(N_TIPS):
         st[DECK + i] = comp[K_TIP_TYPE + i]
-    shuffle(rng, st[DECK:DECK + N_TIPS], N_TIPS)
+    shuffle(rng, shifted(st, DECK), N_TIPS)
     st[N_DECK] = N_TIPS
-    perm = np.arange(comp[K_N_ASSIGN])
-    shuffle(rng, perm, perm.size)
+    perm = work
+    n_assign = comp[K_N_ASSIGN]
+    for a in range(n_assign):
+        perm[a] = a
+    shuffle(rng, perm, n_assign)
     for p in range(n):
         st[ASSIGN + p] = perm[0] if cfg[C_COOP] == 1 else perm[p]
     for i in range(cfg[C_KEEP]):
@@ -510,9 +528,10 @@ def new_game(cfg, comp, rng):
     for p in range(n):
         for _ in range(cfg[C_START_TIPS]):
             draw_tip(st, rng, p)
-    st[PAWN:PAWN + MAX_PLAYERS * MAX_PAWNS] = -1
+    for i in range(MAX_PLAYERS * MAX_PAWNS):
+        st[PAWN + i] = -1
     if cfg[C_RANDOM_CITIES] == 1:
-        cities = np.empty(comp[K_N_SPACES], np.int64)
+        cities = work  # the assignments are dealt
         nc = 0
         for s in range(comp[K_N_SPACES]):
             if is_city(comp, s):
@@ -528,10 +547,9 @@ def new_game(cfg, comp, rng):
         st[PHASE] = PH_KEEP
     else:
         place_pawns(st, cfg, comp, rng)
-    return st
 
 
-@njit(cache=True)
+@kernel
 def place_pawns(st, cfg, comp, rng):
     """Starting cities are chosen in turn order (PH_CITY) unless they were drawn."""
     if st[PAWN] < 0:
@@ -540,7 +558,7 @@ def place_pawns(st, cfg, comp, rng):
         start_turn(st, cfg, comp, rng)
 
 
-@njit(cache=True)
+@kernel
 def populate(st, cfg, comp):
     """Step 1: draw tiles until enough spaces hold tiles; a twin joins its space."""
     while st[OCCUPIED] < cfg[C_POPULATE] and st[N_BAG] > 0:
@@ -553,7 +571,7 @@ def populate(st, cfg, comp):
         st[TILE_LOC + t] = T_BOARD
 
 
-@njit(cache=True)
+@kernel
 def start_turn(st, cfg, comp, rng):
     p = st[CUR]
     populate(st, cfg, comp)
@@ -572,7 +590,7 @@ def start_turn(st, cfg, comp, rng):
 # ---------------------------------------------------------------- a space entered
 
 
-@njit(cache=True)
+@kernel
 def resolve_space(st, cfg, comp):
     """Per space in order: trades (clockwise from the active player), then the photograph."""
     p = st[CUR]
@@ -594,7 +612,7 @@ def resolve_space(st, cfg, comp):
     st[PHASE] = PH_MOVE
 
 
-@njit(cache=True)
+@kernel
 def trade(st, cfg, rng, u):
     """Give tip u face down, take a random tip from the partner's hand, partner takes u."""
     p = st[CUR]
@@ -613,7 +631,7 @@ def trade(st, cfg, rng, u):
     st[ST_TRADED_WITH + q] += 1
 
 
-@njit(cache=True)
+@kernel
 def take_photo(st, cfg, comp, p, t):
     """The paid tile joins the portfolio; its quality becomes its scoring value."""
     st[TILE_LOC + t] = T_PORTFOLIO
@@ -636,7 +654,7 @@ def take_photo(st, cfg, comp, p, t):
 # ---------------------------------------------------------------- end of turn and game
 
 
-@njit(cache=True)
+@kernel
 def end_movement(st, cfg, comp, rng):
     """Pawns that ended their movement on a city they entered draw 2 tips each."""
     p = st[CUR]
@@ -650,7 +668,7 @@ def end_movement(st, cfg, comp, rng):
         end_turn(st, cfg, comp, rng)
 
 
-@njit(cache=True)
+@kernel
 def end_turn(st, cfg, comp, rng):
     n = n_players(cfg)
     nxt = (st[CUR] + 1) % n
@@ -663,7 +681,7 @@ def end_turn(st, cfg, comp, rng):
     start_turn(st, cfg, comp, rng)
 
 
-@njit(cache=True)
+@kernel
 def side_score(st, comp, m, a, side):
     """(points, creatures at their minimum): a creature scores its total only at its minimum."""
     pts = 0
@@ -682,7 +700,7 @@ def side_score(st, comp, m, a, side):
 NO_PHOTO = np.int64(-1)
 
 
-@njit(cache=True)
+@kernel
 def job_progress(st, comp, m, j, cre, ter, q):
     """Photos counted toward side job j (its target is its count), with one more photo of
     (cre, ter, q) when cre >= 0."""
@@ -711,14 +729,14 @@ def job_progress(st, comp, m, j, cre, ter, q):
     return min(got, need), need
 
 
-@njit(cache=True)
+@kernel
 def job_need(comp, j):
     """Photos side job j counts to: its count, per creature for `each creature`."""
     at = comp[K_JOBS_AT] + 3 * j
     return comp[at + 1] * (N_CREATURES if comp[at] == JOB_EACH_CREATURE else 1)
 
 
-@njit(cache=True)
+@kernel
 def job_gain(st, comp, m, j, got, cre, ter, q):
     """Side job j's progress with one more photo of (cre, ter, q), from `got`, its progress
     without it (`job_progress`)."""
@@ -736,12 +754,12 @@ def job_gain(st, comp, m, j, got, cre, ter, q):
     return min(k, got + (1 if q == N_Q else 0))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def job_points(comp, j):
     return comp[comp[K_JOBS_AT] + 3 * j + 2]
 
 
-@njit(cache=True)
+@kernel
 def marked_jobs(st, cfg, comp, m):
     """(bitmask, count, points) of the side jobs team slot m marks: fulfilled ones, the best
     paid first (board order on ties), one marker each while markers last."""
@@ -767,7 +785,7 @@ def marked_jobs(st, cfg, comp, m):
     return mask, count, pts
 
 
-@njit(cache=True)
+@kernel
 def end_game(st, cfg, comp):
     """Scoring: the better tabloid side, side jobs, punctuality bonus; all-or-nothing goal."""
     st[PHASE] = PH_OVER
@@ -801,12 +819,12 @@ def end_game(st, cfg, comp):
         st[GOAL + p] = 1 if (st[MET + p] == SIDE_N and done >= cfg[C_GOAL_JOBS]) else 0
 
 
-@njit(cache=True)
+@kernel
 def score(st, p):
     return st[S_ASSIGN + p] + st[S_JOBS + p] + st[S_CITY + p]
 
 
-@njit(cache=True)
+@kernel
 def total_quality(st, cfg, p):
     m = team(cfg, p)
     t = 0
@@ -821,11 +839,11 @@ def win_shares(st, cfg):
     n = n_players(cfg)
     out = np.zeros(n)
     for p in range(n):
-        out[p] = win_share(st, cfg, p)
+        out[p] = win_share(pointer(st), pointer(cfg), p)
     return out
 
 
-@njit(cache=True)
+@kernel
 def win_share(st, cfg, p):
     """All-or-nothing: the goal. Else highest score; ties: highest total photo quality;
     still tied: the victory is shared. Player p's share."""
@@ -851,9 +869,13 @@ def win_share(st, cfg, p):
 # ---------------------------------------------------------------- applying actions
 
 
-@njit(cache=True)
+@kernel
 def apply_action(st, cfg, comp, rng, action):
     """Apply one legal action (not checked here: `legal_actions` is the contract)."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    rng = pointer(rng)
     kind = act_kind(action)
     arg = act_arg(action)
     p = st[CUR]
@@ -915,16 +937,21 @@ def apply_action(st, cfg, comp, rng, action):
             end_turn(st, cfg, comp, rng)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def step(st, cfg, comp, rng, action, buf):
     """Apply `action`, then every forced move; returns the legal count now (0 when over)."""
     apply_action(st, cfg, comp, rng, action)
     return settle(st, cfg, comp, rng, buf)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def settle(st, cfg, comp, rng, buf):
     """Play forced moves until a real decision (or the end); returns its legal-action count."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    rng = pointer(rng)
+    buf = pointer(buf)
     while st[PHASE] != PH_OVER:
         n = legal_actions(st, cfg, comp, buf)
         if n != 1:
@@ -933,6 +960,6 @@ def settle(st, cfg, comp, rng, buf):
     return 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def decider(st):
     return st[CUR]

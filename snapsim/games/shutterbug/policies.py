@@ -32,7 +32,17 @@
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Layout, Param, is_legal, next_u64, randint, seed_stream
+from ...sim.kernel import (
+    Layout,
+    Param,
+    is_legal,
+    kernel,
+    next_u64,
+    pointer,
+    randint,
+    seed_stream,
+    shifted,
+)
 from . import engine as E
 
 RANDOM, GREEDY, TRADER, LOOKAHEAD, SEARCH = 0, 1, 2, 3, 4
@@ -168,7 +178,7 @@ def seat_scratches(cfg, comp, n, search=None):
     return fs, js, np.zeros(2, np.uint64)
 
 
-@njit(cache=True)
+@kernel
 def fixed_tables(cfg, comp, fs, js):
     """The tables the rules fix for a game: city tips drawn for ending on or passing through
     each space, tips of each type; no seat's values worked out yet."""
@@ -182,7 +192,7 @@ def fixed_tables(cfg, comp, fs, js):
     js[I_ROUTE_FROM] = -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def seat_values(st, cfg, comp, par, p, fs, js):
     """Creature weights (fs[F_W:]) and side-job targets (js[I_JOBS:]) of seat p. They depend
     only on its assignment and its team's portfolio, which change with a photo taken while
@@ -210,7 +220,7 @@ def seat_values(st, cfg, comp, par, p, fs, js):
     js[I_ROUTE_FROM] = -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def known_tile_value(st, cfg, comp, par, p, t, fs, js):
     """`tile_value` of tile t to seat p, once per tile while `seat_values` stands."""
     if not (js[I_TV_OK] >> t) & 1:
@@ -219,7 +229,7 @@ def known_tile_value(st, cfg, comp, par, p, t, fs, js):
     return fs[F_TV + t]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def route(k, length, tips):
     """Index of pawn k's best route of `length` steps drawing `tips` city tips."""
     return (k * (HORIZON + 1) + length) * TIP_COUNTS + tips
@@ -228,7 +238,7 @@ def route(k, length, tips):
 # ---------------------------------------------------------------- values
 
 
-@njit(cache=True)
+@kernel
 def creature_weights(st, cfg, comp, par, p, fs):
     """Target the side with the least quality still missing (ties: more points now): the
     weights go to fs[F_W:] in place (a view would cost reference counts)."""
@@ -256,7 +266,7 @@ def creature_weights(st, cfg, comp, par, p, fs):
         fs[F_W + cre] = par[P_W_ASSIGN]
 
 
-@njit(cache=True)
+@kernel
 def job_targets(st, cfg, comp, m, js):
     """Progress of each side job team slot m still works toward, else -1 (js[I_JOBS:], in
     place): done, or (every marker placed) paid no better than the marked ones. Once per
@@ -274,7 +284,7 @@ def job_targets(st, cfg, comp, m, js):
         js[I_JOBS + j] = got if got < need and E.job_points(comp, j) > floor else -1
 
 
-@njit(cache=True)
+@kernel
 def tile_value(st, comp, par, m, fs, js, t):
     """What photographing tile t is worth to team slot m, less the tips it costs: quality by
     creature weight (fs[F_W:]), plus the share of each targeted side job (js[I_JOBS:]) it
@@ -291,7 +301,7 @@ def tile_value(st, comp, par, m, fs, js, t):
     return v
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def keep_values(st, comp, fs):
     """How much each tip type is worth keeping (fs[F_KV + type]): its creature's weight
     (fs[F_W:]), plus a little per board tile showing its creature or terrain. The scratch is
@@ -309,7 +319,7 @@ def keep_values(st, comp, fs):
         fs[F_KV + u] = fs[F_W + c] + fs[F_BC + c] + fs[F_BT + E.tip_terrain(u)]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def cheapest(buf, n, kind, fs):
     """The action of `kind` whose tip type is worth least to keep (fs[F_KV:], -1: none)."""
     best = -1
@@ -321,7 +331,7 @@ def cheapest(buf, n, kind, fs):
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def space_values(st, cfg, comp, par, p, fs, js):
     """Best affordable tile value on each space (0 if none, or if a tile was taken there this
     turn), plus `seek` for other pawns: fs[F_V + space], written in place (a view would cost
@@ -346,7 +356,7 @@ def space_values(st, cfg, comp, par, p, fs, js):
                         fs[F_V + s] += par[P_SEEK]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def reach_values(comp, fs, js):
     """Best space value (fs[F_V:]) within 3 steps of each space (next turn's prospects), into
     fs[F_R:]. Values are never negative, so only the few spaces worth something can raise a
@@ -372,13 +382,13 @@ def reach_values(comp, fs, js):
                 break
 
 
-@njit(cache=True)
+@kernel
 def tip_worth(st, cfg, par, p):
     """Value of one more tip: little once the hand is at its limit."""
     return par[P_TIP_VALUE] if st[E.N_HAND + p] < cfg[E.C_HAND_LIMIT] else 0.1 * par[P_TIP_VALUE]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def route_ends(st, cfg, comp, par, fs):
     """Per space, the value of ending a route there (city tips, the city bonus in the last
     round, next turn's prospects fs[F_R:]) and of passing through it (city tips)."""
@@ -394,7 +404,7 @@ def route_ends(st, cfg, comp, par, fs):
             fs[F_PAS + s] = tip * cfg[E.C_PASS_TIPS]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
     """Best route of each length 0..horizon (at most 3) and each number of city tips drawn
     on it (TIP_COUNTS - 1 or more share the last count) for pawn k, by enumeration: a route
@@ -407,9 +417,8 @@ def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
     keeps only the best route of at least `must` steps instead and returns (0, its first
     step, -1: stop), the same route `planned_step`'s pairing picks: ties go to the shorter
     route, then the fewer tips, then the first found.
-    The hottest loop of a game: it keeps a route in place rather than in a function taking
-    the arrays, which costs a reference count per call, and a space's neighbours end at the
-    first -1."""
+    The hottest loop of a game: it keeps a route in place (a loop per step, no call per
+    route), and a space's neighbours end at the first -1."""
     p = st[E.CUR]
     p0 = st[E.PAWN + p * E.MAX_PAWNS + k]
     block = E.blocked(st, cfg, k)
@@ -499,7 +508,7 @@ def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
     return most, step
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
     """The first step of the best route for the rest of the turn (both pawns in the team
     game), or -1 to stop. Tips past the turn's limit are not drawn, so they count for
@@ -531,7 +540,8 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
     best = NEG
     step = -1
     if per_step:
-        fs[F_STEP:F_STEP + STOP_SLOT + 1] = NEG
+        for x in range(F_STEP, F_STEP + STOP_SLOT + 1):
+            fs[x] = NEG
     for l0 in range(horizon + 1):
         for l1 in range(horizon + 1 - l0):
             if l0 + l1 < must:
@@ -559,7 +569,7 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
 ROUTE_FROM = (E.ST_TURNS, E.ST_PAID, E.ST_DRAWN, E.ST_TRADES, E.ST_SWAPS)  # seat p's at + p
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def route_values(st, cfg, comp, par, p, fs, js):
     """Space values, next turn's prospects and route ends (`space_values`, `reach_values`,
     `route_ends`) for seat p, worked out once per turn and again only after something they
@@ -583,7 +593,7 @@ def route_values(st, cfg, comp, par, p, fs, js):
     route_ends(st, cfg, comp, par, fs)
 
 
-@njit(cache=True)
+@kernel
 def _first_step(js, l0, t0, l1, t1):
     """The first step of the routes of lengths l0, l1 (pawn 0 moves first), -1: none."""
     if l0 > 0:
@@ -596,7 +606,7 @@ def _first_step(js, l0, t0, l1, t1):
 # ---------------------------------------------------------------- decisions
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def move_action(st, cfg, comp, par, buf, n, fs, js):
     """Swap (solo) a tip worth at most `swap_max`, else the planned route's next step."""
     if st[E.SWAPS_LEFT] > 0:
@@ -612,7 +622,7 @@ def move_action(st, cfg, comp, par, buf, n, fs, js):
     return buf[0]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def trade_action(st, cfg, comp, par, buf, n, fs):
     """Trade the least useful tip when a random unseen tip is worth more on average."""
     if par[P_TRADE] <= 0:
@@ -631,7 +641,7 @@ def trade_action(st, cfg, comp, par, buf, n, fs):
     return E.act(E.A_NO_TRADE)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def photo_action(st, cfg, comp, par, buf, n, fs, js):
     best = E.act(E.A_SKIP)
     best_v = 0.0
@@ -644,7 +654,7 @@ def photo_action(st, cfg, comp, par, buf, n, fs, js):
     return best
 
 
-@njit(cache=True)
+@kernel
 def keep_action(st, comp, buf, n):
     """Solo: keep the offered card whose easier side asks for the least quality."""
     best = buf[0]
@@ -661,7 +671,7 @@ def keep_action(st, comp, buf, n):
     return best
 
 
-@njit(cache=True)
+@kernel
 def city_action(st, comp, buf, n, fs):
     """Set-up (the board is still empty): the city with the most promising wilderness
     nearby. A space d steps away (d <= 3) counts its silhouette creature's weight, once more
@@ -678,7 +688,7 @@ def city_action(st, comp, buf, n, fs):
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def city_weights(st, fs):
     """What a space showing each creature is worth one step from a city to the player
     choosing (fs[F_CITY_W:]): its weight, once more per tip in hand showing it; once per
@@ -691,7 +701,7 @@ def city_weights(st, fs):
         fs[F_CITY_W + cre] = fs[F_W + cre] * (1 + have)
 
 
-@njit(cache=True)
+@kernel
 def city_value(comp, s, fs):
     """How promising the wilderness near city s is to the player choosing (`city_action`;
     `city_weights` worked out)."""
@@ -705,7 +715,7 @@ def city_value(comp, s, fs):
     return val
 
 
-@njit(cache=True)
+@kernel
 def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
     """The heuristic kinds' action (greedy, trader, lookahead) among buf[:n]. One compiled
     function that the batch, the playouts, the search and the step API call: compiled into
@@ -734,7 +744,7 @@ def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
 MARGIN = 0.05  # a playout's value: the win share plus this per point of lead over the best rival
 
 
-@njit(cache=True)
+@kernel
 def determinize(st, cfg, comp, me, rng, js):
     """Redeal, in place and from rng stream 0, what seat `me` cannot see: the other hands
     (same sizes) and the tip deck from the tips `me` has not seen, the other seats'
@@ -742,7 +752,7 @@ def determinize(st, cfg, comp, me, rng, js):
     out in a fixed order first (in the scratch js), so the sample depends on what `me` sees
     only."""
     n = E.n_players(cfg)
-    unseen = js[I_UNSEEN:I_UNSEEN + E.N_TIPS]
+    unseen = shifted(js, I_UNSEEN)
     k = 0
     for u in range(E.N_TYPES):
         left = -st[E.DISC + u] - E.hand(st, me, u)
@@ -754,13 +764,15 @@ def determinize(st, cfg, comp, me, rng, js):
     E.shuffle(rng, unseen, k)
     for q in range(n):
         if q != me:
-            st[E.HAND + q * E.N_TYPES:E.HAND + (q + 1) * E.N_TYPES] = 0
+            for u in range(E.N_TYPES):
+                st[E.HAND + q * E.N_TYPES + u] = 0
             for _ in range(st[E.N_HAND + q]):
                 k -= 1
                 st[E.HAND + q * E.N_TYPES + unseen[k]] += 1
-    st[E.DECK:E.DECK + k] = unseen[:k]  # what is left is the deck: N_DECK tips
+    for i in range(k):  # what is left is the deck: N_DECK tips
+        st[E.DECK + i] = unseen[i]
     if cfg[E.C_COOP] == 0 and n > 1:
-        cards = js[I_CARDS:I_CARDS + comp[E.K_N_ASSIGN] - 1]
+        cards = shifted(js, I_CARDS)
         k = 0
         for a in range(comp[E.K_N_ASSIGN]):
             if a != st[E.ASSIGN + me]:
@@ -780,10 +792,10 @@ def determinize(st, cfg, comp, me, rng, js):
         if (bag >> t) & 1:
             st[E.BAG + k] = t
             k += 1
-    E.shuffle(rng, st[E.BAG:E.BAG + nb], nb)
+    E.shuffle(rng, shifted(st, E.BAG), nb)
 
 
-@njit(cache=True)
+@kernel
 def playout(st, cfg, comp, rng, par, buf, n, me, last_round, fs, js):
     """Play `st` on with every seat greedy (weights `par`) until the game ends or round
     `last_round` is over, score it as if it ended there; `me`'s win share plus MARGIN per
@@ -802,13 +814,14 @@ def playout(st, cfg, comp, rng, par, buf, n, me, last_round, fs, js):
     return E.win_share(st, cfg, me) + MARGIN * lead
 
 
-@njit(cache=True)
+@kernel
 def move_scores(st, cfg, comp, par, buf, n, out, fs, js):
     """The greedy interpreter's value of each action in buf[:n] where the search looks
     further (route steps, photos, trades, starting cities); NEG elsewhere. `seat_values`
     and `keep_values` are worked out (heuristic_action ran)."""
     ph = st[E.PHASE]
-    out[:n] = NEG
+    for i in range(n):
+        out[i] = NEG
     if ph == E.PH_MOVE:
         planned_step(st, cfg, comp, par, st[E.CUR], fs, js, True)
     elif ph == E.PH_CITY:
@@ -830,11 +843,11 @@ def move_scores(st, cfg, comp, par, buf, n, out, fs, js):
             out[i] = city_value(comp, E.arg_space(arg), fs)
 
 
-@njit(cache=True)
+@kernel
 def search_candidates(st, cfg, comp, par, buf, n, greedy, fs, js):
     """The greedy choice, then the best other moves by `move_scores`, up to `candidates`:
     their number; the moves are js[I_CANDS:]."""
-    scores = fs[F_SCORES:F_SCORES + n]
+    scores = shifted(fs, F_SCORES)
     move_scores(st, cfg, comp, par, buf, n, scores, fs, js)
     size = max(1, min(n, int(par[P_CANDIDATES])))
     js[I_CANDS] = greedy
@@ -852,7 +865,7 @@ def search_candidates(st, cfg, comp, par, buf, n, greedy, fs, js):
     return m
 
 
-@njit(cache=True)
+@kernel
 def search_action(st, cfg, comp, rng, par, buf, n, fs, js, sim_rng):
     """Determinized Monte Carlo over the greedy interpreter's best moves: each playout
     samples the hidden information once (`determinize`) and plays every candidate from that
@@ -869,50 +882,53 @@ def search_action(st, cfg, comp, rng, par, buf, n, fs, js, sim_rng):
     me = st[E.CUR]
     last_round = st[E.ROUND] + int(par[P_DEPTH])
     rollouts = int(par[P_ROLLOUTS])
-    world = js[I_WORLD:I_WORLD + E.STATE_SIZE]
-    sim = js[I_SIM:I_SIM + E.STATE_SIZE]
-    sim_buf = js[I_SIM_BUF:I_SIM_BUF + E.MAX_LEGAL]
-    sfs = fs[F_PLAY:F_PLAY + F_CORE]
-    sjs = js[I_PLAY:I_PLAY + I_CORE]
+    world = shifted(js, I_WORLD)
+    sim = shifted(js, I_SIM)
+    sim_buf = shifted(js, I_SIM_BUF)
+    sfs = shifted(fs, F_PLAY)
+    sjs = shifted(js, I_PLAY)
     sjs[I_SEAT] = -1  # the playouts work their values out afresh
-    row = fs[F_ROW:F_ROW + m]
-    lead = fs[F_LEAD:F_LEAD + m]
-    lead_sq = fs[F_LEAD_SQ:F_LEAD_SQ + m]
-    lead[:] = 0.0
-    lead_sq[:] = 0.0
+    row = shifted(fs, F_ROW)
+    lead = shifted(fs, F_LEAD)
+    lead_sq = shifted(fs, F_LEAD_SQ)
+    for j in range(m):
+        lead[j] = 0.0
+        lead_sq[j] = 0.0
     for r in range(rollouts):
-        world[:] = st
+        for i in range(E.STATE_SIZE):
+            world[i] = st[i]
         seed_stream(sim_rng, 0, key, 3 * r)
         determinize(world, cfg, comp, me, sim_rng, js)
         for j in range(m):
-            sim[:] = world
+            for i in range(E.STATE_SIZE):
+                sim[i] = world[i]
             seed_stream(sim_rng, 0, key, 3 * r + 1)
             seed_stream(sim_rng, 1, key, 3 * r + 2)
             k = E.step(sim, cfg, comp, sim_rng, js[I_CANDS + j], sim_buf)
             row[j] = playout(sim, cfg, comp, sim_rng, par, sim_buf, k, me, last_round, sfs,
                              sjs)
-        add_leads(row, lead, lead_sq)
-    return js[I_CANDS + chosen(lead, lead_sq, rollouts, par[P_MARGIN], par[P_Z])]
+        add_leads(row, lead, lead_sq, m)
+    return js[I_CANDS + chosen(lead, lead_sq, m, rollouts, par[P_MARGIN], par[P_Z])]
 
 
-@njit(cache=True)
-def add_leads(row, lead, lead_sq):
-    """Add one playout's values of the candidates (row; row[0] the base's move) to the sums
+@kernel
+def add_leads(row, lead, lead_sq, m):
+    """Add one playout's values of the m candidates (row; row[0] the base's move) to the sums
     of each candidate's lead over the base's move and of its square (paired by sample)."""
-    for j in range(row.size):
+    for j in range(m):
         d = row[j] - row[0]
         lead[j] += d
         lead_sq[j] += d * d
 
 
-@njit(cache=True)
-def chosen(lead_sum, lead_sq, rollouts, margin, z):
-    """The candidate (0 the base's move) with the best mean lead over the base's move, from
-    `add_leads`' sums over `rollouts` playouts, when that lead exceeds `margin` plus `z`
-    standard errors; else 0."""
+@kernel
+def chosen(lead_sum, lead_sq, m, rollouts, margin, z):
+    """The candidate (0 the base's move; m of them) with the best mean lead over the base's
+    move, from `add_leads`' sums over `rollouts` playouts, when that lead exceeds `margin`
+    plus `z` standard errors; else 0."""
     best = 0
     best_lead = 0.0
-    for j in range(1, lead_sum.size):
+    for j in range(1, m):
         lead = lead_sum[j] / rollouts
         var = max(0.0, lead_sq[j] / rollouts - lead * lead) / max(1, rollouts - 1)
         if lead > best_lead and lead > margin + z * np.sqrt(var):
@@ -935,7 +951,7 @@ def on_base(kinds, params, players: int) -> None:
             params[i, :P_ROLLOUTS] = tuned[1][:P_ROLLOUTS]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def decide(st, cfg, comp, rng, kind, par, buf, n, fs, js, rs, search=None):
     """The action policy `kind` with parameters `par` takes among buf[:n], working in the
     scratch (fs, js, rs) of `new_scratch`. `search` is True when the line-up seats the search
@@ -949,9 +965,16 @@ def decide(st, cfg, comp, rng, kind, par, buf, n, fs, js, rs, search=None):
     return heuristic_action(st, cfg, comp, par, buf, n, fs, js)
 
 
-@njit(cache=True)
+@kernel
 def policy_action(st, cfg, comp, rng, kind, par, buf, n, search=None):
     """The action policy `kind` with parameters `par` takes among buf[:n] (one decision:
     a scratch of its own); `search` as for `decide`."""
     fs, js, rs = new_scratch(cfg, comp)
-    return decide(st, cfg, comp, rng, kind, par, buf, n, fs, js, rs, search)
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    rng = pointer(rng)
+    par = pointer(par)
+    buf = pointer(buf)
+    return decide(st, cfg, comp, rng, kind, par, buf, n, pointer(fs), pointer(js), pointer(rs),
+                  search)
