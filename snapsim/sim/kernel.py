@@ -401,11 +401,12 @@ def result_table(columns, out_i: np.ndarray, out_f: np.ndarray, policies, first:
     import pandas as pd
 
     count = len(out_i) // players
-    df = pd.DataFrame(out_i, columns=list(columns))
-    df.insert(0, "game", np.repeat(np.arange(first, first + count), players))
-    df.insert(1, "seat", np.tile(np.arange(players), count))
-    df.insert(2, "players", players)
-    df.insert(3, "policy", pd.Categorical.from_codes(
-        df.pop(columns[0]).to_numpy(), categories=lineup_names(policies)))
-    df["won"] = out_f
-    return df
+    data = {"game": np.repeat(np.arange(first, first + count), players),
+            "seat": np.tile(np.arange(players), count),
+            "players": np.full(len(out_i), players, np.int64),
+            "policy": pd.Categorical.from_codes(out_i[:, 0],
+                                                categories=lineup_names(policies))}
+    for j, name in enumerate(columns[1:], 1):
+        data[name] = out_i[:, j]
+    data["won"] = out_f
+    return pd.DataFrame(data)  # (all columns at once: a run of few games is mostly this)

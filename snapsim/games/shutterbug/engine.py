@@ -95,8 +95,9 @@ def component_vector(c):
         comp[K_TIP_TYPE + i] = cre * N_TERRAINS + ter
     by_space = sorted(range(len(c.tiles)), key=lambda t: (c.tiles[t].space, t))
     comp[K_SPACE_TILES:K_SPACE_TILES + len(by_space)] = by_space
-    for s in range(MAX_SPACES + 1):
-        comp[K_SPACE_AT + s] = sum(t.space < s for t in c.tiles)
+    # where each space's tiles start: the count of tiles on lower spaces
+    comp[K_SPACE_AT:K_SPACE_AT + MAX_SPACES + 1] = np.searchsorted(
+        np.sort([t.space for t in c.tiles]), np.arange(MAX_SPACES + 1))
     for s in range(len(c.spaces)):
         near = {s}
         for d in range(NEAR_STEPS):

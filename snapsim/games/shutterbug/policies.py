@@ -941,14 +941,15 @@ def on_base(kinds, params, players: int) -> None:
     """Give every `search` row of a line-up's parameter table with `base` = 1 the bundled
     tuned policy's interpreter parameters (those before `rollouts`) for `players` players, in
     place, so that where it does not search it plays the tuned move; none bundled: as given."""
-    from ...sim.tuning import tuned_policies
+    from ...sim.tuning import data_folder, read_tuned
 
-    tuned = tuned_policies("shutterbug").get(f"tuned-{players}p")
-    if tuned is None:
+    rows = [i for i, kind in enumerate(kinds) if kind == SEARCH and params[i, P_BASE] == 1]
+    path = data_folder("shutterbug") / f"tuned-{players}p.toml"
+    if not rows or not path.is_file():  # (read only where a row takes it: every run asks)
         return
-    for i, kind in enumerate(kinds):
-        if kind == SEARCH and params[i, P_BASE] == 1:
-            params[i, :P_ROLLOUTS] = tuned[1][:P_ROLLOUTS]
+    tuned = read_tuned("shutterbug", path)[1]
+    for i in rows:
+        params[i, :P_ROLLOUTS] = tuned[:P_ROLLOUTS]
 
 
 @kernel(inline="always")
