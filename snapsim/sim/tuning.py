@@ -213,6 +213,13 @@ def tuned_policies(game: str, folder: Path | None = None) -> dict[str, tuple[str
     return {f.stem: read_tuned(game, f) for f in sorted(folder.glob("tuned-*.toml"))}
 
 
+def bundled_tuned(game: str, name: str) -> tuple[str, tuple[float, ...]] | None:
+    """(base kind, parameters) of the game's bundled tuned policy `name` (e.g. "tuned-4p"),
+    read from its file alone; None when none of that name is bundled."""
+    path = data_folder(game) / f"{name}.toml"
+    return read_tuned(game, path) if path.is_file() else None
+
+
 def tuned_names(game: str) -> list[str]:
     """Names of the game's bundled tuned policies, e.g. ["tuned-2p", "tuned-4p"]."""
     return sorted(f.stem for f in data_folder(game).glob("tuned-*.toml"))
@@ -233,7 +240,7 @@ def tuned_policy(game: str, spec) -> Policy | None:
         name = Path(head).stem
     elif head.lower() in tuned_names(game):
         name = head.lower()
-        kind, params = tuned_policies(game)[name]
+        kind, params = bundled_tuned(game, name)
     else:
         return None
     P = policies_module(game)

@@ -941,15 +941,14 @@ def on_base(kinds, params, players: int) -> None:
     """Give every `search` row of a line-up's parameter table with `base` = 1 the bundled
     tuned policy's interpreter parameters (those before `rollouts`) for `players` players, in
     place, so that where it does not search it plays the tuned move; none bundled: as given."""
-    from ...sim.tuning import data_folder, read_tuned
+    from ...sim.tuning import bundled_tuned
 
     rows = [i for i, kind in enumerate(kinds) if kind == SEARCH and params[i, P_BASE] == 1]
-    path = data_folder("shutterbug") / f"tuned-{players}p.toml"
-    if not rows or not path.is_file():  # (read only where a row takes it: every run asks)
+    tuned = bundled_tuned("shutterbug", f"tuned-{players}p") if rows else None
+    if tuned is None:  # (the file is read only where a row takes it: every run asks)
         return
-    tuned = read_tuned("shutterbug", path)[1]
     for i in rows:
-        params[i, :P_ROLLOUTS] = tuned[:P_ROLLOUTS]
+        params[i, :P_ROLLOUTS] = tuned[1][:P_ROLLOUTS]
 
 
 @kernel(inline="always")
