@@ -27,7 +27,7 @@ from numba.core.errors import TypingError
 import snapsim
 from snapsim.cli import main
 from snapsim.errors import InputError
-from snapsim.sim.kernel import as_floats, as_uints, pointer, shifted
+from snapsim.sim.kernel import as_floats, as_uints, bit_count, low_bit, pointer, shifted
 
 GAME = "snapshot"
 LINEUP = ["greedy", "cautious", "aggressive", "random"]
@@ -573,3 +573,16 @@ def test_bad_backend_option_leaves_no_run_folder_behind(tmp_path, capsys, option
     one_error_line(err)
     rc, _, err = cli(capsys, *SMALL, "--out", out)
     assert rc == 0, err
+
+
+@njit
+def _bits(m):
+    return bit_count(m), low_bit(m)
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("m", [1, 2, 3, 0b1011000, (1 << 36) | (1 << 5), (1 << 62) | 1,
+                               (1 << 63) - 1, 0x5555_5555_5555_5555])
+def test_bit_helpers_count_and_find_the_lowest_card_of_a_mask(m):
+    ones = [i for i in range(64) if m >> i & 1]
+    assert _bits(np.int64(m)) == (len(ones), ones[0])

@@ -28,6 +28,7 @@ from snapshot_helpers import (
     die_hab,
     die_on,
     legal,
+    new,
     play,
     reroll_from,
     resolve,
@@ -259,3 +260,50 @@ def test_an_exact_seat_without_the_exact_flag_is_refused():
     with pytest.raises(ValueError, match="exact=True"):
         P.policy_action(st, g._cfg, g._comp, g._ptab, g._rng.copy(), P.EXACT,
                         g._params[0], buf, n, P.new_memory(), None, None)
+
+
+def naive_next_risk(g: SnapshotGame) -> float:
+    """The research risk counted from the rulebook's words: of the unseen cards (the deck, or
+    the discards once it is empty), the share that could go in no habitat, i.e. not above
+    the animals already there (the raccoon: above them in some habitat)."""
+    st, comp = g.state, g._comp
+    on_table = [c for c in range(E.N_CARDS) if st[E.LOC + c] == E.L_TABLE]
+    top = [max([int(E.card_difficulty(st, comp, c)) for c in on_table
+                if st[E.ON_HAB + c] == h], default=0) for h in range(E.N_HAB)]
+    where = E.L_DECK if st[E.N_DECK] > 0 else E.L_DISCARD
+    unseen = [c for c in range(E.N_CARDS) if st[E.LOC + c] == where]
+    racc = int(st[E.RACCOON_DIFF])
+    bad = sum(all(t >= racc for t in top) if c == E.RACCOON
+              else comp[E.K_DIFF + c] <= top[comp[E.K_HAB + c]] for c in unseen)
+    return bad / len(unseen) if unseen else 1.0
+
+
+@pytest.mark.kernel
+def test_next_risk_counts_the_unseen_cards_that_would_spook():
+    # every research decision of random 2- and 5-player games, an emptied deck among them
+    rng = np.random.default_rng(5)
+    seen = 0
+    for players, game in ((2, 0), (5, 1), (3, 2)):
+        g = SnapshotGame(SnapshotConfig(players=players), seed=11, game=game,
+                         policies=["random"] * players)
+        if game == 2:  # every unseen card in the discards: the deck is empty
+            arrange(g, table=("Golden Pheasant",), rest="discard")
+        while not g.is_over() and seen < 400:
+            if g.state[E.PHASE] == E.PH_RESEARCH:
+                assert P.next_risk(g.state, g._comp) == naive_next_risk(g)
+                seen += 1
+            ids = g.legal_action_ids()
+            g.apply(int(ids[rng.integers(len(ids))]))
+    assert seen >= 100
+
+
+@pytest.mark.kernel
+def test_next_risk_of_an_arranged_table_is_the_exact_fraction():
+    # Mountain holds the golden pheasant (7): of the four unseen cards the two Mountain
+    # animals below it would spook, the golden eagle (8) and the meerkat (Savannah) not
+    g = new(SnapshotConfig(players=2, raccoon=False))
+    cards = g.config.components.cards
+    mountain_low = [a.name for a in cards if a.habitat == 2 and a.difficulty <= 6][:2]
+    arrange(g, table=("Golden Pheasant",), deck=("Golden Eagle", "Meerkat", *mountain_low),
+            rest="box")
+    assert P.next_risk(g.state, g._comp) == pytest.approx(2 / 4, abs=0)

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.core import ir_utils
 from numba.extending import intrinsic, overload
@@ -146,6 +147,53 @@ def _as_floats_jit(view):
 @overload(as_uints)
 def _as_uints_jit(view):
     return lambda view: _as_uints(_data_pointer(view))
+
+
+# ---------------------------------------------------------------- bit masks
+# Card sets as int64 bit masks (bit c: card c): one machine instruction to count them or to
+# find the first, compiled; plain Python on the interpreted path. Plain overloads, not
+# inlined, for the reason given at `_aliases_its_first_argument` (LLVM inlines them).
+
+
+def bit_count(m):
+    """The number of set bits of a non-negative integer."""
+    return bin(int(m)).count("1")
+
+
+def low_bit(m):
+    """The index of the lowest set bit of a nonzero non-negative integer."""
+    m = int(m)
+    return (m & -m).bit_length() - 1
+
+
+def _integer_op(x, op):
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return op(builder, args[0])
+
+    return x(x), codegen
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    return _integer_op(x, lambda builder, v: builder.ctpop(v))
+
+
+@intrinsic
+def _cttz(typingctx, x):  # zero is undefined: callers pass a nonzero mask
+    return _integer_op(x, lambda builder, v: builder.cttz(v, ir.Constant(ir.IntType(1), 1)))
+
+
+@overload(bit_count)
+def _bit_count_jit(m):
+    return lambda m: _ctpop(m)
+
+
+@overload(low_bit)
+def _low_bit_jit(m):
+    return lambda m: _cttz(m)
 
 
 class Layout:

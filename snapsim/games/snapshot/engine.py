@@ -22,7 +22,7 @@ awards, game end).
 
 import numpy as np
 
-from ...sim.kernel import Layout, kernel, pointer, randint, shifted, shuffle
+from ...sim.kernel import Layout, kernel, low_bit, pointer, randint, shifted, shuffle
 
 N_CARDS = 37  # 36 animals + the raccoon
 RACCOON = 36
@@ -65,7 +65,9 @@ K_HAB = K_EXPLORE + N_HAB  # natural habitat per card (raccoon -1)
 K_DIFF = K_HAB + N_CARDS
 K_PRESTIGE = K_DIFF + N_CARDS
 K_SYMBOLS = K_PRESTIGE + N_CARDS  # bitmask of characteristics
-K_AWARD_COUNT = K_SYMBOLS + N_CARDS
+LOW_W = 16  # difficulties counted by K_LOW (the components allow 2-10)
+K_LOW = K_SYMBOLS + N_CARDS  # [habitat, d]: bit mask of its animals of difficulty <= d
+K_AWARD_COUNT = K_LOW + N_HAB * LOW_W
 K_AWARDS = K_AWARD_COUNT + N_CAT
 
 
@@ -83,6 +85,11 @@ def component_vector(a):
     comp[K_DIFF:K_DIFF + N_CARDS] = a.card_difficulty
     comp[K_PRESTIGE:K_PRESTIGE + N_CARDS] = a.card_prestige
     comp[K_SYMBOLS:K_SYMBOLS + N_CARDS] = a.card_symbols
+    if a.card_difficulty[:RACCOON].max() >= LOW_W:
+        raise ValueError(f"animal difficulties above {LOW_W - 1} need a wider K_LOW")
+    for c in range(RACCOON):
+        h, d = a.card_habitat[c], a.card_difficulty[c]
+        comp[K_LOW + h * LOW_W + d:K_LOW + (h + 1) * LOW_W] |= 1 << c
     comp[K_AWARD_COUNT:K_AWARD_COUNT + N_CAT] = a.award_counts
     comp[K_AWARDS:cover_at] = a.awards.ravel()
     comp[cover_at:sym_at] = a.assign_cover.ravel()
@@ -307,22 +314,43 @@ def habitat_top(st, comp, h):
 
 
 @kernel
-def habitat_tops(st, comp):
-    """Every habitat's `habitat_top`, in one pass over the cards (habitat order)."""
-    t0 = t1 = t2 = t3 = 0
+def cards_at(st, where):
+    """The cards at location `where` (L_DECK, L_TABLE, ...) as a bit mask (bit c: card c)."""
+    m = 0
     for c in range(N_CARDS):
-        if st[LOC + c] == L_TABLE:
-            h = st[ON_HAB + c]
-            d = card_difficulty(st, comp, c)
-            if h == 0:
-                t0 = max(t0, d)
-            elif h == 1:
-                t1 = max(t1, d)
-            elif h == 2:
-                t2 = max(t2, d)
-            else:
-                t3 = max(t3, d)
+        m |= np.int64(st[LOC + c] == where) << c
+    return m
+
+
+@kernel
+def habitat_tops(st, comp):
+    """Every habitat's `habitat_top`, in one pass over the cards on the table."""
+    t0 = t1 = t2 = t3 = 0
+    table = cards_at(st, L_TABLE)
+    while table != 0:
+        c = low_bit(table)
+        table &= table - 1
+        h = st[ON_HAB + c]
+        d = card_difficulty(st, comp, c)
+        if h == 0:
+            t0 = max(t0, d)
+        elif h == 1:
+            t1 = max(t1, d)
+        elif h == 2:
+            t2 = max(t2, d)
+        else:
+            t3 = max(t3, d)
     return (t0, t1, t2, t3)
+
+
+@kernel
+def spookers(comp, tops):
+    """The animals that cannot be placed above `tops` (`habitat_tops`), as a bit mask: those
+    of difficulty at most their habitat's top (K_LOW); the raccoon is not among them."""
+    m = 0
+    for h in range(N_HAB):
+        m |= comp[K_LOW + h * LOW_W + min(tops[h], LOW_W - 1)]
+    return m
 
 
 @kernel

@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit
 
 from ...odds.explore import explore_kernel
-from ...sim.kernel import Param, as_floats, is_legal, kernel, pointer, randint, shifted
+from ...sim.kernel import Param, as_floats, bit_count, is_legal, kernel, pointer, randint, shifted
 from ...sim.tuning import read_tuned
 from . import engine as E
 from .plans import MAX_T, NEG, photo_p, reroll_search, search
@@ -240,16 +240,6 @@ def generalist_standing(st, p):
     return least, level
 
 
-@kernel(inline="always")
-def bit_count(m):
-    """The number of set bits of a non-negative int64, one step per set bit."""
-    k = 0
-    while m:
-        m &= m - 1
-        k += 1
-    return k
-
-
 @kernel
 def value_of(st, cfg, comp, par, p, c, least, level):
     """`card_value`, given p's `generalist_standing` (least, level): prestige, the award its
@@ -300,22 +290,17 @@ def card_values(st, cfg, comp, par, p, work, extra_card, reserved):
 @kernel
 def next_risk(st, comp):
     """Exact P(the next card drawn cannot be placed), counted over the unseen cards."""
-    src = E.L_DECK if st[E.N_DECK] > 0 else E.L_DISCARD
+    unseen = E.cards_at(st, E.L_DECK if st[E.N_DECK] > 0 else E.L_DISCARD)
     tops = E.habitat_tops(st, comp)
-    n = 0
-    bad = 0
-    for c in range(E.N_CARDS):
-        if st[E.LOC + c] == src:
-            n += 1
-            if c == E.RACCOON:
-                blocked = True
-                for h in range(E.N_HAB):
-                    if tops[h] < st[E.RACCOON_DIFF]:
-                        blocked = False
-                if blocked:
-                    bad += 1
-            elif comp[E.K_DIFF + c] <= tops[comp[E.K_HAB + c]]:
-                bad += 1
+    n = bit_count(unseen)
+    bad = bit_count(unseen & E.spookers(comp, tops))
+    if unseen >> E.RACCOON & 1:
+        blocked = True
+        for h in range(E.N_HAB):
+            if tops[h] < st[E.RACCOON_DIFF]:
+                blocked = False
+        if blocked:
+            bad += 1
     return bad / n if n > 0 else 1.0
 
 
