@@ -399,7 +399,8 @@ def habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, h, 
             c = mem[W_HCARDS + row * _N + i]
             v = work[F_VALS + c]
             d = E.card_difficulty(st, comp, c)
-            for a in range(1, dice + 1):
+            # the dice on a habitat's animals are fewer than all: one at least explores
+            for a in range(1, dice):
                 w = 0.0
                 for t in range(tcap + 1):
                     q = photo_p(ptab, a, t, d)
@@ -419,7 +420,7 @@ def habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, h, 
                 # single pass)
                 best = NEG
                 pick = 0
-                for j in range(dice + 1):
+                for j in range(dice):
                     if j >= lo:
                         val = work[f0 + 0] + work[F_WORTH + j]
                         if val > best:
@@ -428,7 +429,7 @@ def habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, h, 
                     work[f0 + _D + j] = best
                     mem[W_PICK + _D + j] = pick
             else:
-                for j in range(dice + 1):
+                for j in range(dice):
                     best = NEG
                     pick = 0
                     for a in range(lo, j + 1):
@@ -527,14 +528,25 @@ def plan_from_tables(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, ex
             k = mem[W_TAKE + h * _D + j]
             mem[W_KOF + h - 1] = k
             j -= k
-        for c in range(E.N_CARDS):
-            mem[W_PDICE + c] = 0
-            mem[W_PTOK + c] = 0
+        # the plan's cards are the rows' (no other card is on the table or placed); those
+        # given dice are the token bundles' cards, kept in card order
+        m = 0
         for h in range(E.N_HAB):
             r = mem[W_ROWS + h]
             k = mem[W_KOF + h]
             for i in range(mem[W_HN + r]):
-                mem[W_PDICE + mem[W_HCARDS + r * _N + i]] = mem[W_ALLOCS + (r * _D + k) * _N + i]
+                c = mem[W_HCARDS + r * _N + i]
+                a = mem[W_ALLOCS + (r * _D + k) * _N + i]
+                mem[W_PDICE + c] = a
+                mem[W_PTOK + c] = 0
+                if a > 0:
+                    at = m
+                    while at > 0 and mem[W_BCARD + at - 1] > c:
+                        mem[W_BCARD + at] = mem[W_BCARD + at - 1]
+                        at -= 1
+                    mem[W_BCARD + at] = c
+                    mem[W_BK + m] = -1  # to find
+                    m += 1
             e = mem[W_HE + r * _D + k]
             work[F_PEH + h] = 0.0
             if e > 0:
@@ -544,12 +556,6 @@ def plan_from_tables(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, ex
             # A card's best bundle changes only when it gains tokens or fewer tokens are left
             # than it takes (its best over a shorter range is the same bundle), so only those
             # are redone.
-            m = 0
-            for c in range(E.N_CARDS):
-                if mem[W_PDICE + c] > 0:
-                    mem[W_BCARD + m] = c
-                    mem[W_BK + m] = -1  # to find
-                    m += 1
             left = tokens
             while left > 0:
                 best_rate = 1e-9
@@ -577,8 +583,14 @@ def plan_from_tables(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, ex
             for h in range(E.N_HAB):
                 mem[M_HAB + h] = mem[W_HE + mem[W_ROWS + h] * _D + mem[W_KOF + h]]
             for c in range(E.N_CARDS):
-                mem[M_DICE + c] = mem[W_PDICE + c]
-                mem[M_TOK + c] = mem[W_PTOK + c]
+                mem[M_DICE + c] = 0
+                mem[M_TOK + c] = 0
+            for h in range(E.N_HAB):
+                r = mem[W_ROWS + h]
+                for i in range(mem[W_HN + r]):
+                    c = mem[W_HCARDS + r * _N + i]
+                    mem[M_DICE + c] = mem[W_PDICE + c]
+                    mem[M_TOK + c] = mem[W_PTOK + c]
             mem[M_TURN] = turns_played(st)
     return total
 
