@@ -379,13 +379,15 @@ def table_scan(st):
     need = 0
     habs = 0
     animals = 0
-    for c in range(N_CARDS):
-        if st[LOC + c] == L_TABLE:
-            animals |= 1 << st[ON_HAB + c]
-            if st[SIDEWAYS + c] == 1:
-                if st[DICE_ON + c] == 0:
-                    need += 1
-                habs |= 1 << st[ON_HAB + c]
+    table = cards_at(st, L_TABLE)
+    while table != 0:
+        c = low_bit(table)
+        table &= table - 1
+        animals |= 1 << st[ON_HAB + c]
+        if st[SIDEWAYS + c] == 1:
+            if st[DICE_ON + c] == 0:
+                need += 1
+            habs |= 1 << st[ON_HAB + c]
     for h in range(N_HAB):
         if habs >> h & 1 and st[HAB_DICE + h] == 0:
             need += 1
