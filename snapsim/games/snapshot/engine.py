@@ -22,7 +22,7 @@ awards, game end).
 
 import numpy as np
 
-from ...sim.kernel import Layout, kernel, low_bit, pointer, randint, shifted, shuffle
+from ...sim.kernel import Layout, bit_count, kernel, low_bit, pointer, randint, shifted, shuffle
 
 N_CARDS = 37  # 36 animals + the raccoon
 RACCOON = 36
@@ -558,8 +558,11 @@ def legal_actions(st, cfg, comp, out):
                 n += 1
     elif ph == PH_PREP_RESERVED:
         scan = table_scan(st)
-        for c in range(N_CARDS):
-            if st[LOC + c] == L_RESERVE and st[OWNER + c] == p:
+        reserved = cards_at(st, L_RESERVE)
+        while reserved != 0:
+            c = low_bit(reserved)
+            reserved &= reserved - 1
+            if st[OWNER + c] == p:
                 if c == RACCOON:
                     for h in range(N_HAB):
                         if sideways_need(st, scan, h) <= cfg[C_DICE]:
@@ -580,8 +583,11 @@ def legal_actions(st, cfg, comp, out):
                 if animals >> h & 1 and left - 1 >= need - owes:
                     out[n] = act(A_DIE_HABITAT, h)
                     n += 1
-            for c in range(N_CARDS):
-                if st[LOC + c] == L_TABLE and st[HAB_DICE + st[ON_HAB + c]] > 0:
+            table = cards_at(st, L_TABLE)
+            while table != 0:
+                c = low_bit(table)
+                table &= table - 1
+                if st[HAB_DICE + st[ON_HAB + c]] > 0:
                     owed = 1 if (st[SIDEWAYS + c] == 1 and st[DICE_ON + c] == 0) else 0
                     if left - 1 >= need - owed:
                         out[n] = act(A_DIE_ANIMAL, c)
@@ -591,8 +597,11 @@ def legal_actions(st, cfg, comp, out):
             n += 1
     elif ph == PH_PREP_TOKENS:
         if st[TOKENS + p] > 0:
-            for c in range(N_CARDS):
-                if st[LOC + c] == L_TABLE and st[DICE_ON + c] > 0:
+            table = cards_at(st, L_TABLE)
+            while table != 0:
+                c = low_bit(table)
+                table &= table - 1
+                if st[DICE_ON + c] > 0:
                     out[n] = act(A_TOKEN, c)
                     n += 1
         out[n] = act(A_TOKENS_DONE)
@@ -926,8 +935,11 @@ def pay_reroll(st, cfg, comp, rng, source):
 def photograph(st, cfg, comp, rng, h):
     """Step B: each animal with dice in the explored habitat is rolled on its own."""
     p = st[CUR]
-    for c in range(N_CARDS):
-        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h and st[DICE_ON + c] > 0:
+    table = cards_at(st, L_TABLE)
+    while table != 0:
+        c = low_bit(table)
+        table &= table - 1
+        if st[ON_HAB + c] == h and st[DICE_ON + c] > 0:
             total = st[TOK_ON + c]
             for _ in range(st[DICE_ON + c]):
                 total += roll(rng)
@@ -959,10 +971,7 @@ def add_photo(st, cfg, comp, p, c):
         st[HAB_COUNT + p * N_HAB + comp[K_HAB + c]] += 1
     if cfg[C_ASSIGNMENTS] == 1:
         a = st[ASSIGN + p]
-        m = comp[K_SYMBOLS + c] & assignment_symbols(comp, a)
-        while m:
-            st[SYM_COUNT + p] += m & 1
-            m >>= 1
+        st[SYM_COUNT + p] += bit_count(comp[K_SYMBOLS + c] & assignment_symbols(comp, a))
         if is_cover(comp, a, c):
             st[COVER_DONE + p] = 1
 
@@ -974,8 +983,11 @@ def fail_explore(st, cfg, comp, h):
     st[ST_EXPLORE_FAILS + p] += 1
     st[TOKENS + p] += st[POT]
     st[POT] = 0
-    for c in range(N_CARDS):
-        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h and st[DICE_ON + c] > 0:
+    table = cards_at(st, L_TABLE)
+    while table != 0:
+        c = low_bit(table)
+        table &= table - 1
+        if st[ON_HAB + c] == h and st[DICE_ON + c] > 0:
             st[TOKENS + p] += st[TOK_ON + c]
             discard(st, c)
     finish_habitat(st, cfg, comp, h)

@@ -290,11 +290,22 @@ def card_values(st, cfg, comp, par, p, work, extra_card, reserved):
     """Each card's `card_value` to p into work[F_VALS + c] for the cards on the table and
     `extra_card` (and p's reserved cards if `reserved`); 0 for the others."""
     least, level = generalist_standing(st, p)
+    valued = E.cards_at(st, E.L_TABLE)
+    if extra_card >= 0:
+        valued |= 1 << extra_card
+    if reserved:
+        held = E.cards_at(st, E.L_RESERVE)
+        while held != 0:
+            c = low_bit(held)
+            held &= held - 1
+            if st[E.OWNER + c] == p:
+                valued |= 1 << c
     for c in range(E.N_CARDS):
         work[F_VALS + c] = 0.0
-        held = reserved and st[E.LOC + c] == E.L_RESERVE and st[E.OWNER + c] == p
-        if st[E.LOC + c] == E.L_TABLE or c == extra_card or held:
-            work[F_VALS + c] = value_of(st, cfg, comp, par, p, c, least, level)
+    while valued != 0:
+        c = low_bit(valued)
+        valued &= valued - 1
+        work[F_VALS + c] = value_of(st, cfg, comp, par, p, c, least, level)
 
 
 @kernel
@@ -358,11 +369,13 @@ def table_rows(st, mem):
     order (mem[W_HCARDS + h * _N + i], how many in mem[W_HN + h]), in one pass."""
     for h in range(E.N_HAB):
         mem[W_HN + h] = 0
-    for c in range(E.N_CARDS):
-        if st[E.LOC + c] == E.L_TABLE:
-            h = st[E.ON_HAB + c]
-            mem[W_HCARDS + h * _N + mem[W_HN + h]] = c
-            mem[W_HN + h] += 1
+    table = E.cards_at(st, E.L_TABLE)
+    while table != 0:
+        c = low_bit(table)
+        table &= table - 1
+        h = st[E.ON_HAB + c]
+        mem[W_HCARDS + h * _N + mem[W_HN + h]] = c
+        mem[W_HN + h] += 1
 
 
 @kernel
@@ -370,8 +383,13 @@ def habitat_row(st, mem, h, row, extra_card):
     """Row `row` of the plan tables' cards: habitat h's animals on the table and the
     reserved `extra_card` placed there, in card order."""
     n = 0
-    for c in range(E.N_CARDS):
-        if (st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h) or c == extra_card:
+    cards = E.cards_at(st, E.L_TABLE)
+    if extra_card >= 0:
+        cards |= 1 << extra_card
+    while cards != 0:
+        c = low_bit(cards)
+        cards &= cards - 1
+        if st[E.ON_HAB + c] == h or c == extra_card:
             mem[W_HCARDS + row * _N + n] = c
             n += 1
     mem[W_HN + row] = n
