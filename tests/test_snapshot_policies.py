@@ -12,6 +12,8 @@ import os
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 from kernel_checks import flag_types, ladder_flag_types
 from snapshot_helpers import (
     DICE_DONE,
@@ -307,3 +309,52 @@ def test_next_risk_of_an_arranged_table_is_the_exact_fraction():
     arrange(g, table=("Golden Pheasant",), deck=("Golden Eagle", "Meerkat", *mountain_low),
             rest="box")
     assert P.next_risk(g.state, g._comp) == pytest.approx(2 / 4, abs=0)
+
+
+def worths(mem, c, v, d, dice, tcap, lam):
+    """`card_worths` through the policy memory `mem`: the worths of a = 1 .. dice - 1."""
+    work = mem[P.W_FLOATS:].view(np.float64)
+    P.card_worths(photo_table(), work, mem, np.int64(c), v, np.int64(d), np.int64(dice),
+                  np.int64(tcap), lam)
+    return work[P.F_WORTH + 1:P.F_WORTH + dice].copy()
+
+
+@pytest.mark.kernel
+@settings(max_examples=80, deadline=None)
+@given(card=hs.tuples(hs.sampled_from([0.0, 0.7, 3.0, 6.5, -1.0]), hs.integers(1, 12),
+                      hs.sampled_from([0.0, 0.4, 2.5, -0.3])),
+       caps=hs.lists(hs.integers(0, 20), min_size=1, max_size=8), dice=hs.integers(1, 6),
+       other=hs.integers(0, 7))
+def test_kept_worths_are_the_worths_worked_out_afresh(card, caps, dice, other):
+    # one card asked again with other token caps (and, once, another card's question in
+    # between), through one memory, against a new memory for every question
+    v, d, lam = card
+    mem = P.new_memory()
+    for i, tcap in enumerate(caps):
+        if i == other:
+            worths(mem, 5, v + 1.0, d, dice, tcap, lam)
+        got = worths(mem, 3, v, d, dice, tcap, lam)
+        assert np.array_equal(got, worths(P.new_memory(), 3, v, d, dice, tcap, lam))
+
+
+@pytest.mark.kernel
+def test_kept_worths_are_reused_only_for_the_caps_they_hold_for():
+    # difficulty 5 with 1-3 dice: every token search stops by 4 tokens (the photograph is
+    # certain), so worths worked out with 20 tokens hold for any cap from 4 on
+    c, v, d, dice, lam = 3, 4.0, 5, 4, 0.3
+    mem = P.new_memory()
+    true = worths(mem, c, v, d, dice, 20, lam)
+    floats = mem[P.W_FLOATS:].view(np.float64)
+    at = P.F_KEPT + c * (P._D + 2)  # the kept worths, marked so that a reuse shows
+    floats[at + 1:at + dice] = -7.0
+    assert (worths(mem, c, v, d, dice, 9, lam) == -7.0).all()  # reused
+    assert np.array_equal(worths(mem, c, v, d, dice, 3, lam), true_for(3, c, v, d, dice, lam))
+    floats[at + 1:at + dice] = -7.0
+    assert np.array_equal(worths(mem, c, v, d, dice, 20, lam), true)  # 3 held only for 3
+    for other in ((c, v + 1.0, d, dice, 20, lam), (c, v, d + 1, dice, 20, lam),
+                  (c, v, d, dice, 20, lam + 0.1), (c, v, d, dice - 1, 20, lam)):
+        assert np.array_equal(worths(mem, *other), worths(P.new_memory(), *other))
+
+
+def true_for(tcap, c, v, d, dice, lam):
+    return worths(P.new_memory(), c, v, d, dice, tcap, lam)

@@ -150,7 +150,8 @@ W_BCARD = W_PTOK + _N  # the token bundles' cards (those with dice) [i]
 W_BK = W_BCARD + MAX_DICE  # and their best bundle's size [i]
 W_TAKEN = W_BK + MAX_DICE  # tokens a re-roll's payment takes off each card [c]
 W_ODDS_KEY = W_TAKEN + _N  # the config the explore odds table is of (`explore_table`)
-W_FLOATS = W_ODDS_KEY + 1 + E.N_HAB  # the floats (bit patterns, viewed by `float_space`):
+W_WORTH_KEY = W_ODDS_KEY + 1 + E.N_HAB  # what each card's kept worths are of [c, 3]
+W_FLOATS = W_WORTH_KEY + 3 * _N  # the floats (bit patterns, viewed by `float_space`):
 F_HV = 0  # each row's option value for k dice [row, k]
 F_F = F_HV + _R * _D  # the dynamic programme's values [i, j]
 F_G = F_F + (_N + 1) * _D  # the knapsack's values [h, j]
@@ -160,7 +161,8 @@ F_PEH = F_VALS + _N  # P(explore) of each habitat in the plan [h]
 F_BRATE = F_PEH + E.N_HAB  # each bundle card's best gain per token [i]
 F_BGAIN = F_BRATE + MAX_DICE  # and that gain [i]
 ODDS_REROLLS = 40  # the explore odds table's re-roll budgets: 0 .. this
-F_ODDS = F_BGAIN + MAX_DICE  # P(explore) and E[tokens paid] [h, e, re-rolls, 2]
+F_KEPT = F_BGAIN + MAX_DICE  # each card's kept worths by dice [c, a], value and token cost
+F_ODDS = F_KEPT + _N * (_D + 2)  # P(explore) and E[tokens paid] [h, e, re-rolls, 2]
 PLAN_MEMORY = W_FLOATS + F_ODDS + E.N_HAB * _D * (ODDS_REROLLS + 1) * 2  # the heuristic
 # kinds' memory (a playout's)
 # then the `search` kind's work space (search.py), laid out once so that no searched decision
@@ -396,6 +398,49 @@ def habitat_row(st, mem, h, row, extra_card):
 
 
 @kernel
+def card_worths(ptab, work, mem, c, v, d, dice, tcap, lam):
+    """Card c's worth with a dice, a = 1 .. dice - 1 (one die at least explores), into
+    work[F_WORTH + a]: its photograph value v with the best number of tokens up to tcap
+    (difficulty d, a lost token costing lam).
+
+    The worths are kept per card with what they were worked out from, and reused while
+    those are the same: a card keeps its value from plan to plan until the planning
+    player's standing changes. Each a's search over tokens may stop early (below), so
+    worths worked out with tcap are those of any cap from the furthest stop on, unless a
+    search ran up to tcap itself: W_WORTH_KEY keeps the difficulty and dice, and the
+    lowest and highest cap they hold for."""
+    key = W_WORTH_KEY + 3 * c
+    kept = F_KEPT + c * (_D + 2)
+    if mem[key] == (d + 1) * _D + dice and mem[key + 1] <= tcap <= mem[key + 2] and \
+            work[kept + _D] == v and work[kept + _D + 1] == lam:
+        for a in range(1, dice):
+            work[F_WORTH + a] = work[kept + a]
+    else:
+        lowest, highest = 0, MAX_T
+        for a in range(1, dice):
+            w = 0.0
+            stop = -1
+            for t in range(tcap + 1):
+                q = photo_p(ptab, a, t, d)
+                w = max(w, q * (v - lam * t))
+                # more tokens cannot do better once the photograph is certain or the
+                # token cost has eaten the card's value
+                if lam >= 0.0 and (q >= 1.0 or v - lam * t <= 0.0):
+                    stop = t
+                    break
+            if stop < 0:  # searched up to tcap: the same for tcap alone
+                lowest, highest = tcap, tcap
+            lowest = max(lowest, stop)
+            work[F_WORTH + a] = w
+            work[kept + a] = w
+        mem[key] = (d + 1) * _D + dice
+        mem[key + 1] = lowest
+        mem[key + 2] = highest
+        work[kept + _D] = v
+        work[kept + _D + 1] = lam
+
+
+@kernel
 def habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, h, row):
     """Habitat h's best value for every dice count k (0 tokens on cards), with the split,
     into row `row` of the plan tables: value work[F_HV + row * _D + k], explore dice
@@ -426,18 +471,8 @@ def habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, extra_card, h, 
         for i in range(n):
             c = mem[W_HCARDS + row * _N + i]
             v = work[F_VALS + c]
-            d = E.card_difficulty(st, comp, c)
-            # the dice on a habitat's animals are fewer than all: one at least explores
-            for a in range(1, dice):
-                w = 0.0
-                for t in range(tcap + 1):
-                    q = photo_p(ptab, a, t, d)
-                    w = max(w, q * (v - lam * t))
-                    # more tokens cannot do better once the photograph is certain or the
-                    # token cost has eaten the card's value
-                    if lam >= 0.0 and (q >= 1.0 or v - lam * t <= 0.0):
-                        break
-                work[F_WORTH + a] = w
+            card_worths(ptab, work, mem, c, v, E.card_difficulty(st, comp, c), dice, tcap,
+                        lam)
             lo = 1 if c == extra_card or st[E.SIDEWAYS + c] == 1 else 0
             if lo == 1:
                 any_mandatory = True
