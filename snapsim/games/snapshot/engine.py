@@ -177,15 +177,6 @@ def act_arg(a):
     return a % ARG_SPAN
 
 
-@kernel(inline="always")
-def lowest_bit(mask):
-    """The index of the lowest set bit of a nonzero bit mask."""
-    i = 0
-    while mask >> i & 1 == 0:
-        i += 1
-    return i
-
-
 @kernel
 def reserved_placement(comp, arg):
     """(card, habitat) that A_PLACE_RESERVED's argument names: a reserved animal goes to its

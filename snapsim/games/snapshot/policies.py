@@ -968,7 +968,7 @@ def decide_action(st, cfg, comp, par):
     mask, fits = E.placements(st, cfg, comp)
     place = -1
     if mask != 0:
-        h = raccoon_habitat(st, comp, mask) if c == E.RACCOON else E.lowest_bit(mask)
+        h = raccoon_habitat(st, comp, mask) if c == E.RACCOON else low_bit(mask)
         place = E.act(E.A_PLACE, h)
     if st[E.OFFERER] >= 0:
         a = E.act(E.A_ACCEPT)
