@@ -23,6 +23,7 @@ awards, game end).
 import numpy as np
 
 from ...sim.kernel import Layout, bit_count, kernel, low_bit, pointer, randint, shifted, shuffle
+from .components import MAX_DIFFICULTY
 
 N_CARDS = 37  # 36 animals + the raccoon
 RACCOON = 36
@@ -65,7 +66,7 @@ K_HAB = K_EXPLORE + N_HAB  # natural habitat per card (raccoon -1)
 K_DIFF = K_HAB + N_CARDS
 K_PRESTIGE = K_DIFF + N_CARDS
 K_SYMBOLS = K_PRESTIGE + N_CARDS  # bitmask of characteristics
-LOW_W = 16  # difficulties counted by K_LOW (the components allow 2-10)
+LOW_W = MAX_DIFFICULTY + 1  # difficulties counted by K_LOW: every one a card may have
 K_LOW = K_SYMBOLS + N_CARDS  # [habitat, d]: bit mask of its animals of difficulty <= d
 K_AWARD_COUNT = K_LOW + N_HAB * LOW_W
 K_AWARDS = K_AWARD_COUNT + N_CAT
@@ -85,8 +86,6 @@ def component_vector(a):
     comp[K_DIFF:K_DIFF + N_CARDS] = a.card_difficulty
     comp[K_PRESTIGE:K_PRESTIGE + N_CARDS] = a.card_prestige
     comp[K_SYMBOLS:K_SYMBOLS + N_CARDS] = a.card_symbols
-    if a.card_difficulty[:RACCOON].max() >= LOW_W:
-        raise ValueError(f"animal difficulties above {LOW_W - 1} need a wider K_LOW")
     for c in range(RACCOON):
         h, d = a.card_habitat[c], a.card_difficulty[c]
         comp[K_LOW + h * LOW_W + d:K_LOW + (h + 1) * LOW_W] |= 1 << c
@@ -340,7 +339,7 @@ def spookers(comp, tops):
     of difficulty at most their habitat's top (K_LOW); the raccoon is not among them."""
     m = 0
     for h in range(N_HAB):
-        m |= comp[K_LOW + h * LOW_W + min(tops[h], LOW_W - 1)]
+        m |= comp[K_LOW + h * LOW_W + tops[h]]
     return m
 
 

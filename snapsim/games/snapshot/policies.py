@@ -1020,7 +1020,7 @@ def greedy_reroll(st, cfg, comp, ptab, par, p, mem):
         # tokens lie on cards on the table only; those from the floor on may pay
         table = E.cards_at(st, E.L_TABLE)
         sources = table >> floor << floor if floor < E.N_CARDS else 0
-        left = table
+        left = sources
         while left != 0:
             mem[W_TAKEN + low_bit(left)] = 0
             left &= left - 1
