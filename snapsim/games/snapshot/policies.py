@@ -1017,13 +1017,8 @@ def greedy_reroll(st, cfg, comp, ptab, par, p, mem):
     if st[E.PAY_PENDING] > 0 or (par[P_ALLOW_REROLLS] > 0 and par[P_ALLOW_TOKENS] > 0):
         need = cfg[E.C_REROLL_COST] - st[E.PAY_PENDING]
         floor = st[E.PAY_FLOOR]
-        # tokens lie on cards on the table only; those from the floor on may pay
-        table = E.cards_at(st, E.L_TABLE)
-        sources = table >> floor << floor if floor < E.N_CARDS else 0
-        left = sources
-        while left != 0:
-            mem[W_TAKEN + low_bit(left)] = 0
-            left &= left - 1
+        for c in range(E.N_CARDS):
+            mem[W_TAKEN + c] = 0
         from_supply = 0
         loss = 0.0
         first = E.SUPPLY
@@ -1031,10 +1026,7 @@ def greedy_reroll(st, cfg, comp, ptab, par, p, mem):
         for _ in range(need):
             best_c = E.SUPPLY
             best = par[P_TOKEN_VALUE] if st[E.TOKENS + p] > from_supply else 1e18
-            left = sources
-            while left != 0:
-                c = low_bit(left)
-                left &= left - 1
+            for c in range(floor if floor < E.N_CARDS else E.N_CARDS, E.N_CARDS):
                 if st[E.TOK_ON + c] > mem[W_TAKEN + c]:
                     x = token_loss(st, cfg, comp, ptab, par, p, c, mem[W_TAKEN + c])
                     if x < best:
@@ -1054,11 +1046,9 @@ def greedy_reroll(st, cfg, comp, ptab, par, p, mem):
                 # the tokens are lost only if this die succeeds, and then the stake is won
                 h = st[E.RES_HAB]
                 stake = 0.0
-                left = table
-                while left != 0:
-                    c = low_bit(left)
-                    left &= left - 1
-                    if st[E.ON_HAB + c] == h and st[E.DICE_ON + c] > 0:
+                for c in range(E.N_CARDS):
+                    if st[E.LOC + c] == E.L_TABLE and st[E.ON_HAB + c] == h and \
+                            st[E.DICE_ON + c] > 0:
                         stake += photo_p(ptab, st[E.DICE_ON + c], st[E.TOK_ON + c],
                                          E.card_difficulty(st, comp, c)) * \
                             card_value(st, cfg, comp, par, p, c)
