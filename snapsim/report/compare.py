@@ -20,19 +20,19 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 from tqdm import tqdm
 
-from ..analysis.balance import ALPHA, holm
+from ..analysis.comparison import flag_table, measure_rows, side_measures
 from ..analysis.labels import Estimate, Finding, label_findings
-from ..analysis.measures import Measure, MeasureSpec, measures, restricted_measure
-from ..analysis.paired import games_to_detect, ratio_difference, spread_difference, spread_interval
+from ..analysis.measures import MeasureSpec, measures
+from ..analysis.paired import games_to_detect, spread_difference
 from ..errors import InputError, SnapsimError
-from ..sim.component_files import differences, resolve
+from ..sim.component_files import differences
 from ..sim.provenance import PROVENANCE_FILE, provenance
 from ..sim.registry import get_game
 from ..sim.runner import simulate
 from ..sim.tuning import resolve_policy
+from ..sim.variants import load_variant
 from . import figures as F
 from .render import Report, Section, write_report
 
@@ -44,24 +44,30 @@ PRIMARY = "seat spread (points)"
 
 @dataclass
 class Variant:
-    """One side of the comparison: a component set plus rule knobs, and what it changes.
+    """One side of the comparison: a variant file (components and its rule knobs) plus the
+    knobs set on the command line, and what it changes.
 
     Attributes
     ----------
     label : str
         Its name in tables and sentences (the component file's stem, or "variant").
-    components : component set
-        The loaded component set it plays.
+    variant : sim.variants.Variant
+        The component set it plays, with its file's rule knobs.
     knobs : dict
-        Rule knobs changed from the defaults (`variant_set`).
+        Rule knobs set over the file's (`variant_set`).
     changes : list of str
         What it changes against the baseline, card by card and knob by knob.
     """
 
     label: str
-    components: object
+    variant: object
     knobs: dict
     changes: list[str] = field(default_factory=list)
+
+    @property
+    def components(self):
+        """The component set it plays."""
+        return self.variant.components
 
 
 def _label(comps, fallback: str) -> str:
@@ -265,84 +271,6 @@ def check_out_free(out) -> None:
                          "replace it")
 
 
-def _ci(measure: Measure, value: float, z: float, seed: int = 0,
-        reps: int = 1000) -> tuple[float, float]:
-    if measure.ratio is None:
-        return spread_interval(*measure.spread, seed=seed, reps=reps)
-    se = float(np.std(measure.ratio.influence(), ddof=1) / math.sqrt(len(measure.ratio.num)))
-    return value - z * se, value + z * se
-
-
-def _fair_flag(measure: Measure, value: float, fair: float) -> tuple[str, float]:
-    """Whether a win rate differs from the fair share (and the p-value of that test)."""
-    if (not measure.name.startswith("win rate") or measure.ratio is None
-            or measure.group == "seats"):
-        return "", 1.0
-    inf = measure.ratio.influence()
-    se = float(np.std(inf, ddof=1) / math.sqrt(len(inf)))
-    if not math.isfinite(value) or se <= 0:
-        return "", 1.0
-    p = float(2 * stats.norm.sf(abs(value - fair) / se))
-    return ("above fair" if value > fair else "below fair"), p
-
-
-def _rows(base: list[Measure], var: list[Measure], players: int, label: str, seed: int,
-          paired: bool, reps: int) -> list[dict]:
-    z = stats.norm.ppf(1 - ALPHA / 2)
-    theirs = {m.name: m for m in var}
-    rows = []
-    for m in base:
-        other = theirs.get(m.name)
-        if other is None:
-            continue
-        if m.spread is not None:
-            d = spread_difference(m.spread, other.spread, seed=seed, reps=reps, paired=paired)
-        else:
-            d = ratio_difference(m.ratio, other.ratio, paired=paired)
-        lo, hi = d.ci
-        b_lo, b_hi = _ci(m, d.baseline, z, seed, reps)
-        v_lo, v_hi = _ci(other, d.variant, z, seed, reps)
-        bf, bp = _fair_flag(m, d.baseline, 1 / players)
-        vf, vp = _fair_flag(other, d.variant, 1 / players)
-        rows.append({"variant": label, "players": players, "group": m.group,
-                     "measure": m.name, "unit": m.unit, "baseline": d.baseline,
-                     "baseline_ci_low": b_lo, "baseline_ci_high": b_hi,
-                     "variant_value": d.variant, "variant_ci_low": v_lo,
-                     "variant_ci_high": v_hi, "diff": d.diff, "ci_low": lo, "ci_high": hi,
-                     "p_value": d.p_value, "se_paired": d.se, "se_unpaired": d.se_unpaired,
-                     "variance_reduction": d.variance_reduction, "detectable": d.detectable,
-                     "games": d.n, "baseline_flag": bf, "p_baseline_fair": bp,
-                     "variant_flag": vf, "p_variant_fair": vp})
-    return rows
-
-
-def _outliers(table: pd.DataFrame, groups) -> pd.DataFrame:
-    """Within each outlier group (e.g. card values), flag a value more than 2.5 robust
-    standard deviations (median absolute deviation) from the group's median, per side."""
-    for side, value in (("baseline", "baseline"), ("variant", "variant_value")):
-        for _, rows in table[table.group.isin(groups)].groupby(["variant", "players", "group"]):
-            x = rows[value].to_numpy(float)
-            mad = stats.median_abs_deviation(x, nan_policy="omit", scale="normal")
-            if not mad > 0:
-                continue
-            z = (x - np.nanmedian(x)) / mad
-            table.loc[rows.index, f"{side}_flag"] = np.where(
-                np.abs(z) > 2.5, np.where(z > 0, "outlier high", "outlier low"), "")
-    return table
-
-
-def _flags(table: pd.DataFrame, outlier_groups=()) -> pd.DataFrame:
-    """Holm across everything in the comparison; fair-share flags Holm-corrected per side."""
-    table = table.copy()
-    table["p_adjusted"] = holm(table.p_value.fillna(1.0).to_numpy()) if len(table) else []
-    table["significant"] = table.p_adjusted < ALPHA
-    for side in ("baseline", "variant"):
-        p = table[f"p_{side}_fair"].to_numpy()
-        keep = holm(p) < ALPHA if len(p) else np.array([], bool)
-        table[f"{side}_flag"] = np.where(keep, table[f"{side}_flag"], "")
-    return _outliers(table, outlier_groups)
-
-
 class _Sides:
     """Runs of one side at one player count, cached; every run advances the progress bar."""
 
@@ -357,10 +285,10 @@ class _Sides:
         return df
 
 
-def _config(spec, players, comps, knobs, label):
+def _config(variant, players, knobs, label):
+    """The config of one side at a player count: its file's knobs, then `knobs` over them."""
     try:
-        return spec.make_config(**({"players": players} if players else {}),
-                                components=comps, **knobs)
+        return variant.config(players, **knobs)
     except SnapsimError as exc:
         raise InputError(f"{label} cannot be played with {players} players: {exc}") from None
 
@@ -426,28 +354,29 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     spec = get_game(game)
     mspec: MeasureSpec = spec.measures or MeasureSpec()
     variant_set = dict(variant_set or {})
-    base = resolve(game, baseline)
-    base_label = "standard" if baseline in (None, "standard") else _label(base, "baseline")
-    sides = [resolve(game, v) for v in variants] or ([base] if variant_set else [])
+    base = load_variant(game, baseline)
+    base_label = "standard" if baseline in (None, "standard") else _label(base.components,
+                                                                          "baseline")
+    sides = [load_variant(game, v) for v in variants] or ([base] if variant_set else [])
     if not sides:
         raise InputError("give at least one --variant FILE or --variant-set KNOB=VALUE")
-    spec.make_config(components=base, **variant_set)  # an unknown knob fails here, first
+    spec.make_config(components=base.components, **variant_set)  # an unknown knob fails first
     if strong is not None and str(strong).strip() != "tuned":
         resolve_policy(spec.name, str(strong).strip())  # so does an unknown strong policy
     labels, out = [], []
-    for k, comps in enumerate(sides):
-        label = _label(comps, f"variant {k + 1}") if variants else "variant"
+    for k, side in enumerate(sides):
+        label = _label(side.components, f"variant {k + 1}") if variants else "variant"
         if label in labels or label == base_label:
             label = f"{label} ({k + 1})"
         labels.append(label)
-        changes = differences(game, base, comps)
-        default = spec.make_config(components=base)
+        changes = differences(game, base, side)
+        default = spec.make_config(components=base.components)
         changes += [f"knob {key} {_knob(getattr(default, key))} → {_knob(value)}"
                     for key, value in variant_set.items()]
-        out.append(Variant(label, comps, variant_set, changes))
+        out.append(Variant(label, side, variant_set, changes))
     counts = [None] if players is None else [int(p) for p in np.atleast_1d(players)]
-    configs = {(v.label, n): (_config(spec, n, base, {}, base_label),
-                              _config(spec, n, v.components, v.knobs, v.label))
+    configs = {(v.label, n): (_config(base, n, {}, base_label),
+                              _config(v.variant, n, v.knobs, v.label))
                for v in out for n in counts}
     pols = [resolve_policy(spec.name, p) for p in policies] if policies else None
     if games == "auto":
@@ -471,13 +400,13 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
                 lineup = pols or [spec.default_policy] * n_seats
                 key = ("base", n)
                 if key not in cache:
-                    cache[key] = _side_measures(runner, cfg_b, lineup, mspec, restrictions,
+                    cache[key] = side_measures(runner, cfg_b, lineup, mspec, restrictions,
                                                 spec, n_seats, None)
                 var_seed = seed if paired else seed + INDEPENDENT
-                mine = _side_measures(runner, cfg_v, lineup, mspec, restrictions, spec,
+                mine = side_measures(runner, cfg_v, lineup, mspec, restrictions, spec,
                                       n_seats, var_seed)
-                rows += _rows(cache[key], mine, n_seats, v.label, seed, paired, bootstrap)
-    table = _flags(pd.DataFrame(rows), mspec.outlier_groups)
+                rows += measure_rows(cache[key], mine, n_seats, v.label, seed, paired, bootstrap)
+    table = flag_table(pd.DataFrame(rows), mspec.outlier_groups)
     record = {"baseline": {"label": base_label,
                            **provenance(game, next(iter(configs.values()))[0],
                                         [spec.make_policy(p) for p in
@@ -536,19 +465,6 @@ def strong_check(result: Comparison, choice: str, counts, games: int,
         "strong_line_up": both.strong_line_up, "strong_games": both.games_strong,
         "p_change_holm": labels.p_change_holm.to_numpy(), "label": labels.label.to_numpy(),
         "games_to_settle": labels.settle_games.to_numpy()})
-
-
-def _side_measures(runner, config, lineup, mspec, restrictions, spec, n_seats, seed):
-    df = runner.run(config, lineup, seed)
-    found = measures(df, mspec, config)
-    for label, policy in restrictions.items():
-        line = [policy] + [spec.default_policy] * (n_seats - 1)
-        found.append(restricted_measure(runner.run(config, line, seed), policy, label))
-    if mspec.extra is not None:
-        found += [Measure(name, group, unit, ratio) for name, group, unit, ratio in
-                  mspec.extra(config, lineup, runner.games,
-                              runner.seed if seed is None else seed, runner.threads)]
-    return found
 
 
 def _auto_games(spec, configs, policies, seed, threads, detect, reps) -> int:

@@ -24,6 +24,7 @@ from ..analysis.stats import mean_interval, wilson_interval
 from ..errors import InputError
 from ..sim import get_game, simulate
 from ..sim.provenance import PROVENANCE_FILE, components_record, footer
+from ..sim.variants import load_variant
 from . import figures as F
 from .render import SECTIONS, Report, Section, write_report
 
@@ -301,9 +302,12 @@ class Runs:
                 f"n = {games or self.games:,} games per configuration; seed {self.seed}.")
 
     def config(self, **knobs):
-        if self.components is not None:
-            knobs.setdefault("components", self.components)
-        return get_game(self.game).make_config(**knobs)
+        """A study's config: the report's components (a variant file's knobs played too,
+        under the knobs a study sets itself), else the bundled set."""
+        if self.components is None or "components" in knobs:
+            return get_game(self.game).make_config(**knobs)
+        players = knobs.pop("players", None)
+        return load_variant(self.game, self.components).config(players, **knobs)
 
     def tick(self) -> None:
         if self.bar is not None:
@@ -543,6 +547,8 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
         if strong != STRONG:
             resolve_policy(game, strong)  # an unknown policy fails here, before any game
     out = Path(out)
+    if components is not None:  # a variant file's knobs are played by every study
+        components = load_variant(game, components)
     claim_report_folder(out, game, seed, games, components)
     out.mkdir(parents=True, exist_ok=True)
     runs = runs_type(game, games, seed, threads, components, strong=strong,

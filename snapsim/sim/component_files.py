@@ -9,12 +9,13 @@ unedited export has the bundled SHA-256 and plays identical games.
 from __future__ import annotations
 
 import os
-import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import ComponentError, InputError
-from .registry import get_game, known_games
+from ..errors import InputError
+from .registry import get_game
+from .toml_loader import KNOBS
+from .variants import bundled_file, file_tables, guess_game, load_for, load_variant
 
 STANDARD = "standard"
 ENTRY_KEYS = ("name", "animal", "space")  # how an entry of a list names itself
@@ -32,27 +33,6 @@ def resolve(game: str, components):
         raise InputError(f"components for {game} must be 'standard', a TOML file path or a "
                          f"loaded {game} component set, not {type(components).__name__}")
     return components
-
-
-def load_for(game: str, path):
-    """Load a component file for `game`; a file of another game is named as such."""
-    try:
-        return get_game(game).load_components(path)
-    except ComponentError:
-        try:
-            other = guess_game(path)
-        except InputError:
-            other = game
-        if other != game:
-            raise ComponentError(f"{Path(path).name} looks like a {other} component file, not "
-                                 f"{game}; give a {game} file (snapsim components export "
-                                 f"{game}) or use it with {other}") from None
-        raise
-
-
-def bundled_file(game: str) -> Path:
-    """Path of the component file shipped with snapsim for `game`."""
-    return Path(get_game(game).load_components(None).path)
 
 
 def export(game: str, out=None, force: bool = False) -> bytes | Path:
@@ -76,29 +56,6 @@ def export(game: str, out=None, force: bool = False) -> bytes | Path:
         raise InputError(f"cannot write {out} ({exc.strerror or exc}); choose a writable "
                          "place with --out") from None
     return out
-
-
-def _raw(path: Path) -> dict:
-    try:
-        return tomllib.loads(path.read_text())
-    except OSError as exc:
-        raise ComponentError(f"{path.name}: file: cannot open {str(path)!r} "
-                             f"({exc.strerror or exc}); check the path") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ComponentError(f"{path.name}: file: not valid TOML ({exc}); fix the syntax at "
-                             "that line") from None
-
-
-def guess_game(path) -> str:
-    """The game whose bundled file shares the most top-level sections with this file."""
-    keys = set(_raw(Path(path)))
-    scores = {g: len(keys & set(_raw(bundled_file(g)))) for g in known_games()}
-    best = max(scores, key=scores.get)
-    ties = [g for g, s in scores.items() if s == scores[best]]
-    if scores[best] == 0 or len(ties) > 1:
-        raise InputError(f"{Path(path).name}: cannot tell which game this component file is "
-                         f"for; add --game ({', '.join(known_games())})")
-    return best
 
 
 def _label(entry: dict, i: int) -> str:
@@ -151,16 +108,39 @@ def _diff(base, new, where: str, out: list[str]) -> None:
     out.append(f"{where}: {_short(base)} → {_short(new)}")
 
 
+def _knob_differences(base, new) -> list[str]:
+    """"knob photo_target: default → 8", "knob start_tokens (4 players): default → 3-3-3-3"."""
+    out = []
+    counts = sorted({None, *base.by_players, *new.by_players}, key=lambda n: n or 0)
+    for n in counts:
+        a = base.common if n is None else base.by_players.get(n, {})
+        b = new.common if n is None else new.by_players.get(n, {})
+        where = "" if n is None else f" ({n} players)"
+        for key in list(a) + [k for k in b if k not in a]:
+            if a.get(key) != b.get(key):
+                out.append(f"knob {key}{where}: {_knob_value(a, key)} → {_knob_value(b, key)}")
+    return out
+
+
+def _knob_value(knobs: dict, key: str) -> str:
+    if key not in knobs:
+        return "default"
+    value = knobs[key]
+    if isinstance(value, tuple | list):
+        return "-".join(map(str, value))
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def differences(game: str, baseline, variant) -> list[str]:
     """Card by card, what a variant file changes against a baseline ("snow leopard:
-    prestige 9 → 15"); the scoring example and `source` notes are not rules."""
-    a = _raw(Path(resolve(game, baseline).path))
-    b = _raw(Path(resolve(game, variant).path))
-    a.pop("example", None)
-    b.pop("example", None)
+    prestige 9 → 15"), then each rule knob it sets ("knob photo_target: default → 8"); the
+    scoring example and `source` notes are not rules."""
+    sides = [load_variant(game, side) for side in (baseline, variant)]
+    a, b = ({k: v for k, v in file_tables(side.path).items() if k not in ("example", KNOBS)}
+            for side in sides)
     out: list[str] = []
     _diff(a, b, "", out)
-    return out
+    return out + _knob_differences(sides[0].knobs, sides[1].knobs)
 
 
 @dataclass
@@ -171,12 +151,14 @@ class Check:
     components: object
     counts: dict[str, int]
     changes: list[str]
+    knobs: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         """What `snapsim components check` prints: validity, counts, each difference."""
         name = Path(self.components.path).name
         counts = ", ".join(f"{v} {k}" for k, v in self.counts.items())
-        lines = [f"{name}: a valid {self.game} component set ({counts})"]
+        what = "variant (components and rule knobs)" if self.knobs else "component set"
+        lines = [f"{name}: a valid {self.game} {what} ({counts})"]
         if self.changes:
             lines.append(f"{len(self.changes)} difference(s) from the standard set:")
             lines += [f"  {c}" for c in self.changes]
@@ -190,8 +172,12 @@ def check(path, game: str | None = None) -> Check:
     with the bundled set."""
     path = Path(path)
     game = get_game(game).name if game else guess_game(path)
-    comps = load_for(game, path)
-    raw = _raw(path)
+    variant = load_variant(game, path)
+    counts_played = {n for n in variant.knobs.by_players} or {None}
+    for n in sorted(counts_played, key=lambda n: n or 0):
+        variant.config(n)  # every knob checked at every player count the file names
+    raw = file_tables(path)
     counts = {k: len(v) for k, v in raw.items() if isinstance(v, list) and v
               and all(isinstance(x, dict) for x in v)}
-    return Check(game, comps, counts, differences(game, None, comps))
+    return Check(game, variant.components, counts, differences(game, None, path),
+                 variant.knobs.lines())

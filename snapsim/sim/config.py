@@ -41,11 +41,13 @@ class RuleKnobs:
         return cls(**knobs)
 
 
-def load_cached(path: str | os.PathLike[str] | None, bundled: Path,
-                parse: Callable[[Path], object]):
-    """Parse a component file (None: the bundled one), cached by path, mtime and size so an
-    edited file is read again; `parse` is a cache key (a module-level function or a class's
-    `TomlLoader.parse`)."""
+def load_cached(path: str | os.PathLike[str] | None, bundled: Path, loader,
+                data: dict | None = None):
+    """Parse a component file (None: the bundled one) with `loader` (a TomlLoader class),
+    cached by path, mtime and size so an edited file is read again; `data`, a file's tables
+    already read, is parsed afresh (it has no file version to key a cache)."""
+    if data is not None:
+        return loader.parse_data(data, path if path is not None else "variant.toml")
     target = bundled if path is None else Path(path).expanduser()
     try:
         resolved = target.resolve()
@@ -54,7 +56,7 @@ def load_cached(path: str | os.PathLike[str] | None, bundled: Path,
         raise ComponentError(f"{target.name}: file: cannot open {str(target)!r} "
                              f"({exc.strerror or exc}); check the path given to --components"
                              ) from None
-    return _cached(parse, str(resolved), stat.st_mtime_ns, stat.st_size)
+    return _cached(loader.parse, str(resolved), stat.st_mtime_ns, stat.st_size)
 
 
 @functools.lru_cache(maxsize=32)

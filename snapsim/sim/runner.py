@@ -21,10 +21,10 @@ from ..errors import InputError
 from .agents import AgentError, StepBackend, is_agent, policy_or_agent
 from .backends import Task, check_backend, make_backend
 from .checks import MAX_IN_MEMORY_GAMES, whole
-from .component_files import resolve
 from .provenance import describe, provenance
 from .registry import get_game
 from .store import RunStore, chunk_plan
+from .variants import load_variant
 
 DEFAULT_CHUNK = 5_000
 MAX_GAMES = 10**9  # a run's chunk plan stays small; more games than any study needs
@@ -39,19 +39,21 @@ def _check_run(games, chunk_size, seed) -> None:
 
 def prepare(game: str, players=None, policies=None, config=None, components=None, **knobs):
     """Resolve (spec, config, policies) from user arguments, with clear errors; components
-    may be "standard", a file path or a loaded component set."""
+    may be "standard", a file path (a variant file's [knobs] played too, under `knobs` given
+    here), a loaded component set or a `sim.variants.Variant`."""
     spec = get_game(game)
-    if components is not None:
-        components = resolve(spec.name, components)
+    variant = None if components is None else load_variant(spec.name, components)
     if config is None:
-        kw = dict(knobs)
-        if players is not None:
-            kw["players"] = players
-        if components is not None:
-            kw["components"] = components
-        config = spec.make_config(**kw)
-    elif knobs or components is not None:
-        config = config.replace(**knobs, **({"components": components} if components else {}))
+        if variant is not None:
+            config = variant.config(players, **knobs)
+        else:
+            config = spec.make_config(**knobs, **({} if players is None else
+                                                  {"players": players}))
+    elif knobs or variant is not None:
+        if variant is not None:
+            knobs = {**variant.knobs.for_players(spec.players(config)), **knobs,
+                     "components": variant.components}
+        config = config.replace(**knobs)
     n = spec.players(config)
     specs = [spec.default_policy] * n if policies is None else list(policies)
     pols = [policy_or_agent(spec, p) for p in specs]

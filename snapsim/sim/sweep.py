@@ -47,9 +47,9 @@ import pyarrow.dataset as pads
 from ..errors import InputError, SnapsimError
 from .checks import flag, whole
 from .provenance import components_record
-from .registry import get_game
 from .runner import DEFAULT_CHUNK, MAX_GAMES, Point, prepare, run_points
 from .store import MANIFEST
+from .variants import load_variant
 
 SWEEP_KEYS = {"game", "games", "seed", "chunk_size", "rotate_seats", "players", "policies",
               "components", "set", "grid", "out"}
@@ -189,7 +189,7 @@ def read_sweep(path) -> Sweep:
     for labels, knobs, lineup in points:
         try:
             if "components" in knobs:
-                knobs["components"] = get_game(game).load_components(knobs["components"])
+                knobs["components"] = load_variant(game, knobs["components"])
             prepare(game, policies=lineup, **knobs)
         except SnapsimError as exc:
             where = ", ".join(f"{k}={v}" for k, v in labels.items())

@@ -12,6 +12,7 @@ from ..errors import ComponentError, InputError
 from . import checks
 
 MAX_POINTS = 1000  # any printed value (prestige, points, chart steps): sums stay far from int64
+KNOBS = "knobs"  # a variant file's rule knobs (snapsim.sim.variants), beside the components
 
 
 def names(items) -> str:
@@ -23,22 +24,40 @@ class TomlLoader:
     """Reads one component file and checks its parts; each check raises a one-line
     ComponentError naming the file, the entry and the problem."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, data: dict | None = None) -> None:
         self.path = Path(path)
+        self.data = data
 
     @classmethod
     def parse(cls, path: Path):
         """The validated component set of one file (a subclass's `load`)."""
         return cls(path).load()
 
+    @classmethod
+    def parse_data(cls, data: dict, path) -> Any:
+        """The validated component set of a file's tables already read (a variant built in
+        memory); `path` names it in messages and is the set's `path`."""
+        return cls(Path(path), data).load()
+
     def fail(self, entry: str, problem: str) -> ComponentError:
         return ComponentError(f"{self.path.name}: {entry}: {problem}".replace("\n", " "))
 
     def read(self, top: set[str]) -> dict[str, Any]:
-        """The file's tables, with only the sections in `top`."""
+        """The file's tables, with only the sections in `top` (and a variant's [knobs], which
+        snapsim.sim.variants reads)."""
+        if self.data is not None:
+            data = self.data
+        else:
+            data = self._load_file()
+        unknown = sorted(set(data) - top - {KNOBS})
+        if unknown:
+            raise self.fail("file", f"unknown section {unknown[0]!r}; expected {names(top)}")
+        return data
+
+    def _load_file(self) -> dict[str, Any]:
         try:
             with self.path.open("rb") as fh:
-                data = tomllib.load(fh)
+                return tomllib.load(fh)
         except OSError as exc:
             raise self.fail("file", f"cannot read ({exc.strerror or exc}); check the path "
                                     "given to --components") from None
@@ -47,10 +66,6 @@ class TomlLoader:
         except tomllib.TOMLDecodeError as exc:
             raise self.fail("file", f"not valid TOML ({exc}); fix the syntax or start from a "
                                     "copy of standard.toml") from None
-        unknown = sorted(set(data) - top)
-        if unknown:
-            raise self.fail("file", f"unknown section {unknown[0]!r}; expected {names(top)}")
-        return data
 
     def section(self, data: dict, key: str, kind: type = list, shape: str = "") -> Any:
         """A required top-level section of the given kind (list or dict)."""

@@ -93,9 +93,11 @@ class Components:
         raise ComponentError(f"{Path(self.path).name}: spaces: unknown space {name!r}")
 
 
-def load_components(path: str | os.PathLike[str] | None = None) -> Components:
-    """Load and validate a components file (None: the bundled set), cached per file version."""
-    return load_cached(path, BUNDLED_PATH, _Loader.parse)
+def load_components(path: str | os.PathLike[str] | None = None,
+                    data: dict | None = None) -> Components:
+    """Load and validate a components file (None: the bundled set), cached per file version;
+    with `data`, the tables of a file already read (a variant built in memory) named `path`."""
+    return load_cached(path, BUNDLED_PATH, _Loader, data)
 
 
 class _Loader(TomlLoader):

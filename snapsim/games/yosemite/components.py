@@ -90,9 +90,11 @@ class Components:
         return f"{ANIMALS[tile.animal]} ({BONUSES[tile.bonus]})"
 
 
-def load_components(path: str | os.PathLike[str] | None = None) -> Components:
-    """Load and validate a components file (None: the bundled set), cached per file version."""
-    return load_cached(path, BUNDLED_PATH, _Loader.parse)
+def load_components(path: str | os.PathLike[str] | None = None,
+                    data: dict | None = None) -> Components:
+    """Load and validate a components file (None: the bundled set), cached per file version;
+    with `data`, the tables of a file already read (a variant built in memory) named `path`."""
+    return load_cached(path, BUNDLED_PATH, _Loader, data)
 
 
 class _Loader(TomlLoader):
