@@ -34,6 +34,7 @@ from shutterbug_helpers import (
     tip,
 )
 
+from snapsim.errors import InputError
 from snapsim.games.shutterbug import ShutterbugConfig, load_components
 from snapsim.games.shutterbug import engine as E
 from snapsim.games.shutterbug.components import SideJob
@@ -68,6 +69,16 @@ def test_setup_SB_SET_1(players):
         for p in range(players):
             for k in range(g.config.pawns):
                 assert comp.spaces[int(st[E.PAWN + p * E.MAX_PAWNS + k])].city
+
+
+def test_start_tips_may_differ_by_seat_a_handicap_knob_SB_SET_1():
+    # a designer's handicap (docs/rulings.md): start_tips per seat, in turn order
+    g = new(ShutterbugConfig(players=4, start_tips=(2, 3, 3, 5)), seed=4)
+    assert [int(g.state[E.N_HAND + p]) for p in range(4)] == [2, 3, 3, 5]
+    with pytest.raises(InputError, match="one per seat"):
+        ShutterbugConfig(players=3, start_tips=(3, 3))
+    plain, same = (new(ShutterbugConfig(players=3, start_tips=t), seed=9) for t in (3, (3,) * 3))
+    assert (plain.state == same.state).all()
 
 
 CITIES = {"Seattle", "New York", "Chicago", "San Francisco", "Denver", "New Orleans"}

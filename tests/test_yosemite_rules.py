@@ -34,8 +34,8 @@ from snapsim.games.yosemite import YosemiteConfig, YosemiteGame, load_components
 from snapsim.games.yosemite import engine as E
 
 
-def setup_state(**knobs):
-    g = YosemiteGame(YosemiteConfig(**knobs), seed=3)
+def setup_state(seed: int = 3, **knobs):
+    g = YosemiteGame(YosemiteConfig(**knobs), seed=seed)
     return g, g.state
 
 
@@ -61,6 +61,20 @@ def test_setup_tracks_photos_judges_fish_YO_SET_3_YO_SET_4_YO_SET_5_YO_SET_6():
     assert s[E.N_PHOTO_DECK] == 8
     assert sum(s[E.JUDGE_IN + a] for a in range(5)) == 2  # YO-SET-5
     assert list(s[E.FISH:E.FISH + 2]) == [2, 2]  # YO-SET-6
+
+
+def test_start_fish_may_differ_by_turn_order_a_handicap_knob_YO_SET_6():
+    # a designer's handicap (docs/rulings.md): start_fish=(first, second) gives the second
+    # player more fish; whoever the random draw makes first gets the first number
+    firsts = set()
+    for seed in range(12):
+        g, s = setup_state(seed=seed, start_fish=(1, 3))
+        first = int(s[E.FIRST])
+        firsts.add(first)
+        assert (int(s[E.FISH + first]), int(s[E.FISH + 1 - first])) == (1, 3)
+    assert firsts == {0, 1}
+    with pytest.raises(InputError, match="start_fish takes one number"):
+        YosemiteConfig(start_fish=(1, 2, 3))
 
 
 def test_any_two_of_the_five_judges_can_judge_the_game_YO_SET_5():

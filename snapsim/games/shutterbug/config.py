@@ -13,6 +13,7 @@ from . import engine as E
 from .components import Components, load_components
 
 # Knobs whose None means "the rulebook's (or the variant's) value for this mode".
+MAX_START_TIPS = 20
 OPTIONAL = ("populate", "start_tips", "turn_tips", "city_bonus", "tip_swaps", "keep_of",
             "goal_side_jobs")
 
@@ -31,7 +32,7 @@ class ShutterbugConfig(RuleKnobs):
     team_game: bool = True  # 2 players: two pawns each (the rulebook's two-player rules)
     rounds: int = 8
     populate: int | None = None  # spaces holding tiles after Step 1 (7; solo 10)
-    start_tips: int | None = None  # 3; solo 4
+    start_tips: int | tuple[int, ...] | None = None  # 3; solo 4; or one count per seat
     hand_limit: int = 7
     max_steps: int = 3
     pass_tips: int = 1
@@ -48,15 +49,24 @@ class ShutterbugConfig(RuleKnobs):
 
     def __post_init__(self):
         self._load_components(load_components)
+        if isinstance(self.start_tips, tuple | list):
+            tips = self.start_tips
+            if len(tips) != self.players:
+                raise InputError(f"start_tips takes one number for every seat or one per seat "
+                                 f"({self.players} for {self.players} players), got {tips!r}")
+            object.__setattr__(self, "start_tips", tuple(whole(t, "each of start_tips", 0,
+                                                               MAX_START_TIPS) for t in tips))
         for name, lo, hi in (("players", 1, E.MAX_PLAYERS), ("rounds", 1, 100),
                              ("populate", 1, len(self.components.spaces)),
-                             ("start_tips", 0, 20), ("hand_limit", 0, 48), ("max_steps", 1, 20),
+                             ("start_tips", 0, MAX_START_TIPS), ("hand_limit", 0, 48),
+                             ("max_steps", 1, 20),
                              ("pass_tips", 0, 10), ("end_tips", 0, 10), ("turn_tips", 0, 48),
                              ("city_bonus", 0, 20), ("tip_swaps", 0, 10), ("keep_of", 1, 3),
                              ("side_job_markers", 0, 8),
                              ("goal_side_jobs", 0, self.markable_jobs)):
-            if getattr(self, name) is not None or name not in OPTIONAL:
-                whole(getattr(self, name), name, lo, hi)
+            value = getattr(self, name)
+            if (value is not None or name not in OPTIONAL) and not isinstance(value, tuple):
+                whole(value, name, lo, hi)
         for name in ("cooperative", "team_game", "trading", "random_cities"):
             flag(getattr(self, name), name)
         if self.keep > 1 and not self.solo:
@@ -91,6 +101,14 @@ class ShutterbugConfig(RuleKnobs):
     def keep(self) -> int:
         return self.keep_of if self.keep_of is not None else (3 if self.solo else 1)
 
+    @property
+    def tips_by_seat(self) -> tuple[int, ...]:
+        """Tips dealt to each seat at set-up (the rulebook's 3, solo 4, unless set)."""
+        tips = self.start_tips
+        if isinstance(tips, tuple):
+            return tips
+        return (4 if self.solo else 3 if tips is None else tips,) * self.players
+
     def to_array(self) -> np.ndarray:
         def pick(v, default):
             return default if v is None else v
@@ -99,7 +117,9 @@ class ShutterbugConfig(RuleKnobs):
         cfg[E.C_PLAYERS] = self.players
         cfg[E.C_PAWNS] = self.pawns
         cfg[E.C_POPULATE] = pick(self.populate, 10 if self.solo else 7)
-        cfg[E.C_START_TIPS] = pick(self.start_tips, 4 if self.solo else 3)
+        tips = self.tips_by_seat
+        cfg[E.C_START_TIPS] = min(tips)
+        cfg[E.C_SEAT_TIPS:E.C_SEAT_TIPS + self.players] = np.array(tips) - min(tips)
         cfg[E.C_HAND_LIMIT] = self.hand_limit
         cfg[E.C_ROUNDS] = self.rounds
         cfg[E.C_CITY_BONUS] = pick(self.city_bonus, 1 if self.pawns == 2 else 2)

@@ -49,7 +49,8 @@ C_END_TIPS = 15
 C_TURN_TIPS = 16  # most city tips one player gains in a turn (0: no limit)
 C_RANDOM_CITIES = 17  # 1: starting cities drawn at random instead of chosen
 C_MARKERS = 18  # side-job markers per player: no one fulfils more side jobs than this
-CFG_SIZE = 19
+C_SEAT_TIPS = 19  # tips a seat is dealt at set-up beyond C_START_TIPS, one entry per seat
+CFG_SIZE = C_SEAT_TIPS + MAX_PLAYERS
 
 # ---------------------------------------------------------------- component vector
 K_N_SPACES = 0
@@ -527,7 +528,7 @@ def deal(st, cfg, comp, rng, work):
     for i in range(cfg[C_KEEP]):
         st[OFFER + i] = perm[i]
     for p in range(n):
-        for _ in range(cfg[C_START_TIPS]):
+        for _ in range(cfg[C_START_TIPS] + cfg[C_SEAT_TIPS + p]):
             draw_tip(st, rng, p)
     for i in range(MAX_PLAYERS * MAX_PAWNS):
         st[PAWN + i] = -1

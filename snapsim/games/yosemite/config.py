@@ -28,7 +28,7 @@ class YosemiteConfig(RuleKnobs):
     photos_removed: int = 10  # set-up step 7
     judges: int = 2  # judges in play (set-up steps 9-10: 5 minus 3 removed)
     hand_limit: int = 10  # reset: discard down to this
-    start_fish: int = 2  # set-up step 12
+    start_fish: int | tuple[int, int] = 2  # set-up step 12; (first, second player): a handicap
     photo_slots: int = 2  # face-up photos (set-up step 8)
     wilds: bool = True  # camera: two of a kind stand in for any animal
     max_turns: int = 400  # safety cap; a capped game is flagged `truncated`
@@ -44,7 +44,16 @@ class YosemiteConfig(RuleKnobs):
         whole(self.photo_slots, "photo_slots", 1, E.MAX_SLOTS)
         whole(self.photos_removed, "photos_removed", 0, E.N_PHOTOS - self.photo_slots)
         whole(self.judges, "judges", 0, E.N_ANIMALS)
-        whole(self.start_fish, "start_fish", 0, self.components.max_fish)
+        fish = self.start_fish
+        if isinstance(fish, tuple | list):
+            if len(fish) != 2:
+                raise InputError(f"start_fish takes one number for both players or two (the "
+                                 f"first player's, the second's), got {fish!r}")
+            fish = tuple(whole(f, "each of start_fish", 0, self.components.max_fish)
+                         for f in fish)
+            object.__setattr__(self, "start_fish", fish)
+        else:
+            whole(fish, "start_fish", 0, self.components.max_fish)
         whole(self.max_turns, "max_turns", 1, 100_000)
         flag(self.wilds, "wilds")
 
@@ -54,13 +63,19 @@ class YosemiteConfig(RuleKnobs):
             knobs.pop("players", None)
         return super().from_knobs(**knobs)
 
+    @property
+    def fish_by_turn_order(self) -> tuple[int, int]:
+        """Starting fish of the first and of the second player."""
+        fish = self.start_fish
+        return tuple(fish) if isinstance(fish, tuple) else (fish, fish)
+
     def to_array(self) -> np.ndarray:
         cfg = np.zeros(E.CFG_SIZE, np.int64)
         cfg[E.C_DEALT] = self.tiles_dealt
         cfg[E.C_PHOTOS_REMOVED] = self.photos_removed
         cfg[E.C_JUDGES] = self.judges
         cfg[E.C_HAND_LIMIT] = self.hand_limit
-        cfg[E.C_START_FISH] = self.start_fish
+        cfg[E.C_START_FISH], cfg[E.C_START_FISH_SECOND] = self.fish_by_turn_order
         cfg[E.C_SLOTS] = self.photo_slots
         cfg[E.C_MAX_TURNS] = self.max_turns
         cfg[E.C_WILDS] = self.wilds

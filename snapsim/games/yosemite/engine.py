@@ -53,7 +53,8 @@ C_START_FISH = 4
 C_SLOTS = 5
 C_MAX_TURNS = 6
 C_WILDS = 7
-CFG_SIZE = 8
+C_START_FISH_SECOND = 8  # the second player's starting fish (C_START_FISH: the first's)
+CFG_SIZE = 9
 
 # ---------------------------------------------------------------- component vector
 K_MAX_FISH = 0
@@ -578,14 +579,14 @@ def new_game(cfg, comp, rng):
     shuffle(rng, judges, N_ANIMALS)
     for i in range(cfg[C_JUDGES]):
         st[JUDGE_IN + judges[i]] = 1
-    for p in range(2):
-        st[FISH + p] = cfg[C_START_FISH]
-        st[POS + p] = -1
     st[TENT_SUPPLY] = comp[K_TENTS]
     st[FROM] = -1
     st[MOVED] = -1
     st[FIRST] = randint(rng, 0, 2)
     st[CUR] = st[FIRST]
+    for p in range(2):
+        st[FISH + p] = cfg[C_START_FISH] if p == st[FIRST] else cfg[C_START_FISH_SECOND]
+        st[POS + p] = -1
     st[PHASE] = PH_PLACE
     return st
 
