@@ -19,6 +19,37 @@ from .paired import Ratio
 
 
 @dataclass(frozen=True)
+class Levers:
+    """What a designer may change when rebalancing a game (analysis.rebalance), and how the
+    game names its balance measures.
+
+    `fields` maps an editable component field ("animals.prestige", "scoring.landmark_chart")
+    to its default range (+/- that many points); `aliases` maps other words a designer may
+    use ("cards" for "animals", "points" for "prestige"). `knobs` maps a rule knob to its
+    default range: (lo, hi) values, or an int for +/- around the default. `seat_knob` is the
+    per-seat starting-resource knob and `seat_values(config)` its value at a config's player
+    count (None: the game has none); `effective(config, knob)` a knob's value as played
+    where its default (None) means a rulebook value that depends on the mode; `objective`
+    is the per-seat column naming a dealt objective (a secret assignment) whose win rate
+    should be fair, `objective_label` its name for people; `card_group` the group of the
+    game's per-card value measures.
+    """
+
+    player_counts: tuple[int, ...] = ()
+    fields: dict[str, int] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+    knobs: dict[str, object] = field(default_factory=dict)
+    seat_knob: str | None = None
+    seat_range: int = 2
+    seat_values: Callable[[object], tuple[int, ...]] | None = None
+    effective: Callable[[object, str], object] | None = None  # a knob's value as played
+    objective: str | None = None
+    objective_label: str = "assignment"
+    card_group: str | None = None
+    refused: dict[str, str] = field(default_factory=dict)  # field -> why no change is valid
+
+
+@dataclass(frozen=True)
 class MeasureSpec:
     """What a game's comparison measures, named by its result columns."""
 
@@ -32,6 +63,7 @@ class MeasureSpec:
     extra: Callable[..., list] | None = None  # (config, policies, games, seed, threads) ->
     #                                           [(name, group, unit, Ratio)]
     outlier_groups: tuple[str, ...] = ()  # groups whose values are compared with each other
+    levers: Levers = field(default_factory=Levers)  # what rebalancing may change
 
 
 @dataclass(frozen=True)

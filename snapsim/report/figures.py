@@ -300,3 +300,32 @@ def value_heatmap(matrix: pd.DataFrame, lo: pd.DataFrame, hi: pd.DataFrame, titl
     ax.set_title(title, fontsize=10)
     fig.colorbar(im, ax=ax, fraction=0.046, label=label)
     return _finish(fig, note)
+
+
+def pareto_front(front: pd.DataFrame, played: pd.DataFrame, note: str) -> bytes:
+    """Rebalancing's trade-off: worst target value over its tolerance against the edit
+    cost, every candidate played (grey) and the verified front (filled where every target
+    is met); the tolerance is the dashed line at 1."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ok = played[played.invalid.fillna("") == ""]
+    ok = ok[np.isfinite(ok.ratio.to_numpy(float))]
+    ax.scatter(ok.cost, ok.ratio, s=10, color="0.75", label="played in the search", zorder=1)
+    f = front.sort_values("cost")
+    ax.plot(f.cost, f.verified_ratio, color=PALETTE[0], lw=1, zorder=2)
+    met = f.met.to_numpy(bool)
+    ax.scatter(f.cost[met], f.verified_ratio[met], color=PALETTE[0], s=40, zorder=3,
+               label="verified: every target met")
+    ax.scatter(f.cost[~met], f.verified_ratio[~met], facecolor="white", edgecolor=PALETTE[0],
+               s=40, zorder=3, label="verified: a target missed")
+    rec = f[f.recommended.to_numpy(bool)]
+    if len(rec):
+        ax.scatter(rec.cost, rec.verified_ratio, marker="*", s=160, color=PALETTE[1],
+                   zorder=4, label="recommended patch")
+    ax.axhline(1.0, color="0.4", lw=1, ls="--")
+    ax.set_xlabel("printed values changed (edit cost)")
+    ax.set_ylabel("worst target value / tolerance")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize=7, loc="upper right")
+    ax.set_title("Balance against edit cost (Pareto front)", fontsize=10)
+    return _finish(fig, note)

@@ -18,6 +18,7 @@ from tqdm import tqdm
 from .. import __version__
 from ..analysis import balance as B
 from ..analysis.labels import Estimate, Finding, label_findings
+from ..analysis.lineups import STRONG, strong_policy
 from ..analysis.measures import seat_matrix
 from ..analysis.paired import Ratio, spread_interval, spread_value
 from ..analysis.stats import mean_interval, wilson_interval
@@ -130,26 +131,8 @@ def knob_table(ctx: Runs, knobs: dict, row, **fixed) -> pd.DataFrame:
 
 # ---------------------------------------------------------------- strong play
 
-STRONG = "tuned"  # default strong line-up: the bundled policy tuned for the player count
 SEARCH_MIN = 10  # a slow strong policy plays games/share games, at least this many
 AFFORDABLE = 1000  # a search policy is played from this many games per configuration
-STRONG_SEARCH_SHARE = 20  # a search line-up in every seat plays 1/20 of the report's games
-
-
-def strong_policy(game: str, players: int,
-                  choice: str = STRONG) -> tuple[str | None, int, str]:
-    """(policy, share of the games it plays, why) of the strong line-up at `players` seats:
-    `choice` (a search kind plays 1/STRONG_SEARCH_SHARE of the games), or for "tuned" the
-    bundled policy tuned for that count; None when no such policy is bundled."""
-    from ..analysis.ladder import SEARCH_KINDS
-    from ..sim.tuning import tuned_names
-
-    if choice != STRONG:
-        slow = choice.split(":")[0].strip() in SEARCH_KINDS
-        return choice, STRONG_SEARCH_SHARE if slow else 1, "chosen for this run"
-    if f"tuned-{players}p" in tuned_names(game):
-        return f"tuned-{players}p", 1, f"the bundled policy tuned for {players} players"
-    return None, 1, f"no policy tuned for {players} players is bundled"
 
 
 LADDER_SHARE = 10  # the skill ladder plays games/10 games per table (at least LADDER_MIN)

@@ -179,6 +179,46 @@ def simulate(game: str, players: int | None = None, policies=None, games: int = 
     return df
 
 
+def simulate_many(game: str, jobs, games: int, seed: int, threads: int | None = None,
+                  workers: int | None = None, scheduler: str | None = None,
+                  rotate_seats: bool = True, chunk_size: int = DEFAULT_CHUNK,
+                  backend=None) -> list[pd.DataFrame]:
+    """Many runs of built-in policies through one backend: `jobs` is a list of (config,
+    policies), each played for `games` games from `seed` (so every job plays the same deals:
+    common random numbers), and the tables come back in the jobs' order. Each table is the
+    one `simulate` gives for the same arguments, whatever the backend; an open `backend`
+    (`make_backend`) may be passed to reuse it across calls."""
+    spec = get_game(game)
+    _check_run(games, chunk_size, seed)
+    check_backend(threads, workers, scheduler)
+    jobs = [(config, tuple(policy_or_agent(spec, p) for p in pols)) for config, pols in jobs]
+    if not jobs:
+        return []
+    if any(is_agent(p) for _, pols in jobs for p in pols):
+        raise InputError("simulate_many plays built-in policies only")
+    tasks = [Task((j, i), spec.name, config, pols, first, count, seed, rotate_seats)
+             for j, (config, pols) in enumerate(jobs)
+             for i, first, count in chunk_plan(games, chunk_size)]
+    own = backend is None
+    if own:
+        backend = make_backend(spec.name, jobs[0][0], jobs[0][1], threads, workers, scheduler)
+    parts: dict = {}
+    try:
+        for task, df in backend.run(tasks):
+            parts[task.key] = df
+    finally:
+        if own:
+            backend.close()
+    out = []
+    for j, (config, pols) in enumerate(jobs):
+        df = pd.concat([parts[k] for k in sorted(k for k in parts if k[0] == j)],
+                       ignore_index=True)
+        df.attrs["provenance"] = provenance(spec.name, config, pols, seed, games,
+                                            rotate_seats=rotate_seats)
+        out.append(df)
+    return out
+
+
 @dataclass
 class RunResult:
     """A finished (or interrupted) run on disk, with streamed summary sums.

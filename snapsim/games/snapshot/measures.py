@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ...analysis.measures import MeasureSpec
+from ...analysis.measures import Levers, MeasureSpec
 from ...analysis.paired import Ratio
 
 RESTRICTIONS = {"reserving": "greedy:allow_reserve=0", "offers": "greedy:allow_offers=0",
@@ -37,6 +37,29 @@ def card_and_award_values(config, policies, games: int, seed: int, threads=None)
     return out
 
 
+def _effective(config, knob: str):
+    """A knob's value as played: photo_target's None is the rulebook's target for the count."""
+    return config.target if knob == "photo_target" else getattr(config, knob)
+
+
+# What rebalancing may change (docs/games/snapshot.md lists these with their defaults).
+LEVERS = Levers(
+    player_counts=(2, 3, 4, 5),
+    fields={"animals.prestige": 1, "raccoon.prestige": 1, "habitats.explore": 1,
+            "assignments.chart": 2, "awards.specialist": 1, "awards.generalist": 1},
+    aliases={"cards": "animals", "card": "animals", "animal": "animals", "points": "prestige",
+             "assignment": "assignments", "habitat": "habitats", "award": "awards"},
+    knobs={"photo_target": 1, "reroll_cost": 1, "experience_tokens": 1, "reserve_limit": 1,
+           "setup_cards": 1, "place_tokens": 1, "offer_price": 1, "cover_points": 2,
+           "dice": 1, "offers": (False, True), "raccoon": (False, True),
+           "reserving": (False, True)},
+    seat_knob="start_tokens", seat_range=2, seat_values=lambda config: config.seat_tokens,
+    effective=_effective,
+    objective="assignment", objective_label="assignment", card_group="card value",
+    refused={"animals.difficulty": "each habitat holds the difficulties 2-10 once each, so "
+                                   "one animal's difficulty cannot change alone"},
+)
+
 MEASURES = MeasureSpec(
     score_parts=("prestige", "awards", "cover", "article"),
     length="rounds",
@@ -47,4 +70,5 @@ MEASURES = MeasureSpec(
     label=_label,
     extra=card_and_award_values,
     outlier_groups=("card value",),
+    levers=LEVERS,
 )

@@ -1,0 +1,18 @@
+"""Rebalancing: the smallest changes to a game's components and rule knobs that bring it
+within a designer's balance targets, found by a search and verified by paired comparison.
+
+`targets` says what "balanced enough" is, `edits` what may change, `evaluate` plays
+candidates on common random numbers, `search` finds the Pareto front of balance against edit
+cost, `verify` measures candidates again on fresh deals under greedy and strong play. The
+command and its report are `snapsim.report.rebalance`.
+"""
+
+from .edits import Candidate, EditSpace, Var, edit_space
+from .evaluate import Evaluation, Evaluator, Journal
+from .search import OPTIMIZERS, Outcome, Plan, pareto, search
+from .targets import KINDS, Target, available, parse_targets
+from .verify import Verification, verify
+
+__all__ = ["KINDS", "OPTIMIZERS", "Candidate", "EditSpace", "Evaluation", "Evaluator",
+           "Journal", "Outcome", "Plan", "Target", "Var", "Verification", "available",
+           "edit_space", "pareto", "parse_targets", "search", "verify"]

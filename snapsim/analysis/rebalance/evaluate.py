@@ -1,0 +1,226 @@
+"""Playing candidates: every candidate on the same deals as the base game (common random
+numbers), its targets measured, each evaluation kept in a journal so an interrupted search
+resumes where it stopped and ends as an uninterrupted one would.
+
+Game i of every candidate is dealt from the same streams (the runner keys them by the game
+index), so a candidate's difference from the base game is measured game by game and the luck
+both share cancels: candidates are ranked on their differences, not on noise. Each item's
+paired standard error against the base is kept with its value: the search's surrogate
+weighs an observed effect by it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ...errors import SnapsimError
+from ...sim.backends import make_backend
+from ...sim.registry import get_game
+from ...sim.runner import simulate_many
+from .edits import Candidate, EditSpace
+from .targets import Items, Target, items
+
+JOURNAL = "evaluations.jsonl"
+
+
+@dataclass
+class Evaluation:
+    """One candidate played on `games` games of the search's deals.
+
+    `values[(players, target kind)]` are the target's item values, `se` the paired standard
+    error of each item's difference from the base game (zeros for the base itself),
+    `ratios` each target's value over its tolerance and `ratio` the worst of them (at most
+    1: every target met); `invalid` is the validator's line when the game refuses it."""
+
+    cand: Candidate
+    games: int
+    values: dict = field(default_factory=dict)
+    se: dict = field(default_factory=dict)
+    ratios: dict = field(default_factory=dict)
+    invalid: str | None = None
+
+    @property
+    def ratio(self) -> float:
+        if self.invalid is not None or not self.ratios:
+            return math.inf
+        worst = max(self.ratios.values())
+        return worst if math.isfinite(worst) else math.inf
+
+    @property
+    def violation(self) -> float:
+        """How far the worst target is beyond its tolerance, as a share of it (0: met)."""
+        return max(0.0, self.ratio - 1.0)
+
+    def to_json(self) -> dict:
+        return {"cand": [list(c) for c in self.cand], "games": self.games,
+                "values": {_key(k): list(map(_float, v)) for k, v in self.values.items()},
+                "se": {_key(k): list(map(_float, v)) for k, v in self.se.items()},
+                "invalid": self.invalid}
+
+    @classmethod
+    def from_json(cls, data: dict, targets: list[Target]) -> Evaluation:
+        cand = tuple(tuple(c) for c in data["cand"])
+        ev = cls(cand, int(data["games"]), invalid=data.get("invalid"))
+        by_kind = {t.kind: t for t in targets}
+        for k, v in data.get("values", {}).items():
+            key = _unkey(k)
+            ev.values[key] = np.array(v, float)
+            ev.ratios[key] = by_kind[key[1]].ratio(ev.values[key], key[0])
+        for k, v in data.get("se", {}).items():
+            ev.se[_unkey(k)] = np.array(v, float)
+        return ev
+
+
+def _key(key) -> str:
+    return f"{key[0]}:{key[1]}"
+
+
+def _unkey(text: str) -> tuple[int, str]:
+    n, kind = text.split(":", 1)
+    return int(n), kind
+
+
+def _float(x) -> float | None:
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+class Journal:
+    """The evaluations of one search, appended one JSON line each and flushed to disk as
+    they finish, so a killed search loses at most the line being written (a torn last line
+    is ignored and that candidate played again)."""
+
+    def __init__(self, folder: Path | None):
+        self.path = None if folder is None else Path(folder) / JOURNAL
+
+    def read(self, targets) -> list[Evaluation]:
+        if self.path is None or not self.path.exists():
+            return []
+        out = []
+        with self.path.open() as fh:
+            for line in fh:
+                try:
+                    out.append(Evaluation.from_json(json.loads(line), targets))
+                except (ValueError, KeyError, TypeError):
+                    break  # a line torn by a kill: the rest is played again
+        return out
+
+    def append(self, evs: list[Evaluation]) -> None:
+        if self.path is None or not evs:
+            return
+        with self.path.open("a") as fh:
+            for ev in evs:
+                fh.write(json.dumps(ev.to_json()) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+class Evaluator:
+    """Plays candidates of an edit space with one line-up per player count on the same deals,
+    through one backend (numba threads here, or a process pool / Dask cluster), caching and
+    journaling every evaluation."""
+
+    def __init__(self, space: EditSpace, targets: list[Target], games: int, seed: int,
+                 lineup, threads=None, workers=None, scheduler=None, journal=None,
+                 bar=None):
+        self.space, self.targets, self.games, self.seed = space, targets, games, seed
+        self.game = space.game
+        self.spec = get_game(self.game)
+        self.lineup = lineup  # players -> list of policies
+        self.threads, self.workers, self.scheduler = threads, workers, scheduler
+        self.journal = journal or Journal(None)
+        self.bar = bar
+        self.cache: dict = {}
+        self.played = 0  # evaluations played by this process (not read from the journal)
+        self.base_items: dict = {}
+        self._backend = None
+        for ev in self.journal.read(targets):
+            self.cache[(ev.cand, ev.games)] = ev
+
+    def backend(self):
+        if self._backend is None:
+            n = self.space.players[0]
+            config = self.space.base.config(n)
+            self._backend = make_backend(self.game, config, self.lineup(n), self.threads,
+                                         self.workers, self.scheduler)
+        return self._backend
+
+    def close(self) -> None:
+        if self._backend is not None:
+            self._backend.close()
+            self._backend = None
+
+    def base(self) -> Evaluation:
+        """The base game on the search's deals (its per-game items kept for the paired
+        errors of every candidate)."""
+        if not self.base_items:
+            ev, = self._play([()], self.games, keep=True)
+            if ((), self.games) not in self.cache:
+                self.journal.append([ev])
+                self.played += 1
+                self.cache[((), self.games)] = ev
+        return self.cache[((), self.games)]
+
+    def evaluate(self, cands: list[Candidate], games: int | None = None) -> list[Evaluation]:
+        """Each candidate's evaluation on the first `games` deals (default: the search's),
+        played once: from the cache or the journal when already played."""
+        games = games or self.games
+        todo = [c for c in dict.fromkeys(cands) if (c, games) not in self.cache]
+        if todo:
+            evs = self._play(todo, games)
+            self.journal.append(evs)
+            self.played += len(evs)
+            for ev in evs:
+                self.cache[(ev.cand, games)] = ev
+        return [self.cache[(c, games)] for c in cands]
+
+    def _play(self, cands, games, keep=False) -> list[Evaluation]:
+        evs, jobs, where = [], [], []
+        for cand in cands:
+            try:
+                variant = self.space.variant(cand)
+            except SnapsimError as exc:
+                evs.append(Evaluation(cand, games, invalid=str(exc)))
+                continue
+            ev = Evaluation(cand, games)
+            evs.append(ev)
+            for n in self.space.players:
+                config = variant.config(n)
+                jobs.append((config, self.lineup(n)))
+                where.append((ev, n, config))
+        tables = simulate_many(self.game, jobs, games, self.seed, backend=self.backend())
+        for (ev, n, config), df in zip(where, tables, strict=True):
+            cards = None
+            if any(t.kind == "cards" for t in self.targets):
+                cards = self._card_values(config, n, games)
+            for t in self.targets:
+                it = items(t, self.game, df, config, cards)
+                key = (n, t.kind)
+                if keep:
+                    self.base_items[key] = it
+                ev.values[key] = it.values
+                ev.ratios[key] = t.ratio(it.values, n)
+                ev.se[key] = self._paired_se(key, it)
+            if self.bar is not None:
+                self.bar.update(1)
+        return evs
+
+    def _card_values(self, config, n, games):
+        group = self.spec.measures.levers.card_group
+        found = self.spec.measures.extra(config, self.lineup(n), games, self.seed, self.threads)
+        return [(name, ratio) for name, grp, _, ratio in found if grp == group]
+
+    def _paired_se(self, key, it: Items) -> np.ndarray:
+        """Standard error of each item's difference from the base game, game by game."""
+        base = self.base_items.get(key)
+        if base is None:
+            return np.zeros(len(it.names))
+        b = base.head(it.num.shape[0])
+        diff = it.influence() - b.influence()
+        return diff.std(axis=0, ddof=1) / math.sqrt(diff.shape[0])

@@ -1,0 +1,69 @@
+"""The alternative optimisers: optuna's multi-objective samplers (NSGA-II, TPE) over the same
+variables, objectives (worst ratio, edit cost) and evaluations as the surrogate search, so
+the two can be compared on the same budget (benchmarks/rebalance.py; the docs say which is
+kept and why). optuna is an optional dependency: ``pip install optuna``.
+
+Each candidate is a choice per variable among its base value and its range. The samplers
+start from the same screening design as the surrogate search and are asked one candidate at
+a time; their seed is the search's, and an evaluation already in the journal is read back,
+so a resumed search asks the same questions and ends the same.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ...errors import InputError
+from .edits import candidate
+from .evaluate import Evaluator
+from .search import Budget, Outcome, Plan, pareto, screening_design
+
+
+def _optuna():
+    try:
+        import optuna
+    except ImportError:
+        raise InputError("the nsga2 and tpe optimisers need optuna: pip install optuna "
+                         "(or use the default surrogate optimiser)") from None
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    return optuna
+
+
+def sample_search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
+    """The search with optuna's `plan.optimizer` sampler; as many candidates as the
+    surrogate search would play by default (or the plan's cap)."""
+    optuna = _optuna()
+    from optuna.distributions import CategoricalDistribution
+    from optuna.trial import TrialState
+
+    space = evaluator.space
+    size = plan.size_cost
+    sampler = (optuna.samplers.NSGAIISampler(seed=seed) if plan.optimizer == "nsga2"
+               else optuna.samplers.TPESampler(seed=seed, multivariate=True))
+    study = optuna.create_study(directions=["minimize", "minimize"], sampler=sampler)
+    dists = {v.key: CategoricalDistribution([v.base, *v.values])
+             for v in space.vars.values()}
+    base = evaluator.base()
+    evs = [base]
+    total = plan.evaluations or (plan.screen + plan.rounds * (plan.max_cost + 1))
+    budget = Budget(total, evaluator)
+    for cand in screening_design(space, plan.screen, seed):
+        study.enqueue_trial({k: v for k, v in cand})
+    stopped = "converged"
+    while not budget.spent:
+        trial = study.ask(dists)
+        changes = {k: trial.params[k] for k, var in space.vars.items()
+                   if trial.params[k] != var.base}
+        cand = candidate(changes)
+        if not budget.take([cand]):
+            stopped = "budget"
+            break
+        (ev,) = evaluator.evaluate([cand])
+        evs.append(ev)
+        if ev.invalid is not None or not math.isfinite(ev.ratio):
+            study.tell(trial, state=TrialState.FAIL)
+        else:
+            study.tell(trial, [ev.ratio, space.cost(cand, size)])
+    else:
+        stopped = "budget"
+    return Outcome(evs, pareto(evs, space, size), stopped)

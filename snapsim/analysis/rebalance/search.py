@@ -1,0 +1,393 @@
+"""The search: the fewest changes that bring every target within its tolerance.
+
+Two objectives, the targets' worst ratio (value over tolerance; at most 1 means met) and the
+edit cost (printed values changed, or their total size), give a Pareto front: for each cost,
+the best balance found. The kept optimiser ("surrogate") works in three steps:
+
+1. **Screening.** A random design perturbs many variables at once (each run changes every
+   variable with probability 1/2, to a value drawn from its range) and plays each run on the
+   search's deals. A change alters the policies' decisions, so two games dealt alike soon
+   differ and one change at a time would be measured in noise; a design that moves every
+   variable in many runs estimates every effect from all of them (a regression, as a
+   fractional-factorial screen does), about as many times more precisely as there are
+   variables per run.
+2. **Surrogate.** A linear model of every target item (each seat's win rate, each
+   assignment's, each card's value...) in the changes, fitted by least squares to every
+   evaluation so far, each coefficient shrunk towards zero by its own noise (positive-part
+   James-Stein), so an effect the data cannot tell from zero is not exploited.
+3. **Proposals.** For each cost k, a mixed-integer programme (scipy's HiGHS) picks at most k
+   changes minimising the predicted worst ratio; the targets' maxima and minima are linear
+   constraints, so the programme is exact on the surrogate. Each proposal is played; the
+   model is fitted again with it, and its prediction corrected by the residual at the best
+   candidate found so far; this repeats until a round proposes nothing new.
+
+`optuna`'s multi-objective samplers (NSGA-II, TPE) are the alternatives
+(``optimizer="nsga2"`` or ``"tpe"``, with the optional dependency installed); the docs give
+the planted-suite comparison that chose the surrogate.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.optimize import Bounds, LinearConstraint, milp
+
+from .edits import Candidate, EditSpace, candidate
+from .evaluate import Evaluation, Evaluator
+from .targets import KINDS, Target
+
+OPTIMIZERS = ("surrogate", "nsga2", "tpe")
+MARGIN = 0.1  # the min-cost proposal aims this share inside every tolerance
+
+
+@dataclass
+class Plan:
+    """How much the search plays: games per candidate, screening runs, proposal rounds,
+    the largest cost proposed, and whether cost is values changed or their total size."""
+
+    games: int
+    screen: int
+    rounds: int = 8
+    max_cost: int = 12
+    size_cost: bool = False
+    optimizer: str = "surrogate"
+    evaluations: int | None = None  # a cap on candidates played (the budget's)
+
+
+@dataclass
+class Outcome:
+    """Every evaluation of a search, in the order played, and its Pareto front."""
+
+    evaluations: list[Evaluation]
+    front: list[Evaluation] = field(default_factory=list)
+    stopped: str = "converged"  # or "budget"
+
+
+def pareto(evs: list[Evaluation], space: EditSpace, size: bool = False) -> list[Evaluation]:
+    """Non-dominated valid evaluations on (worst ratio, cost), cheapest first: no other is
+    at most as costly and at most as unbalanced, and better in one. A ratio at or under 1
+    counts as met whatever its margin, so the front's feasible end is its cheapest met
+    candidate."""
+    valid = [e for e in evs if e.invalid is None and math.isfinite(e.ratio)]
+    best: dict[float, Evaluation] = {}
+    for e in valid:
+        c = space.cost(e.cand, size)
+        if c not in best or _rank(e) < _rank(best[c]):
+            best[c] = e
+    front, bound = [], math.inf
+    for c in sorted(best):
+        e = best[c]
+        score = max(e.ratio, 1.0)
+        if score < bound:
+            front.append(e)
+            bound = score
+        if bound <= 1.0:
+            break
+    return front
+
+
+def _rank(e: Evaluation) -> tuple:
+    """Order at one cost: met or not, then the worst ratio."""
+    return (max(e.ratio, 1.0), e.ratio)
+
+
+# ---------------------------------------------------------------- the surrogate
+
+
+class Surrogate:
+    """A linear model of every target item in the candidate's changes from the base."""
+
+    def __init__(self, space: EditSpace, keys: list):
+        self.space = space
+        self.keys = keys  # [(players, kind)], the items' order
+        self.vars = list(space.vars.values())
+        self.index = {v.key: i for i, v in enumerate(self.vars)}
+
+    def features(self, cand: Candidate) -> np.ndarray:
+        """A candidate's changes: value minus base for a number, 1 for a switched knob."""
+        x = np.zeros(len(self.vars))
+        for key, value in cand:
+            var = self.vars[self.index[key]]
+            x[self.index[key]] = 1.0 if isinstance(var.base, bool) else value - var.base
+        return x
+
+    def response(self, ev: Evaluation) -> np.ndarray:
+        return np.concatenate([ev.values[k] for k in self.keys])
+
+    def fit(self, evs: list[Evaluation], base: Evaluation) -> None:
+        """Least squares over every valid evaluation (weighted by its games), then each
+        coefficient shrunk by its own standard error."""
+        evs = [e for e in evs if e.invalid is None]
+        X = np.array([self.features(e.cand) for e in evs])
+        Y = np.array([self.response(e) for e in evs])
+        y0 = self.response(base)
+        Y = np.where(np.isfinite(Y), Y, y0)
+        w = np.array([e.games for e in evs], float)
+        w /= w.max()
+        A = np.hstack([np.ones((len(evs), 1)), X]) * np.sqrt(w)[:, None]
+        B = Y * np.sqrt(w)[:, None]
+        p = X.shape[1]
+        gram = A.T @ A + 1e-6 * np.eye(p + 1)
+        coef = np.linalg.solve(gram, A.T @ B)
+        resid = B - A @ coef
+        dof = max(1, len(evs) - p - 1)
+        sigma2 = (resid ** 2).sum(axis=0) / dof
+        cov_diag = np.diag(np.linalg.inv(gram))[1:]
+        J = coef[1:]
+        se2 = cov_diag[:, None] * sigma2[None, :]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            shrink = np.clip(1.0 - se2 / (J ** 2), 0.0, 1.0)
+        self.J = np.nan_to_num(J * shrink)
+        self.intercept = coef[0]
+
+    def predict_change(self, cand: Candidate) -> np.ndarray:
+        return self.features(cand) @ self.J
+
+
+# ---------------------------------------------------------------- proposals
+
+
+def _blocks(keys, ev_values, targets: list[Target]):
+    """(key, target, slice) of each target's items in the stacked response."""
+    by_kind = {t.kind: t for t in targets}
+    out, start = [], 0
+    for key in keys:
+        k = len(ev_values[key])
+        out.append((key, by_kind[key[1]], slice(start, start + k)))
+        start += k
+    return out
+
+
+def propose(model: Surrogate, anchor: Evaluation, targets: list[Target], cost_limit: float,
+            size: bool, exclude: set, min_cost: bool = False) -> Candidate | None:
+    """The candidate of cost at most `cost_limit` whose predicted worst ratio is least (or,
+    with `min_cost`, the cheapest predicted to meet every target with a margin), predicted
+    from `anchor`'s measured items plus the model's change; None when the programme has
+    no new solution."""
+    options = [(vi, value) for vi, var in enumerate(model.vars) for value in var.values]
+    nz = len(options)
+    if nz == 0:
+        return None
+    D = np.array([model.J[vi] * (1.0 if isinstance(model.vars[vi].base, bool)
+                                  else value - model.vars[vi].base) for vi, value in options])
+    level = model.response(anchor) - model.predict_change(anchor.cand)
+    costs = np.array([1.0 if not size or isinstance(model.vars[vi].base, bool)
+                      else abs(value - model.vars[vi].base) for vi, value in options])
+    blocks = _blocks(model.keys, anchor.values, targets)
+    n_env = sum(2 for _, t, _ in blocks if KINDS[t.kind].shape == "spread")
+    nvar = nz + 1 + n_env  # z..., s, (u, l) per spread target
+    s_col = nz
+    rows, lo, hi = [], [], []
+
+    def row(coefs: dict, low: float, high: float):
+        r = np.zeros(nvar)
+        for j, c in coefs.items():
+            r[j] += c
+        rows.append(r)
+        lo.append(low)
+        hi.append(high)
+
+    env = s_col + 1
+    for key, target, sl in blocks:
+        n = key[0]
+        base = level[sl]
+        finite = np.isfinite(base)
+        if KINDS[target.kind].shape == "spread":
+            u, lcol = env, env + 1
+            env += 2
+            tol = target.tolerance()
+            for i in np.flatnonzero(finite):
+                r = np.zeros(nvar)
+                r[:nz] = D[:, sl.start + i]
+                r[u] = -1.0
+                rows.append(r)
+                lo.append(-np.inf)
+                hi.append(-base[i])
+                r = np.zeros(nvar)
+                r[:nz] = -D[:, sl.start + i]
+                r[lcol] = 1.0
+                rows.append(r)
+                lo.append(-np.inf)
+                hi.append(base[i])
+            row({u: 1.0, lcol: -1.0, s_col: -tol}, -np.inf, 0.0)
+        else:
+            centre, half = target.band(n)
+            for i in np.flatnonzero(finite):
+                r = np.zeros(nvar)
+                r[:nz] = D[:, sl.start + i]
+                r[s_col] = -half
+                rows.append(r)
+                lo.append(-np.inf)
+                hi.append(centre - base[i])
+                r = np.zeros(nvar)
+                r[:nz] = -D[:, sl.start + i]
+                r[s_col] = -half
+                rows.append(r)
+                lo.append(-np.inf)
+                hi.append(base[i] - centre)
+    # one value per variable
+    for vi in range(len(model.vars)):
+        cols = [j for j, (v, _) in enumerate(options) if v == vi]
+        if len(cols) > 1:
+            row(dict.fromkeys(cols, 1.0), -np.inf, 1.0)
+    # no proposal already played
+    index = {(model.vars[vi].key, value): j for j, (vi, value) in enumerate(options)}
+    for cand in exclude:
+        chosen = [index[c] for c in cand if c in index]
+        if len(chosen) != len(cand):
+            continue
+        r = np.zeros(nvar)
+        r[:nz] = -1.0
+        r[chosen] = 1.0
+        rows.append(r)
+        lo.append(-np.inf)
+        hi.append(len(chosen) - 1)
+    c = np.zeros(nvar)
+    if min_cost:
+        c[:nz] = costs
+        row({s_col: 1.0}, -np.inf, 1.0 - MARGIN)
+    else:
+        c[s_col] = 1.0
+        c[:nz] = 1e-4 * costs  # among equal ratios, the cheaper
+        r = np.zeros(nvar)
+        r[:nz] = costs
+        rows.append(r)
+        lo.append(-np.inf)
+        hi.append(cost_limit)
+    integrality = np.zeros(nvar)
+    integrality[:nz] = 1
+    lb = np.zeros(nvar)
+    ub = np.ones(nvar)
+    lb[s_col:] = -np.inf
+    ub[s_col:] = np.inf
+    lb[s_col] = 0.0
+    res = milp(c, constraints=LinearConstraint(np.array(rows), lo, hi),
+               integrality=integrality, bounds=Bounds(lb, ub),
+               options={"time_limit": 5.0, "presolve": True})
+    if res.x is None:
+        return None
+    chosen = [options[j] for j in np.flatnonzero(res.x[:nz] > 0.5)]
+    return candidate({model.vars[vi].key: value for vi, value in chosen})
+
+
+# ---------------------------------------------------------------- the search
+
+
+def screening_design(space: EditSpace, runs: int, seed: int) -> list[Candidate]:
+    """`runs` random candidates: each variable changed with probability 1/2 to a value drawn
+    from its range. Variables of one entry (an assignment's chart, a seat schedule) are
+    drawn together and drawn again while the game's validator refuses the entry alone (a
+    chart must not decrease), so most runs are valid; a run still refused is drawn anew."""
+    rng = np.random.default_rng([seed, 0x5C2EE7])
+    groups: dict = {}
+    for v in space.vars.values():
+        groups.setdefault(v.path[:2], []).append(v)
+    out, tries = [], 0
+    while len(out) < runs and tries < 5 * runs:
+        tries += 1
+        changes = {}
+        for members in groups.values():
+            for _ in range(4):
+                mine = {v.key: v.values[rng.integers(len(v.values))]
+                        for v in members if rng.random() < 0.5}
+                if not mine or len(groups) == 1 or space.valid(candidate(mine)) is None:
+                    changes.update(mine)
+                    break
+        cand = candidate(changes)
+        if cand and cand not in out and space.valid(cand) is None:
+            out.append(cand)
+    return out
+
+
+def search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
+    """Run the chosen optimiser; every evaluation goes through `evaluator` (cached and
+    journaled), so the same seed gives the same search and a resumed one ends the same."""
+    if plan.optimizer != "surrogate":
+        from .samplers import sample_search
+
+        return sample_search(evaluator, plan, seed)
+    space = evaluator.space
+    base = evaluator.base()
+    evs = [base]
+    budget = Budget(plan.evaluations, evaluator)
+    design = screening_design(space, plan.screen, seed)
+    evs += evaluator.evaluate(budget.take(design))
+    keys = list(base.values)
+    model = Surrogate(space, keys)
+    played = {e.cand for e in evs}
+    stopped = "converged"
+    for _ in range(plan.rounds):
+        if budget.spent:
+            stopped = "budget"
+            break
+        model.fit(evs, base)
+        proposals = []
+        anchor_for = _anchors(evs, space, plan.size_cost)
+        limits = sorted({min(k, plan.max_cost) for k in range(1, plan.max_cost + 1)})
+        for k in limits:
+            anchor = anchor_for(k)
+            cand = _valid_proposal(model, anchor, evaluator.targets, k, plan.size_cost,
+                                   played | set(proposals), space)
+            if cand is not None and cand not in proposals:
+                proposals.append(cand)
+        cheapest = _valid_proposal(model, base, evaluator.targets, math.inf, plan.size_cost,
+                                   played | set(proposals), space, min_cost=True)
+        if cheapest is not None and cheapest not in proposals:
+            proposals.append(cheapest)
+        if not proposals:
+            break
+        new = evaluator.evaluate(budget.take(proposals))
+        evs += new
+        played |= {e.cand for e in new}
+        if budget.spent:
+            stopped = "budget"
+            break
+    return Outcome(evs, pareto(evs, space, plan.size_cost), stopped)
+
+
+def _anchors(evs: list[Evaluation], space: EditSpace, size: bool):
+    """The best valid evaluation of cost at most k, for the proposal of cost k."""
+    valid = [e for e in evs if e.invalid is None]
+
+    def best(k):
+        fit = [e for e in valid if space.cost(e.cand, size) <= k]
+        return min(fit, key=lambda e: (e.ratio, space.cost(e.cand, size)))
+    return best
+
+
+def _valid_proposal(model, anchor, targets, limit, size, played, space, min_cost=False,
+                    tries: int = 6) -> Candidate | None:
+    """A new proposal the game's validator accepts: one already played or refused is
+    excluded and the programme solved again (a few times; exclusions are added only as
+    they are met, which keeps the programme small)."""
+    exclude: set = set()
+    for _ in range(tries):
+        cand = propose(model, anchor, targets, limit, size, exclude, min_cost)
+        if cand is None or not cand:
+            return None
+        if cand not in played and space.valid(cand) is None:
+            return cand
+        exclude.add(cand)
+    return None
+
+
+class Budget:
+    """A cap on candidates played (None: no cap), counting those already in the journal."""
+
+    def __init__(self, cap: int | None, evaluator: Evaluator):
+        self.cap, self.evaluator = cap, evaluator
+        self.used = 0
+
+    def take(self, cands: list[Candidate]) -> list[Candidate]:
+        if self.cap is None:
+            self.used += len(cands)
+            return cands
+        room = max(0, self.cap - self.used)
+        self.used += min(room, len(cands))
+        return cands[:room]
+
+    @property
+    def spent(self) -> bool:
+        return self.cap is not None and self.used >= self.cap

@@ -1,0 +1,191 @@
+"""Verification: a candidate measured again, on fresh deals and many games, against the base
+game played on the same deals (the paired comparison of `snapsim compare`), under greedy and
+under the strong line-up; and an ablation that takes one change out at a time.
+
+The search chose its candidates on its own deals, so their measured balance is optimistic
+(the best of many noisy measurements); played again with another seed and more games, each
+target's value, its 95% interval and its change from the base game say whether the patch
+really meets it. The comparison's table is built by `analysis.comparison` from the same runs,
+so it holds exactly the numbers `snapsim compare` gives for the patch file.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ...sim.backends import make_backend
+from ...sim.registry import get_game
+from ...sim.runner import simulate_many
+from ..comparison import flag_table, measure_rows, side_measures
+from .edits import Candidate, EditSpace
+from .targets import KINDS, Items, Target, bootstrap, interval, items
+
+FRESH = 7_919  # a verification's seed is the search's plus this: fresh deals
+SPREAD_ROWS = {"seat_spread": "seat spread (win rate)"}
+
+
+@dataclass
+class Verification:
+    """One candidate verified under one line-up.
+
+    Attributes
+    ----------
+    label : str
+        Its name ("patch", "front 3", "without <change>").
+    cand : tuple
+        Its changes.
+    lineup : str
+        The policy in every seat.
+    games, seed : int
+        Paired games per side and player count, and their seed.
+    checks : pandas.DataFrame
+        One row per target and player count: the base game's value and the candidate's
+        with 95% intervals, the paired change with its interval, the tolerance, `met` (the
+        candidate's value within it) and `sure` (its whole interval within it).
+    table : pandas.DataFrame
+        The paired comparison's table (every measure, as `snapsim compare` gives it).
+    """
+
+    label: str
+    cand: Candidate
+    lineup: str
+    games: int
+    seed: int
+    checks: pd.DataFrame
+    table: pd.DataFrame
+
+    @property
+    def met(self) -> bool:
+        return bool(self.checks.met.all())
+
+    @property
+    def ratio(self) -> float:
+        return float(self.checks.ratio.max())
+
+
+class _Played:
+    """`side_measures`'s runner over runs already played."""
+
+    def __init__(self, tables, games, seed, threads):
+        self.tables, self.games, self.seed, self.threads = tables, games, seed, threads
+
+    def run(self, config, lineup, seed):
+        return self.tables[id(config)]
+
+
+def verify(space: EditSpace, targets: list[Target], cands: dict[str, Candidate], lineup,
+           lineup_name: str, games: int, seed: int, threads=None, workers=None,
+           scheduler=None, reps: int = 1000) -> dict[str, Verification]:
+    """Each candidate against the base game on `games` fresh paired deals per player count,
+    with `lineup(players)` in the seats; one Verification per candidate label. The base
+    game's runs are kept and each candidate's played and measured in turn, so memory holds
+    one candidate's runs at a time."""
+    game = space.game
+    spec = get_game(game)
+    mspec = spec.measures
+    counts = space.players
+    backend = make_backend(game, space.base.config(counts[0]), lineup(counts[0]), threads,
+                           workers, scheduler)
+    try:
+        base = _played(game, spec, [(n, space.base.config(n)) for n in counts], lineup,
+                       games, seed, threads, backend)
+        out = {}
+        for label, cand in cands.items():
+            variant = space.variant(cand, f"{label}.toml")
+            mine = _played(game, spec, [(n, variant.config(n)) for n in counts], lineup,
+                           games, seed, threads, backend)
+            rows, checks = [], []
+            for n in counts:
+                rows += measure_rows(base[n][0], mine[n][0], n, label, seed, True, reps)
+                checks += [_check(t, game, n, base[n], mine[n], label, seed, reps, mspec)
+                           for t in targets]
+            table = flag_table(pd.DataFrame(rows), mspec.outlier_groups)
+            out[label] = Verification(label, cand, lineup_name, games, seed,
+                                      pd.DataFrame(checks), table)
+        return out
+    finally:
+        backend.close()
+
+
+def _played(game, spec, configs, lineup, games, seed, threads, backend) -> dict:
+    """players -> (every measure of the run, its table, its config) for each config."""
+    tables = simulate_many(game, [(cfg, lineup(n)) for n, cfg in configs], games, seed,
+                           backend=backend)
+    out = {}
+    for (n, cfg), df in zip(configs, tables, strict=True):
+        played = _Played({id(cfg): df}, games, seed, threads)
+        out[n] = (side_measures(played, cfg, lineup(n), spec.measures, {}, spec, n, seed),
+                  df, cfg)
+    return out
+
+
+def _cards(found, group):
+    return [(m.name.split(": ", 1)[-1], m.ratio) for m in found if m.group == group]
+
+
+def _check(t: Target, game, n, base, mine, label, seed, reps, mspec) -> dict:
+    group = mspec.levers.card_group
+    (found_b, base_df, base_cfg), (found_v, df, cfg) = base, mine
+    base_it = items(t, game, base_df, base_cfg, _cards(found_b, group))
+    it = items(t, game, df, cfg, _cards(found_v, group))
+    b, v = t.value(base_it.values, n), t.value(it.values, n)
+    row_name = SPREAD_ROWS.get(t.kind) or (f"game length ({mspec.length})"
+                                           if t.kind == "length" else None)
+    if row_name is not None:
+        (m_b,) = [m for m in found_b if m.name == row_name]
+        (m_v,) = [m for m in found_v if m.name == row_name]
+        (row,) = measure_rows([m_b], [m_v], n, label, seed, True, reps)
+        s = t.scale()
+        b_ci = (row["baseline_ci_low"] * s, row["baseline_ci_high"] * s)
+        v_ci = (row["variant_ci_low"] * s, row["variant_ci_high"] * s)
+        d_ci = (row["ci_low"] * s, row["ci_high"] * s)
+    else:
+        def value(*vals):
+            return t.value(vals[0], n)
+
+        b_ci = interval(bootstrap(value, [base_it], reps, seed))
+        v_ci = interval(bootstrap(value, [it], reps, seed))
+        d_ci = interval(bootstrap(lambda x, y: t.value(y, n) - t.value(x, n),
+                                  [base_it, it], reps, seed))
+    ratio = t.ratio(it.values, n)
+    limit = _limits(t, n)
+    return {"players": n, "target": t.kind, "tolerance": t.text, "baseline": b,
+            "baseline_ci_low": b_ci[0], "baseline_ci_high": b_ci[1], "value": v,
+            "ci_low": v_ci[0], "ci_high": v_ci[1], "change": v - b,
+            "change_ci_low": d_ci[0], "change_ci_high": d_ci[1], "ratio": ratio,
+            "baseline_ratio": t.ratio(base_it.values, n), "met": bool(ratio <= 1.0),
+            "sure": bool(limit[0] <= v_ci[0] and v_ci[1] <= limit[1]),
+            "worst": _worst(t, it, n)}
+
+
+def _limits(t: Target, n: int) -> tuple[float, float]:
+    """The range a target's headline value must lie in: [0, tol] for a spread or a distance
+    from fair, [A, B] for a length."""
+    if t.kind == "length":
+        return t.low, t.high
+    return 0.0, t.high
+
+
+def _worst(t: Target, it: Items, n: int) -> str:
+    """The item furthest out: "Live Fast 31.2%", "seat 4 29.0% / seat 1 21.1%"."""
+    v = it.values
+    if not np.isfinite(v).any():
+        return ""
+    unit = KINDS[t.kind].unit
+    show = (lambda x: f"{100 * x:.1f}%") if unit == "pp" else (lambda x: f"{x:.2f}")
+    if KINDS[t.kind].shape == "spread":
+        hi, lo = int(np.nanargmax(v)), int(np.nanargmin(v))
+        return f"{it.names[hi]} {show(v[hi])} / {it.names[lo]} {show(v[lo])}"
+    centre, _ = t.band(n)
+    k = int(np.nanargmax(np.abs(v - centre)))
+    return f"{it.names[k]} {show(v[k])}"
+
+
+def summary_ratio(checks: pd.DataFrame) -> float:
+    """The worst ratio of a verification's checks (inf when none is finite)."""
+    r = checks.ratio.to_numpy(float)
+    return float(np.nanmax(r)) if np.isfinite(r).any() else math.inf
