@@ -104,6 +104,17 @@ def ratio_difference(baseline: Ratio, variant: Ratio, paired: bool = True) -> Di
     return Difference(b, v, v - b, se_paired if paired else se_unpaired, se_unpaired, n)
 
 
+def _resampled(idx: np.ndarray, *arrays: np.ndarray) -> list[np.ndarray]:
+    """Sums over the resampled games of each (games, groups) array, one row per resample:
+    `idx` (resamples, games) counted per game, then one matrix product per array (the same
+    sums as indexing and summing, without building the resampled copies)."""
+    k, n = idx.shape
+    counts = np.bincount((idx + (np.arange(k) * n)[:, None]).ravel(),
+                         minlength=k * n).reshape(k, n).astype(float)
+    sums = counts @ np.hstack(arrays)
+    return np.split(sums, np.cumsum([a.shape[1] for a in arrays])[:-1], axis=1)
+
+
 def _spread(sums: np.ndarray, dens: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         rates = sums / dens
@@ -124,7 +135,7 @@ def spread_interval(num, den, seed: int = 0, reps: int = 1000) -> tuple[float, f
     values = []
     for start in range(0, reps, block):
         idx = rng.integers(0, n, size=(min(block, reps - start), n))
-        values.append(_spread(num[idx].sum(axis=1), den[idx].sum(axis=1)))
+        values.append(_spread(*_resampled(idx, num, den)))
     lo, hi = np.nanpercentile(np.concatenate(values), [100 * ALPHA / 2, 100 * (1 - ALPHA / 2)])
     return float(lo), float(hi)
 
@@ -150,9 +161,10 @@ def spread_difference(baseline: tuple[np.ndarray, np.ndarray],
         k = min(block, reps - start)
         idx = rng.integers(0, n, size=(k, n))
         other = rng.integers(0, n, size=(k, n))
-        sb = _spread(nb[idx].sum(axis=1), db[idx].sum(axis=1))
-        sv = _spread(nv[idx].sum(axis=1), dv[idx].sum(axis=1))
-        su = _spread(nv[other].sum(axis=1), dv[other].sum(axis=1))
+        sb_num, sb_den, sv_num, sv_den = _resampled(idx, nb, db, nv, dv)
+        sb = _spread(sb_num, sb_den)
+        sv = _spread(sv_num, sv_den)
+        su = _spread(*_resampled(other, nv, dv))
         diffs.append(sv - sb)
         solo.append(su - sb)
     diffs, solo = np.concatenate(diffs), np.concatenate(solo)

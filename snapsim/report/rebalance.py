@@ -753,6 +753,12 @@ def _run(game, tlist, space, seed, threads, workers, scheduler, budget, games, o
                                                        space.cost(verified[k].cand)))
         if recommended is not None:
             patch = verified[recommended].cand
+            bar.total += 1
+            bar.refresh()
+            verified[recommended] = verify(space, tlist, {recommended: patch}, greedy,
+                                           default, vgames, vseed, threads, workers,
+                                           scheduler, tables=True)[recommended]
+            bar.update(1)
             if strong_of is not None:
                 bar.total += 1
                 bar.refresh()

@@ -16,16 +16,17 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from ...sim.backends import make_backend
 from ...sim.registry import get_game
 from ...sim.runner import simulate_many
 from ..comparison import flag_table, measure_rows, side_measures
+from ..paired import ALPHA, Ratio, ratio_difference, spread_difference, spread_interval
 from .edits import Candidate, EditSpace
 from .targets import KINDS, Items, Target, bootstrap, interval, items
 
 FRESH = 7_919  # a verification's seed is the search's plus this: fresh deals
-SPREAD_ROWS = {"seat_spread": "seat spread (win rate)"}
 
 
 @dataclass
@@ -79,31 +80,33 @@ class _Played:
 
 def verify(space: EditSpace, targets: list[Target], cands: dict[str, Candidate], lineup,
            lineup_name: str, games: int, seed: int, threads=None, workers=None,
-           scheduler=None, reps: int = 1000) -> dict[str, Verification]:
+           scheduler=None, reps: int = 1000, tables: bool = False) -> dict[str, Verification]:
     """Each candidate against the base game on `games` fresh paired deals per player count,
-    with `lineup(players)` in the seats; one Verification per candidate label. The base
+    with `lineup(players)` in the seats; one Verification per candidate label. With
+    `tables`, each also gets the paired comparison's whole table (every measure). The base
     game's runs are kept and each candidate's played and measured in turn, so memory holds
     one candidate's runs at a time."""
     game = space.game
     spec = get_game(game)
-    mspec = spec.measures
     counts = space.players
     backend = make_backend(game, space.base.config(counts[0]), lineup(counts[0]), threads,
                            workers, scheduler)
+    run = _Runs(game, spec, targets, lineup, games, seed, threads, backend, tables)
     try:
-        base = _played(game, spec, [(n, space.base.config(n)) for n in counts], lineup,
-                       games, seed, threads, backend)
+        base = run.play([(n, space.base.config(n)) for n in counts])
         out = {}
         for label, cand in cands.items():
             variant = space.variant(cand, f"{label}.toml")
-            mine = _played(game, spec, [(n, variant.config(n)) for n in counts], lineup,
-                           games, seed, threads, backend)
+            mine = run.play([(n, variant.config(n)) for n in counts])
             rows, checks = [], []
             for n in counts:
-                rows += measure_rows(base[n][0], mine[n][0], n, label, seed, True, reps)
-                checks += [_check(t, game, n, base[n], mine[n], label, seed, reps, mspec)
+                if tables:
+                    rows += measure_rows(base[n].found, mine[n].found, n, label, seed, True,
+                                         reps)
+                checks += [_check(t, game, n, base[n], mine[n], seed, reps, spec.measures)
                            for t in targets]
-            table = flag_table(pd.DataFrame(rows), mspec.outlier_groups)
+            table = (flag_table(pd.DataFrame(rows), spec.measures.outlier_groups)
+                     if rows else pd.DataFrame())
             out[label] = Verification(label, cand, lineup_name, games, seed,
                                       pd.DataFrame(checks), table)
         return out
@@ -111,38 +114,67 @@ def verify(space: EditSpace, targets: list[Target], cands: dict[str, Candidate],
         backend.close()
 
 
-def _played(game, spec, configs, lineup, games, seed, threads, backend) -> dict:
-    """players -> (every measure of the run, its table, its config) for each config."""
-    tables = simulate_many(game, [(cfg, lineup(n)) for n, cfg in configs], games, seed,
-                           backend=backend)
-    out = {}
-    for (n, cfg), df in zip(configs, tables, strict=True):
-        played = _Played({id(cfg): df}, games, seed, threads)
-        out[n] = (side_measures(played, cfg, lineup(n), spec.measures, {}, spec, n, seed),
-                  df, cfg)
-    return out
+@dataclass
+class _Run:
+    """One played run: its table, config, card values (for the cards target) and, when the
+    whole comparison table is wanted, every measure."""
+
+    df: pd.DataFrame
+    config: object
+    cards: list | None
+    found: list | None
 
 
-def _cards(found, group):
-    return [(m.name.split(": ", 1)[-1], m.ratio) for m in found if m.group == group]
+class _Runs:
+    def __init__(self, game, spec, targets, lineup, games, seed, threads, backend, full):
+        self.game, self.spec, self.lineup = game, spec, lineup
+        self.games, self.seed, self.threads, self.backend = games, seed, threads, backend
+        self.full = full
+        self.cards = any(t.kind == "cards" for t in targets)
+
+    def play(self, configs) -> dict:
+        """players -> _Run for each (players, config)."""
+        tables = simulate_many(self.game, [(cfg, self.lineup(n)) for n, cfg in configs],
+                               self.games, self.seed, backend=self.backend)
+        mspec = self.spec.measures
+        out = {}
+        for (n, cfg), df in zip(configs, tables, strict=True):
+            found = cards = None
+            if self.full:
+                played = _Played({id(cfg): df}, self.games, self.seed, self.threads)
+                found = side_measures(played, cfg, self.lineup(n), mspec, {}, self.spec, n,
+                                      self.seed)
+            if self.cards:
+                group = mspec.levers.card_group
+                extra = ([(m.name, m.group, m.unit, m.ratio) for m in found] if found else
+                         mspec.extra(cfg, self.lineup(n), self.games, self.seed, self.threads))
+                cards = [(name.split(": ", 1)[-1], ratio) for name, grp, _, ratio in extra
+                         if grp == group]
+            out[n] = _Run(df, cfg, cards, found)
+        return out
 
 
-def _check(t: Target, game, n, base, mine, label, seed, reps, mspec) -> dict:
-    group = mspec.levers.card_group
-    (found_b, base_df, base_cfg), (found_v, df, cfg) = base, mine
-    base_it = items(t, game, base_df, base_cfg, _cards(found_b, group))
-    it = items(t, game, df, cfg, _cards(found_v, group))
+def _check(t: Target, game, n, base: _Run, mine: _Run, seed, reps, mspec) -> dict:
+    """One target at one player count: both values with 95% intervals and the paired change
+    with its interval. The seat spread and the game length use the paired comparison's own
+    functions with its seed, so they equal `snapsim compare`'s rows for these runs; the
+    others (a largest distance from fair, a spread of card values) a bootstrap over games."""
+    base_it = items(t, game, base.df, base.config, base.cards)
+    it = items(t, game, mine.df, mine.config, mine.cards)
     b, v = t.value(base_it.values, n), t.value(it.values, n)
-    row_name = SPREAD_ROWS.get(t.kind) or (f"game length ({mspec.length})"
-                                           if t.kind == "length" else None)
-    if row_name is not None:
-        (m_b,) = [m for m in found_b if m.name == row_name]
-        (m_v,) = [m for m in found_v if m.name == row_name]
-        (row,) = measure_rows([m_b], [m_v], n, label, seed, True, reps)
-        s = t.scale()
-        b_ci = (row["baseline_ci_low"] * s, row["baseline_ci_high"] * s)
-        v_ci = (row["variant_ci_low"] * s, row["variant_ci_high"] * s)
-        d_ci = (row["ci_low"] * s, row["ci_high"] * s)
+    s = t.scale()
+    if t.kind == "seat_spread":
+        one = np.ones_like(base_it.num)
+        b_ci = tuple(x * s for x in spread_interval(base_it.num, one, seed=seed, reps=reps))
+        v_ci = tuple(x * s for x in spread_interval(it.num, one, seed=seed, reps=reps))
+        d = spread_difference((base_it.num, one), (it.num, one), seed=seed, reps=reps)
+        d_ci = tuple(x * s for x in d.ci)
+    elif t.kind == "length":
+        rb, rv = Ratio.mean(base_it.num[:, 0]), Ratio.mean(it.num[:, 0])
+        z = stats.norm.ppf(1 - ALPHA / 2)
+        b_ci = _ratio_interval(rb, z)
+        v_ci = _ratio_interval(rv, z)
+        d_ci = ratio_difference(rb, rv).ci
     else:
         def value(*vals):
             return t.value(vals[0], n)
@@ -160,6 +192,11 @@ def _check(t: Target, game, n, base, mine, label, seed, reps, mspec) -> dict:
             "baseline_ratio": t.ratio(base_it.values, n), "met": bool(ratio <= 1.0),
             "sure": bool(limit[0] <= v_ci[0] and v_ci[1] <= limit[1]),
             "worst": _worst(t, it, n)}
+
+
+def _ratio_interval(r: Ratio, z: float) -> tuple[float, float]:
+    se = float(np.std(r.influence(), ddof=1) / math.sqrt(len(r.num)))
+    return r.value - z * se, r.value + z * se
 
 
 def _limits(t: Target, n: int) -> tuple[float, float]:
