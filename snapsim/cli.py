@@ -10,9 +10,9 @@ import sys
 import numpy as np
 import pandas as pd
 
-from . import __version__
 from .errors import InputError, SnapsimError
 from .sim.checks import MAX_IN_MEMORY_GAMES, out_file, out_folder, whole
+from .version import __version__
 
 
 class _Help(argparse.ArgumentDefaultsHelpFormatter):

@@ -15,7 +15,6 @@ import pandas as pd
 from scipy import stats
 from tqdm import tqdm
 
-from .. import __version__
 from ..analysis import balance as B
 from ..analysis.labels import Estimate, Finding, label_findings
 from ..analysis.measures import seat_matrix
@@ -25,6 +24,7 @@ from ..errors import InputError
 from ..sim import get_game, simulate
 from ..sim.provenance import PROVENANCE_FILE, components_record, footer
 from ..sim.variants import load_variant
+from ..version import __version__
 from . import figures as F
 from .render import SECTIONS, Report, Section, write_report
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 
-from .. import __version__
 from ..errors import InputError
+from ..version import __version__
 from .provenance import _plain
 
 MANIFEST = "manifest.json"
