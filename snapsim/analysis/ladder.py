@@ -80,11 +80,10 @@ class Ladder:
 
 def default_field(game: str, players: int) -> list[str]:
     """Every built-in policy of `game`, and its bundled tuned policy for `players` seats."""
-    from importlib import import_module
-
+    from ..sim.registry import get_game
     from ..sim.tuning import tuned_names
 
-    kinds = list(import_module(f"snapsim.games.{game}.policies").KIND_NAMES)
+    kinds = list(get_game(game).policy_kinds)
     return kinds + [n for n in tuned_names(game) if n == f"tuned-{players}p"]
 
 
@@ -124,9 +123,9 @@ def table_seed(seed: int, table: int) -> int:
 
 def is_search(game: str, policy) -> bool:
     """Is `policy` one of the game's Monte Carlo search kinds (not a Python agent)?"""
-    from importlib import import_module
+    from ..sim.registry import get_game
 
-    kinds = import_module(f"snapsim.games.{game}.policies").KIND_NAMES
+    kinds = get_game(game).policy_kinds
     kind = getattr(policy, "kind", None)
     return isinstance(kind, int) and 0 <= kind < len(kinds) and kinds[kind] in SEARCH_KINDS
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from importlib import import_module
 
 
-def register_game(package: str, make_config, default_policy: str = "greedy"):
+def register_game(package: str, make_config, step: type, default_policy: str = "greedy"):
     """Register the game package `package` (its `__name__`) from the parts every game has:
-    api (make_policy, run_games), components (load_components), measures (MEASURES) and
-    report (build, imported only when a report is made: matplotlib and the studies)."""
+    api (make_policy, run_games and the batch kernel's result columns and recorder), its step
+    class `step`, policies (KIND_NAMES), components (load_components), measures (MEASURES)
+    and report (build, imported only when a report is made: matplotlib and the studies)."""
     from ..sim.registry import GameSpec, register
 
     api = import_module(".api", package)
@@ -26,4 +27,8 @@ def register_game(package: str, make_config, default_policy: str = "greedy"):
         load_components=import_module(".components", package).load_components,
         report=report,
         measures=import_module(".measures", package).MEASURES,
+        step=step,
+        result_columns=tuple(api.INT_COLUMNS),
+        record=api._record,
+        policy_kinds=tuple(import_module(".policies", package).KIND_NAMES),
     ))
