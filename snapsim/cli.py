@@ -590,8 +590,8 @@ def _tune(args) -> None:
     from importlib import import_module
     from pathlib import Path
 
+    from .games.tuning import SEARCHED, save_tuned, tune
     from .sim import get_game
-    from .sim.tuning import SEARCHED, save_tuned, tune
 
     game = get_game(args.game).name
     if game not in SEARCHED:

@@ -81,10 +81,9 @@ class Ladder:
 def default_field(game: str, players: int) -> list[str]:
     """Every built-in policy of `game`, and its bundled tuned policy for `players` seats."""
     from ..sim.registry import get_game
-    from ..sim.tuning import tuned_names
 
-    kinds = list(get_game(game).policy_kinds)
-    return kinds + [n for n in tuned_names(game) if n == f"tuned-{players}p"]
+    spec = get_game(game)
+    return list(spec.policy_kinds) + [n for n in spec.tuned_names() if n == f"tuned-{players}p"]
 
 
 def tables(field_size: int, players: int) -> list[tuple[int, ...]]:
@@ -165,10 +164,10 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
     """
     from tqdm import tqdm
 
+    from ..sim.agents import resolve_policy
     from ..sim.kernel import lineup_names, seating
     from ..sim.provenance import provenance
     from ..sim.runner import prepare, simulate
-    from ..sim.tuning import resolve_policy
 
     whole(games, "games", 1, MAX_IN_MEMORY_GAMES)
     whole(seed, "seed", 0)

@@ -11,14 +11,16 @@ def register_game(package: str, make_config, step: type, default_policy: str = "
     class `step`, policies (KIND_NAMES), components (load_components), measures (MEASURES)
     and report (build, imported only when a report is made: matplotlib and the studies)."""
     from ..sim.registry import GameSpec, register
+    from . import tuning
 
     api = import_module(".api", package)
 
     def report(*args, **kwargs):
         return import_module(".report", package).build(*args, **kwargs)
 
+    name = package.rsplit(".", 1)[-1]
     return register(GameSpec(
-        name=package.rsplit(".", 1)[-1],
+        name=name,
         make_config=make_config,
         make_policy=api.make_policy,
         run_chunk=api.run_games,
@@ -31,4 +33,5 @@ def register_game(package: str, make_config, step: type, default_policy: str = "
         result_columns=tuple(api.INT_COLUMNS),
         record=api._record,
         policy_kinds=tuple(import_module(".policies", package).KIND_NAMES),
+        tuned_names=lambda: tuning.tuned_names(name),
     ))

@@ -27,11 +27,11 @@ from ..analysis.labels import Estimate, Finding, label_findings
 from ..analysis.measures import MeasureSpec, measures
 from ..analysis.paired import games_to_detect, spread_difference
 from ..errors import InputError, SnapsimError
+from ..sim.agents import resolve_policy
 from ..sim.component_files import differences
 from ..sim.provenance import PROVENANCE_FILE, provenance
 from ..sim.registry import get_game
 from ..sim.runner import simulate
-from ..sim.tuning import resolve_policy
 from ..sim.variants import load_variant
 from . import figures as F
 from .render import Report, Section, write_report

@@ -142,12 +142,11 @@ def strong_policy(game: str, players: int,
     `choice` (a search kind plays 1/STRONG_SEARCH_SHARE of the games), or for "tuned" the
     bundled policy tuned for that count; None when no such policy is bundled."""
     from ..analysis.ladder import SEARCH_KINDS
-    from ..sim.tuning import tuned_names
 
     if choice != STRONG:
         slow = choice.split(":")[0].strip() in SEARCH_KINDS
         return choice, STRONG_SEARCH_SHARE if slow else 1, "chosen for this run"
-    if f"tuned-{players}p" in tuned_names(game):
+    if f"tuned-{players}p" in get_game(game).tuned_names():
         return f"tuned-{players}p", 1, f"the bundled policy tuned for {players} players"
     return None, 1, f"no policy tuned for {players} players is bundled"
 
@@ -317,7 +316,7 @@ class Runs:
         """The run of `policies` (one per seat, or one for all) on the report's seed; a run
         asked for again, in whatever words (one name for all seats, the default knobs
         spelled out), comes from the cache. A bundled tuned policy is known by its name."""
-        from ..sim.tuning import resolve_policy
+        from ..sim.agents import resolve_policy
 
         games = games or self.games
         config = self.config(**knobs)
@@ -440,8 +439,8 @@ def report_seating(game: str, games: int, studies: list[str]):
     ladder's kernels instead of compiling their own (a flag only keeps code in a kernel: the
     games are the same either way); without it, none."""
     from ..analysis.ladder import default_field
+    from ..sim.agents import resolve_policy
     from ..sim.kernel import seating
-    from ..sim.tuning import resolve_policy
 
     if "ladder" not in studies:
         return seating([])
@@ -541,7 +540,7 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
                                   or value < min_games):
             raise InputError(f"{name} must be a whole number >= {min_games}, got {value!r}")
     if strong is not None:
-        from ..sim.tuning import resolve_policy
+        from ..sim.agents import resolve_policy
 
         strong = str(strong).strip()
         if strong != STRONG:

@@ -141,6 +141,15 @@ def policy_or_agent(spec, entry):
         raise
 
 
+def resolve_policy(game: str, spec):
+    """A line-up entry of `game` as the runner takes it: a Policy (built-in, bundled
+    `tuned-<N>p` or tuned-policy file), or a Python agent given as an object or
+    `module:object`."""
+    from .registry import get_game
+
+    return policy_or_agent(get_game(game), spec)
+
+
 def agent_rng(seed: int, game: int, seat: int) -> np.random.Generator:
     """The generator of the agent at `seat` in game `game` of the run keyed by `seed`."""
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(game, seat)))

@@ -37,6 +37,7 @@ class GameSpec:
         finished game (`record(state[, config], out_i, out_f, row, seats)`), so a game played
         step by step gives the batch's rows
     policy_kinds: the built-in policy kinds by kind index ("random", "greedy", ...)
+    tuned_names() -> names of the game's bundled tuned policies, e.g. ["tuned-2p", "tuned-4p"]
     """
 
     name: str
@@ -52,6 +53,7 @@ class GameSpec:
     result_columns: tuple[str, ...] = ()
     record: Callable[..., None] | None = None
     policy_kinds: tuple[str, ...] = ()
+    tuned_names: Callable[[], list[str]] = list
 
 
 _GAMES: dict[str, GameSpec] = {}
