@@ -661,7 +661,8 @@ def _add_tune(sub) -> None:
 
 def _ladder(args) -> None:
     from .analysis.ladder import REPS, ladder
-    from .report.compare import check_out_free
+    from .report.ladder import write_ladder
+    from .sim.store import check_out_free
 
     whole(args.games, "--games", 1, MAX_IN_MEMORY_GAMES)
     whole(args.seed, "--seed", 0)
@@ -682,7 +683,7 @@ def _ladder(args) -> None:
                     **knobs)
     print(result.summary())
     if args.out:
-        print(f"ladder written to {result.write(args.out, force=args.force)} (ratings.csv, "
+        print(f"ladder written to {write_ladder(result, args.out, force=args.force)} (ratings.csv, "
               "pairwise.csv, ladder.png and provenance.json beside it)")
 
 
@@ -855,7 +856,8 @@ def _add_components(sub) -> None:
 
 
 def _compare(args) -> int | None:
-    from .report.compare import check_out_free, compare
+    from .report.compare import compare
+    from .sim.store import check_out_free
 
     games: int | str = args.games
     if str(games).strip().lower() == "auto":

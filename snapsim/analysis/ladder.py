@@ -71,12 +71,6 @@ class Ladder:
                          f"{r.ci_high:+.3f}]  win rate {r.win_rate:.3f} over {r.games:,} seats")
         return "\n".join(lines)
 
-    def write(self, out, force: bool = False):
-        """ratings.csv, pairwise.csv, ladder.png, ladder.md and provenance.json in `out`."""
-        from ..report.ladder import write_ladder
-
-        return write_ladder(self, out, force=force)
-
 
 def default_field(game: str, players: int) -> list[str]:
     """Every built-in policy of `game`, and its bundled tuned policy for `players` seats."""
