@@ -13,7 +13,7 @@ import argparse
 import time
 from pathlib import Path
 
-from snapsim.sim.tuning import SEARCHED, data_folder, save_tuned, tune
+from snapsim.games.tuning import SEARCHED, data_folder, save_tuned, tune
 
 PLAYERS = {"snapshot": [2, 3, 4, 5], "yosemite": [2], "shutterbug": [2, 3, 4, 5, 6]}
 

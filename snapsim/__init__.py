@@ -10,7 +10,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from .version import __version__ as __version__
 
 if TYPE_CHECKING:
     from .analysis.ladder import ladder

@@ -30,8 +30,6 @@ import pandas as pd
 from .errors import InputError
 from .sim.kernel import game_rngs, policy_arrays, root_keys, seat_policies
 
-GAMES = ("snapshot", "yosemite", "shutterbug")
-
 
 class Action(int):
     """An action id that also carries its decoded kind and arguments (FIELDS, None if unused).
@@ -376,18 +374,11 @@ class GameState(ABC):
 
 
 def game_class(name: str) -> type[GameState]:
-    """The step class of game `name` ("snapshot", "yosemite" or "shutterbug")."""
-    key = str(name).strip().lower()
-    if key == "snapshot":
-        from .games.snapshot.api import SnapshotGame
-        return SnapshotGame
-    if key == "yosemite":
-        from .games.yosemite.api import YosemiteGame
-        return YosemiteGame
-    if key == "shutterbug":
-        from .games.shutterbug.api import ShutterbugGame
-        return ShutterbugGame
-    raise InputError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
+    """The step class of game `name` ("snapshot", "yosemite" or "shutterbug"), as the game
+    registered it (`snapsim.sim.registry`)."""
+    from .sim.registry import get_game
+
+    return get_game(name).step
 
 
 def new_game(name: str, seed: int = 0, game: int = 0, policies=None, rotate_seats=True,

@@ -6,7 +6,8 @@ import pytest
 from scipy import stats
 
 from snapsim.analysis import balance as B
-from snapsim.analysis.stats import group_sums, wilson_interval, win_table, win_table_from_sums
+from snapsim.analysis.stats import wilson_interval, win_table, win_table_from_sums
+from snapsim.sim.sums import group_sums
 
 
 @pytest.mark.parametrize("k,n", [(0, 10), (3, 10), (10, 10), (517, 1000), (1, 2)])

@@ -8,6 +8,7 @@ from cli_helpers import cli, one_error_line
 
 import snapsim
 from snapsim.analysis.ladder import rate, rotations, seatings, tables
+from snapsim.report.ladder import write_ladder
 from snapsim.sim.checks import MAX_IN_MEMORY_GAMES
 
 
@@ -142,7 +143,7 @@ def test_tables_seating_a_search_policy_play_search_games():
 def test_written_folder_and_refusal_to_overwrite(small, tmp_path):
     import json
 
-    path = small.write(tmp_path / "ladder")
+    path = write_ladder(small, tmp_path / "ladder")
     files = sorted(p.name for p in path.parent.iterdir())
     assert files == ["ladder.md", "ladder.png", "pairwise.csv", "provenance.json", "ratings.csv"]
     ratings = pd.read_csv(path.parent / "ratings.csv")
@@ -151,7 +152,7 @@ def test_written_folder_and_refusal_to_overwrite(small, tmp_path):
     assert prov["seed"] == 5 and prov["components"]["sha256"]
     assert len(prov["policies"]) == 3
     with pytest.raises(snapsim.errors.InputError, match="already holds"):
-        small.write(tmp_path / "ladder")
+        write_ladder(small, tmp_path / "ladder")
 
 
 @pytest.mark.parametrize("argv", [

@@ -17,7 +17,7 @@ from test_yosemite_hidden import hidden_variant
 from snapsim.games.snapshot.advisor import research_advice
 from snapsim.odds.explore import face_success
 from snapsim.play import load, new_session, play, view
-from snapsim.play_hints import hints, situation
+from snapsim.play.hints import hints, situation
 from snapsim.protocol import new_game
 
 GAMES = ("yosemite", "shutterbug", "snapshot")

@@ -164,8 +164,8 @@ def test_strong_labels_are_reproducible_by_seed(tmp_path):
 
 
 def test_a_report_without_a_tuned_policy_for_the_count_says_so(tmp_path, monkeypatch):
+    from snapsim.games import tuning
     from snapsim.games.yosemite.report import build
-    from snapsim.sim import tuning
 
     monkeypatch.setattr(tuning, "tuned_names", lambda game: [])  # no tuned Yosemite policy
     build(tmp_path, games=30, seed=1, studies=["first"], progress=False)

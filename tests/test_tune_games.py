@@ -8,7 +8,8 @@ import pytest
 from cli_helpers import cli, one_error_line
 
 import snapsim
-from snapsim.sim import tuning as T
+from snapsim.games import tuning as T
+from snapsim.sim.agents import resolve_policy
 
 TINY = dict(games=20, iterations=1, popsize=1, verify_games=40, seed=2)
 
@@ -41,7 +42,7 @@ def test_saved_file_is_a_policy_of_its_game_only(tiny, tmp_path):
     assert path == tmp_path / f"tuned-{tiny.players}p.toml"
     data = tomllib.loads(path.read_text())
     assert data["game"] == tiny.game and set(data["params"]) == set(T.SEARCHED[tiny.game])
-    pol = T.resolve_policy(tiny.game, f"{path}")
+    pol = resolve_policy(tiny.game, f"{path}")
     assert T.tuned_policy(tiny.game, f"{path}") == pol
     assert T.tuned_policy(tiny.game, "greedy") is None
     names = T.policies_module(tiny.game).PARAM_NAMES
@@ -112,8 +113,8 @@ def test_bundled_tuned_policy_plays_in_any_line_up(game):
     df = snapsim.simulate(game, players=2, policies=["tuned-2p", "greedy"], games=4, seed=3)
     assert set(df["policy"]) == {"tuned-2p", "greedy"}
     P = T.policies_module(game)
-    pol = T.resolve_policy(game, "tuned-2p")
+    pol = resolve_policy(game, "tuned-2p")
     assert pol.params == params and P.KIND_NAMES[pol.kind] == kind
     key = next(iter(T.SEARCHED[game]))
-    changed = T.resolve_policy(game, f"tuned-2p:{key}=0.123").params
+    changed = resolve_policy(game, f"tuned-2p:{key}=0.123").params
     assert changed[P.PARAM_NAMES.index(key)] == 0.123

@@ -80,8 +80,8 @@ def test_a_tuned_policy_only_makes_legal_moves(tiny):
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_tune_output_labels_five_players_base_cards_only(capsys, monkeypatch, players):
     from snapsim.cli import main
-    from snapsim.sim import tuning
-    from snapsim.sim.tuning import TuneResult
+    from snapsim.games import tuning
+    from snapsim.games.tuning import TuneResult
 
     def fake_tune(game, players, *args, **knobs):
         return TuneResult(players, "greedy", "greedy", {k: lo for k, (lo, _) in SEARCHED.items()},

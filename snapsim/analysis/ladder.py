@@ -71,21 +71,13 @@ class Ladder:
                          f"{r.ci_high:+.3f}]  win rate {r.win_rate:.3f} over {r.games:,} seats")
         return "\n".join(lines)
 
-    def write(self, out, force: bool = False):
-        """ratings.csv, pairwise.csv, ladder.png, ladder.md and provenance.json in `out`."""
-        from ..report.ladder import write_ladder
-
-        return write_ladder(self, out, force=force)
-
 
 def default_field(game: str, players: int) -> list[str]:
     """Every built-in policy of `game`, and its bundled tuned policy for `players` seats."""
-    from importlib import import_module
+    from ..sim.registry import get_game
 
-    from ..sim.tuning import tuned_names
-
-    kinds = list(import_module(f"snapsim.games.{game}.policies").KIND_NAMES)
-    return kinds + [n for n in tuned_names(game) if n == f"tuned-{players}p"]
+    spec = get_game(game)
+    return list(spec.policy_kinds) + [n for n in spec.tuned_names() if n == f"tuned-{players}p"]
 
 
 def tables(field_size: int, players: int) -> list[tuple[int, ...]]:
@@ -124,9 +116,9 @@ def table_seed(seed: int, table: int) -> int:
 
 def is_search(game: str, policy) -> bool:
     """Is `policy` one of the game's Monte Carlo search kinds (not a Python agent)?"""
-    from importlib import import_module
+    from ..sim.registry import get_game
 
-    kinds = import_module(f"snapsim.games.{game}.policies").KIND_NAMES
+    kinds = get_game(game).policy_kinds
     kind = getattr(policy, "kind", None)
     return isinstance(kind, int) and 0 <= kind < len(kinds) and kinds[kind] in SEARCH_KINDS
 
@@ -166,10 +158,10 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
     """
     from tqdm import tqdm
 
+    from ..sim.agents import resolve_policy
     from ..sim.kernel import lineup_names, seating
     from ..sim.provenance import provenance
     from ..sim.runner import prepare, simulate
-    from ..sim.tuning import resolve_policy
 
     whole(games, "games", 1, MAX_IN_MEMORY_GAMES)
     whole(seed, "seed", 0)

@@ -1,4 +1,5 @@
-"""Win rates with confidence intervals, from whole tables or from streamed chunk sums."""
+"""Win rates with confidence intervals, from whole tables or from streamed chunk sums
+(`snapsim.sim.sums`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-SUMMED = ("won", "score", "photos")
+from ..sim.sums import group_sums
 
 
 def wilson_interval(wins, n, level: float = 0.95):
@@ -20,20 +21,6 @@ def wilson_interval(wins, n, level: float = 0.95):
         centre = (p + z**2 / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denom
     return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
-
-
-def group_sums(df: pd.DataFrame, by: str) -> pd.DataFrame:
-    """Per group: row count and sums of won/score/photos (add these across chunks)."""
-    cols = [c for c in SUMMED if c in df]
-    out = df.groupby(by, observed=True)[cols].sum()
-    out.insert(0, "n", df.groupby(by, observed=True).size())
-    return out
-
-
-def add_sums(a: pd.DataFrame | None, b: pd.DataFrame) -> pd.DataFrame:
-    """Running total of `group_sums` tables (None: nothing yet), so a run streamed chunk by
-    chunk is summarised without holding every row."""
-    return b if a is None else a.add(b, fill_value=0)
 
 
 def win_table_from_sums(sums: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:

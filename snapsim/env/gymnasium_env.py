@@ -12,7 +12,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..errors import InputError
-from . import OBS_HIGH, OBS_LOW, new_state
+from .state import OBS_HIGH, OBS_LOW, new_state
 
 
 class SnapsimGymEnv(gymnasium.Env):

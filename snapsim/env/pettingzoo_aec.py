@@ -11,7 +11,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from . import OBS_HIGH, OBS_LOW, fresh_seed, new_state
+from .state import OBS_HIGH, OBS_LOW, fresh_seed, new_state
 
 
 class SnapsimAEC(AECEnv):

@@ -5,19 +5,22 @@ from __future__ import annotations
 from importlib import import_module
 
 
-def register_game(package: str, make_config, default_policy: str = "greedy"):
+def register_game(package: str, make_config, step: type, default_policy: str = "greedy"):
     """Register the game package `package` (its `__name__`) from the parts every game has:
-    api (make_policy, run_games), components (load_components), measures (MEASURES) and
-    report (build, imported only when a report is made: matplotlib and the studies)."""
+    api (make_policy, run_games and the batch kernel's result columns and recorder), its step
+    class `step`, policies (KIND_NAMES), components (load_components), measures (MEASURES)
+    and report (build, imported only when a report is made: matplotlib and the studies)."""
     from ..sim.registry import GameSpec, register
+    from . import tuning
 
     api = import_module(".api", package)
 
     def report(*args, **kwargs):
         return import_module(".report", package).build(*args, **kwargs)
 
+    name = package.rsplit(".", 1)[-1]
     return register(GameSpec(
-        name=package.rsplit(".", 1)[-1],
+        name=name,
         make_config=make_config,
         make_policy=api.make_policy,
         run_chunk=api.run_games,
@@ -26,4 +29,9 @@ def register_game(package: str, make_config, default_policy: str = "greedy"):
         load_components=import_module(".components", package).load_components,
         report=report,
         measures=import_module(".measures", package).MEASURES,
+        step=step,
+        result_columns=tuple(api.INT_COLUMNS),
+        record=api._record,
+        policy_kinds=tuple(import_module(".policies", package).KIND_NAMES),
+        tuned_names=lambda: tuning.tuned_names(name),
     ))

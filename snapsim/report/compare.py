@@ -27,11 +27,12 @@ from ..analysis.labels import Estimate, Finding, label_findings
 from ..analysis.measures import MeasureSpec, measures
 from ..analysis.paired import games_to_detect, spread_difference
 from ..errors import InputError, SnapsimError
+from ..sim.agents import resolve_policy
 from ..sim.component_files import differences
 from ..sim.provenance import PROVENANCE_FILE, provenance
 from ..sim.registry import get_game
 from ..sim.runner import simulate
-from ..sim.tuning import resolve_policy
+from ..sim.store import check_out_free
 from ..sim.variants import load_variant
 from . import figures as F
 from .render import Report, Section, write_report
@@ -250,25 +251,6 @@ class Comparison:
         return (f"Made by snapsim {p['snapsim']}: {'; '.join(sides)}; policies {names}; "
                 f"seed {p['seed']}; n = {p['games']:,} paired games per side and player count; "
                 f"players {', '.join(map(str, p['players']))}.")
-
-
-def check_out_free(out) -> None:
-    """Refuse an output folder that already holds files (another run's output is never
-    overwritten unless --force), before any game is played."""
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {str(out)!r} is a file; give a folder for the comparison")
-    if out.is_dir() and any(out.iterdir()):
-        prov = out / PROVENANCE_FILE
-        what = "another run's output"
-        try:
-            old = json.loads(prov.read_text())
-            what = (f"another run's output ({old.get('game')}, seed {old.get('seed')}, "
-                    f"{old.get('games')} games)")
-        except (OSError, ValueError, AttributeError):
-            pass
-        raise InputError(f"{out} already holds {what}; choose a new folder or add --force to "
-                         "replace it")
 
 
 class _Sides:

@@ -6,14 +6,13 @@ import json
 from pathlib import Path
 
 from ..sim.provenance import PROVENANCE_FILE, footer
+from ..sim.store import check_out_free
 from . import figures as F
 
 
 def write_ladder(ladder, out, force: bool = False) -> Path:
     """Write the ladder into `out` (refusing a folder that holds another run unless `force`);
     returns the path of ladder.md."""
-    from .compare import check_out_free
-
     out = Path(out)
     if not force:
         check_out_free(out)

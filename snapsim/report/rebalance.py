@@ -26,7 +26,6 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from .. import __version__
 from ..analysis.lineups import STRONG, strong_policy
 from ..analysis.rebalance import (
     OPTIMIZERS,
@@ -37,22 +36,23 @@ from ..analysis.rebalance import (
     Plan,
     Verification,
     edit_space,
+    optimise,
     parse_targets,
-    search,
     verify,
 )
 from ..analysis.rebalance.evaluate import JOURNAL
 from ..analysis.rebalance.targets import KINDS, Target, items
 from ..analysis.rebalance.verify import FRESH
 from ..errors import InputError
+from ..sim.agents import resolve_policy
 from ..sim.backends import check_backend
 from ..sim.checks import MAX_IN_MEMORY_GAMES, number, whole
 from ..sim.locks import LOCK, exclusive
 from ..sim.provenance import PROVENANCE_FILE, components_record
 from ..sim.registry import get_game
 from ..sim.runner import simulate_many
-from ..sim.tuning import resolve_policy
 from ..sim.variants import file_tables, load_variant
+from ..version import __version__
 from . import figures as F
 from .render import Report, Section, write_report
 
@@ -714,7 +714,7 @@ def _run(game, tlist, space, seed, threads, workers, scheduler, budget, games, o
         evaluator = Evaluator(space, tlist, search_plan.games, seed, greedy, threads, workers,
                               scheduler, Journal(folder), _Bar(bar, len(space.players)))
         try:
-            outcome = search(evaluator, search_plan, seed)
+            outcome = optimise(evaluator, search_plan, seed)
         finally:
             evaluator.close()
     vgames = plan["verify_games"]

@@ -15,7 +15,6 @@ import pandas as pd
 from scipy import stats
 from tqdm import tqdm
 
-from .. import __version__
 from ..analysis import balance as B
 from ..analysis.labels import Estimate, Finding, label_findings
 from ..analysis.lineups import STRONG, strong_policy
@@ -26,6 +25,7 @@ from ..errors import InputError
 from ..sim import get_game, simulate
 from ..sim.provenance import PROVENANCE_FILE, components_record, footer
 from ..sim.variants import load_variant
+from ..version import __version__
 from . import figures as F
 from .render import SECTIONS, Report, Section, write_report
 
@@ -300,7 +300,7 @@ class Runs:
         """The run of `policies` (one per seat, or one for all) on the report's seed; a run
         asked for again, in whatever words (one name for all seats, the default knobs
         spelled out), comes from the cache. A bundled tuned policy is known by its name."""
-        from ..sim.tuning import resolve_policy
+        from ..sim.agents import resolve_policy
 
         games = games or self.games
         config = self.config(**knobs)
@@ -423,8 +423,8 @@ def report_seating(game: str, games: int, studies: list[str]):
     ladder's kernels instead of compiling their own (a flag only keeps code in a kernel: the
     games are the same either way); without it, none."""
     from ..analysis.ladder import default_field
+    from ..sim.agents import resolve_policy
     from ..sim.kernel import seating
-    from ..sim.tuning import resolve_policy
 
     if "ladder" not in studies:
         return seating([])
@@ -524,7 +524,7 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
                                   or value < min_games):
             raise InputError(f"{name} must be a whole number >= {min_games}, got {value!r}")
     if strong is not None:
-        from ..sim.tuning import resolve_policy
+        from ..sim.agents import resolve_policy
 
         strong = str(strong).strip()
         if strong != STRONG:

@@ -25,7 +25,6 @@ import pandas as pd
 from scipy import stats
 from tqdm import tqdm
 
-from .. import __version__
 from ..analysis.balance import ALPHA, holm
 from ..analysis.measures import Measure, MeasureSpec, measures
 from ..analysis.paired import ratio_difference, spread_difference, spread_interval, spread_value
@@ -34,6 +33,7 @@ from ..sim.provenance import PROVENANCE_FILE
 from ..sim.registry import get_game
 from ..sim.store import MANIFEST, chunk_plan
 from ..sim.sweep import SWEEP_FILE, load
+from ..version import __version__
 from . import figures as F
 from .render import SECTIONS, Report, Section, write_report
 

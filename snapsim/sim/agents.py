@@ -141,6 +141,15 @@ def policy_or_agent(spec, entry):
         raise
 
 
+def resolve_policy(game: str, spec):
+    """A line-up entry of `game` as the runner takes it: a Policy (built-in, bundled
+    `tuned-<N>p` or tuned-policy file), or a Python agent given as an object or
+    `module:object`."""
+    from .registry import get_game
+
+    return policy_or_agent(get_game(game), spec)
+
+
 def agent_rng(seed: int, game: int, seat: int) -> np.random.Generator:
     """The generator of the agent at `seat` in game `game` of the run keyed by `seed`."""
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(game, seat)))
@@ -152,13 +161,11 @@ def agent_rng(seed: int, game: int, seat: int) -> np.random.Generator:
 def new_game(game: str, config, seed: int, index: int, policies, rotate_seats: bool):
     """Game `index` of the run, the agents' places held by the game's default policy (which
     never moves for them)."""
-    from ..protocol import game_class
     from .registry import get_game
 
     spec = get_game(game)
     builtin = [spec.make_policy(spec.default_policy) if is_agent(p) else p for p in policies]
-    return game_class(game)(config, seed=seed, game=index, policies=builtin,
-                            rotate_seats=rotate_seats)
+    return spec.step(config, seed=seed, game=index, policies=builtin, rotate_seats=rotate_seats)
 
 
 def _code(choice) -> int | None:
@@ -209,10 +216,9 @@ def play(game: str, config, policies, seed: int, index: int, rotate_seats: bool)
     return g, seats
 
 
-def _record(api, game, out_i, out_f, row: int, seats) -> None:
-    """A finished game's rows, written by the batch kernel's own recorder (so the schema is
-    the batch's); Yosemite's, always two seats, takes no config."""
-    record = api._record
+def _record(record, game, out_i, out_f, row: int, seats) -> None:
+    """A finished game's rows, written by the batch kernel's own recorder `record` (so the
+    schema is the batch's); Yosemite's, always two seats, takes no config."""
     takes_config = getattr(record, "py_func", record).__code__.co_argcount == 6
     args = (game.state, game.config.to_array()) if takes_config else (game.state,)
     record(*args, out_i, out_f, row, seats)
@@ -225,21 +231,20 @@ def play_chunk(task) -> pd.DataFrame:
     from .registry import get_game
 
     spec = get_game(task.game)
-    api = importlib.import_module(f"snapsim.games.{spec.name}.api")
     n = spec.players(task.config)
     policies = list(task.policies)
-    out_i = np.zeros((task.count * n, len(api.INT_COLUMNS)), np.int64)
+    out_i = np.zeros((task.count * n, len(spec.result_columns)), np.int64)
     out_f = np.zeros(task.count * n)
     for done in range(task.count):
         try:
             game, seats = play(spec.name, task.config, policies, task.seed, task.first + done,
                                task.rotate_seats)
         except AgentError as exc:
-            exc.finished = result_table(api.INT_COLUMNS, out_i[:done * n], out_f[:done * n],
+            exc.finished = result_table(spec.result_columns, out_i[:done * n], out_f[:done * n],
                                         policies, task.first, n)
             raise
-        _record(api, game, out_i, out_f, done * n, seats)
-    return result_table(api.INT_COLUMNS, out_i, out_f, policies, task.first, n)
+        _record(spec.record, game, out_i, out_f, done * n, seats)
+    return result_table(spec.result_columns, out_i, out_f, policies, task.first, n)
 
 
 class StepBackend:

@@ -14,7 +14,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from .. import __version__
+from ..version import __version__
 from .registry import get_game
 
 PROVENANCE_FILE = "provenance.json"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,10 +14,10 @@ from ..errors import InputError
 
 
 def known_games() -> list[str]:
-    """Game packages shipped in snapsim.games (each registers itself when imported)."""
-    from .. import games
-
-    return sorted(m.name for m in pkgutil.iter_modules(games.__path__) if m.ispkg)
+    """Game packages shipped in snapsim.games (each registers itself when imported), found
+    without importing any of them."""
+    folders = importlib.util.find_spec("snapsim.games").submodule_search_locations
+    return sorted(m.name for m in pkgutil.iter_modules(folders) if m.ispkg)
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,13 @@ class GameSpec:
     load_components(path) -> a validated component set (for --components)
     report(out, games=, seed=, studies=, threads=, components=, progress=) -> index.html path
     measures: what a comparison of two component sets or rule variants measures
+    step: the step class (a `snapsim.protocol.GameState`): one decision at a time, for
+        Python agents, the human seat and the adapters
+    result_columns, record: the batch kernel's integer result columns and its recorder of a
+        finished game (`record(state[, config], out_i, out_f, row, seats)`), so a game played
+        step by step gives the batch's rows
+    policy_kinds: the built-in policy kinds by kind index ("random", "greedy", ...)
+    tuned_names() -> names of the game's bundled tuned policies, e.g. ["tuned-2p", "tuned-4p"]
     """
 
     name: str
@@ -41,6 +49,11 @@ class GameSpec:
     load_components: Callable[[str], object]
     report: Callable[..., object] | None = None
     measures: object = None  # analysis.measures.MeasureSpec: what `snapsim compare` measures
+    step: type | None = None
+    result_columns: tuple[str, ...] = ()
+    record: Callable[..., None] | None = None
+    policy_kinds: tuple[str, ...] = ()
+    tuned_names: Callable[[], list[str]] = list
 
 
 _GAMES: dict[str, GameSpec] = {}

@@ -16,7 +16,6 @@ import pandas as pd
 import pyarrow.parquet as pq
 from tqdm import tqdm
 
-from ..analysis.stats import add_sums, group_sums
 from ..errors import InputError
 from .agents import AgentError, StepBackend, is_agent, policy_or_agent
 from .backends import Task, check_backend, make_backend
@@ -24,6 +23,7 @@ from .checks import MAX_IN_MEMORY_GAMES, whole
 from .provenance import describe, provenance
 from .registry import get_game
 from .store import RunStore, chunk_plan
+from .sums import add_sums, group_sums
 from .variants import load_variant
 
 DEFAULT_CHUNK = 5_000

@@ -16,9 +16,9 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 
-from .. import __version__
 from ..errors import InputError
-from .provenance import _plain
+from ..version import __version__
+from .provenance import PROVENANCE_FILE, _plain
 
 MANIFEST = "manifest.json"
 
@@ -165,3 +165,22 @@ class RunStore:
     def chunk_paths(self) -> list[Path]:
         """The chunk files on disk, in game order."""
         return [self.folder / chunk_file(i) for i in sorted(self.done)]
+
+
+def check_out_free(out) -> None:
+    """Refuse an output folder that already holds files (another run's output is never
+    overwritten unless --force), before any game is played."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {str(out)!r} is a file; give a folder for the comparison")
+    if out.is_dir() and any(out.iterdir()):
+        prov = out / PROVENANCE_FILE
+        what = "another run's output"
+        try:
+            old = json.loads(prov.read_text())
+            what = (f"another run's output ({old.get('game')}, seed {old.get('seed')}, "
+                    f"{old.get('games')} games)")
+        except (OSError, ValueError, AttributeError):
+            pass
+        raise InputError(f"{out} already holds {what}; choose a new folder or add --force to "
+                         "replace it")

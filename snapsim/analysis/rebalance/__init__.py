@@ -9,10 +9,19 @@ command and its report are `snapsim.report.rebalance`.
 
 from .edits import Candidate, EditSpace, Var, edit_space
 from .evaluate import Evaluation, Evaluator, Journal
+from .samplers import sample_search
 from .search import OPTIMIZERS, Outcome, Plan, pareto, search
 from .targets import KINDS, Target, available, parse_targets
 from .verify import Verification, verify
 
+
+def optimise(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
+    """The search with the plan's optimiser: the surrogate (kept) or an optuna sampler."""
+    if plan.optimizer == "surrogate":
+        return search(evaluator, plan, seed)
+    return sample_search(evaluator, plan, seed)
+
+
 __all__ = ["KINDS", "OPTIMIZERS", "Candidate", "EditSpace", "Evaluation", "Evaluator",
            "Journal", "Outcome", "Plan", "Target", "Var", "Verification", "available",
-           "edit_space", "pareto", "parse_targets", "search", "verify"]
+           "edit_space", "optimise", "pareto", "parse_targets", "search", "verify"]

@@ -302,12 +302,8 @@ def screening_design(space: EditSpace, runs: int, seed: int) -> list[Candidate]:
 
 
 def search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
-    """Run the chosen optimiser; every evaluation goes through `evaluator` (cached and
+    """The surrogate search; every evaluation goes through `evaluator` (cached and
     journaled), so the same seed gives the same search and a resumed one ends the same."""
-    if plan.optimizer != "surrogate":
-        from .samplers import sample_search
-
-        return sample_search(evaluator, plan, seed)
     space = evaluator.space
     base = evaluator.base()
     evs = [base]

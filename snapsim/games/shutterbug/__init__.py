@@ -5,7 +5,7 @@ from .api import ShutterbugGame, make_policy, run_games
 from .components import load_components
 from .config import ShutterbugConfig
 
-GAME = register_game(__name__, ShutterbugConfig.from_knobs)
+GAME = register_game(__name__, ShutterbugConfig.from_knobs, ShutterbugGame)
 
 __all__ = ["GAME", "ShutterbugConfig", "ShutterbugGame",
            "load_components", "make_policy", "run_games"]

@@ -941,7 +941,7 @@ def on_base(kinds, params, players: int) -> None:
     """Give every `search` row of a line-up's parameter table with `base` = 1 the bundled
     tuned policy's interpreter parameters (those before `rollouts`) for `players` players, in
     place, so that where it does not search it plays the tuned move; none bundled: as given."""
-    from ...sim.tuning import bundled_tuned
+    from ..tuning import bundled_tuned
 
     rows = [i for i, kind in enumerate(kinds) if kind == SEARCH and params[i, P_BASE] == 1]
     tuned = bundled_tuned("shutterbug", f"tuned-{players}p") if rows else None

@@ -53,7 +53,7 @@ from ...sim.kernel import (
     randint,
     shifted,
 )
-from ...sim.tuning import read_tuned
+from ..tuning import read_tuned
 from . import engine as E
 from .plans import MAX_T, NEG, photo_p, reroll_search, search
 

@@ -1,4 +1,4 @@
-"""Snapshot's tuned policies: the game-generic tuner (`snapsim.sim.tuning`) bound to
+"""Snapshot's tuned policies: the game-generic tuner (`snapsim.games.tuning`) bound to
 Snapshot, with the names the rest of the package uses.
 
 The searched parameters (`SEARCHED`) are research risk, placements per turn, the risk
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...sim import tuning as T
 from ...sim.kernel import Policy
-from ...sim.tuning import TuneResult, save_tuned
+from .. import tuning as T
+from ..tuning import TuneResult, save_tuned
 
 __all__ = ["DATA", "SEARCHED", "TuneResult", "read_tuned", "save_tuned", "tune",
            "tuned_policies"]
@@ -28,7 +28,7 @@ def _policy(base: str, values, name: str = "candidate") -> Policy:
 def tune(players: int = 4, base: str = "greedy", field: str = "greedy", games: int = 1000,
          seed: int = 0, iterations: int = 4, popsize: int = 5, verify_games: int = 20_000,
          threads: int | None = None, components=None, **knobs) -> TuneResult:
-    """`snapsim.sim.tuning.tune` for Snapshot (default: 4 players)."""
+    """`snapsim.games.tuning.tune` for Snapshot (default: 4 players)."""
     return T.tune("snapshot", players, base, field, games, seed, iterations, popsize,
                   verify_games, threads, components, **knobs)
 

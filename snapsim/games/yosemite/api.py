@@ -30,7 +30,7 @@ from ...sim.kernel import (
     seated_kinds,
     shifted,
 )
-from ...sim.tuning import tuned_policy
+from ..tuning import tuned_policy
 from . import engine as E
 from . import policies as P
 from .components import ANIMALS

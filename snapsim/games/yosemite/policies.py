@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from ...sim.kernel import Param, as_floats, as_uints, kernel, next_u64, pointer, randint, shifted
-from ...sim.tuning import read_tuned
+from ..tuning import read_tuned
 from . import engine as E
 
 RANDOM, GREEDY, ROLLOUT, SEARCH = 0, 1, 2, 3

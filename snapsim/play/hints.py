@@ -10,7 +10,7 @@ move the built-in greedy policy would make.
 
 from __future__ import annotations
 
-from .protocol import GameState
+from ..protocol import GameState
 
 TOP_PREPARATIONS = 3
 
@@ -43,7 +43,7 @@ def situation(game: GameState, seat: int) -> dict:
 
 
 def research_hint(game: GameState, seat: int) -> list[str]:
-    from .games.snapshot.advisor import research_advice
+    from ..games.snapshot.advisor import research_advice
 
     r = research_advice(situation(game, seat), "your seat",
                         components=game.config.components)
@@ -55,7 +55,7 @@ def research_hint(game: GameState, seat: int) -> list[str]:
 
 
 def preparation_hint(game: GameState, seat: int) -> list[str]:
-    from .games.snapshot.advisor import advise
+    from ..games.snapshot.advisor import advise
 
     table = advise(situation(game, seat), "your seat", top=TOP_PREPARATIONS,
                    components=game.config.components).table
@@ -69,7 +69,7 @@ def preparation_hint(game: GameState, seat: int) -> list[str]:
 
 
 def reroll_hint(game: GameState, seat: int) -> list[str]:
-    from .games.snapshot.advisor import rerolls_table
+    from ..games.snapshot.advisor import rerolls_table
 
     comp, cost = game.config.components, game.config.reroll_cost
     obs = game.observation(seat)

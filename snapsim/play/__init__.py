@@ -2,7 +2,7 @@
 
 Each turn of yours shows what your seat may see (its observation only), the numbered legal
 moves in words, and with hints the numbers snapsim can compute for that seat now
-(snapsim.play_hints). The other seats' moves are shown in words as the game log writes them.
+(snapsim.play.hints). The other seats' moves are shown in words as the game log writes them.
 Type a move's number, or: auto (the built-in greedy policy plays your seat to the end),
 hints, quit, help. Ctrl-C or quit offers to save; a saved game loads and continues exactly as
 it would have (the position and the random streams are saved).
@@ -17,10 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import InputError
-from .protocol import GameState, game_class
-from .sim.agents import UserAgent, policy_or_agent
-from .sim.registry import get_game
+from ..errors import InputError
+from ..protocol import GameState, game_class
+from ..sim.agents import UserAgent, policy_or_agent
+from ..sim.registry import get_game
 
 SAVE_FORMAT = 1
 # a ShutterBug trade's tip, seen by the two traders only
@@ -203,7 +203,7 @@ def play(session: Session, read=input, write=print, save_to=None) -> int:
 
 
 def _play(session: Session, read, write, save_to) -> int:
-    from .play_hints import hints
+    from .hints import hints
 
     g = session.game
     while not g.is_terminal:

@@ -19,6 +19,10 @@ ShutterBug), so scipy's optimiser stays and no dependency is added.
 Tuned policies are data: `tuned-<N>p.toml` files. `snapsim tune` writes them where it is
 told (never into the installed package); the bundled ones live in each game's data folder
 and are made by analyses/tune_all.py.
+
+The tuner sits with the games: it reads each game's policies module, and the games read
+their bundled tuned policies through it; the layers below find a game's tuned policies in
+its registration (`GameSpec.tuned_names`).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ..errors import InputError
-from .kernel import Policy
+from ..sim.kernel import Policy
 
 # Searched parameters and ranges per game: around each default, inside the valid range.
 SEARCHED = {
@@ -89,7 +93,7 @@ def candidate(game: str, base: str, values, name: str = "candidate") -> Policy:
 
 def _wins(game: str, policy: Policy, field: str, players: int, games: int, seed: int,
           threads, config) -> tuple[float, int]:
-    from .runner import simulate
+    from ..sim.runner import simulate
 
     df = simulate(game, policies=[policy] + [field] * (players - 1), games=games, seed=seed,
                   threads=threads, config=config)
@@ -118,8 +122,8 @@ def tune(game: str, players: int | None = None, base: str = "greedy", field: str
 
     from ..analysis.balance import rate_vs
     from ..analysis.stats import wilson_interval
-    from .provenance import provenance
-    from .runner import prepare
+    from ..sim.provenance import provenance
+    from ..sim.runner import prepare
 
     spec, config, opponents = prepare(game, players, [field], components=components, **knobs)
     game = spec.name
@@ -229,7 +233,7 @@ def tuned_policy(game: str, spec) -> Policy | None:
     """`spec` as a Policy when it names a bundled tuned policy of `game` (`tuned-<N>p`) or a
     tuned-policy file (`path.toml`), with `:key=value` overrides either way; else None (a
     game's make_policy can start with `tuned_policy(game, spec) or ...`)."""
-    from .kernel import parse_policy
+    from ..sim.kernel import parse_policy
 
     if not isinstance(spec, str):
         return None
@@ -248,12 +252,3 @@ def tuned_policy(game: str, spec) -> Policy | None:
                        {**P.DEFAULT_PARAMS, name: params})
     return Policy(pol.name, P.KIND_NAMES.index(kind), pol.params)
 
-
-def resolve_policy(game: str, spec):
-    """A line-up entry of `game` as the runner takes it: a Policy (built-in, bundled
-    `tuned-<N>p` or tuned-policy file), or a Python agent given as an object or
-    `module:object`."""
-    from .agents import policy_or_agent
-    from .registry import get_game
-
-    return policy_or_agent(get_game(game), spec)

@@ -1,0 +1,119 @@
+"""`snapsim advise`: exact best moves for a Snapshot situation (prep, research, reroll)."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+from ..errors import InputError
+from ..sim.checks import whole
+from .common import Parser, emit
+
+
+def read_situation(path: str) -> dict:
+    """A situation file: TOML (.toml) or JSON (.json)."""
+    import tomllib
+    from pathlib import Path
+
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{p.name}: cannot read {path!r} ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{p.name}: is not UTF-8 text; save the situation as UTF-8 TOML or "
+                         "JSON") from None
+    try:
+        return json.loads(text) if p.suffix == ".json" else tomllib.loads(text)
+    except (ValueError, tomllib.TOMLDecodeError) as exc:
+        raise InputError(f"{p.name}: not valid {'JSON' if p.suffix == '.json' else 'TOML'} "
+                         f"({exc})") from None
+
+
+def _advise(args) -> None:
+    from pathlib import Path
+
+    from ..games.snapshot import advisor as A
+
+    if args.kind == "reroll":
+        animals = [_animal(a) for a in args.animal]
+        out = A.reroll_advice(args.stake, args.target, args.tokens, args.paid, args.reroll_cost,
+                              args.token_value, animals)
+        rows = out.pop("by_rerolls")
+        if args.format == "csv":  # one table: the decision on every row
+            rows = pd.DataFrame([out] * len(rows) or [out]).join(rows)
+        emit(rows, args.format, "Re-roll after a failed explore? (values in prestige, relative "
+                                 "to giving up now; exact over every payment from the supply "
+                                 "and the animals' tokens; rows: P(explored) after each further "
+                                 "re-roll)", _units(out, args.format, A.REROLL_UNITS))
+        return
+    whole(args.top, "--top", 1, A.MAX_TOP)
+    data, name = read_situation(args.situation), Path(args.situation).name
+    if args.kind == "research":
+        out = A.research_advice(data, name, components=args.components)
+        cards = out.pop("cards")
+        emit(cards.head(args.top), args.format, "Draw one more card or stop? (exact one-step "
+                                                 "lookahead over the unseen cards: best "
+                                                 "preparation after each; values in prestige)",
+              _units(out, args.format, A.RESEARCH_UNITS))
+        return
+    advice = A.advise(data, name, top=args.top, components=args.components)
+    table = advice.table.drop(columns="plan")
+    table.insert(0, "rank", range(1, len(table) + 1))
+    title = (f"Best preparations ({advice.searched:,} allocations searched; value = "
+             "expected_prestige (award and assignment gains included) - token_value x "
+             "expected_tokens_lost; P(photograph) unconditional: explored and photographed)")
+    if args.format == "json":
+        emit(table.drop(columns=A.ODDS_TEXT), "json",
+              extra=_units({"allocations_searched": advice.searched}, "json", A.PREP_UNITS))
+    else:
+        emit(table.drop(columns=A.ODDS_LISTS), args.format, title)
+
+
+def _units(summary: dict, fmt: str, units: dict) -> dict:
+    """JSON names each field's unit; the table's title already does."""
+    return {**summary, "units": units} if fmt == "json" else summary
+
+
+def _animal(text: str) -> tuple:
+    """--animal DICE,DIFFICULTY,VALUE,TOKENS (tokens on the card)."""
+    parts = text.split(",")
+    try:
+        if len(parts) != 4:
+            raise ValueError
+        return int(parts[0]), int(parts[1]), float(parts[2]), int(parts[3])
+    except ValueError:
+        raise InputError(f"--animal wants DICE,DIFFICULTY,VALUE,TOKENS, got {text!r}") from None
+
+
+def add(sub) -> None:
+    p = sub.add_parser("advise", help="exact best moves for a Snapshot situation")
+    kinds = p.add_subparsers(dest="kind", required=True, parser_class=Parser)
+    fmt = dict(choices=["table", "csv", "json"], default="table", help="output format")
+    for kind, text in (("prep", "rank every dice and token allocation"),
+                       ("research", "draw one more card or stop")):
+        q = kinds.add_parser(kind, help=text)
+        q.add_argument("situation", help="situation file (.toml or .json): table, tokens, "
+                                         "reserved, sideways, portfolio, assignment, seen, "
+                                         "token_value")
+        q.add_argument("--top", type=int, default=10, help="rows to show")
+        q.add_argument("--components", help="component TOML file (default: bundled)")
+        q.add_argument("--format", **fmt)
+        q.set_defaults(run=_advise)
+    q = kinds.add_parser("reroll", help="re-roll a failed explore or give up")
+    q.add_argument("--stake", type=float, default=0.0,
+                   help="expected value of the habitat's photographs once explored (those "
+                        "not given with --animal)")
+    q.add_argument("--animal", action="append", default=[], metavar="D,DIFF,VALUE,TOKENS",
+                   help="an animal with dice in the habitat: its dice, difficulty, value and "
+                        "tokens on the card, which may pay for re-rolls (repeatable)")
+    q.add_argument("--target", type=int, required=True, help="the habitat's explore value")
+    q.add_argument("--tokens", type=int, required=True, help="tokens in your supply")
+    q.add_argument("--paid", type=int, default=0, help="re-roll tokens already on the habitat")
+    q.add_argument("--reroll-cost", type=int, default=2, help="tokens per re-roll")
+    q.add_argument("--token-value", type=float, default=0.4,
+                   help="prestige one token left in the supply is worth")
+    q.add_argument("--format", **fmt)
+    q.set_defaults(run=_advise)
+

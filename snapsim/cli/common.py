@@ -1,0 +1,145 @@
+"""What the commands share: the one-line-error parser, number and policy lists, rule
+knobs, output tables and backend sizes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import pandas as pd
+
+from ..errors import InputError
+from ..sim.checks import whole
+
+
+class Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Every flag's help ends with its default, unless the text already names it."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if ("default" in text.lower() or action.default in (None, argparse.SUPPRESS)
+                or action.default is False or action.default == []):
+            return text
+        return super()._get_help_string(action)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports a bad command line in one line (no usage dump) with exit code 2."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", Help)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message):
+        raise InputError(f"{message} (see `{self.prog} --help`)")
+
+    def parse_known_args(self, args=None, namespace=None):
+        """Parse, refusing a blank value given to any flag or argument (`--out ''`)."""
+        ns, rest = super().parse_known_args(args, namespace)
+        for action in self._actions:
+            value = getattr(ns, action.dest, None)
+            if value is action.default:
+                continue
+            if any(isinstance(v, str) and not v.strip()
+                   for v in (value if isinstance(value, list) else [value])):
+                name = action.option_strings[-1] if action.option_strings else action.dest
+                self.error(f"{name} is empty: give a value or leave it out")
+        return ns, rest
+
+
+MAX_LIST = 1000  # numbers in one list (a table of more rows is never what was meant)
+
+
+def policy_list(text: str | None) -> list[str] | None:
+    """--policies as a list of specs (None when the flag is not given)."""
+    if text is None:
+        return None
+    specs = [p for p in (s.strip() for s in text.split(",")) if p]
+    if not specs:
+        raise InputError("--policies is empty: give policy specs, e.g. greedy,random, or leave "
+                         "--policies out")
+    return specs
+
+
+def int_list(text: str) -> list[int]:
+    """Parse "2", "1-3" or "0,2,4-6" into a list of at most MAX_LIST integers."""
+    out: list[int] = []
+    for part in str(text).split(","):
+        part = part.strip()
+        lo, sep, hi = part.partition("-")
+        try:
+            if sep and lo:
+                a, b = int(lo), int(hi)
+                if b < a:
+                    raise ValueError
+                out.extend(range(a, min(b, a + MAX_LIST) + 1))
+            else:
+                out.append(int(part))
+        except ValueError:
+            raise InputError(f"{text!r} is not a number list; write e.g. 2 or 1-3 or 0,2,4-6") \
+                from None
+    if len(out) > MAX_LIST:
+        raise InputError(f"{text!r} lists more than {MAX_LIST} numbers; at most {MAX_LIST} "
+                         "fit in one list")
+    return out
+
+
+def emit(df: pd.DataFrame, fmt: str, title: str = "", extra: dict | None = None) -> None:
+    if fmt == "csv":
+        sys.stdout.write(df.to_csv(index=False))
+    elif fmt == "json":
+        payload = {"rows": json.loads(df.to_json(orient="records", double_precision=15))}
+        if extra:
+            payload = {**extra, **payload}
+        sys.stdout.write(json.dumps(payload, indent=2) + "\n")
+    else:
+        if title:
+            print(title)
+        for k, v in (extra or {}).items():
+            print(f"  {k}: {v:.6g}" if isinstance(v, float) else f"  {k}: {v}")
+        print(df.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+
+
+def parse_knob(text: str) -> tuple[str, object]:
+    """`--set name=value`: value read as bool, int, float or a comma list of ints."""
+    key, sep, raw = text.partition("=")
+    key, raw = key.strip(), raw.strip()
+    if not sep or not key or not raw:
+        raise InputError(f"--set {text!r}: write NAME=VALUE, e.g. --set photo_target=8")
+    low = raw.lower()
+    if low in ("true", "yes", "on"):
+        return key, True
+    if low in ("false", "no", "off"):
+        return key, False
+    if "," in raw:
+        return key, tuple(int_list(raw))
+    for cast in (int, float):
+        try:
+            return key, cast(raw)
+        except ValueError:
+            pass
+    raise InputError(f"--set {text!r}: {raw!r} is not a number, true/false or number list")
+
+
+def read_knobs(args) -> dict:
+    from ..sim import get_game
+
+    knobs = dict(parse_knob(t) for t in args.set)
+    if "players" in knobs:
+        raise InputError("--set players=...: the player count is --players, not a rule knob")
+    if getattr(args, "components", None):  # a variant file: its [knobs] are played too
+        get_game(args.game)  # an unknown game is named before the file
+        knobs["components"] = args.components
+    return knobs
+
+
+MAX_WORKERS = 1024  # threads or processes of one run
+
+
+def check_backend_sizes(args) -> None:
+    """Threads and worker processes: at least one, and not more than any machine runs."""
+    for name in ("threads", "workers"):
+        if getattr(args, name, None) is not None:
+            whole(getattr(args, name), f"--{name}", 1, MAX_WORKERS)
+

@@ -1,0 +1,38 @@
+"""`snapsim play`: a seat at the terminal against the built-in players."""
+
+from __future__ import annotations
+
+from ..sim.checks import whole
+
+
+def _play(args) -> int:
+    from ..play import load, new_session, play
+
+    if args.load:
+        session = load(args.load, args.game)
+    else:
+        whole(args.seed, "--seed", 0)
+        session = new_session(args.game, args.players, args.seat, args.opponents, args.seed,
+                              args.hints)
+    if args.hints:
+        session.hints = True
+    return play(session, save_to=args.save or args.load)
+
+
+def add(sub) -> None:
+    p = sub.add_parser("play", help="play a seat at the terminal against the built-in players")
+    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
+    p.add_argument("--players", type=int, help="number of players (default: the game's usual "
+                                               "count)")
+    p.add_argument("--seat", type=int, default=1, help="your seat, 1 = P1")
+    p.add_argument("--opponents", default="greedy",
+                   help="the other seats: one policy spec for all or one per seat, "
+                        "comma-separated (e.g. tuned-4p, search for Snapshot, module:object)")
+    p.add_argument("--hints", action="store_true", help="show the numbers snapsim computes "
+                                                        "for your seat at each decision")
+    p.add_argument("--seed", type=int, default=0, help="root seed: same seed, same game")
+    saving = p.add_mutually_exclusive_group()
+    saving.add_argument("--save", help="save the game to this file on quit or Ctrl-C")
+    saving.add_argument("--load", help="continue a saved game (its settings are used)")
+    p.set_defaults(run=_play)
+
