@@ -41,6 +41,7 @@ from ..analysis.rebalance import (
     verify,
 )
 from ..analysis.rebalance.evaluate import JOURNAL
+from ..analysis.rebalance.search import LEVELS
 from ..analysis.rebalance.targets import KINDS, Target, items
 from ..analysis.rebalance.verify import FRESH
 from ..errors import InputError
@@ -51,7 +52,7 @@ from ..sim.locks import LOCK, exclusive
 from ..sim.provenance import PROVENANCE_FILE, components_record
 from ..sim.registry import get_game
 from ..sim.runner import simulate_many
-from ..sim.variants import file_tables, load_variant
+from ..sim.variants import file_tables, load_variant, parse_knobs, variant_text
 from ..version import __version__
 from . import figures as F
 from .render import Report, Section, write_report
@@ -266,15 +267,16 @@ class Rebalance:
                     "each target's value before and after with 95% intervals.")
         s.findings = self.verdict() + self.notes
         checks = self.checks_table()
-        s.tables["targets"] = checks
+        if len(checks):
+            s.tables["targets"] = checks
         s.save(out)
         s = Section("1-front", 1, "Smallest changes against balance (Pareto front)",
                     "For each cost (printed values changed), the best balance found: the worst "
                     "target's value over its tolerance (at most 1: every target met), as the "
                     "search measured it and as verification measured it again.")
         front = self.pareto
-        s.tables["pareto"] = front
         if len(front):
+            s.tables["pareto"] = front
             s.figure("pareto", F.pareto_front(front, self.evaluations_table(), note),
                      "Worst target value over its tolerance against the number of changed "
                      "values: every candidate the search played (grey), the verified front "
@@ -286,14 +288,19 @@ class Rebalance:
         s = Section("2-ablation", 2, "Each change's own contribution (ablation)",
                     "The recommended patch played again without one change at a time, under "
                     "greedy play: how far each target moves back without it.")
-        s.tables["ablation"] = self.ablation_table()
-        s.findings = [f"{k}{v}" for k, v in self.change_effects().items()]
+        ablation = self.ablation_table()
+        if len(ablation):
+            s.tables["ablation"] = ablation
+            s.findings = [f"{k}{v}" for k, v in self.change_effects().items()]
+        else:
+            s.findings = ["The patch is one change (or none): its effect is the patch's, in the "
+                          "verdict."]
         s.save(out)
         s = Section("3-comparison", 3, "The patch against the base game, every measure",
                     "The paired comparison of `snapsim compare` for the recommended patch under "
                     "greedy play (the same numbers `snapsim compare --variant patch.toml` gives "
                     "on these deals).")
-        if self.recommended is not None:
+        if self.recommended is not None and len(self.verified[self.recommended].table):
             s.tables["comparison"] = self.verified[self.recommended].table
         s.save(out)
         self.evaluations_table().to_csv(out / "evaluations.csv", index=False)
@@ -382,45 +389,14 @@ def _checks_text(checks: pd.DataFrame, column: str) -> str:
 
 def patch_text(result: Rebalance) -> str:
     """The base variant file with the recommended changes written in: each changed line
-    commented with its old value and measured effect, a header listing them all, and the
-    knobs in [knobs] / [knobs.players.N]."""
-    import tomlkit
-
+    commented with its old value, a header listing every change with its measured effect,
+    and the knobs in [knobs] / [knobs.players.N]."""
     space = result.space
     cand = result.verified[result.recommended].cand
-    doc = tomlkit.parse(Path(space.base.path).read_text())
     effects = result.change_effects()
-    new_tables = space.tables_of(cand)
-    for key, value in cand:
-        var = space.vars[key]
-        if var.knob:
-            continue
-        *parents, last = var.path
-        node = doc
-        for step in parents:
-            node = node[step]
-        node[last] = value
-        item = _commentable(doc, var.path)
-        if item is not None:
-            item.comment(f"rebalance: was {var.base}")
-    if "knobs" in new_tables:
-        knobs = tomlkit.table()
-        for name, value in new_tables["knobs"].items():
-            if name == "players":
-                continue
-            knobs.add(name, value)
-        per = new_tables["knobs"].get("players", {})
-        if per:
-            players = tomlkit.table(is_super_table=True)
-            for n, table in per.items():
-                t = tomlkit.table()
-                for name, value in table.items():
-                    t.add(name, value)
-                players.add(n, t)
-            knobs.add("players", players)
-        if "knobs" in doc:
-            del doc["knobs"]
-        doc.add("knobs", knobs)
+    changes = [(space.vars[k].path, v, f"rebalance: was {space.vars[k].base}")
+               for k, v in cand if not space.vars[k].knob]
+    knobs = parse_knobs(space.game, space.tables_of(cand).get("knobs"), "patch")
     v = result.verified[result.recommended]
     head = [f"rebalance: the recommended patch of `snapsim rebalance {result.game}`, "
             f"snapsim {__version__}",
@@ -430,38 +406,7 @@ def patch_text(result: Rebalance) -> str:
             f"{'every target met' if v.met else 'a target is still missed'}",
             "changes, each with its own effect (the patch without it, under greedy play):"]
     head += [f"  {c}{effects.get(c, '')}" for c in space.changes(cand)]
-    lines = "".join(f"# {h}\n" for h in head)
-    return lines + "\n" + tomlkit.dumps(doc)
-
-
-def _commentable(doc, path):
-    """The TOML item at `path` when it can carry a comment (a key of a table, not an element
-    of an inline array), else None."""
-    node = doc
-    for step in path[:-1]:
-        node = node[step]
-    if isinstance(path[-1], int):  # an array element: comment the array's own line
-        path = path[:-1]
-        node = doc
-        for step in path[:-1]:
-            node = node[step]
-    try:
-        item = node[path[-1]]
-    except (KeyError, IndexError, TypeError):
-        return None
-    return item if hasattr(item, "comment") and not _inline(doc, path) else None
-
-
-def _inline(doc, path) -> bool:
-    """Whether an item sits inside an inline table or array (where comments cannot go)."""
-    import tomlkit.items as ti
-
-    node = doc
-    for step in path[:-1]:
-        node = node[step]
-        if isinstance(node, ti.InlineTable | ti.Array):
-            return True
-    return False
+    return variant_text(space.base.path, changes, knobs, head)
 
 
 # ---------------------------------------------------------------- running it
@@ -477,7 +422,7 @@ def _players(spec, players) -> tuple[int, ...]:
         raise InputError(f"players must be a player count or a list of them, got {players!r}")
     out = []
     for n in players:
-        whole(n, "players", min(counts), max(counts))
+        whole(n, "players", 1)
         if n not in counts:
             raise InputError(f"{spec.name} is rebalanced at {', '.join(map(str, counts))} "
                              f"players, not {n}")
@@ -588,7 +533,7 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
               workers: int | None = None, scheduler: str | None = None,
               optimizer: str = "surrogate", cost: str = "values",
               verify_games: int | None = None, evaluations: int | None = None,
-              max_cost: int = 12, progress: bool = False) -> Rebalance:
+              max_cost: int = 20, progress: bool = False) -> Rebalance:
     """Search the smallest changes that bring `game` within `targets`, then verify them.
 
     Parameters
@@ -724,7 +669,7 @@ def _run(game, tlist, space, seed, threads, workers, scheduler, budget, games, o
     checks_of_base = None
     with tqdm(total=0, unit="candidate", desc=f"{game} rebalance: verification",
               disable=not progress) as bar:
-        front = [e for e in outcome.front if e.cand]
+        front = _near_front(outcome, space, tlist, cost == "size")
         labels = {f"front {i + 1}": e.cand for i, e in enumerate(front)}
         bar.total += len(labels) + 1
         bar.refresh()
@@ -808,6 +753,38 @@ class _Bar:
         self.bar.update(k)
 
 
+NEAR = 3  # candidates verified per cost of the front: its point and those within its noise
+
+
+def _near_front(outcome: Outcome, space: EditSpace, targets, size: bool) -> list:
+    """The front's points, each with up to NEAR - 1 others of the same cost whose worst ratio
+    is within twice the search's noise of it: at the search's n two candidates that close
+    cannot be told apart, and verification on more games decides between them."""
+    valid = [e for e in outcome.evaluations if e.invalid is None and e.cand
+             and math.isfinite(e.ratio)]
+    out = []
+    for point in (e for e in outcome.front if e.cand):
+        c = space.cost(point.cand, size)
+        near = sorted((e for e in valid if space.cost(e.cand, size) == c
+                       and e.ratio <= point.ratio + 2 * _noise(e, targets)),
+                      key=lambda e: e.ratio)
+        out += [e for e in [point, *near] if e.cand not in {x.cand for x in out}][:NEAR]
+    return out
+
+
+def _noise(ev, targets) -> float:
+    """A candidate's worst ratio's standard error, roughly: each item's paired error from the
+    base game over the square root of two (one side's share), over its target's half-width."""
+    by_kind = {t.kind: t for t in targets}
+    worst = 0.0
+    for (n, kind), se in ev.se.items():
+        t = by_kind[kind]
+        scale = t.tolerance() if KINDS[kind].shape == "spread" else t.band(n)[1]
+        if scale > 0 and len(se) and np.isfinite(se).any():
+            worst = max(worst, float(np.nanmax(se)) / math.sqrt(2) / scale)
+    return worst
+
+
 def _more_candidates(outcome: Outcome, space: EditSpace, size: bool, seen: set) -> list:
     """Candidates the search measured as meeting every target, beyond the front's, cheapest
     first: verified when no front point held on fresh deals."""
@@ -827,11 +804,12 @@ def _make_plan(space, tlist, seed, threads, workers, scheduler, budget, games, o
     rounds = 8
     counts = len(space.players)
     vgames = verify_games or min(MAX_VERIFY, max(MIN_VERIFY, 2 * chosen))
-    expected = 1 + screen + rounds * (max_cost + 1)
+    levels = 1 + sum(1 for k in LEVELS if k <= max_cost)
+    expected = 1 + screen + rounds * levels
     cap = evaluations
     if budget is not None:
         seconds = budget * 60
-        verify_cost = vgames * counts * per_game * (2 * (max_cost + 1) + 4)
+        verify_cost = vgames * counts * per_game * (levels + EXTRA_VERIFY + 4)
         search_seconds = max(seconds * SEARCH_SHARE, seconds - verify_cost)
         per_eval = chosen * counts * per_game
         if games is None and expected * per_eval > search_seconds:

@@ -139,8 +139,10 @@ class EditSpace:
         return total
 
     def changes(self, cand: Candidate) -> list[str]:
-        """Each change of a candidate in plain words."""
-        return [self.vars[key].change(value) for key, value in cand]
+        """Each change of a candidate in plain words, in the order the spaces were given."""
+        order = {key: i for i, key in enumerate(self.vars)}
+        return [self.vars[key].change(value)
+                for key, value in sorted(cand, key=lambda c: order[c[0]])]
 
 
 # ---------------------------------------------------------------- parsing the specs

@@ -16,7 +16,7 @@ import math
 from ...errors import InputError
 from .edits import candidate
 from .evaluate import Evaluator
-from .search import Budget, Outcome, Plan, pareto, screening_design
+from .search import LEVELS, Budget, Outcome, Plan, pareto, screening_design
 
 
 def _optuna():
@@ -45,7 +45,10 @@ def sample_search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
              for v in space.vars.values()}
     base = evaluator.base()
     evs = [base]
-    total = plan.evaluations or (plan.screen + plan.rounds * (plan.max_cost + 1))
+    if base.ratio <= 1.0:  # already within every target on the search's deals
+        return Outcome(evs, pareto(evs, space, size), "base meets the targets")
+    levels = 1 + sum(1 for k in LEVELS if k <= plan.max_cost)
+    total = plan.evaluations or (plan.screen + plan.rounds * levels)
     budget = Budget(total, evaluator)
     for cand in screening_design(space, plan.screen, seed):
         study.enqueue_trial({k: v for k, v in cand})

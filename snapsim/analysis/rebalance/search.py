@@ -50,7 +50,7 @@ class Plan:
     games: int
     screen: int
     rounds: int = 8
-    max_cost: int = 12
+    max_cost: int = 20
     size_cost: bool = False
     optimizer: str = "surrogate"
     evaluations: int | None = None  # a cap on candidates played (the budget's)
@@ -161,11 +161,11 @@ def _blocks(keys, ev_values, targets: list[Target]):
 
 
 def propose(model: Surrogate, anchor: Evaluation, targets: list[Target], cost_limit: float,
-            size: bool, exclude: set, min_cost: bool = False) -> Candidate | None:
-    """The candidate of cost at most `cost_limit` whose predicted worst ratio is least (or,
-    with `min_cost`, the cheapest predicted to meet every target with a margin), predicted
-    from `anchor`'s measured items plus the model's change; None when the programme has
-    no new solution."""
+            size: bool, exclude: set, min_cost: bool = False):
+    """(candidate, predicted worst ratio) of cost at most `cost_limit` whose predicted
+    worst ratio is least (or, with `min_cost`, the cheapest predicted to meet every target
+    with a margin), predicted from `anchor`'s measured items plus the model's change; None
+    when the programme has no solution."""
     options = [(vi, value) for vi, var in enumerate(model.vars) for value in var.values]
     nz = len(options)
     if nz == 0:
@@ -265,11 +265,11 @@ def propose(model: Surrogate, anchor: Evaluation, targets: list[Target], cost_li
     lb[s_col] = 0.0
     res = milp(c, constraints=LinearConstraint(np.array(rows), lo, hi),
                integrality=integrality, bounds=Bounds(lb, ub),
-               options={"time_limit": 5.0, "presolve": True})
+               options={"time_limit": 2.0, "presolve": True, "mip_rel_gap": 1e-3})
     if res.x is None:
         return None
     chosen = [options[j] for j in np.flatnonzero(res.x[:nz] > 0.5)]
-    return candidate({model.vars[vi].key: value for vi, value in chosen})
+    return candidate({model.vars[vi].key: value for vi, value in chosen}), float(res.x[s_col])
 
 
 # ---------------------------------------------------------------- the search
@@ -307,6 +307,8 @@ def search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
     space = evaluator.space
     base = evaluator.base()
     evs = [base]
+    if base.ratio <= 1.0:  # already within every target on the search's deals
+        return Outcome(evs, pareto(evs, space, plan.size_cost), "base meets the targets")
     budget = Budget(plan.evaluations, evaluator)
     design = screening_design(space, plan.screen, seed)
     evs += evaluator.evaluate(budget.take(design))
@@ -319,19 +321,7 @@ def search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
             stopped = "budget"
             break
         model.fit(evs, base)
-        proposals = []
-        anchor_for = _anchors(evs, space, plan.size_cost)
-        limits = sorted({min(k, plan.max_cost) for k in range(1, plan.max_cost + 1)})
-        for k in limits:
-            anchor = anchor_for(k)
-            cand = _valid_proposal(model, anchor, evaluator.targets, k, plan.size_cost,
-                                   played | set(proposals), space)
-            if cand is not None and cand not in proposals:
-                proposals.append(cand)
-        cheapest = _valid_proposal(model, base, evaluator.targets, math.inf, plan.size_cost,
-                                   played | set(proposals), space, min_cost=True)
-        if cheapest is not None and cheapest not in proposals:
-            proposals.append(cheapest)
+        proposals = _round(model, base, evs, evaluator.targets, plan, played, space)
         if not proposals:
             break
         new = evaluator.evaluate(budget.take(proposals))
@@ -341,6 +331,35 @@ def search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
             stopped = "budget"
             break
     return Outcome(evs, pareto(evs, space, plan.size_cost), stopped)
+
+
+LEVELS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50)  # costs proposed at
+
+
+def _round(model, base, evs, targets, plan: Plan, played: set, space) -> list[Candidate]:
+    """One round of proposals: the cheapest candidate predicted to meet every target (with a
+    margin), then for each cost level below it the least unbalanced one, until more changes
+    stop helping by the model."""
+    size = plan.size_cost
+    proposals: list[Candidate] = []
+    found = _valid_proposal(model, base, targets, math.inf, size, played, space, min_cost=True)
+    ceiling = plan.max_cost
+    if found is not None:
+        proposals.append(found[0])
+        ceiling = min(ceiling, space.cost(found[0], size) - 1)
+    anchor_for = _anchors(evs, space, size)
+    best = math.inf
+    for k in (k for k in LEVELS if k <= ceiling):
+        got = _valid_proposal(model, anchor_for(k), targets, k, size, played, space)
+        if got is None:
+            continue
+        cand, predicted = got
+        if cand not in proposals:
+            proposals.append(cand)
+        if predicted >= best - 1e-3:
+            break  # one more change does not help, by the model
+        best = predicted
+    return proposals
 
 
 def _anchors(evs: list[Evaluation], space: EditSpace, size: bool):
@@ -354,17 +373,18 @@ def _anchors(evs: list[Evaluation], space: EditSpace, size: bool):
 
 
 def _valid_proposal(model, anchor, targets, limit, size, played, space, min_cost=False,
-                    tries: int = 6) -> Candidate | None:
-    """A new proposal the game's validator accepts: one already played or refused is
-    excluded and the programme solved again (a few times; exclusions are added only as
-    they are met, which keeps the programme small)."""
+                    tries: int = 2):
+    """(candidate, predicted worst ratio) of a new proposal the game's validator accepts:
+    one already played or refused is excluded and the programme solved again once
+    (exclusions are added only as they are met, which keeps the programme small)."""
     exclude: set = set()
     for _ in range(tries):
-        cand = propose(model, anchor, targets, limit, size, exclude, min_cost)
-        if cand is None or not cand:
+        got = propose(model, anchor, targets, limit, size, exclude, min_cost)
+        if got is None or not got[0]:
             return None
+        cand = got[0]
         if cand not in played and space.valid(cand) is None:
-            return cand
+            return got
         exclude.add(cand)
     return None
 
