@@ -418,3 +418,27 @@ def test_the_optuna_samplers_search_the_same_space(optimizer):
                   optimizer=optimizer, games=400, verify_games=1000, evaluations=30,
                   strong=None, seed=2)
     assert r.plan.optimizer == optimizer and len(r.outcome.evaluations) <= 31
+
+
+def test_a_change_the_patch_does_not_need_is_taken_out(tmp_path, monkeypatch):
+    """A search whose best patch carries a change that does nothing for the target: the
+    ablation shows every target still met without it, and the patch is kept without it."""
+    import snapsim.report.rebalance as R
+    from snapsim.analysis.rebalance import Outcome
+
+    plant = plants("yosemite")[0]  # the second player starts with no fish
+    path = plant.write(tmp_path)
+    seat2 = "start_fish (2 players) seat 2"
+    padded = candidate({seat2: 2, "knob wilds": False})
+
+    def fake(evaluator, plan, seed):
+        base = evaluator.base()
+        (ev,) = evaluator.evaluate([padded])
+        return Outcome([base, ev], [base, ev])
+
+    monkeypatch.setattr(R, "optimise", fake)
+    r = rebalance("yosemite", list(plant.targets), ["start_fish:±2", "knob:wilds"],
+                  components=path, **SMALL)
+    assert r.met
+    assert r.verified[r.recommended].cand == candidate({seat2: 2})
+    assert "not needed" in r.summary()

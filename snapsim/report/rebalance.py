@@ -42,7 +42,7 @@ from ..analysis.rebalance import (
 )
 from ..analysis.rebalance.evaluate import JOURNAL
 from ..analysis.rebalance.search import LEVELS
-from ..analysis.rebalance.targets import KINDS, Target, items
+from ..analysis.rebalance.targets import KINDS, Target, check_items, items, kind_of
 from ..analysis.rebalance.verify import FRESH
 from ..errors import InputError
 from ..sim.agents import resolve_policy
@@ -171,10 +171,13 @@ class Rebalance:
             lines.append("before: " + _checks_text(self.base_checks, "baseline"))
         lines += self.verdict()
         lines += self.notes
-        front = [f"{int(r.cost)} → {r.verified_ratio:.2f}{' (met)' if r.met else ''}"
-                 for r in self.pareto.itertuples()]
-        if front:
-            lines.append("verified front (cost → worst value/tolerance): " + "; ".join(front))
+        table = self.pareto
+        if len(table):
+            best = table.sort_values("verified_ratio").groupby("cost", sort=True).head(1)
+            front = [f"{int(r.cost)} → {r.verified_ratio:.2f}{' (met)' if r.met else ''}"
+                     for r in best.sort_values("cost").itertuples()]
+            lines.append("verified, best per cost (changes → worst value/tolerance): "
+                         + "; ".join(front))
         return "\n".join(lines)
 
     def verdict(self) -> list[str]:
@@ -354,7 +357,8 @@ class Rebalance:
                 f"{p.get('strong') or 'no strong line-up'}.")
 
 
-def _unit(game: str, kind: str) -> str:
+def _unit(game: str, key: str) -> str:
+    kind = kind_of(key)
     unit = KINDS[kind].unit
     if kind == "length":
         return " " + (get_game(game).measures.length or "rounds")
@@ -378,7 +382,7 @@ def _checks_text(checks: pd.DataFrame, column: str) -> str:
         lo = getattr(r, "baseline_ci_low" if column == "baseline" else "ci_low")
         hi = getattr(r, "baseline_ci_high" if column == "baseline" else "ci_high")
         ok = getattr(r, "baseline_ratio" if column == "baseline" else "ratio") <= 1
-        unit = " pp" if KINDS[r.target].unit == "pp" else ""
+        unit = " pp" if KINDS[kind_of(r.target)].unit == "pp" else ""
         out.append(f"{r.target} ({r.players}p) {v:.2f}{unit} [{lo:.2f}, {hi:.2f}] "
                    f"({r.tolerance.split('=', 1)[1]}: {'met' if ok else 'missed'})")
     return "; ".join(out)
@@ -604,6 +608,7 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
     check_backend(threads, workers, scheduler)
     tlist = parse_targets(game, targets)
     base = load_variant(game, components)
+    check_items(tlist, base.components)
     counts = _players(spec, players)
     for n in counts:
         base.config(n)
@@ -669,8 +674,7 @@ def _run(game, tlist, space, seed, threads, workers, scheduler, budget, games, o
     checks_of_base = None
     with tqdm(total=0, unit="candidate", desc=f"{game} rebalance: verification",
               disable=not progress) as bar:
-        front = _near_front(outcome, space, tlist, cost == "size")
-        labels = {f"front {i + 1}": e.cand for i, e in enumerate(front)}
+        labels = _near_front(outcome, space, tlist, cost == "size")
         bar.total += len(labels) + 1
         bar.refresh()
         verified = verify(space, tlist, {"base": (), **labels}, greedy, default, vgames, vseed,
@@ -697,28 +701,37 @@ def _run(game, tlist, space, seed, threads, workers, scheduler, budget, games, o
             recommended = min(verified, key=lambda k: (verified[k].ratio,
                                                        space.cost(verified[k].cand)))
         if recommended is not None:
+            def run(cands, lineup=greedy, name=default, tables=False):
+                bar.total += len(cands)
+                bar.refresh()
+                got = verify(space, tlist, cands, lineup, name, vgames, vseed, threads,
+                             workers, scheduler, tables=tables)
+                bar.update(len(cands))
+                return got
+
+            # take out each change in turn; one whose removal still meets every target is
+            # not needed, and the cheaper patch is kept (and taken apart again)
+            pruned = 0
+            while len(verified[recommended].cand) > 1:
+                patch = verified[recommended].cand
+                ablation = run({f"without {space.vars[k].change(v)}":
+                                tuple(c for c in patch if c != (k, v)) for k, v in patch})
+                spare = [k for k, v in ablation.items() if v.met]
+                if not verified[recommended].met or not spare:
+                    break
+                pruned += 1
+                best = min(spare, key=lambda k: ablation[k].ratio)
+                recommended = f"pruned {pruned}"
+                verified[recommended] = ablation[best]
+                ablation = {}
+            if pruned:
+                notes.append(f"the search's patch carried {pruned} change(s) that verification "
+                             "showed were not needed; they are left out")
             patch = verified[recommended].cand
-            bar.total += 1
-            bar.refresh()
-            verified[recommended] = verify(space, tlist, {recommended: patch}, greedy,
-                                           default, vgames, vseed, threads, workers,
-                                           scheduler, tables=True)[recommended]
-            bar.update(1)
+            verified[recommended] = run({recommended: patch}, tables=True)[recommended]
             if strong_of is not None:
-                bar.total += 1
-                bar.refresh()
-                strong_v = verify(space, tlist, {recommended: patch},
-                                  lambda n: [strong_of[n]] * n, strong_name, vgames, vseed,
-                                  threads, workers, scheduler)[recommended]
-                bar.update(1)
-            if len(patch) > 1:
-                without = {f"without {space.vars[k].change(v)}":
-                           tuple(c for c in patch if c != (k, v)) for k, v in patch}
-                bar.total += len(without)
-                bar.refresh()
-                ablation = verify(space, tlist, without, greedy, default, vgames, vseed,
-                                  threads, workers, scheduler)
-                bar.update(len(without))
+                strong_v = run({recommended: patch}, lambda n: [strong_of[n]] * n,
+                               strong_name)[recommended]
     if outcome.stopped == "budget":
         notes.append(f"the search stopped at its budget of {plan['evaluations']:,} candidates "
                      "(--budget or --evaluations): a larger one may find a cheaper patch")
@@ -762,24 +775,29 @@ def _near_front(outcome: Outcome, space: EditSpace, targets, size: bool) -> list
     cannot be told apart, and verification on more games decides between them."""
     valid = [e for e in outcome.evaluations if e.invalid is None and e.cand
              and math.isfinite(e.ratio)]
-    out = []
-    for point in (e for e in outcome.front if e.cand):
+    out: dict = {}
+    for i, point in enumerate((e for e in outcome.front if e.cand), start=1):
         c = space.cost(point.cand, size)
         near = sorted((e for e in valid if space.cost(e.cand, size) == c
-                       and e.ratio <= point.ratio + 2 * _noise(e, targets)),
-                      key=lambda e: e.ratio)
-        out += [e for e in [point, *near] if e.cand not in {x.cand for x in out}][:NEAR]
+                       and e.ratio <= point.ratio + 2 * _noise(e, targets)
+                       and e.cand != point.cand), key=lambda e: e.ratio)
+        out[f"front {i}"] = point.cand
+        seen = set(out.values())
+        for j, e in enumerate((e for e in near if e.cand not in seen), start=1):
+            if j >= NEAR:
+                break
+            out[f"front {i}, near {j}"] = e.cand
     return out
 
 
 def _noise(ev, targets) -> float:
     """A candidate's worst ratio's standard error, roughly: each item's paired error from the
     base game over the square root of two (one side's share), over its target's half-width."""
-    by_kind = {t.kind: t for t in targets}
+    by_key = {t.key: t for t in targets}
     worst = 0.0
-    for (n, kind), se in ev.se.items():
-        t = by_kind[kind]
-        scale = t.tolerance() if KINDS[kind].shape == "spread" else t.band(n)[1]
+    for (n, key), se in ev.se.items():
+        t = by_key[key]
+        scale = t.tolerance() if KINDS[t.kind].shape == "spread" else t.band(n)[1]
         if scale > 0 and len(se) and np.isfinite(se).any():
             worst = max(worst, float(np.nanmax(se)) / math.sqrt(2) / scale)
     return worst

@@ -151,11 +151,11 @@ class Surrogate:
 
 def _blocks(keys, ev_values, targets: list[Target]):
     """(key, target, slice) of each target's items in the stacked response."""
-    by_kind = {t.kind: t for t in targets}
+    by_key = {t.key: t for t in targets}
     out, start = [], 0
     for key in keys:
         k = len(ev_values[key])
-        out.append((key, by_kind[key[1]], slice(start, start + k)))
+        out.append((key, by_key[key[1]], slice(start, start + k)))
         start += k
     return out
 
