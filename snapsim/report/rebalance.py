@@ -382,9 +382,12 @@ def _checks_text(checks: pd.DataFrame, column: str) -> str:
         lo = getattr(r, "baseline_ci_low" if column == "baseline" else "ci_low")
         hi = getattr(r, "baseline_ci_high" if column == "baseline" else "ci_high")
         ok = getattr(r, "baseline_ratio" if column == "baseline" else "ratio") <= 1
+        surely = column != "baseline" and r.sure
         unit = " pp" if KINDS[kind_of(r.target)].unit == "pp" else ""
+        worst = f", {r.worst}" if column != "baseline" and r.worst else ""
         out.append(f"{r.target} ({r.players}p) {v:.2f}{unit} [{lo:.2f}, {hi:.2f}] "
-                   f"({r.tolerance.split('=', 1)[1]}: {'met' if ok else 'missed'})")
+                   f"({r.tolerance.split('=', 1)[1]}: "
+                   f"{'met surely' if surely else 'met' if ok else 'missed'}{worst})")
     return "; ".join(out)
 
 
@@ -733,8 +736,9 @@ def _run(game, tlist, space, seed, threads, workers, scheduler, budget, games, o
                 strong_v = run({recommended: patch}, lambda n: [strong_of[n]] * n,
                                strong_name)[recommended]
     if outcome.stopped == "budget":
-        notes.append(f"the search stopped at its budget of {plan['evaluations']:,} candidates "
-                     "(--budget or --evaluations): a larger one may find a cheaper patch")
+        notes.append(f"the search stopped at its budget of {len(outcome.evaluations):,} "
+                     "candidates (--budget or --evaluations): a larger one may find a cheaper "
+                     "patch")
     record = {"snapsim": __version__, "game": game,
               "components": components_record(game, space.base.components),
               "knobs": {k: list(v) if isinstance(v, tuple) else v

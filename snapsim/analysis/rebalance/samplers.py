@@ -52,21 +52,19 @@ def sample_search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
     budget = Budget(total, evaluator)
     for cand in screening_design(space, plan.screen, seed):
         study.enqueue_trial({k: v for k, v in cand})
-    stopped = "converged"
     while not budget.spent:
         trial = study.ask(dists)
         changes = {k: trial.params[k] for k, var in space.vars.items()
                    if trial.params[k] != var.base}
         cand = candidate(changes)
-        if not budget.take([cand]):
-            stopped = "budget"
-            break
+        budget.take([cand])
         (ev,) = evaluator.evaluate([cand])
         evs.append(ev)
         if ev.invalid is not None or not math.isfinite(ev.ratio):
             study.tell(trial, state=TrialState.FAIL)
         else:
             study.tell(trial, [ev.ratio, space.cost(cand, size)])
-    else:
-        stopped = "budget"
+    # a sampler has no end of its own: it stops at its number of candidates, a budget only
+    # when the cap was the plan's (--budget or --evaluations)
+    stopped = "budget" if plan.evaluations is not None else "sampled"
     return Outcome(evs, pareto(evs, space, size), stopped)
