@@ -442,3 +442,17 @@ def test_a_change_the_patch_does_not_need_is_taken_out(tmp_path, monkeypatch):
     assert r.met
     assert r.verified[r.recommended].cand == candidate({seat2: 2})
     assert "not needed" in r.summary()
+
+
+@pytest.mark.parametrize("backend", [{"workers": 2}, {"scheduler": "local:2"}],
+                         ids=["processes", "dask"])
+def test_a_search_spread_over_workers_finds_what_threads_find(backend):
+    kw = dict(players=[4], games=400, verify_games=800, evaluations=12, strong=None, seed=3)
+    here = rebalance("shutterbug", ["seat_spread=5"], ["start_tips"], **kw)
+    there = rebalance("shutterbug", ["seat_spread=5"], ["start_tips"], **kw, **backend)
+    assert [e.cand for e in here.outcome.evaluations] == \
+        [e.cand for e in there.outcome.evaluations]
+    for a, b in zip(here.outcome.evaluations, there.outcome.evaluations, strict=True):
+        for key in a.values:
+            np.testing.assert_array_equal(a.values[key], b.values[key])
+    pd.testing.assert_frame_equal(here.pareto, there.pareto)
