@@ -31,6 +31,9 @@ def _rebalance(args) -> None:
     except InputError as exc:
         raise InputError(f"--players: {exc}") from None
     strong = None if args.strong.strip().lower() == "none" else args.strong.strip()
+    from ..sim.registry import get_game
+
+    args.out = args.out or f"{get_game(args.game).name}-rebalance"
     out_folder(args.out)
     result = rebalance(args.game, targets=args.target, edits=args.edit,
                        components=args.components, players=players, games=args.games,
@@ -88,9 +91,9 @@ def add(sub) -> None:
     p.add_argument("--seed", type=int, default=1, help="root seed of the search; the "
                                                        "verification plays seed + 7919 "
                                                        "(default: 1)")
-    p.add_argument("--out", required=True,
-                   help="folder for patch.toml, the report and the search's journal; an "
-                        "unfinished search there resumes (required)")
+    p.add_argument("--out", help="folder for patch.toml, the report and the search's "
+                                 "journal; an unfinished search there resumes (default: "
+                                 "GAME-rebalance)")
     p.add_argument("--force", action="store_true",
                    help="replace a finished result or another run's files in --out "
                         "(default: refuse)")

@@ -41,7 +41,7 @@ from ..analysis.rebalance import (
     verify,
 )
 from ..analysis.rebalance.evaluate import JOURNAL
-from ..analysis.rebalance.search import LEVELS
+from ..analysis.rebalance.search import LEVELS, noise
 from ..analysis.rebalance.targets import KINDS, Target, check_items, items, kind_of
 from ..analysis.rebalance.verify import FRESH
 from ..errors import InputError
@@ -160,11 +160,14 @@ class Rebalance:
         patch's changes with their measured effects, and the front."""
         p = self.provenance
         counts = ", ".join(map(str, self.space.players))
+        budget = ("" if p["budget_minutes"] is None
+                  else f" of a {p['budget_minutes']:g}-minute budget")
         lines = [f"rebalance {self.game} ({counts} players): targets "
                  f"{', '.join(t.text for t in self.targets)}; edits "
                  f"{', '.join(self.space.specs)} ({len(self.space.vars)} values may change)",
                  f"searched {p['evaluations']:,} candidates of {self.plan.games:,} games each "
-                 f"(seed {p['seed']}, {self.plan.optimizer} optimiser, {p['seconds']:.0f} s); "
+                 f"(seed {p['seed']}, {self.plan.optimizer} optimiser, {p['seconds']:.0f} s"
+                 f"{budget}); "
                  f"verified on {p['verify_games']:,} fresh paired games per side (seed "
                  f"{p['verify_seed']})"]
         if self.base_checks is not None:
@@ -226,9 +229,9 @@ class Rebalance:
                 out.append(f"{key[1]} ({key[0]} players) under {who} only")
         return out
 
-    def change_effects(self) -> dict[str, str]:
-        """Each change's own contribution, from the ablation: how the worst target moves
-        when the change is taken out."""
+    def change_effects(self, short: bool = False) -> dict[str, str]:
+        """Each change's own contribution, from the ablation: how each target's value moves
+        when the change is taken out (with `short`, only that, for a line comment)."""
         out = {}
         if self.recommended is None:
             return out
@@ -242,10 +245,14 @@ class Rebalance:
                 delta = r.value_patch - r.value
                 unit = _unit(self.game, r.target)
                 parts.append(f"{r.target} {delta:+.2f}{unit}")
-            status = "still met" if v.met else "missed"
-            out[change] = f"  (its effect: {', '.join(parts)}; without it every target is " \
-                          f"{status})" if v.met else f"  (its effect: {', '.join(parts)}; " \
-                                                     "without it a target is missed)"
+            if short:
+                out[change] = f"; its effect: {', '.join(parts)}"
+            elif v.met:
+                out[change] = f"  (its effect: {', '.join(parts)}; without it every target " \
+                              "is still met)"
+            else:
+                out[change] = f"  (its effect: {', '.join(parts)}; without it a target is " \
+                              "missed)"
         return out
 
     # ------------------------------------------------------------ files
@@ -401,7 +408,9 @@ def patch_text(result: Rebalance) -> str:
     space = result.space
     cand = result.verified[result.recommended].cand
     effects = result.change_effects()
-    changes = [(space.vars[k].path, v, f"rebalance: was {space.vars[k].base}")
+    short = result.change_effects(short=True)
+    changes = [(space.vars[k].path, v, f"rebalance: was {space.vars[k].base}"
+                + short.get(space.vars[k].change(v), ""))
                for k, v in cand if not space.vars[k].knob]
     knobs = parse_knobs(space.game, space.tables_of(cand).get("knobs"), "patch")
     v = result.verified[result.recommended]
@@ -777,13 +786,14 @@ def _near_front(outcome: Outcome, space: EditSpace, targets, size: bool) -> list
     """The front's points, each with up to NEAR - 1 others of the same cost whose worst ratio
     is within twice the search's noise of it: at the search's n two candidates that close
     cannot be told apart, and verification on more games decides between them."""
+    games = max(e.games for e in outcome.evaluations)
     valid = [e for e in outcome.evaluations if e.invalid is None and e.cand
-             and math.isfinite(e.ratio)]
+             and math.isfinite(e.ratio) and e.games == games]
     out: dict = {}
     for i, point in enumerate((e for e in outcome.front if e.cand), start=1):
         c = space.cost(point.cand, size)
         near = sorted((e for e in valid if space.cost(e.cand, size) == c
-                       and e.ratio <= point.ratio + 2 * _noise(e, targets)
+                       and e.ratio <= point.ratio + 2 * noise(e, targets)
                        and e.cand != point.cand), key=lambda e: e.ratio)
         out[f"front {i}"] = point.cand
         seen = set(out.values())
@@ -794,24 +804,13 @@ def _near_front(outcome: Outcome, space: EditSpace, targets, size: bool) -> list
     return out
 
 
-def _noise(ev, targets) -> float:
-    """A candidate's worst ratio's standard error, roughly: each item's paired error from the
-    base game over the square root of two (one side's share), over its target's half-width."""
-    by_key = {t.key: t for t in targets}
-    worst = 0.0
-    for (n, key), se in ev.se.items():
-        t = by_key[key]
-        scale = t.tolerance() if KINDS[t.kind].shape == "spread" else t.band(n)[1]
-        if scale > 0 and len(se) and np.isfinite(se).any():
-            worst = max(worst, float(np.nanmax(se)) / math.sqrt(2) / scale)
-    return worst
-
-
 def _more_candidates(outcome: Outcome, space: EditSpace, size: bool, seen: set) -> list:
     """Candidates the search measured as meeting every target, beyond the front's, cheapest
     first: verified when no front point held on fresh deals."""
+    games = max(e.games for e in outcome.evaluations)
     met = sorted((e for e in outcome.evaluations
-                  if e.invalid is None and e.ratio <= 1.0 and e.cand not in seen),
+                  if e.invalid is None and e.ratio <= 1.0 and e.cand not in seen
+                  and e.games == games),
                  key=lambda e: (space.cost(e.cand, size), e.ratio))
     return [e.cand for e in met[:EXTRA_VERIFY]]
 
