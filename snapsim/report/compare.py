@@ -116,7 +116,7 @@ class Comparison:
         (`ci_low`, `ci_high`) and `p_value`, `smallest` (the smallest effect of interest in
         the measure's unit), `class` (meaningful, negligible or unresolved), `p_adjusted`
         (the class's p-value, Holm over every claim of the comparison), `games_to_settle`,
-        `mechanical` (the edit itself changes this measure: an edited card's own value), the
+        `mechanical` (the edit itself sets this measure: an edited card's own value), the
         paired and unpaired standard errors, `variance_reduction` (how many times fewer games
         pairing needs), `detectable` (the smallest difference these `games` detect with 80%
         power) and the fair-share or outlier flags of each side (`baseline_flag`,
@@ -515,14 +515,12 @@ def edited_items(changes: list[str]) -> set[str]:
 
 
 def mechanical(measure: str, group: str, edited: set[str], mspec: MeasureSpec) -> bool:
-    """Whether a measure is an edited entry's own value (a card's prestige per die after its
-    prestige changed, an assignment's win rate after its chart changed): the edit moves it
-    by construction, so it is no evidence of balance."""
-    if group == mspec.levers.card_group:
-        return measure.split(": ", 1)[-1].casefold() in edited
-    if group in mspec.categories:
-        return any(measure.casefold().endswith(f" {name}") for name in edited)
-    return False
+    """Whether a measure is an edited card's own value (its prestige per die after its
+    prestige changed): the value is the edited number times the card's photographs per die,
+    so the edit moves it by construction and it is no evidence of balance. (An edited
+    assignment's win rate is not: play decides it, and the balance verdict weighs it.)"""
+    return group == mspec.levers.card_group and \
+        measure.split(": ", 1)[-1].casefold() in edited
 
 
 def strong_check(result: Comparison, choice: str, counts, games: int,
