@@ -90,13 +90,15 @@ def add(sub) -> None:
     p.add_argument("--quick", action="store_true",
                    help=f"{QUICK_GAMES} games per configuration (a smoke run)")
     p.add_argument("--studies", help="comma-separated subset of the game's studies (snapshot: "
-                                     "seats, policies, restricted, cards, awards, raccoon, "
-                                     "sensitivity, tokens, ladder, fixes; shutterbug: seats, "
+                                     "luck, seats, policies, restricted, cards, awards, raccoon, "
+                                     "sensitivity, tokens, ladder, fixes; yosemite: luck, first, "
+                                     "animals, bonuses, scores, landmarks, length, knobs, "
+                                     "policies, ladder, fixes; shutterbug: luck, seats, "
                                      "assignments, side_jobs, trading, city, tips, team, solo "
                                      "= the solo and cooperative variants from other public "
-                                     "sources, not rulebook rules, ladder, fixes; fixes: the "
-                                     "smallest fixes `snapsim rebalance` finds for the worst "
-                                     "findings)")
+                                     "sources, not rulebook rules, ladder, fixes; luck: how much "
+                                     "skill and the deal decide; fixes: the smallest fixes "
+                                     "`snapsim rebalance` finds for the worst findings)")
     p.add_argument("--components", help="component TOML file (default: bundled)")
     p.add_argument("--strong", default="tuned",
                    help="line-up that re-measures every key finding to label it (holds, weakens, "

@@ -765,10 +765,22 @@ def luck_section(ctx: Runs, order: int, players, opponents=("greedy", "random"))
     s.findings += [line(r) for r in table.itertuples()]
     main = table[table.players == (4 if 4 in set(table.players) else table.players.iloc[0])]
 
+    def count_line(n: int) -> str:
+        """One player count in a line: the strongest policy against greedy and random, and
+        the skill and deal shares against greedy."""
+        rows = table[table.players == n].set_index("opponents")
+        r = rows.iloc[0]
+        wins = "; ".join(f"wins {pct(x.win_rate)} [{pct(x.win_rate_ci_low)}, "
+                         f"{pct(x.win_rate_ci_high)}] against {opp}" for opp, x in rows.iterrows())
+        return (f"Luck and skill, {ctx.players_label(n)}: {r.policy} {wins} (fair share "
+                f"{pct(r.fair_share)}); against {rows.index[0]} skill decides "
+                f"{100 * r.skill_share:.1f}% [{100 * r.skill_share_ci_low:.1f}%, "
+                f"{100 * r.skill_share_ci_high:.1f}%] of a seat's result and the deal "
+                f"{100 * r.deal_share:.1f}% [{100 * r.deal_share_ci_low:.1f}%, "
+                f"{100 * r.deal_share_ci_high:.1f}%].")
+
     def summary() -> list[str]:
-        out = []
-        for r in main.itertuples():
-            out.append(f"Luck and skill, {line(r)}")
+        out = [count_line(n) for n in sorted(set(table.players), key=lambda k: (k != 4, k))]
         n = int(main.players.iloc[0])
         out.append(f"The strongest policy measured, {strong_rank(ctx, n)}.")
         return out

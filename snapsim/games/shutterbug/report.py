@@ -262,7 +262,7 @@ def study_trading(ctx: Runs) -> Section:
         return (f"Four traders score {on.score.mean():.2f} a player with trading and "
                 f"{off.score.mean():.2f} without: {said(score[0], 'points')}.")
     s.later(switched)
-    ctx.label(s, "trading allowed: change in mean score", knob_effect(
+    ctx.label(s, "trading allowed (trading): change in mean score", knob_effect(
         "score", 4, {"trading": True}, {"trading": False}, action="trades"), 4, unit="points",
         base="trader")
 

@@ -719,7 +719,7 @@ def study_sensitivity(ctx: Ctx) -> Section:
     s.later(seats)
     big = t.iloc[moved[most.leader]]
     value = type(SENSITIVITY[big.knob][0])(big.value)
-    ctx.label(s, f"{big.knob} = {big.value}: change in game length", knob_effect(
+    ctx.label(s, f"{knob(big.knob)} = {big.value}: change in game length", knob_effect(
         "rounds", 4, {big.knob: value}), 4, unit="rounds")
 
     def key() -> list:

@@ -495,9 +495,9 @@ def study_knobs(ctx: Ctx) -> Section:
     s.later(edge)
     big = t.iloc[moved[most.leader]]
     value = next(v for v in KNOBS[big.knob][1] if str(v) == big.value)
-    ctx.label(s, f"{big.knob} = {big.value}: change in turns per game",
+    ctx.label(s, f"{knob(big.knob)} = {big.value}: change in turns per game",
               knob_effect("turns", 2, {big.knob: value}), 2, unit="turns")
-    ctx.label(s, "tiles_dealt = 5: change in the first player's win rate",
+    ctx.label(s, f"{knob('tiles_dealt')} = 5: change in the first player's win rate",
               knob_effect("won", 2, {"tiles_dealt": 5}, rows=lambda df: df["first"] == 1), 2)
     s.key_findings(lambda: [(reacts(), f"{knob(big.knob)} is the lever for game length; "
                              + edge()[0].lower() + edge()[1:])])
