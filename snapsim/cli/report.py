@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
-from .common import check_backend_sizes
+from .common import add_smallest, check_backend_sizes
 
 QUICK_GAMES = 300
 
@@ -19,6 +19,7 @@ def _in_committed_reports(out) -> bool:
 
 
 def _report(args) -> None:
+    from ..analysis.effects import Smallest
     from ..report.studies import claim_report_folder
     from ..sim import get_game
 
@@ -42,15 +43,18 @@ def _report(args) -> None:
         raise InputError(f"--quick does not write into {out}: its reports are full runs; give "
                          "another --out or add --force")
     if args.force:  # clear another run's report there; unforced, the report refuses it
-        claim_report_folder(out, spec.name, args.seed, games, comps, force=True)
+        claim_report_folder(out, spec.name, args.seed, games, comps, force=True,
+                            smallest=Smallest.parse(args.smallest_effect))
     strong = None if args.strong.strip().lower() == "none" else args.strong
+    smallest = Smallest.parse(args.smallest_effect)
     for flag, value in (("--strong-games", args.strong_games),
                         ("--ladder-games", args.ladder_games)):
         if value is not None:
             whole(value, flag, 10, MAX_IN_MEMORY_GAMES)
     path = spec.report(out, games=games, seed=args.seed, studies=studies, threads=args.threads,
                        components=comps, progress=not args.quiet, strong=strong,
-                       strong_games=args.strong_games, ladder_games=args.ladder_games)
+                       strong_games=args.strong_games, ladder_games=args.ladder_games,
+                       smallest=smallest)
     print(f"report written to {path} (and report.md, figures, CSV tables beside it)")
 
 
@@ -61,7 +65,8 @@ def _report_sweep(args) -> None:
         raise InputError("give the sweep's folder: snapsim report sweep DIR")
     given = [o for o, v in (("--studies", args.studies), ("--components", args.components),
                             ("--quick", args.quick), ("--strong-games", args.strong_games),
-                            ("--ladder-games", args.ladder_games)) if v]
+                            ("--ladder-games", args.ladder_games),
+                            ("--smallest-effect", args.smallest_effect)) if v]
     if given:
         raise InputError(f"{given[0]} does not apply to a sweep report (its games are played)")
     path = sweep_report(args.folder, out=args.out, objective=args.objective or OBJECTIVE,
@@ -85,18 +90,21 @@ def add(sub) -> None:
     p.add_argument("--quick", action="store_true",
                    help=f"{QUICK_GAMES} games per configuration (a smoke run)")
     p.add_argument("--studies", help="comma-separated subset of the game's studies (snapshot: "
-                                     "seats, policies, restricted, cards, awards, raccoon, "
-                                     "sensitivity, tokens, ladder, fixes; shutterbug: seats, "
+                                     "luck, seats, policies, restricted, cards, awards, raccoon, "
+                                     "sensitivity, tokens, ladder, fixes; yosemite: luck, first, "
+                                     "animals, bonuses, scores, landmarks, length, knobs, "
+                                     "policies, ladder, fixes; shutterbug: luck, seats, "
                                      "assignments, side_jobs, trading, city, tips, team, solo "
                                      "= the solo and cooperative variants from other public "
-                                     "sources, not rulebook rules, ladder, fixes; fixes: the "
-                                     "smallest fixes `snapsim rebalance` finds for the worst "
-                                     "findings)")
+                                     "sources, not rulebook rules, ladder, fixes; luck: how much "
+                                     "skill and the deal decide; fixes: the smallest fixes "
+                                     "`snapsim rebalance` finds for the worst findings)")
     p.add_argument("--components", help="component TOML file (default: bundled)")
     p.add_argument("--strong", default="tuned",
-                   help="line-up that re-measures every key finding to label it holds, changes, "
-                        "reverses or inconclusive: a policy in every seat, 'tuned' (the bundled "
-                        "policy tuned for each player count) or 'none' to skip (default: tuned)")
+                   help="line-up that re-measures every key finding to label it (holds, weakens, "
+                        "strengthens, reverses, appears, vanishes, unresolved, not comparable): a "
+                        "policy in every seat, 'tuned' (the bundled policy tuned for each player "
+                        "count) or 'none' to skip (default: tuned)")
     p.add_argument("--strong-games", type=int,
                    help="games of each strong re-measure (default: the report's games; a slow "
                         "search policy a share of them)")
@@ -104,6 +112,7 @@ def add(sub) -> None:
                    help="games per table of the skill ladder (default: a tenth of the report's "
                         "games, at least 24; a table seating a search policy a tenth of that, "
                         "and search sits out below 1,000 games per configuration)")
+    add_smallest(p)
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_report)

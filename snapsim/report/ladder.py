@@ -8,11 +8,13 @@ from pathlib import Path
 from ..sim.provenance import PROVENANCE_FILE, footer
 from ..sim.store import check_out_free
 from . import figures as F
+from .words import DOCS_PAGE, glossary
 
 
-def write_ladder(ladder, out, force: bool = False) -> Path:
+def write_ladder(ladder, out, force: bool = False, smallest=None) -> Path:
     """Write the ladder into `out` (refusing a folder that holds another run unless `force`);
-    returns the path of ladder.md."""
+    returns the path of ladder.md, which opens with a glossary of the terms it uses and the
+    ladder's claims under one standard (`Ladder.claims`, against `smallest`)."""
     out = Path(out)
     if not force:
         check_out_free(out)
@@ -58,6 +60,11 @@ def write_ladder(ladder, out, force: bool = False) -> Path:
         cells = ["" if a == b or shares.loc[a, b] != shares.loc[a, b]
                  else f"{shares.loc[a, b]:.3f}" for b in order]
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    lines[2:2] = ["## What the ladder claims", ""] + [f"- {c}" for c in ladder.claims(smallest)] \
+        + [""]
+    terms = glossary("\n".join(lines))
+    lines[2:2] = (["## How to read this ladder", ""] + [f"- **{t}**: {m}" for t, m in terms]
+                  + ["", f"The full glossary: {DOCS_PAGE} in the snapsim documentation.", ""])
     lines += ["", footer(prov), ""]
     path = out / "ladder.md"
     path.write_text("\n".join(lines))

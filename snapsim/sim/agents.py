@@ -184,14 +184,14 @@ def agent_move(game, agent: UserAgent, seat: int, index: int, rng):
         choice = agent.act(game.observation(seat), legal, rng)
     except Exception as exc:  # noqa: BLE001 - any failure of the user's code ends the run
         raise AgentError(f"agent {agent.name} ({agent.reference}) raised "
-                         f"{type(exc).__name__}: {exc} (game {index}, seat {seat})") from exc
+                         f"{type(exc).__name__}: {exc} (game {index}, seat {seat + 1})") from exc
     code = _code(choice)
     codes = [_code(a) for a in legal]
     if code not in codes:
         shown = ", ".join(f"{game.action_to_string(a)} ({_code(a)})"
                           for a in legal[:SHOWN_LEGAL])
         more = f" and {len(legal) - SHOWN_LEGAL} more" if len(legal) > SHOWN_LEGAL else ""
-        raise AgentError(f"seat {seat} (agent {agent.name}) chose {choice!r} in game {index}, "
+        raise AgentError(f"seat {seat + 1} (agent {agent.name}) chose {choice!r} in game {index}, "
                          f"not a legal action; legal now: {shown}{more}")
     return legal[codes.index(code)]
 
