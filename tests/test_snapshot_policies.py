@@ -116,6 +116,7 @@ def setup(g):
     st[E.N_DECK] = n - 1
     st[E.LOC + E.RACCOON] = E.L_DRAWN
     st[E.DRAWN] = E.RACCOON
+    E.index_cards(st)
     st[E.PHASE] = E.PH_SETUP
     return g
 

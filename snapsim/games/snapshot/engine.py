@@ -194,6 +194,7 @@ L_RESERVE = 3
 L_PORTFOLIO = 4
 L_DRAWN = 5
 L_BOX = 6  # not in this game (raccoon switched off)
+N_LOC = 7
 
 # ---------------------------------------------------------------- state layout
 _layout = Layout()
@@ -264,6 +265,13 @@ CS_ATTEMPTS = _field("CS_ATTEMPTS", N_CARDS)
 CS_PHOTOS = _field("CS_PHOTOS", N_CARDS)
 CS_DICE = _field("CS_DICE", N_CARDS)  # dice rolled in photograph attempts
 AWARD_ROUND = _field("AWARD_ROUND", N_CAT * MAX_STACK)  # round (1-based) each token was taken
+# the card sets, as bit masks (bit c: card c): what LOC and ON_HAB say, kept up to date by
+# `move_card` as cards move, so that a rule reads a set in one load instead of a pass over
+# the 37 cards. Everything before DERIVED is the game; what follows is worked out from it
+# (`index_cards` works it out afresh, for a state written by hand).
+AT = _field("AT", N_LOC)  # the cards at each location
+HAB_CARDS = _field("HAB_CARDS", N_HAB)  # the animals on the table in each habitat
+DERIVED = AT
 STATE_SIZE = _layout.size
 
 
@@ -297,40 +305,55 @@ def card_difficulty(st, comp, c):
 def habitat_top(st, comp, h):
     """Highest difficulty among the animals in habitat h (0 if empty)."""
     top = 0
-    for c in range(N_CARDS):
-        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h:
-            top = max(top, card_difficulty(st, comp, c))
+    cards = st[HAB_CARDS + h]
+    while cards != 0:
+        c = low_bit(cards)
+        cards &= cards - 1
+        top = max(top, card_difficulty(st, comp, c))
     return top
 
 
 @kernel
 def cards_at(st, where):
     """The cards at location `where` (L_DECK, L_TABLE, ...) as a bit mask (bit c: card c)."""
-    m = 0
-    for c in range(N_CARDS):
-        m |= np.int64(st[LOC + c] == where) << c
-    return m
+    return st[AT + where]
 
 
 @kernel
 def habitat_tops(st, comp):
-    """Every habitat's `habitat_top`, in one pass over the cards on the table."""
-    t0 = t1 = t2 = t3 = 0
-    table = cards_at(st, L_TABLE)
-    while table != 0:
-        c = low_bit(table)
-        table &= table - 1
-        h = st[ON_HAB + c]
-        d = card_difficulty(st, comp, c)
-        if h == 0:
-            t0 = max(t0, d)
-        elif h == 1:
-            t1 = max(t1, d)
-        elif h == 2:
-            t2 = max(t2, d)
-        else:
-            t3 = max(t3, d)
-    return (t0, t1, t2, t3)
+    """Every habitat's `habitat_top`."""
+    return (habitat_top(st, comp, 0), habitat_top(st, comp, 1), habitat_top(st, comp, 2),
+            habitat_top(st, comp, 3))
+
+
+@kernel
+def move_card(st, c, where, h):
+    """Card c to location `where` (on the table: into habitat h; elsewhere h is -1), the card
+    sets (AT, HAB_CARDS) kept as they are."""
+    bit = np.int64(1) << c
+    was = st[LOC + c]
+    st[AT + was] &= ~bit
+    if was == L_TABLE:
+        st[HAB_CARDS + st[ON_HAB + c]] &= ~bit
+    st[LOC + c] = where
+    st[ON_HAB + c] = h
+    st[AT + where] |= bit
+    if where == L_TABLE:
+        st[HAB_CARDS + h] |= bit
+
+
+@kernel
+def index_cards(st):
+    """Work the card sets (AT, HAB_CARDS) out afresh from LOC and ON_HAB: for a state whose
+    cards were placed by hand (tests, the advisor's situations)."""
+    for i in range(N_LOC):
+        st[AT + i] = 0
+    for h in range(N_HAB):
+        st[HAB_CARDS + h] = 0
+    for c in range(N_CARDS):
+        st[AT + st[LOC + c]] |= np.int64(1) << c
+        if st[LOC + c] == L_TABLE:
+            st[HAB_CARDS + st[ON_HAB + c]] |= np.int64(1) << c
 
 
 @kernel
@@ -424,12 +447,7 @@ def next_asked(st, cfg, after):
 
 @kernel
 def deck_can_draw(st):
-    ok = st[N_DECK] > 0
-    if not ok:
-        for c in range(N_CARDS):
-            if st[LOC + c] == L_DISCARD:
-                ok = True
-                break
+    ok = st[N_DECK] > 0 or st[AT + L_DISCARD] != 0
     return ok
 
 
@@ -486,8 +504,11 @@ def setup_raccoon_fits(st, comp, h):
     habitat where those are all below it."""
     rd = st[RACCOON_DIFF]
     fits = True
-    for c in range(RACCOON):
-        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h and comp[K_DIFF + c] == rd:
+    cards = st[HAB_CARDS + h] & ~(np.int64(1) << RACCOON)
+    while cards != 0:
+        c = low_bit(cards)
+        cards &= cards - 1
+        if comp[K_DIFF + c] == rd:
             fits = False
     return fits
 
@@ -627,7 +648,7 @@ def shuffle_deck(st, rng, cards, n):
     shuffle(rng, cards, n)
     for i in range(n):
         st[DECK + i] = cards[i]
-        st[LOC + cards[i]] = L_DECK
+        move_card(st, cards[i], L_DECK, -1)
     st[N_DECK] = n
 
 
@@ -637,10 +658,11 @@ def reshuffle(st, rng):
     deck's own slots."""
     cards = shifted(st, DECK)
     n = np.int64(0)  # a count, not the constant 0: numba would compile shuffle_deck for both
-    for c in range(N_CARDS):
-        if st[LOC + c] == L_DISCARD:
-            cards[n] = c
-            n += 1
+    discards = st[AT + L_DISCARD]
+    while discards != 0:
+        cards[n] = low_bit(discards)
+        discards &= discards - 1
+        n += 1
     shuffle_deck(st, rng, cards, n)
 
 
@@ -650,7 +672,7 @@ def draw_card(st, rng):
         reshuffle(st, rng)
     st[N_DECK] -= 1
     c = st[DECK + st[N_DECK]]
-    st[LOC + c] = L_DRAWN
+    move_card(st, c, L_DRAWN, -1)
     st[LAST_DRAWN] = c
     return c
 
@@ -664,6 +686,7 @@ def new_game(cfg, comp, rng):
         st[OWNER + c] = -1
         st[ON_HAB + c] = -1
         st[LOC + c] = L_BOX
+    st[AT + L_BOX] = (np.int64(1) << N_CARDS) - 1
     cards = np.arange(max(N_CARDS, comp[K_N_ASSIGN]))
     fill_new_game(pointer(st), pointer(cfg), pointer(comp), pointer(rng), pointer(cards))
     return st
@@ -683,8 +706,7 @@ def fill_new_game(st, cfg, comp, rng, cards):
         if c == RACCOON:
             raccoon_dealt = True
         else:
-            st[LOC + c] = L_TABLE
-            st[ON_HAB + c] = comp[K_HAB + c]
+            move_card(st, c, L_TABLE, comp[K_HAB + c])
     n = n_players(cfg)
     n_assign = comp[K_N_ASSIGN]
     perm = cards  # the assignments' shuffle, in the cards' work space
@@ -719,8 +741,7 @@ def start_turn(st, cfg):
 @kernel
 def setup_raccoon(st, h):
     """Set-Up 4: the starting player puts a raccoon dealt at set-up into habitat h."""
-    st[LOC + RACCOON] = L_TABLE
-    st[ON_HAB + RACCOON] = h
+    move_card(st, RACCOON, L_TABLE, h)
     st[DRAWN] = -1
     st[PHASE] = PH_RESEARCH
 
@@ -775,8 +796,7 @@ def after_card(st):
 @kernel
 def place_card(st, cfg, c, h, sideways):
     p = st[CUR]
-    st[LOC + c] = L_TABLE
-    st[ON_HAB + c] = h
+    move_card(st, c, L_TABLE, h)
     st[SIDEWAYS + c] = sideways
     if cfg[C_TOKENS] == 1:
         st[TOKENS + p] += cfg[C_PLACE_TOKENS]
@@ -794,7 +814,7 @@ def place_drawn(st, cfg, h):
 
 @kernel
 def reserve_card(st, c, p):
-    st[LOC + c] = L_RESERVE
+    move_card(st, c, L_RESERVE, -1)
     st[OWNER + c] = p
     st[N_RESERVED + p] += 1
 
@@ -823,9 +843,8 @@ def accept_offer(st, cfg):
 
 @kernel
 def discard(st, c):
-    st[LOC + c] = L_DISCARD
+    move_card(st, c, L_DISCARD, -1)
     st[OWNER + c] = -1
-    st[ON_HAB + c] = -1
     st[SIDEWAYS + c] = 0
     st[DICE_ON + c] = 0
     st[TOK_ON + c] = 0
@@ -836,11 +855,13 @@ def spook(st, cfg, comp, h):
     """Option B: the drawn card and every animal in its habitat are discarded; turn over."""
     p = st[CUR]
     discard(st, st[DRAWN])
-    for c in range(N_CARDS):
-        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h:
-            if st[TOK_ON + c] > 0:  # cannot happen before Step C; kept for safety of custom flows
-                st[TOKENS + p] += st[TOK_ON + c]
-            discard(st, c)
+    cards = st[HAB_CARDS + h]
+    while cards != 0:
+        c = low_bit(cards)
+        cards &= cards - 1
+        if st[TOK_ON + c] > 0:  # cannot happen before Step C; kept for safety of custom flows
+            st[TOKENS + p] += st[TOK_ON + c]
+        discard(st, c)
     st[ST_SPOOKS + p] += 1
     st[DRAWN] = -1
     st[OFFERER] = -1
@@ -855,9 +876,8 @@ def place_reserved(st, comp, arg):
     """Step A: a reserved card into its habitat (the raccoon into the one `arg` names),
     sideways: it must be photographed this turn."""
     c, h = reserved_placement(comp, arg)
-    st[LOC + c] = L_TABLE
+    move_card(st, c, L_TABLE, h)
     st[OWNER + c] = -1
-    st[ON_HAB + c] = h
     st[SIDEWAYS + c] = 1
     st[N_RESERVED + st[CUR]] -= 1
 
@@ -942,8 +962,7 @@ def photograph(st, cfg, comp, rng, h):
                 st[TOK_ON + c] = 0  # spent, to the bank, even if not needed
                 st[DICE_ON + c] = 0
                 st[SIDEWAYS + c] = 0
-                st[ON_HAB + c] = -1
-                st[LOC + c] = L_PORTFOLIO
+                move_card(st, c, L_PORTFOLIO, -1)
                 st[OWNER + c] = p
                 add_photo(st, cfg, comp, p, c)
             else:

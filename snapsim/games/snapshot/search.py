@@ -146,7 +146,7 @@ def decision_key(st, cfg, mem):
     comes (the public view is written where the worlds will be)."""
     det = mem[P.S_DET:P.S_PLAY]
     public_view(st, cfg, E.decider(st), det)
-    return state_key(det, 0, streams(mem)[5:6])
+    return state_key(det[:E.DERIVED], 0, streams(mem)[5:6])  # (the card sets follow from it)
 
 
 @njit(cache=True)
