@@ -297,19 +297,32 @@ def seed_stream(rng, stream, key, index):
 def game_rngs(key0, key1, game):
     """Stream 0: chance (shuffles, dice); stream 1: the policies' own random choices."""
     rng = np.empty(2, np.uint64)
-    rng[0] = mix_seed(np.uint64(key0), game)
-    rng[1] = mix_seed(np.uint64(key1), game)
+    seed_game(rng, key0, key1, game)
     return rng
+
+
+@njit(cache=True)
+def seed_game(rng, key0, key1, game):
+    """`game_rngs` into the caller's rng (a batch reuses one from game to game)."""
+    seed_stream(rng, 0, np.uint64(key0), np.uint64(game))
+    seed_stream(rng, 1, np.uint64(key1), np.uint64(game))
 
 
 @njit(cache=True)
 def seat_policies(n, n_pol, game, rotate):
     """Policy index at each seat: line-up order, rotated by the game index if asked."""
     out = np.empty(n, np.int64)
+    seat_into(out, n_pol, game, rotate)
+    return out
+
+
+@njit(cache=True)
+def seat_into(out, n_pol, game, rotate):
+    """`seat_policies` into the caller's out (its length: the seats)."""
+    n = out.shape[0]
     shift = game % n if rotate else 0
     for s in range(n):
         out[s] = ((s + shift) % n) % n_pol
-    return out
 
 
 def run_blocks(kernel, count: int, *args) -> None:

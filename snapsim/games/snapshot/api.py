@@ -20,15 +20,15 @@ from ... import protocol
 from ...errors import InputError
 from ...sim.kernel import (
     Policy,
-    game_rngs,
     parse_policy,
     pointer,
     policy_arrays,
     result_table,
     root_keys,
     run_blocks,
-    seat_policies,
+    seat_into,
     seated_kinds,
+    seed_game,
     shifted,
 )
 from ...sim.tuning import tuned_policy
@@ -64,7 +64,6 @@ N_INT = len(INT_COLUMNS)
 @njit(cache=True)
 def _record(st, cfg, out_i, out_f, row, policy_of_seat):
     n = E.n_players(cfg)
-    shares = E.win_shares(st, cfg)
     for p in range(n):
         r = out_i[row + p]
         r[0] = policy_of_seat[p]
@@ -99,20 +98,21 @@ def _record(st, cfg, out_i, out_f, row, policy_of_seat):
         r[26] = st[E.ROUND] + 1
         r[27] = st[E.ST_END_ROUND] + 1
         r[28] = st[E.TRUNCATED]
-        out_f[row + p] = shares[p]
+        out_f[row + p] = E.win_share(st, cfg, p)
 
 
 @njit(cache=True)
-def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None, exact=None):
-    """Play one game to the end; return its final state. `buf` (legal actions) and `mem`
-    (the policies' memory) are the caller's work space, reused game after game; `search`
-    and `exact` as for `policies.policy_action`.
+def play_game(st, cards, cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None,
+              exact=None):
+    """Play one game to the end in the state vector st. `cards` (`engine.start_game`'s),
+    `buf` (legal actions) and `mem` (the policies' memory) are the caller's work space,
+    reused game after game; `search` and `exact` as for `policies.policy_action`.
 
     A heuristic seat's decisions take the fast path (`policies.heuristic_decision`: no
     listing of the legal actions, a whole preparation step at a time); the others are asked
     as the step API asks them, after the forced moves are played (`engine.settle`)."""
     P.clear_memory(mem)
-    st = E.new_game(cfg, comp, rng)
+    E.start_game(pointer(st), pointer(cfg), pointer(comp), pointer(rng), pointer(cards))
     n = E.settle(st, cfg, comp, rng, buf)
     listed = True  # buf holds the n legal actions of the decision now
     # the fast path's views (`sim.kernel.pointer`)
@@ -143,7 +143,6 @@ def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None,
             else:
                 raise ValueError("a line-up seating a search policy passes search=True")
             n = E.step(st, cfg, comp, rng, a, buf)
-    return st
 
 
 @njit(cache=True, nogil=True)
@@ -157,13 +156,19 @@ def play_batch(lo, hi, cfg, comp, ptab, kinds, params, key0, key1, first, rotate
     `search` and `exact`: see `uses_search`.
     """
     n = E.n_players(cfg)
+    # the work space, laid out once: nothing is allocated game by game
     buf = np.empty(E.MAX_LEGAL, np.int64)
     mem = P.new_memory()
+    st = np.empty(E.STATE_SIZE, np.int64)
+    cards = np.empty(E.work_cards(comp), np.int64)
+    rng = np.empty(2, np.uint64)
+    seats = np.empty(n, np.int64)
     for g in range(lo, hi):
         game = first + g
-        rng = game_rngs(key0, key1, game)
-        seats = seat_policies(n, kinds.shape[0], game, rotate)
-        st = play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search, exact)
+        seed_game(rng, key0, key1, game)
+        seat_into(seats, kinds.shape[0], game, rotate)
+        play_game(st, cards, cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search,
+                  exact)
         _record(st, cfg, out_i, out_f, g * n, seats)
         if out_cards.shape[0] > 0:
             for c in range(E.N_CARDS):

@@ -392,16 +392,17 @@ def table_scan(st):
     need = 0
     habs = 0
     animals = 0
-    table = cards_at(st, L_TABLE)
-    while table != 0:
-        c = low_bit(table)
-        table &= table - 1
-        animals |= 1 << st[ON_HAB + c]
-        if st[SIDEWAYS + c] == 1:
-            if st[DICE_ON + c] == 0:
-                need += 1
-            habs |= 1 << st[ON_HAB + c]
     for h in range(N_HAB):
+        cards = st[HAB_CARDS + h]
+        if cards != 0:
+            animals |= 1 << h
+        while cards != 0:
+            c = low_bit(cards)
+            cards &= cards - 1
+            if st[SIDEWAYS + c] == 1:
+                if st[DICE_ON + c] == 0:
+                    need += 1
+                habs |= 1 << h
         if habs >> h & 1 and st[HAB_DICE + h] == 0:
             need += 1
     return need, habs, animals
@@ -594,15 +595,17 @@ def legal_actions(st, cfg, comp, out):
                 if animals >> h & 1 and left - 1 >= need - owes:
                     out[n] = act(A_DIE_HABITAT, h)
                     n += 1
-            table = cards_at(st, L_TABLE)
-            while table != 0:
-                c = low_bit(table)
-                table &= table - 1
-                if st[HAB_DICE + st[ON_HAB + c]] > 0:
-                    owed = 1 if (st[SIDEWAYS + c] == 1 and st[DICE_ON + c] == 0) else 0
-                    if left - 1 >= need - owed:
-                        out[n] = act(A_DIE_ANIMAL, c)
-                        n += 1
+            explored = 0  # the animals in habitats with a die
+            for h in range(N_HAB):
+                if st[HAB_DICE + h] > 0:
+                    explored |= st[HAB_CARDS + h]
+            while explored != 0:
+                c = low_bit(explored)
+                explored &= explored - 1
+                owed = 1 if (st[SIDEWAYS + c] == 1 and st[DICE_ON + c] == 0) else 0
+                if left - 1 >= need - owed:
+                    out[n] = act(A_DIE_ANIMAL, c)
+                    n += 1
         if need == 0:
             out[n] = act(A_DICE_DONE)
             n += 1
@@ -680,16 +683,33 @@ def draw_card(st, rng):
 @kernel
 def new_game(cfg, comp, rng):
     """Set-up: shuffle, deal 3 cards to the table in ascending order, assignments, tokens."""
-    st = np.zeros(STATE_SIZE, np.int64)
+    st = np.empty(STATE_SIZE, np.int64)
+    cards = np.empty(work_cards(comp), np.int64)
+    start_game(pointer(st), pointer(cfg), pointer(comp), pointer(rng), pointer(cards))
+    return st
+
+
+@kernel
+def work_cards(comp):
+    """The length of `start_game`'s work space."""
+    return max(N_CARDS, comp[K_N_ASSIGN])
+
+
+@kernel
+def start_game(st, cfg, comp, rng, cards):
+    """`new_game` into the caller's state vector st (a batch reuses one from game to game);
+    `cards`: work space of `work_cards` integers."""
+    for i in range(STATE_SIZE):
+        st[i] = 0
     st[RACCOON_DIFF] = comp[K_DIFF + RACCOON]
     for c in range(N_CARDS):
         st[OWNER + c] = -1
         st[ON_HAB + c] = -1
         st[LOC + c] = L_BOX
     st[AT + L_BOX] = (np.int64(1) << N_CARDS) - 1
-    cards = np.arange(max(N_CARDS, comp[K_N_ASSIGN]))
-    fill_new_game(pointer(st), pointer(cfg), pointer(comp), pointer(rng), pointer(cards))
-    return st
+    for i in range(work_cards(comp)):
+        cards[i] = i
+    fill_new_game(st, cfg, comp, rng, cards)
 
 
 @kernel
@@ -945,11 +965,11 @@ def pay_reroll(st, cfg, comp, rng, source):
 def photograph(st, cfg, comp, rng, h):
     """Step B: each animal with dice in the explored habitat is rolled on its own."""
     p = st[CUR]
-    table = cards_at(st, L_TABLE)
-    while table != 0:
-        c = low_bit(table)
-        table &= table - 1
-        if st[ON_HAB + c] == h and st[DICE_ON + c] > 0:
+    cards = st[HAB_CARDS + h]
+    while cards != 0:
+        c = low_bit(cards)
+        cards &= cards - 1
+        if st[DICE_ON + c] > 0:
             total = st[TOK_ON + c]
             for _ in range(st[DICE_ON + c]):
                 total += roll(rng)
@@ -992,11 +1012,11 @@ def fail_explore(st, cfg, comp, h):
     st[ST_EXPLORE_FAILS + p] += 1
     st[TOKENS + p] += st[POT]
     st[POT] = 0
-    table = cards_at(st, L_TABLE)
-    while table != 0:
-        c = low_bit(table)
-        table &= table - 1
-        if st[ON_HAB + c] == h and st[DICE_ON + c] > 0:
+    cards = st[HAB_CARDS + h]
+    while cards != 0:
+        c = low_bit(cards)
+        cards &= cards - 1
+        if st[DICE_ON + c] > 0:
             st[TOKENS + p] += st[TOK_ON + c]
             discard(st, c)
     finish_habitat(st, cfg, comp, h)
@@ -1057,7 +1077,10 @@ def review(st, cfg, comp):
     for h in range(N_HAB):
         st[HAB_DICE + h] = 0
         st[RESOLVED + h] = 0
-    for c in range(N_CARDS):
+    table = st[AT + L_TABLE]  # (only a card on the table holds dice, tokens or a mark)
+    while table != 0:
+        c = low_bit(table)
+        table &= table - 1
         st[DICE_ON + c] = 0
         st[SIDEWAYS + c] = 0
         if st[TOK_ON + c] > 0:  # tokens on cards left unresolved return (none in legal play)
