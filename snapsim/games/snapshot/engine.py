@@ -187,14 +187,17 @@ def reserved_placement(comp, arg):
 
 
 # ---------------------------------------------------------------- card locations
-L_DECK = 0
-L_TABLE = 1
-L_DISCARD = 2
-L_RESERVE = 3
-L_PORTFOLIO = 4
-L_DRAWN = 5
-L_BOX = 6  # not in this game (raccoon switched off)
+# (numpy scalars: numba compiles a function once more for each plain constant it is
+# passed, and the locations are passed to `move_card` and `cards_at`)
+L_DECK = np.int64(0)
+L_TABLE = np.int64(1)
+L_DISCARD = np.int64(2)
+L_RESERVE = np.int64(3)
+L_PORTFOLIO = np.int64(4)
+L_DRAWN = np.int64(5)
+L_BOX = np.int64(6)  # not in this game (raccoon switched off)
 N_LOC = 7
+NO_HAB = np.int64(-1)  # a card's habitat off the table
 
 # ---------------------------------------------------------------- state layout
 _layout = Layout()
@@ -322,8 +325,8 @@ def cards_at(st, where):
 @kernel
 def habitat_tops(st, comp):
     """Every habitat's `habitat_top`."""
-    return (habitat_top(st, comp, 0), habitat_top(st, comp, 1), habitat_top(st, comp, 2),
-            habitat_top(st, comp, 3))
+    return (habitat_top(st, comp, np.int64(0)), habitat_top(st, comp, np.int64(1)),
+            habitat_top(st, comp, np.int64(2)), habitat_top(st, comp, np.int64(3)))
 
 
 @kernel
@@ -651,7 +654,7 @@ def shuffle_deck(st, rng, cards, n):
     shuffle(rng, cards, n)
     for i in range(n):
         st[DECK + i] = cards[i]
-        move_card(st, cards[i], L_DECK, -1)
+        move_card(st, cards[i], L_DECK, NO_HAB)
     st[N_DECK] = n
 
 
@@ -675,7 +678,7 @@ def draw_card(st, rng):
         reshuffle(st, rng)
     st[N_DECK] -= 1
     c = st[DECK + st[N_DECK]]
-    move_card(st, c, L_DRAWN, -1)
+    move_card(st, c, L_DRAWN, NO_HAB)
     st[LAST_DRAWN] = c
     return c
 
@@ -761,7 +764,7 @@ def start_turn(st, cfg):
 @kernel
 def setup_raccoon(st, h):
     """Set-Up 4: the starting player puts a raccoon dealt at set-up into habitat h."""
-    move_card(st, RACCOON, L_TABLE, h)
+    move_card(st, np.int64(RACCOON), L_TABLE, h)
     st[DRAWN] = -1
     st[PHASE] = PH_RESEARCH
 
@@ -834,7 +837,7 @@ def place_drawn(st, cfg, h):
 
 @kernel
 def reserve_card(st, c, p):
-    move_card(st, c, L_RESERVE, -1)
+    move_card(st, c, L_RESERVE, NO_HAB)
     st[OWNER + c] = p
     st[N_RESERVED + p] += 1
 
@@ -863,7 +866,7 @@ def accept_offer(st, cfg):
 
 @kernel
 def discard(st, c):
-    move_card(st, c, L_DISCARD, -1)
+    move_card(st, c, L_DISCARD, NO_HAB)
     st[OWNER + c] = -1
     st[SIDEWAYS + c] = 0
     st[DICE_ON + c] = 0
@@ -982,7 +985,7 @@ def photograph(st, cfg, comp, rng, h):
                 st[TOK_ON + c] = 0  # spent, to the bank, even if not needed
                 st[DICE_ON + c] = 0
                 st[SIDEWAYS + c] = 0
-                move_card(st, c, L_PORTFOLIO, -1)
+                move_card(st, c, L_PORTFOLIO, NO_HAB)
                 st[OWNER + c] = p
                 add_photo(st, cfg, comp, p, c)
             else:

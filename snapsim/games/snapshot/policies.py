@@ -1153,7 +1153,7 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
     elif ph == E.PH_RESOLVE:
         a = E.act(E.A_RESOLVE, E.next_habitat(st))
     elif ph == E.PH_SETUP:
-        habitats = 0
+        habitats = np.int64(0)  # (not the constant: see NO_CARD)
         for i in range(n):
             habitats |= 1 << E.act_arg(buf[i])
         a = E.act(E.A_SETUP_RACCOON, raccoon_habitat(st, comp, habitats))
