@@ -121,6 +121,17 @@ def play_batch(lo, hi, cfg, comp, kinds, params, key0, key1, first, rotate, out_
         _record(st, cfg, out_i, out_f, g * n, seats)
 
 
+# a first run's compile of the batch kernel on a 2-core machine, without and with the search
+# kind (benchmarks/compile_time.py)
+COMPILE_SECONDS = (30, 55)
+
+
+def compiling(kinds) -> str:
+    """What a line-up's first run compiles, for `sim.kernel.compile_notice`."""
+    return (f"the ShutterBug kernels for this line-up, "
+            f"about {COMPILE_SECONDS[uses_search(kinds) is not None]} s")
+
+
 def uses_search(kinds) -> bool | None:
     """`policies.decide`'s `search` for a line-up of these kinds: True when one is the search
     kind, else None (the search then stays out of the compiled kernels); kinds declared by
@@ -143,7 +154,7 @@ def run_games(config: ShutterbugConfig, policies, first: int, count: int, seed: 
     out_f = np.zeros(count * n)
     run_blocks(play_batch, count, config.to_array(), config.comp_vector(), kinds, params,
                np.uint64(key0), np.uint64(key1), first, rotate_seats, out_i, out_f,
-               uses_search(kinds))
+               uses_search(kinds), compiling=compiling(kinds))
     return result_table(INT_COLUMNS, out_i, out_f, pols, first, n)
 
 

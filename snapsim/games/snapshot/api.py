@@ -207,8 +207,20 @@ def _play(config, policies, first, count, seed, rotate_seats, details):
     out_awards = np.zeros((rows, E.N_CAT * E.MAX_STACK), np.int64)
     run_blocks(play_batch, count, config.to_array(), config.comp_vector(), photo_table(), kinds,
                params, np.uint64(key0), np.uint64(key1), first, rotate_seats, out_i, out_f,
-               out_cards, out_awards, uses_search(kinds), uses_exact(kinds))
+               out_cards, out_awards, uses_search(kinds), uses_exact(kinds),
+               compiling=compiling(kinds))
     return pols, out_i, out_f, out_cards, out_awards
+
+
+# a first run's compile of the batch kernel on a 2-core machine, without and with the search
+# and exact kinds (benchmarks/compile_time.py)
+COMPILE_SECONDS = (25, 70)
+
+
+def compiling(kinds) -> str:
+    """What a line-up's first run compiles, for `sim.kernel.compile_notice`."""
+    heavy = uses_search(kinds) is not None or uses_exact(kinds) is not None
+    return f"the Snapshot kernels for this line-up, about {COMPILE_SECONDS[heavy]} s"
 
 
 def details(config: SnapshotConfig, policies, games: int, seed: int,

@@ -141,6 +141,17 @@ def uses_search(kinds) -> bool | None:
     return True if ((kinds == P.ROLLOUT) | (kinds == P.SEARCH)).any() else None
 
 
+# a first run's compile of the batch kernel on a 2-core machine, without and with the search
+# kinds (benchmarks/compile_time.py)
+COMPILE_SECONDS = (25, 40)
+
+
+def compiling(kinds) -> str:
+    """What a line-up's first run compiles, for `sim.kernel.compile_notice`."""
+    return (f"the Yosemite kernels for this line-up, "
+            f"about {COMPILE_SECONDS[uses_search(kinds) is not None]} s")
+
+
 def run_games(config: YosemiteConfig, policies, first: int, count: int, seed: int,
               rotate_seats: bool = True) -> pd.DataFrame:
     """Rows (game, seat) for games first..first+count-1 of the run keyed by `seed`."""
@@ -153,7 +164,7 @@ def run_games(config: YosemiteConfig, policies, first: int, count: int, seed: in
     out_f = np.zeros(count * 2)
     run_blocks(play_batch, count, config.to_array(), config.comp_vector(), kinds, params,
                np.uint64(key0), np.uint64(key1), first, rotate_seats, out_i, out_f,
-               uses_search(kinds))
+               uses_search(kinds), compiling=compiling(kinds))
     return result_table(INT_COLUMNS, out_i, out_f, pols, first, 2)
 
 
