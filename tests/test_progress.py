@@ -1,8 +1,10 @@
-"""A first run compiles the numba kernels: it says so on one line, with how long it takes,
-above the progress bar, and says nothing when the kernels are already there or no bar is
-shown (library calls, --quiet)."""
+"""Long work shows true progress. A first run compiles the numba kernels: it says so on one
+line, with how long it takes, above the progress bar, and says nothing when the kernels are
+already there or no bar is shown (library calls, --quiet). A report's bar ends at its total
+and never counts past it."""
 
 import os
+import re
 
 import numpy as np
 import pytest
@@ -45,3 +47,16 @@ def test_without_a_progress_bar_a_compile_is_silent(capsys):
     with tqdm(total=3, disable=True):  # --quiet: a bar that is not shown
         run_blocks(fresh_kernel(), 3, np.zeros(3), compiling="the test kernel, about 1 s")
     assert "compiling" not in capsys.readouterr().err
+
+
+def test_a_reports_bar_never_counts_past_its_total(tmp_path, capsys):
+    # the seats study adds more runs than its share (the strong line-up's), the cards study
+    # reuses some: the bar still ends exactly at its total
+    from snapsim.games.snapshot.report import build
+
+    build(out=tmp_path / "r", games=10, seed=3, studies=["seats", "cards", "raccoon"],
+          progress=True)
+    shown = [(int(a), int(b)) for a, b in
+             re.findall(r"snapshot report:.*?(\d+)/(\d+) \[", capsys.readouterr().err)]
+    assert shown and all(n <= total for n, total in shown)
+    assert shown[-1][0] == shown[-1][1] == 12
