@@ -172,7 +172,7 @@ def arrange(g: SnapshotGame, table=(), deck=(), discard=(), reserves=None, portf
     st[E.PHASE] = E.PH_RESEARCH
     st[E.PLACED_TURN] = 0
     st[E.PHOTOS_TURN] = 0
-    E.index_cards(st)
+    E.index_cards(st, comp)
     P.clear_memory(g._memory)  # no plan for the arranged turn yet
     st[E.DICE_LEFT] = cfg[E.C_DICE]
     st[E.END_TRIGGERED] = 0
@@ -275,6 +275,8 @@ def check_invariants(g: SnapshotGame) -> None:
     for h in range(E.N_HAB):
         on = np.flatnonzero((locs == E.L_TABLE) & (ons == h))
         assert int(st[E.HAB_CARDS + h]) == sum(1 << int(c) for c in on)
+        tops = [int(E.card_difficulty(st, g._comp, c)) for c in on]
+        assert int(st[E.HAB_TOP + h]) == max(tops, default=0)
     drawn = np.flatnonzero(locs == E.L_DRAWN).tolist()
     assert len(drawn) <= 1
     if drawn:

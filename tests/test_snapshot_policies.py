@@ -116,7 +116,7 @@ def setup(g):
     st[E.N_DECK] = n - 1
     st[E.LOC + E.RACCOON] = E.L_DRAWN
     st[E.DRAWN] = E.RACCOON
-    E.index_cards(st)
+    E.index_cards(st, g._comp)
     st[E.PHASE] = E.PH_SETUP
     return g
 

@@ -274,6 +274,7 @@ AWARD_ROUND = _field("AWARD_ROUND", N_CAT * MAX_STACK)  # round (1-based) each t
 # (`index_cards` works it out afresh, for a state written by hand).
 AT = _field("AT", N_LOC)  # the cards at each location
 HAB_CARDS = _field("HAB_CARDS", N_HAB)  # the animals on the table in each habitat
+HAB_TOP = _field("HAB_TOP", N_HAB)  # and the highest difficulty among them (0: none)
 DERIVED = AT
 STATE_SIZE = _layout.size
 
@@ -307,6 +308,12 @@ def card_difficulty(st, comp, c):
 @kernel
 def habitat_top(st, comp, h):
     """Highest difficulty among the animals in habitat h (0 if empty)."""
+    return st[HAB_TOP + h]
+
+
+@kernel
+def find_top(st, comp, h):
+    """`habitat_top` worked out from habitat h's cards (HAB_TOP keeps it)."""
     top = 0
     cards = st[HAB_CARDS + h]
     while cards != 0:
@@ -325,14 +332,14 @@ def cards_at(st, where):
 @kernel
 def habitat_tops(st, comp):
     """Every habitat's `habitat_top`."""
-    return (habitat_top(st, comp, np.int64(0)), habitat_top(st, comp, np.int64(1)),
-            habitat_top(st, comp, np.int64(2)), habitat_top(st, comp, np.int64(3)))
+    return (st[HAB_TOP], st[HAB_TOP + 1], st[HAB_TOP + 2], st[HAB_TOP + 3])
 
 
 @kernel
 def move_card(st, c, where, h):
     """Card c to location `where` (on the table: into habitat h; elsewhere h is -1), the card
-    sets (AT, HAB_CARDS) kept as they are."""
+    sets (AT, HAB_CARDS) kept as they are. A card put on the table changes its habitat's top
+    too (`to_table`); the rules that take cards off it set that top afresh."""
     bit = np.int64(1) << c
     was = st[LOC + c]
     st[AT + was] &= ~bit
@@ -346,9 +353,16 @@ def move_card(st, c, where, h):
 
 
 @kernel
-def index_cards(st):
-    """Work the card sets (AT, HAB_CARDS) out afresh from LOC and ON_HAB: for a state whose
-    cards were placed by hand (tests, the advisor's situations)."""
+def to_table(st, comp, c, h):
+    """Card c onto the table, into habitat h (`move_card`, and the habitat's top)."""
+    move_card(st, c, L_TABLE, h)
+    st[HAB_TOP + h] = max(st[HAB_TOP + h], card_difficulty(st, comp, c))
+
+
+@kernel
+def index_cards(st, comp):
+    """Work the card sets (AT, HAB_CARDS, HAB_TOP) out afresh from LOC and ON_HAB: for a
+    state whose cards were placed by hand (tests, the advisor's situations)."""
     for i in range(N_LOC):
         st[AT + i] = 0
     for h in range(N_HAB):
@@ -357,6 +371,8 @@ def index_cards(st):
         st[AT + st[LOC + c]] |= np.int64(1) << c
         if st[LOC + c] == L_TABLE:
             st[HAB_CARDS + st[ON_HAB + c]] |= np.int64(1) << c
+    for h in range(N_HAB):
+        st[HAB_TOP + h] = find_top(st, comp, h)
 
 
 @kernel
@@ -729,7 +745,7 @@ def fill_new_game(st, cfg, comp, rng, cards):
         if c == RACCOON:
             raccoon_dealt = True
         else:
-            move_card(st, c, L_TABLE, comp[K_HAB + c])
+            to_table(st, comp, c, comp[K_HAB + c])
     n = n_players(cfg)
     n_assign = comp[K_N_ASSIGN]
     perm = cards  # the assignments' shuffle, in the cards' work space
@@ -762,9 +778,9 @@ def start_turn(st, cfg):
 
 
 @kernel
-def setup_raccoon(st, h):
+def setup_raccoon(st, comp, h):
     """Set-Up 4: the starting player puts a raccoon dealt at set-up into habitat h."""
-    move_card(st, np.int64(RACCOON), L_TABLE, h)
+    to_table(st, comp, np.int64(RACCOON), h)
     st[DRAWN] = -1
     st[PHASE] = PH_RESEARCH
 
@@ -817,9 +833,9 @@ def after_card(st):
 
 
 @kernel
-def place_card(st, cfg, c, h, sideways):
+def place_card(st, cfg, comp, c, h, sideways):
     p = st[CUR]
-    move_card(st, c, L_TABLE, h)
+    to_table(st, comp, c, h)
     st[SIDEWAYS + c] = sideways
     if cfg[C_TOKENS] == 1:
         st[TOKENS + p] += cfg[C_PLACE_TOKENS]
@@ -829,9 +845,9 @@ def place_card(st, cfg, c, h, sideways):
 
 
 @kernel
-def place_drawn(st, cfg, h):
+def place_drawn(st, cfg, comp, h):
     """Option A: the drawn card into habitat h, sideways if an offer for it was refused."""
-    place_card(st, cfg, st[DRAWN], h, 1 if st[OFFERER] >= 0 else 0)
+    place_card(st, cfg, comp, st[DRAWN], h, 1 if st[OFFERER] >= 0 else 0)
     after_card(st)
 
 
@@ -885,6 +901,7 @@ def spook(st, cfg, comp, h):
         if st[TOK_ON + c] > 0:  # cannot happen before Step C; kept for safety of custom flows
             st[TOKENS + p] += st[TOK_ON + c]
         discard(st, c)
+    st[HAB_TOP + h] = 0
     st[ST_SPOOKS + p] += 1
     st[DRAWN] = -1
     st[OFFERER] = -1
@@ -899,7 +916,7 @@ def place_reserved(st, comp, arg):
     """Step A: a reserved card into its habitat (the raccoon into the one `arg` names),
     sideways: it must be photographed this turn."""
     c, h = reserved_placement(comp, arg)
-    move_card(st, c, L_TABLE, h)
+    to_table(st, comp, c, h)
     st[OWNER + c] = -1
     st[SIDEWAYS + c] = 1
     st[N_RESERVED + st[CUR]] -= 1
@@ -991,6 +1008,7 @@ def photograph(st, cfg, comp, rng, h):
             else:
                 st[TOKENS + p] += st[TOK_ON + c]  # kept
                 discard(st, c)
+    st[HAB_TOP + h] = find_top(st, comp, h)
     finish_habitat(st, cfg, comp, h)
 
 
@@ -1022,6 +1040,7 @@ def fail_explore(st, cfg, comp, h):
         if st[DICE_ON + c] > 0:
             st[TOKENS + p] += st[TOK_ON + c]
             discard(st, c)
+    st[HAB_TOP + h] = find_top(st, comp, h)
     finish_habitat(st, cfg, comp, h)
 
 
@@ -1179,7 +1198,7 @@ def apply_action(st, cfg, comp, rng, action):
     elif kind == A_PASS:
         pass_offer(st, cfg)
     elif kind == A_PLACE:
-        place_drawn(st, cfg, arg)
+        place_drawn(st, cfg, comp, arg)
     elif kind == A_RESERVE:
         reserve_drawn(st)
     elif kind == A_ACCEPT:
@@ -1210,7 +1229,7 @@ def apply_action(st, cfg, comp, rng, action):
     elif kind == A_GIVE_UP:
         fail_explore(st, cfg, comp, st[RES_HAB])
     elif kind == A_SETUP_RACCOON:
-        setup_raccoon(st, arg)
+        setup_raccoon(st, comp, arg)
 
 
 @kernel
