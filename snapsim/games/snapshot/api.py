@@ -1,8 +1,8 @@
 """Two ways to run the one Snapshot engine: a parallel batch kernel and a step-by-step game.
 
 The step game asks `policies.policy_action` at every decision and plays it with
-`engine.step`; the batch plays a heuristic seat's decisions on the fast path
-(`policies.heuristic_decision`: the same choices and rules, without listing the legal actions
+`engine.step`; the batch plays the greedy kinds' decisions on the fast path
+(`heuristic.heuristic_turns`: the same choices and rules, without listing the legal actions
 or the forced moves in between, a preparation step at a time) and the other seats' as the
 step game does. A game played through `SnapshotGame` with the same seed and policies is the
 game the batch produced.
@@ -29,7 +29,6 @@ from ...sim.kernel import (
     seat_into,
     seated_kinds,
     seed_game,
-    shifted,
 )
 from ...sim.tuning import tuned_policy
 from . import engine as E
@@ -101,35 +100,27 @@ def _record(st, cfg, out_i, out_f, row, policy_of_seat):
         out_f[row + p] = E.win_share(st, cfg, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_game(st, cards, cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None,
               exact=None):
     """Play one game to the end in the state vector st. `cards` (`engine.start_game`'s),
     `buf` (legal actions) and `mem` (the policies' memory) are the caller's work space,
     reused game after game; `search` and `exact` as for `policies.policy_action`.
 
-    A heuristic seat's decisions take the fast path (`policies.heuristic_decision`: no
-    listing of the legal actions, a whole preparation step at a time); the others are asked
-    as the step API asks them, after the forced moves are played (`engine.settle`)."""
+    The heuristic seats' decisions take the fast path (`heuristic.heuristic_turns`: no
+    listing of the legal actions, a whole preparation step at a time, as many decisions in
+    one call as come to heuristic seats in a row); the others are asked as the step API asks
+    them, after the forced moves are played (`engine.settle`)."""
     P.clear_memory(mem)
     E.start_game(pointer(st), pointer(cfg), pointer(comp), pointer(rng), pointer(cards))
     n = E.settle(st, cfg, comp, rng, buf)
     listed = True  # buf holds the n legal actions of the decision now
-    # the fast path's views (`sim.kernel.pointer`)
-    pst = pointer(st)
-    pcfg = pointer(cfg)
-    pcomp = pointer(comp)
-    pptab = pointer(ptab)
-    prng = pointer(rng)
-    pbuf = pointer(buf)
-    pmem = pointer(mem)
-    pparams = pointer(params)
     while st[E.PHASE] != E.PH_OVER:
         k = seats[E.decider(st)]
         kind = kinds[k]
-        if P.follows_plan(kind):
-            P.heuristic_decision(pst, pcfg, pcomp, pptab, prng, kind,
-                                 shifted(pparams, k * params.shape[1]), pbuf, pmem, exact)
+        if P.on_fast_path(kind):
+            P.heuristic_turns(st, cfg, comp, ptab, rng, kinds, params, params.shape[1], seats,
+                              buf, mem)
             listed = False
         elif not listed:
             n = E.settle(st, cfg, comp, rng, buf)  # the forced moves may change who decides
@@ -137,11 +128,12 @@ def play_game(st, cards, cfg, comp, ptab, kinds, params, rng, seats, buf, mem, s
         else:
             if kind == P.RANDOM:
                 a = P.random_action(rng, buf, n)
-            elif search is not None:
+            elif search is not None or exact is not None:
                 a = P.policy_action(st, cfg, comp, ptab, rng, kind, params[k], buf, n, mem,
                                     search, exact)
             else:
-                raise ValueError("a line-up seating a search policy passes search=True")
+                raise ValueError("a line-up seating a search or exact policy passes "
+                                 "search=True or exact=True")
             n = E.step(st, cfg, comp, rng, a, buf)
 
 

@@ -7,7 +7,7 @@ advances by actions: every decision the rulebook gives a player is one small act
 offer, place, one die, one re-roll token ...), `legal_actions` lists them, `apply_action`
 applies one (each kind of action is one rule function below) and `step` applies one and
 then plays every forced move. The step API plays through `step`; the batch's fast path
-(`policies.heuristic_decision`) applies the heuristic seats' actions through the same
+(`heuristic.heuristic_turns`) applies the greedy kinds' actions through the same
 rule functions without listing them first, so both play exactly the same game.
 
 The kernels take their arrays as `sim.kernel.pointer`s (no reference counting, see there);
@@ -21,6 +21,7 @@ awards, game end).
 """
 
 import numpy as np
+from numba.extending import overload
 
 from ...sim.kernel import Layout, bit_count, kernel, low_bit, pointer, randint, shifted, shuffle
 from .components import MAX_DIFFICULTY
@@ -160,20 +161,37 @@ MAX_LEGAL = 128
 ARG_SPAN = 64  # an action's argument is below this
 
 
-@kernel(inline="always")
+# The action codes' arithmetic as plain overloads: compiled once for every call (a kernel
+# would compile once more for each constant kind it is called with, and numba's own inlining
+# copies the callee's IR into every call site; LLVM inlines these).
+
+
 def act(kind, arg=0):
     """The action code of `kind` with argument `arg` (card, habitat or token source)."""
     return kind * ARG_SPAN + arg
 
 
-@kernel(inline="always")
 def act_kind(a):
     return a // ARG_SPAN
 
 
-@kernel(inline="always")
 def act_arg(a):
     return a % ARG_SPAN
+
+
+@overload(act)
+def _act_jit(kind, arg=0):
+    return lambda kind, arg=0: kind * ARG_SPAN + arg
+
+
+@overload(act_kind)
+def _act_kind_jit(a):
+    return lambda a: a // ARG_SPAN
+
+
+@overload(act_arg)
+def _act_arg_jit(a):
+    return lambda a: a % ARG_SPAN
 
 
 @kernel
@@ -503,9 +521,16 @@ def reroll_sources(st, cfg, out, n):
         floor = st[PAY_FLOOR]
         supply = st[TOKENS + st[CUR]]
         later = supply  # tokens at the sources from the current one on
-        for c in range(floor, N_CARDS):
-            later += st[TOK_ON + c]  # cards off the table hold no tokens
-        for c in range(floor, N_CARDS):
+        sources = 0  # the cards from the floor on (only those on the table hold tokens)
+        if floor < N_CARDS:
+            sources = st[AT + L_TABLE] >> floor << floor
+        left = sources
+        while left != 0:
+            later += st[TOK_ON + low_bit(left)]
+            left &= left - 1
+        while sources != 0:
+            c = low_bit(sources)
+            sources &= sources - 1
             if st[TOK_ON + c] > 0:
                 if later >= need:
                     out[n] = act(A_REROLL, c)
