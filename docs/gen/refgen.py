@@ -179,10 +179,15 @@ def _range(param) -> str:
 def policy_parameters(game: str):
     """(module, {parameter: comment}) of the game's policies module."""
     import importlib
+    import importlib.util
     import inspect
 
     module = importlib.import_module(f"snapsim.games.{game}.policies")
-    source = inspect.getsource(module)
+    # the names are defined in the policies module or in the one it takes its layout from
+    source = next(text for text in (inspect.getsource(importlib.import_module(name))
+                                    for name in (module.__name__, f"snapsim.games.{game}.layout")
+                                    if importlib.util.find_spec(name))
+                  if "PARAM_NAMES = (" in text)
     block = source[source.index("PARAM_NAMES = ("):]
     return module, _param_comments(block[:block.index("\n)")])
 
@@ -197,7 +202,7 @@ def policy_table(game: str) -> str:
     for i, param in enumerate(module.PARAM_NAMES):
         if not comments.get(str(param)):
             raise MissingMeaning(f"{game} policy parameter {str(param)!r} has no comment "
-                                 f"beside it in snapsim/games/{game}/policies.py")
+                                 f"beside it where PARAM_NAMES is defined")
         values = " | ".join(f"{module.DEFAULT_PARAMS[k][i]:g}" for k in kinds)
         rows.append(f"| {code(str(param))} | {_range(param)} | {cell(comments[str(param)])} | "
                     f"{values} |")

@@ -654,7 +654,7 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
 def _run(game, tlist, space, seed, threads, workers, scheduler, budget, games, optimizer,
          cost, verify_games, evaluations, max_cost, progress, strong_of, strong_name,
          identity, folder, stored) -> Rebalance:
-    started = time.perf_counter()
+    started = time.monotonic()
     spec = get_game(game)
     default = spec.default_policy
 
@@ -669,8 +669,12 @@ def _run(game, tlist, space, seed, threads, workers, scheduler, budget, games, o
                                                       indent=1))
     else:
         plan = stored
+    deadline = None
+    if budget is not None:  # the search stops in time for its verification
+        deadline = started + max(budget * 60 * SEARCH_SHARE,
+                                 budget * 60 - plan.get("verify_seconds", 0.0))
     search_plan = Plan(plan["games"], plan["screen"], plan["rounds"], max_cost,
-                       cost == "size", optimizer, plan["evaluations"])
+                       cost == "size", optimizer, plan["evaluations"], deadline)
     with tqdm(total=len(space.players) * (plan["screen"] + 1), unit="run",
               desc=f"{game} rebalance: search", disable=not progress) as bar:
         evaluator = Evaluator(space, tlist, search_plan.games, seed, greedy, threads, workers,
@@ -745,9 +749,11 @@ def _run(game, tlist, space, seed, threads, workers, scheduler, budget, games, o
                 strong_v = run({recommended: patch}, lambda n: [strong_of[n]] * n,
                                strong_name)[recommended]
     if outcome.stopped == "budget":
-        notes.append(f"the search stopped at its budget of {len(outcome.evaluations):,} "
-                     "candidates (--budget or --evaluations): a larger one may find a cheaper "
-                     "patch")
+        played = len({e.cand for e in outcome.evaluations})
+        cap = math.ceil(outcome.used - 1e-9)
+        notes.append(f"the search stopped at its budget after {played:,} candidates (a "
+                     "larger --budget may find a cheaper patch; --games "
+                     f"{plan['games']} --evaluations {cap} repeats this search exactly)")
     record = {"snapsim": __version__, "game": game,
               "components": components_record(game, space.base.components),
               "knobs": {k: list(v) if isinstance(v, tuple) else v
@@ -759,7 +765,7 @@ def _run(game, tlist, space, seed, threads, workers, scheduler, budget, games, o
               "optimizer": optimizer, "cost": cost, "max_cost": max_cost,
               "budget_minutes": budget, "verify_seed": vseed, "verify_games": vgames,
               "line_up": default, "strong": strong_name,
-              "seconds": round(time.perf_counter() - started, 1),
+              "seconds": round(time.monotonic() - started, 1),
               "variables": len(space.vars), "stopped": outcome.stopped}
     del base
     return Rebalance(game, tlist, space, search_plan, outcome, verified, recommended,
@@ -842,4 +848,5 @@ def _make_plan(space, tlist, seed, threads, workers, scheduler, budget, games, o
             fit = int(search_seconds / per_eval)
             cap = max(2, fit) if cap is None else min(cap, max(2, fit))
     return {"games": chosen, "screen": screen, "rounds": rounds, "evaluations": cap,
-            "verify_games": vgames, "seconds_per_game": per_game, "games_needed": need}
+            "verify_games": vgames, "seconds_per_game": per_game, "games_needed": need,
+            "verify_seconds": vgames * counts * per_game * (levels + EXTRA_VERIFY + 4)}

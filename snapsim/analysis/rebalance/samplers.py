@@ -12,6 +12,7 @@ so a resumed search asks the same questions and ends the same.
 from __future__ import annotations
 
 import math
+import time
 
 from ...errors import InputError
 from .edits import candidate
@@ -49,7 +50,7 @@ def sample_search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
         return Outcome(evs, pareto(evs, space, size), "base meets the targets")
     levels = 1 + sum(1 for k in LEVELS if k <= plan.max_cost)
     total = plan.evaluations or (plan.screen + plan.rounds * levels)
-    budget = Budget(total, evaluator)
+    budget = Budget(total, evaluator, plan.deadline)
     for cand in screening_design(space, plan.screen, seed):
         study.enqueue_trial({k: v for k, v in cand})
     while not budget.spent:
@@ -66,5 +67,6 @@ def sample_search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
             study.tell(trial, [ev.ratio, space.cost(cand, size)])
     # a sampler has no end of its own: it stops at its number of candidates, a budget only
     # when the cap was the plan's (--budget or --evaluations)
-    stopped = "budget" if plan.evaluations is not None else "sampled"
-    return Outcome(evs, pareto(evs, space, size), stopped)
+    timed_out = plan.deadline is not None and time.monotonic() >= plan.deadline
+    stopped = "budget" if plan.evaluations is not None or timed_out else "sampled"
+    return Outcome(evs, pareto(evs, space, size), stopped, budget.used)

@@ -29,6 +29,7 @@ the planted-suite comparison that chose the surrogate.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -54,6 +55,7 @@ class Plan:
     size_cost: bool = False
     optimizer: str = "surrogate"
     evaluations: int | None = None  # a cap on candidates played (the budget's)
+    deadline: float | None = None  # time.monotonic() by which the search stops (the budget's)
 
 
 @dataclass
@@ -63,6 +65,7 @@ class Outcome:
     evaluations: list[Evaluation]
     front: list[Evaluation] = field(default_factory=list)
     stopped: str = "converged"  # or "budget"
+    used: float = 0.0  # candidates played as the budget counts them (a raced one 1/4)
 
 
 def pareto(evs: list[Evaluation], space: EditSpace, size: bool = False) -> list[Evaluation]:
@@ -309,9 +312,13 @@ def search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
     evs = [base]
     if base.ratio <= 1.0:  # already within every target on the search's deals
         return Outcome(evs, pareto(evs, space, plan.size_cost), "base meets the targets")
-    budget = Budget(plan.evaluations, evaluator)
+    budget = Budget(plan.evaluations, evaluator, plan.deadline)
     design = screening_design(space, plan.screen, seed)
-    evs += evaluator.evaluate(budget.take(design))
+    for start in range(0, len(design), SCREEN_BATCH):  # batches, so a deadline can stop it
+        evs += evaluator.evaluate(budget.take(design[start:start + SCREEN_BATCH]))
+        if budget.spent:
+            return Outcome(evs, pareto([e for e in evs if e.games == plan.games], space,
+                                       plan.size_cost), "budget", budget.used)
     keys = list(base.values)
     model = Surrogate(space, keys)
     played = {e.cand for e in evs}
@@ -332,7 +339,7 @@ def search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
             stopped = "budget"
             break
     full = [e for e in evs if e.games == plan.games]
-    return Outcome(evs, pareto(full, space, plan.size_cost), stopped)
+    return Outcome(evs, pareto(full, space, plan.size_cost), stopped, budget.used)
 
 
 RACE_SHARE = 4  # a proposal first plays 1/4 of the search's games
@@ -430,11 +437,16 @@ def _valid_proposal(model, anchor, targets, limit, size, played, space, min_cost
     return None
 
 
-class Budget:
-    """A cap on candidates played (None: no cap)."""
+SCREEN_BATCH = 16  # screening runs played at a time
 
-    def __init__(self, cap: int | None, evaluator: Evaluator):
-        self.cap, self.evaluator = cap, evaluator
+
+class Budget:
+    """A cap on candidates played and a time by which to stop (None: no cap, no deadline).
+    The deadline makes the number played depend on the machine's speed; it is recorded, and
+    the same games and cap (--games, --evaluations) repeat the search exactly."""
+
+    def __init__(self, cap: int | None, evaluator: Evaluator, deadline: float | None = None):
+        self.cap, self.evaluator, self.deadline = cap, evaluator, deadline
         self.used = 0
 
     def take(self, cands: list[Candidate], weight: float = 1.0) -> list[Candidate]:
@@ -449,4 +461,6 @@ class Budget:
 
     @property
     def spent(self) -> bool:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            return True
         return self.cap is not None and self.used >= self.cap
