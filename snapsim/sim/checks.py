@@ -78,6 +78,8 @@ def out_folder(path, name: str = "--out") -> Path:
     before any work is done; nothing is created or changed. A file in the way or an
     unwritable place is one InputError."""
     folder = Path(path).expanduser()
+    if not str(path).strip():
+        raise InputError(f"{name} is empty: give a folder name")
     if folder.exists() and not folder.is_dir():
         raise InputError(f"{name} {str(path)!r} is a file, not a folder; give a folder name")
     existing = folder
@@ -96,20 +98,12 @@ def out_folder(path, name: str = "--out") -> Path:
 
 
 def out_file(path, name: str = "--out"):
-    """Make sure the output file `path` can be written, before any work is done; an existing
-    file is left as it is."""
+    """Make sure the output file `path` can be written (its missing folders are made when it
+    is), before any work is done; nothing is created or changed."""
     file = Path(path).expanduser()
     if file.is_dir():
         raise InputError(f"{name} {str(path)!r} is a folder; give a file name")
-    if not file.parent.is_dir():
-        raise InputError(f"{name} {str(path)!r}: folder {str(file.parent)!r} does not exist")
-    existed = file.exists()
-    try:
-        with file.open("ab"):
-            pass
-    except OSError as exc:
-        raise InputError(f"{name} {str(path)!r}: cannot write there ({exc.strerror or exc}); "
-                         "choose a writable place") from None
-    if not existed:
-        file.unlink()
+    if file.exists() and not file.is_file():
+        raise InputError(f"{name} {str(path)!r} is not a regular file; give a file name")
+    out_folder(file.parent, name)
     return file
