@@ -295,7 +295,6 @@ BAD_OUT = [
     "simulate snapshot --games 10 --out {d}/afile",
     "simulate snapshot --games 10 --out {d}/afile/sub",
     "simulate snapshot --games 10 --out {d}/afile/x.parquet",
-    "simulate snapshot --games 10 --out {d}/kept/none/x.parquet",
     "simulate snapshot --games 10 --out /dev/null",
     "simulate snapshot --games 10 --out /dev/null/x.parquet",
     "simulate snapshot --games 10 --out /proc/x.parquet",

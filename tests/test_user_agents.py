@@ -133,7 +133,7 @@ def test_illegal_action_names_seat_action_and_legal_ones_and_keeps_finished_game
 
 def test_an_agent_that_raises_is_named_with_its_exception():
     with pytest.raises(AgentError, match=r"^agent bad \(test_user_agents:BadAfter\) raised "
-                                         r"KeyError: 'no map' \(game 0, seat \d\); 0 games "
+                                         r"KeyError: 'no map' in act \(game 0, seat \d\); 0 games "
                                          "finished"):
         snapsim.simulate("shutterbug", players=2, games=2, seed=0,
                          policies=[BadAfter(0, KeyError("no map")), "greedy"])

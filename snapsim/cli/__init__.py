@@ -67,10 +67,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _run(args) -> int | None:
+    """The command, under its --move-timeout when it has one (a line-up with agents)."""
+    if getattr(args, "move_timeout", None) is None:
+        return args.run(args)
+    from ..sim.agents import move_timeout
+
+    with move_timeout(args.move_timeout):
+        return args.run(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        code = args.run(args)
+        code = _run(args)
         if code:
             return code
     except SnapsimError as exc:

@@ -10,7 +10,7 @@ import sys
 import pandas as pd
 
 from ..errors import InputError
-from ..sim.checks import whole
+from ..sim.checks import MOVE_TIMEOUT, whole
 
 
 class Help(argparse.ArgumentDefaultsHelpFormatter):
@@ -132,6 +132,13 @@ def read_knobs(args) -> dict:
         get_game(args.game)  # an unknown game is named before the file
         knobs["components"] = args.components
     return knobs
+
+
+def add_move_timeout(p) -> None:
+    """--move-timeout, for every command whose line-up may hold a Python agent."""
+    p.add_argument("--move-timeout", type=float, default=MOVE_TIMEOUT, metavar="SECONDS",
+                   help="seconds a Python agent (module:object) may take for one move before "
+                        f"the run stops, naming it; 0: no limit (default: {MOVE_TIMEOUT:g})")
 
 
 MAX_WORKERS = 1024  # threads or processes of one run

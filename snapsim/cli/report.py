@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
-from .common import check_backend_sizes
+from ..sim.locks import exclusive
+from .common import add_move_timeout, check_backend_sizes
 
 QUICK_GAMES = 300
 
@@ -41,16 +42,18 @@ def _report(args) -> None:
     if args.quick and args.out and _in_committed_reports(out) and not args.force:
         raise InputError(f"--quick does not write into {out}: its reports are full runs; give "
                          "another --out or add --force")
-    if args.force:  # clear another run's report there; unforced, the report refuses it
-        claim_report_folder(out, spec.name, args.seed, games, comps, force=True)
     strong = None if args.strong.strip().lower() == "none" else args.strong
     for flag, value in (("--strong-games", args.strong_games),
                         ("--ladder-games", args.ladder_games)):
         if value is not None:
             whole(value, flag, 10, MAX_IN_MEMORY_GAMES)
-    path = spec.report(out, games=games, seed=args.seed, studies=studies, threads=args.threads,
-                       components=comps, progress=not args.quiet, strong=strong,
-                       strong_games=args.strong_games, ladder_games=args.ladder_games)
+    with exclusive(out):  # one writer, start to end
+        if args.force:  # clear another run's report there; unforced, the report refuses it
+            claim_report_folder(out, spec.name, args.seed, games, comps, force=True)
+        path = spec.report(out, games=games, seed=args.seed, studies=studies,
+                           threads=args.threads, components=comps, progress=not args.quiet,
+                           strong=strong, strong_games=args.strong_games,
+                           ladder_games=args.ladder_games)
     print(f"report written to {path} (and report.md, figures, CSV tables beside it)")
 
 
@@ -64,6 +67,8 @@ def _report_sweep(args) -> None:
                             ("--ladder-games", args.ladder_games)) if v]
     if given:
         raise InputError(f"{given[0]} does not apply to a sweep report (its games are played)")
+    if args.out:
+        out_folder(args.out)
     path = sweep_report(args.folder, out=args.out, objective=args.objective or OBJECTIVE,
                         force=args.force, progress=not args.quiet)
     print(f"sweep report written to {path} (and report.md, figures, CSV tables beside it)")
@@ -104,5 +109,6 @@ def add(sub) -> None:
                         "and search sits out below 1,000 games per configuration)")
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_move_timeout(p)
     p.set_defaults(run=_report)
 

@@ -32,7 +32,7 @@ from ..sim.component_files import differences
 from ..sim.provenance import PROVENANCE_FILE, provenance
 from ..sim.registry import get_game
 from ..sim.runner import simulate
-from ..sim.store import check_out_free
+from ..sim.store import check_out_free, staged
 from ..sim.variants import load_variant
 from . import figures as F
 from .render import Report, Section, write_report
@@ -196,9 +196,13 @@ class Comparison:
     def write(self, out, force: bool = False) -> Path:
         """index.html (self-contained), report.md, one CSV per table, provenance.json."""
         out = Path(out)
-        if not force:
-            check_out_free(out)
-        out.mkdir(parents=True, exist_ok=True)
+        with staged(out, clear=force) as stage:  # one writer; the files appear when whole
+            if not force:
+                check_out_free(out)
+            self._write(stage.path)
+        return out / "index.html"
+
+    def _write(self, out: Path) -> Path:
         note = (f"n = {self.provenance['games']:,} paired games per side, seed "
                 f"{self.provenance['seed']}")
         intro = Section("0-verdicts", 0, "Verdicts", "Every significant change (Holm-corrected "

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from ..sim.provenance import PROVENANCE_FILE, footer
-from ..sim.store import check_out_free
+from ..sim.store import check_out_free, staged
 from . import figures as F
 
 
@@ -14,9 +14,14 @@ def write_ladder(ladder, out, force: bool = False) -> Path:
     """Write the ladder into `out` (refusing a folder that holds another run unless `force`);
     returns the path of ladder.md."""
     out = Path(out)
-    if not force:
-        check_out_free(out)
-    out.mkdir(parents=True, exist_ok=True)
+    with staged(out, clear=force) as stage:  # one writer; the files appear when whole
+        if not force:
+            check_out_free(out)
+        _write(ladder, stage.path)
+    return out / "ladder.md"
+
+
+def _write(ladder, out: Path) -> None:
     ladder.ratings.to_csv(out / "ratings.csv", index=False)
     ladder.pairwise.to_csv(out / "pairwise.csv", index=False)
     note = f"n = {ladder.games:,} games, seed {ladder.seed}; whiskers: 95% bootstrap CI"
@@ -59,6 +64,4 @@ def write_ladder(ladder, out, force: bool = False) -> Path:
                  else f"{shares.loc[a, b]:.3f}" for b in order]
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
     lines += ["", footer(prov), ""]
-    path = out / "ladder.md"
-    path.write_text("\n".join(lines))
-    return path
+    (out / "ladder.md").write_text("\n".join(lines))

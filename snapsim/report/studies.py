@@ -23,7 +23,10 @@ from ..analysis.paired import Ratio, spread_interval, spread_value
 from ..analysis.stats import mean_interval, wilson_interval
 from ..errors import InputError
 from ..sim import get_game, simulate
+from ..sim.files import read_text
+from ..sim.locks import exclusive
 from ..sim.provenance import PROVENANCE_FILE, components_record, footer
+from ..sim.store import content, staged
 from ..sim.variants import load_variant
 from ..version import __version__
 from . import figures as F
@@ -532,8 +535,14 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
     out = Path(out)
     if components is not None:  # a variant file's knobs are played by every study
         components = load_variant(game, components)
-    claim_report_folder(out, game, seed, games, components)
-    out.mkdir(parents=True, exist_ok=True)
+    with exclusive(out):  # one writer from the claim to the last file
+        claim_report_folder(out, game, seed, games, components)
+        return _build(game, title, studies, names, out, games, seed, threads, components,
+                      progress, runs_type, meta, strong, strong_games, ladder_games)
+
+
+def _build(game, title, studies, names, out: Path, games, seed, threads, components, progress,
+           runs_type, meta, strong, strong_games, ladder_games) -> Path:
     runs = runs_type(game, games, seed, threads, components, strong=strong,
                      strong_games=strong_games, ladder_games=ladder_games)
     total = sum(studies[n][1] for n in names)
@@ -548,14 +557,17 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
             ", ".join(dict.fromkeys(table.strong_line_up)) + f": {len(table)} findings, "
             + ", ".join(f"{counts.get(k, 0)} {k}" for k in ("holds", "changes", "reverses",
                                                             "inconclusive")))}
-    for section in sections:
-        section.save(out)
-    runs.out = out
-    record = report_provenance(game, runs, names)
-    (out / PROVENANCE_FILE).write_text(json.dumps(record, indent=1))
-    return write_report(out, Report(title, {"games per configuration": f"{games:,}",
-                                            "seed": seed, **(meta or {}),
-                                            "snapsim": __version__}, footer(record)))
+    with staged(out) as stage:  # each file appears whole; provenance.json comes last
+        for section in sections:
+            section.save(stage.path)
+        stage.commit()  # the report renders every section in the folder, old and new
+        runs.out = out
+        record = report_provenance(game, runs, names)
+        (stage.path / PROVENANCE_FILE).write_text(json.dumps(record, indent=1))
+        return write_report(out, Report(title, {"games per configuration": f"{games:,}",
+                                                "seed": seed, **(meta or {}),
+                                                "snapsim": __version__}, footer(record)),
+                            into=stage.path)
 
 
 SAME_RUN = ("game", "components", "seed", "games")  # what a report's folder keeps to itself
@@ -571,11 +583,11 @@ def claim_report_folder(out, game: str, seed: int, games: int, components=None,
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {str(out)!r} is a file; give a folder for the report")
-    if not out.exists() or not any(out.iterdir()):
+    if not out.exists() or not content(out):
         return
     if (out / PROVENANCE_FILE).exists():
         try:
-            old = json.loads((out / PROVENANCE_FILE).read_text())
+            old = json.loads(read_text(out / PROVENANCE_FILE))
         except (OSError, ValueError):
             old = {}
         old = old if isinstance(old, dict) else {}
@@ -612,7 +624,7 @@ def report_provenance(game: str, runs: Runs, studies: list[str]) -> dict:
               "games": runs.games, "studies": studies, "configurations": configs,
               "strong": runs.strong, **runs.records}
     try:  # one study re-run alone keeps what the other studies recorded
-        old = json.loads((Path(runs.out) / PROVENANCE_FILE).read_text()) if runs.out else {}
+        old = json.loads(read_text(Path(runs.out) / PROVENANCE_FILE)) if runs.out else {}
     except (OSError, ValueError):
         old = {}
     if all(old.get(k) == record[k] for k in ("game", "components", "seed", "games")):

@@ -16,6 +16,8 @@ INT64_MAX = 2**63 - 1
 # Games of one run held in memory: about 1 KB each (a row per seat), so a few GB at most;
 # more are streamed to a dataset folder (snapsim.run, the CLI's --out DIR).
 MAX_IN_MEMORY_GAMES = 2_000_000
+# Seconds a Python agent may take for one move before the run stops (snapsim.sim.agents).
+MOVE_TIMEOUT = 60.0
 
 
 def _shown(value) -> str:
