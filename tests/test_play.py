@@ -142,7 +142,7 @@ def test_a_saved_game_of_another_game_is_one_line(tmp_path, capsys):
 
 def test_a_file_that_is_not_a_saved_game_is_one_line(tmp_path, capsys):
     bad = tmp_path / "bad.json"
-    bad.write_text('{"snapsim_play": 1, "game": "yosemite"}')
+    bad.write_text('{"snapsim_play": 2, "game": "yosemite"}')
     rc, _, err = cli(capsys, "play", "yosemite", "--load", bad)
     assert rc == 2
     assert f"--load {bad}: not a saved snapsim game" in one_error_line(err)
