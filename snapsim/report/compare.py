@@ -461,8 +461,9 @@ def _auto_games(spec, configs, policies, seed, threads, detect, reps) -> int:
         lineup = policies or [spec.default_policy] * spec.players(cfg_b)
         pair = [simulate(spec.name, config=c, policies=lineup, games=PILOT_GAMES, seed=seed,
                          threads=threads) for c in (cfg_b, cfg_v)]
-        spreads = [next(m for m in measures(df, spec.measures or MeasureSpec())
-                        if m.name == PRIMARY).spread for df in pair]
+        spreads = [next(m for m in measures(df, spec.measures or MeasureSpec(), cfg)
+                        if m.name == PRIMARY).spread for df, cfg in zip(pair, (cfg_b, cfg_v),
+                                                                         strict=True)]
         d = spread_difference(spreads[0], spreads[1], seed=seed, reps=reps)
         need = max(need, games_to_detect(d.se, PILOT_GAMES, detect))
     if need > MAX_AUTO_GAMES:

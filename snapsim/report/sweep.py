@@ -323,7 +323,7 @@ def _report(folder: Path, data: dict, out: Path, objective: str, force: bool, pr
     rows, points, known, name, record, bar = [], [], [], None, None, None
     for run in runs:
         df = load(folder / run["folder"])
-        found = [m for m in measures(df, mspec) if m.group in GROUPS]
+        found = [m for m in measures(df, mspec, None) if m.group in GROUPS]
         del df
         known += [m.name for m in found if m.name not in known]
         name = _objective_name(objective, known)
