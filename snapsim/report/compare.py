@@ -28,6 +28,7 @@ from ..analysis.measures import MeasureSpec, measures
 from ..analysis.paired import games_to_detect, spread_difference
 from ..errors import InputError, SnapsimError
 from ..sim.agents import resolve_policy
+from ..sim.checks import entries, mapping, number, whole
 from ..sim.component_files import differences
 from ..sim.provenance import PROVENANCE_FILE, provenance
 from ..sim.registry import get_game
@@ -271,6 +272,18 @@ class _Sides:
         return df
 
 
+def _lineup(pols, seats: int):
+    """The line-up at a player count: one policy for all seats, or one per seat."""
+    if not pols:
+        return None
+    if len(pols) == 1:
+        return pols * seats
+    if len(pols) != seats:
+        raise InputError(f"{seats} players need {seats} policies (or one for all), got "
+                         f"{len(pols)}")
+    return list(pols)
+
+
 def _config(variant, players, knobs, label):
     """The config of one side at a player count: its file's knobs, then `knobs` over them."""
     try:
@@ -339,7 +352,8 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     """
     spec = get_game(game)
     mspec: MeasureSpec = spec.measures or MeasureSpec()
-    variant_set = dict(variant_set or {})
+    variant_set = mapping(variant_set, "variant_set", "rule knobs, e.g. {'photo_target': 8}")
+    variants = entries(variants, "variants", split=False) if variants is not None else []
     base = load_variant(game, baseline)
     base_label = "standard" if baseline in (None, "standard") else _label(base.components,
                                                                           "baseline")
@@ -360,12 +374,18 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
         changes += [f"knob {key} {_knob(getattr(default, key))} → {_knob(value)}"
                     for key, value in variant_set.items()]
         out.append(Variant(label, side, variant_set, changes))
-    counts = [None] if players is None else [int(p) for p in np.atleast_1d(players)]
+    counts = [None] if players is None else [whole(p, "players", 1)
+                                              for p in entries(players, "players")]
     configs = {(v.label, n): (_config(base, n, {}, base_label),
                               _config(v.variant, n, v.knobs, v.label))
                for v in out for n in counts}
-    pols = [resolve_policy(spec.name, p) for p in policies] if policies else None
+    pols = [resolve_policy(spec.name, p) for p in entries(policies, "policies")] \
+        if policies is not None else None
     if games == "auto":
+        if detect is not None:
+            number(detect, "detect (points of seat spread)", 0)
+            if detect == 0:
+                raise InputError("detect must be a positive number of points, got 0")
         if detect is None:
             raise InputError("--games auto needs --detect POINTS (the seat-spread change to "
                              "detect)")
@@ -383,7 +403,7 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
             for n in counts:
                 cfg_b, cfg_v = configs[(v.label, n)]
                 n_seats = spec.players(cfg_b)
-                lineup = pols or [spec.default_policy] * n_seats
+                lineup = _lineup(pols, n_seats) or [spec.default_policy] * n_seats
                 key = ("base", n)
                 if key not in cache:
                     cache[key] = side_measures(runner, cfg_b, lineup, mspec, restrictions,
@@ -393,14 +413,13 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
                                       n_seats, var_seed)
                 rows += measure_rows(cache[key], mine, n_seats, v.label, seed, paired, bootstrap)
     table = flag_table(pd.DataFrame(rows), mspec.outlier_groups)
+    named = pols or [spec.make_policy(spec.default_policy)]
     record = {"baseline": {"label": base_label,
-                           **provenance(game, next(iter(configs.values()))[0],
-                                        [spec.make_policy(p) for p in
-                                         (pols or [spec.default_policy])], seed, games)},
+                           **provenance(game, next(iter(configs.values()))[0], named, seed,
+                                        games)},
               "variants": [{"label": v.label, "changes": v.changes,
-                            **provenance(game, configs[(v.label, counts[0])][1],
-                                         [spec.make_policy(p) for p in
-                                          (pols or [spec.default_policy])], seed, games)}
+                            **provenance(game, configs[(v.label, counts[0])][1], named, seed,
+                                         games)}
                            for v in out],
               "players": [spec.players(configs[(out[0].label, n)][0]) for n in counts],
               "paired": paired, "restricted": sorted(restrictions), "bootstrap": bootstrap}

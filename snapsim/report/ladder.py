@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..analysis.ladder import interval_text
 from ..sim.provenance import PROVENANCE_FILE, footer
 from ..sim.store import check_out_free, staged
 from . import figures as F
@@ -19,6 +20,12 @@ def write_ladder(ladder, out, force: bool = False) -> Path:
             check_out_free(out)
         _write(ladder, stage.path)
     return out / "ladder.md"
+
+
+def shown(r) -> str:
+    """A rating's interval in the table, or why it has none."""
+    text = interval_text(r.ci_low, r.ci_high)
+    return text.strip("[]").replace(", ", " to ")
 
 
 def _write(ladder, out: Path) -> None:
@@ -47,7 +54,8 @@ def _write(ladder, out: Path) -> None:
              + "Intervals: 95% bootstrap over deals.", "",
              "![ratings](ladder.png)", "",
              "| policy | rating | 95% CI | seats | win rate |", "|---|---:|---|---:|---:|"]
-    lines += [f"| {r.policy} | {r.rating:+.3f} | {r.ci_low:+.3f} to {r.ci_high:+.3f} | "
+    lines += [f"| {r.policy} | {r.rating:+.3f} | "
+              f"{'reference' if r.policy == prov.get('reference') else shown(r)} | "
               f"{r.games:,} | {r.win_rate:.3f} |" for r in ladder.ratings.itertuples()]
     by_policy = ladder.pairwise.groupby("policy").share.agg(["min", "max"])
     extreme = [name for name in order if name in by_policy.index

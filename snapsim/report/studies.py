@@ -17,12 +17,14 @@ from tqdm import tqdm
 
 from ..analysis import balance as B
 from ..analysis.labels import Estimate, Finding, label_findings
+from ..analysis.ladder import interval_text
 from ..analysis.lineups import STRONG, strong_policy
 from ..analysis.measures import seat_matrix
 from ..analysis.paired import Ratio, spread_interval, spread_value
 from ..analysis.stats import mean_interval, wilson_interval
 from ..errors import InputError
 from ..sim import get_game, simulate
+from ..sim.checks import entries
 from ..sim.files import read_text
 from ..sim.locks import exclusive
 from ..sim.provenance import PROVENANCE_FILE, components_record, footer
@@ -486,15 +488,18 @@ def ladder_section(ctx: Runs, order: int, players: int, policies=None,
                          "policy, 95% CI in brackets", ", ".join(lad.policies), players,
                          games=lad.games))
     top, low = ratings.iloc[0], ratings.iloc[-1]
-    s.findings.append(f"Strongest: {top.policy}, rating {top.rating:+.2f} [{top.ci_low:+.2f}, "
-                      f"{top.ci_high:+.2f}]; weakest: {low.policy}, {low.rating:+.2f} "
-                      f"[{low.ci_low:+.2f}, {low.ci_high:+.2f}].")
+    s.findings.append(f"Strongest: {top.policy}, rating {top.rating:+.2f} "
+                      f"{interval_text(top.ci_low, top.ci_high, '+.2f')}; weakest: "
+                      f"{low.policy}, {low.rating:+.2f} "
+                      f"{interval_text(low.ci_low, low.ci_high, '+.2f')}.")
     if len(ratings) > 1:
         second = ratings.iloc[1]
         meet = pairwise[(pairwise.policy == top.policy) & (pairwise.opponent == second.policy)]
         if len(meet):
             m = meet.iloc[0]
-            sep = "apart" if top.ci_low > second.ci_high else "overlapping"
+            bounded = np.isfinite([top.ci_low, second.ci_high]).all()
+            sep = ("apart" if top.ci_low > second.ci_high else "overlapping") if bounded \
+                else "not both bounded"
             s.findings.append(f"{top.policy} finishes ahead of {second.policy} (second) in "
                               f"{pct(m.share)} [{pct(m.ci_low)}, {pct(m.ci_high)}] of "
                               f"{m.meetings:,} meetings; their rating intervals are {sep}.")
@@ -516,7 +521,7 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
                  strong_games: int | None = None, ladder_games: int | None = None) -> Path:
     """Run the chosen studies (default all), label their key findings under the strong
     line-up (`strong`, None for greedy only), save their sections, render the report."""
-    names = list(studies) if chosen is None else list(chosen)
+    names = list(studies) if chosen is None else entries(chosen, "studies")
     bad = [n for n in names if n not in studies]
     if bad:
         raise InputError(f"unknown study {bad[0]!r}; choose from {', '.join(studies)}")

@@ -20,7 +20,7 @@ from ..errors import InputError
 from .agents import AgentError, StepBackend, is_agent, policy_or_agent
 from .agents import move_timeout as agent_move_timeout
 from .backends import Task, check_backend, make_backend
-from .checks import MAX_IN_MEMORY_GAMES, whole
+from .checks import MAX_IN_MEMORY_GAMES, entries, flag, path_arg, whole
 from .locks import exclusive
 from .provenance import describe, provenance
 from .registry import get_game
@@ -51,13 +51,16 @@ def prepare(game: str, players=None, policies=None, config=None, components=None
         else:
             config = spec.make_config(**knobs, **({} if players is None else
                                                   {"players": players}))
+    elif not isinstance(config, type(spec.make_config())):
+        raise InputError(f"config must be a {type(spec.make_config()).__name__} (or give "
+                         f"players and knobs instead), got {type(config).__name__}")
     elif knobs or variant is not None:
         if variant is not None:
             knobs = {**variant.knobs.for_players(spec.players(config)), **knobs,
                      "components": variant.components}
         config = config.replace(**knobs)
     n = spec.players(config)
-    specs = [spec.default_policy] * n if policies is None else list(policies)
+    specs = [spec.default_policy] * n if policies is None else entries(policies, "policies")
     pols = [policy_or_agent(spec, p) for p in specs]
     if len(pols) == 1:
         pols = pols * n
@@ -301,8 +304,8 @@ def run(game: str, out, players: int | None = None, policies=None, games: int = 
     RunResult
         The folder, chunk counts and win sums per policy and per seat.
     """
-    if out is None or not str(out).strip():
-        raise InputError("out: give the run's folder, e.g. out=\"runs/big\"")
+    out = path_arg(out, "out")
+    flag(resume, "resume")
     with agent_move_timeout(move_timeout):
         spec, config, pols = prepare(game, players, policies, config, components, **knobs)
         _check_run(games, chunk_size, seed)

@@ -45,7 +45,7 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 
 from ..errors import InputError, SnapsimError
-from .checks import flag, whole
+from .checks import flag, path_arg, whole
 from .files import read_text, read_toml, write_text
 from .locks import exclusive
 from .provenance import components_record
@@ -326,10 +326,11 @@ def load(path: str | os.PathLike, allow_partial: bool = False,
     --------
     >>> df = snapsim.load("runs/sweep", photo_target=8)
     """
-    if path is None or not str(path).strip():
+    if path is None or (isinstance(path, str) and not path.strip()):
         raise InputError("load: give a run or sweep folder, or a .parquet file snapsim wrote, "
                          "e.g. snapsim.load(\"runs/big\")")
-    path = Path(path).expanduser()
+    path = path_arg(path, "load")
+    flag(allow_partial, "allow_partial")
     if not path.exists():
         raise InputError(f"{path} does not exist; give a run or sweep folder")
     if path.is_file():
