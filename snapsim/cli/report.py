@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
 from ..sim.locks import exclusive
-from .common import add_move_timeout, check_backend_sizes
+from .common import Parser, add_move_timeout, check_backend_sizes, guarded
 
 QUICK_GAMES = 300
+REPORT_GAMES = 20_000
+REPORT_SEED = 1
 
 
 def _in_committed_reports(out) -> bool:
@@ -74,13 +78,62 @@ def _report_sweep(args) -> None:
     print(f"sweep report written to {path} (and report.md, figures, CSV tables beside it)")
 
 
+def study_main(game: str, study: str, argv: list[str] | None = None) -> int:
+    """An `analyses/` script: one study's section written again into a report folder (by
+    default the game's committed report), and the report rendered again, under the command's
+    rules (one error line, exit code 2). Its games and seed default to the report's already
+    in the folder, so the section matches the rest; another n goes to another folder."""
+    parser = Parser(prog=f"analyses/{game}_{study}.py",
+                    description=f"Write the '{study}' section of the {game} report again and "
+                                "render the report again.")
+    parser.add_argument("--games", type=int, help="games per configuration (default: the "
+                                                  "report's in --out, else 20,000)")
+    parser.add_argument("--seed", type=int, help="root seed (default: the report's in --out, "
+                                                 "else 1)")
+    parser.add_argument("--out", default=f"reports/{game}", help="the report folder")
+    parser.add_argument("--force", action="store_true",
+                        help="replace another run's report in --out (default: refuse)")
+    parser.add_argument("--threads", type=int, help="numba threads (default: all cores)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return guarded(lambda: _study(parser.parse_args(argv), game, study))
+
+
+def _study(args, game: str, study: str) -> None:
+    from pathlib import Path
+
+    from ..report.studies import claim_report_folder
+    from ..sim import get_game
+    from ..sim.files import read_text
+    from ..sim.provenance import PROVENANCE_FILE
+
+    spec = get_game(game)
+    check_backend_sizes(args)
+    out_folder(args.out)
+    try:
+        made = json.loads(read_text(Path(args.out) / PROVENANCE_FILE))
+    except (OSError, ValueError):
+        made = {}
+    made = made if isinstance(made, dict) else {}
+    games = args.games if args.games is not None else made.get("games", REPORT_GAMES)
+    seed = args.seed if args.seed is not None else made.get("seed", REPORT_SEED)
+    whole(games, "--games", 1, MAX_IN_MEMORY_GAMES)
+    whole(seed, "--seed", 0)
+    with exclusive(args.out):  # one writer, start to end
+        if args.force:
+            claim_report_folder(args.out, spec.name, seed, games, None, force=True)
+        path = spec.report(args.out, games=games, seed=seed, studies=[study],
+                           threads=args.threads, progress=not args.quiet)
+    print(f"section {study} written at {games:,} games, seed {seed}; report rendered again "
+          f"as {path}")
+
+
 def add(sub) -> None:
     p = sub.add_parser("report", help="run the balance studies and write the report, or "
                                       "report on a sweep (report sweep DIR)")
     p.add_argument("game", help="game name: snapshot, yosemite or shutterbug; or sweep")
     p.add_argument("folder", nargs="?", help="after `sweep`: the sweep's output folder")
-    p.add_argument("--games", type=int, default=20_000, help="games per configuration")
-    p.add_argument("--seed", type=int, default=1, help="root seed")
+    p.add_argument("--games", type=int, default=REPORT_GAMES, help="games per configuration")
+    p.add_argument("--seed", type=int, default=REPORT_SEED, help="root seed")
     p.add_argument("--out", help="output folder (default: reports/GAME, with --quick "
                                  "GAME-quick-report; a sweep's: DIR/report)")
     p.add_argument("--objective", help="sweep report: the measure to minimise, e.g. 'game "

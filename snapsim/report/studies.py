@@ -4,7 +4,6 @@ run cache to a Section) and nothing else."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -640,15 +639,3 @@ def report_provenance(game: str, runs: Runs, studies: list[str]) -> dict:
         for key, value in old.items():  # e.g. the ladder of a study not re-run
             record.setdefault(key, value)
     return record
-
-
-def study_main(game: str, build: Callable[..., Path], study: str, default_games: int,
-               argv=None) -> None:
-    """Command line of an `analyses/` script: regenerate one study's section in place."""
-    ap = argparse.ArgumentParser(description=f"Regenerate the '{study}' section of the "
-                                             f"{game} report and re-render the report.")
-    ap.add_argument("--games", type=int, default=default_games, help="games per configuration")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", default=f"reports/{game}")
-    args = ap.parse_args(argv)
-    print(build(args.out, games=args.games, seed=args.seed, studies=[study]))
