@@ -36,7 +36,9 @@ def _report(args) -> None:
     spec = get_game(args.game)
     if spec.report is None:
         raise InputError(f"no report for game {args.game!r} yet")
-    games = QUICK_GAMES if args.quick else whole(args.games, "--games", 1, MAX_IN_MEMORY_GAMES)
+    games = args.games if args.games is not None else QUICK_GAMES if args.quick else \
+        REPORT_GAMES
+    whole(games, "--games", 1, MAX_IN_MEMORY_GAMES)
     studies = [s.strip() for s in args.studies.split(",")] if args.studies else None
     from ..sim.variants import load_variant
 
@@ -66,9 +68,10 @@ def _report_sweep(args) -> None:
 
     if args.folder is None:
         raise InputError("give the sweep's folder: snapsim report sweep DIR")
-    given = [o for o, v in (("--studies", args.studies), ("--components", args.components),
-                            ("--quick", args.quick), ("--strong-games", args.strong_games),
-                            ("--ladder-games", args.ladder_games)) if v]
+    given = [o for o, v in (("--games", args.games), ("--studies", args.studies),
+                            ("--components", args.components), ("--quick", args.quick),
+                            ("--strong-games", args.strong_games),
+                            ("--ladder-games", args.ladder_games)) if v not in (None, False)]
     if given:
         raise InputError(f"{given[0]} does not apply to a sweep report (its games are played)")
     if args.out:
@@ -132,7 +135,8 @@ def add(sub) -> None:
                                       "report on a sweep (report sweep DIR)")
     p.add_argument("game", help="game name: snapshot, yosemite or shutterbug; or sweep")
     p.add_argument("folder", nargs="?", help="after `sweep`: the sweep's output folder")
-    p.add_argument("--games", type=int, default=REPORT_GAMES, help="games per configuration")
+    p.add_argument("--games", type=int, help=f"games per configuration (default: "
+                                             f"{REPORT_GAMES:,}; with --quick {QUICK_GAMES})")
     p.add_argument("--seed", type=int, default=REPORT_SEED, help="root seed")
     p.add_argument("--out", help="output folder (default: reports/GAME, with --quick "
                                  "GAME-quick-report; a sweep's: DIR/report)")
@@ -141,7 +145,8 @@ def add(sub) -> None:
     p.add_argument("--force", action="store_true", help="replace another run's report in "
                    "the output folder (default: refuse)")
     p.add_argument("--quick", action="store_true",
-                   help=f"{QUICK_GAMES} games per configuration (a smoke run)")
+                   help=f"a smoke run: {QUICK_GAMES} games per configuration (unless --games) "
+                        "into GAME-quick-report")
     p.add_argument("--studies", help="comma-separated subset of the game's studies (snapshot: "
                                      "seats, policies, restricted, cards, awards, raccoon, "
                                      "sensitivity, tokens; shutterbug: seats, assignments, "
