@@ -381,6 +381,8 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
                for v in out for n in counts}
     pols = [resolve_policy(spec.name, p) for p in entries(policies, "policies")] \
         if policies is not None else None
+    for cfg_b, _ in configs.values():  # a line-up that fits no player count fails first
+        _lineup(pols, spec.players(cfg_b))
     if games == "auto":
         if detect is not None:
             number(detect, "detect (points of seat spread)", 0)

@@ -288,8 +288,9 @@ def agent_move(game, agent: UserAgent, seat: int, index: int, rng):
         shown = ", ".join(f"{game.action_to_string(a)} ({_code(a)})"
                           for a in legal[:SHOWN_LEGAL])
         more = f" and {len(legal) - SHOWN_LEGAL} more" if len(legal) > SHOWN_LEGAL else ""
-        raise AgentError(f"seat {seat} (agent {agent.name}) chose {choice!r} in game {index}, "
-                         f"not a legal action; legal now: {shown}{more}")
+        raise AgentError(f"seat {seat} (agent {agent.name}, {agent.reference}) chose "
+                         f"{_one_line(repr(choice))} in game {index}, not a legal action; "
+                         f"legal now: {shown}{more}")
     return legal[codes.index(code)]
 
 
