@@ -134,6 +134,7 @@ def test_paired_estimates_equal_an_independent_computation(planted):
         assert row[value] == pytest.approx(side.won[mask].sum() / mask.sum(), abs=1e-12)
 
 
+@pytest.mark.slow  # a statistical test: simulated rates vs exact values
 def test_ci_covers_a_known_difference():
     """400 synthetic paired data sets with a true difference of 0.3 in a ratio measure."""
     rng = np.random.default_rng(0)
@@ -181,6 +182,7 @@ def test_the_same_file_twice_flags_nothing(game, tmp_path):
     assert "no measure changed significantly" in c.summary()
 
 
+@pytest.mark.slow  # a statistical test: simulated rates vs exact values
 def test_self_comparison_false_positives_at_the_nominal_rate():
     """Unpaired self-comparisons (independent streams) over 20 seeds: Holm keeps the chance
     of any flag in one comparison at 5%, so flagged comparisons follow at most Binom(20, 0.05)."""

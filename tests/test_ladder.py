@@ -52,6 +52,7 @@ def test_a_tie_counts_half_to_each():
     assert ab.meetings == 2 and ab.ahead == 1.5
 
 
+@pytest.mark.slow  # a statistical test: simulated rates vs exact values
 def test_rating_intervals_cover_the_true_strengths():
     truth = {"weak": -0.6, "mid": 0.1, "strong": 0.5}  # centred: mean 0, as the fit is
     rng = np.random.default_rng(7)
