@@ -16,6 +16,7 @@ from .version import __version__ as __version__
 if TYPE_CHECKING:
     from .analysis.ladder import ladder
     from .report.compare import Comparison
+    from .report.rebalance import Rebalance
     from .sim.runner import run, simulate
     from .sim.sweep import load
 
@@ -104,4 +105,26 @@ def compare(game: str, **kwargs: Any) -> Comparison:
     return paired_compare(game, **kwargs)
 
 
-__all__ = ["compare", "ladder", "load", "run", "simulate"]
+def rebalance(game: str, **kwargs: Any) -> Rebalance:
+    """The smallest changes that bring a game within balance targets, verified.
+
+    The same as `snapsim.report.rebalance.rebalance` (imported on first use); its keyword
+    arguments are accepted here.
+
+    Returns
+    -------
+    Rebalance
+        `.summary()`, `.pareto`, `.patch` and `.write(dir)`.
+
+    Examples
+    --------
+    >>> r = snapsim.rebalance("snapshot", players=4, targets=["seat_spread=2"],
+    ...                       edits=["start_tokens"])
+    >>> print(r.summary()); print(r.patch)
+    """
+    from .report.rebalance import rebalance as search
+
+    return search(game, **kwargs)
+
+
+__all__ = ["compare", "ladder", "load", "rebalance", "run", "simulate"]

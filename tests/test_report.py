@@ -23,7 +23,7 @@ def quick_report(tmp_path_factory):
 def test_every_section_figure_and_table_is_written(quick_report):
     out = quick_report
     sections = [json.loads(p.read_text()) for p in sorted((out / "sections").glob("*.json"))]
-    assert len(sections) == len(STUDIES) == 9
+    assert len(sections) == len(STUDIES) == 10
     html = (out / "index.html").read_text()
     md = (out / "report.md").read_text()
     n_figures = 0

@@ -333,10 +333,48 @@ def column_table(game: str) -> str:
     return "\n".join(rows) + "\n"
 
 
+# ---------------------------------------------------------------- rebalancing
+
+
+def levers_table(game: str) -> str:
+    """What `snapsim rebalance` may change in a game (each edit space with its default range)
+    and which targets it measures, from the game's registration (analysis.measures.Levers)."""
+    from snapsim.analysis.rebalance.targets import KINDS, available, length_unit
+    from snapsim.sim.registry import get_game
+    from snapsim.sim.variants import bundled_file, file_tables
+
+    spec = get_game(game)
+    levers = spec.measures.levers
+    tables = file_tables(bundled_file(game))
+    rows = ["| `--edit` | what changes | default range |", "| --- | --- | --- |"]
+    if levers.seat_knob:
+        also = "" if levers.seat_knob == "start_tokens" else f" (or `{levers.seat_knob}`)"
+        rows.append(f"| `start_tokens`{also} | each seat's `{levers.seat_knob}`, one schedule "
+                    f"per player count | ±{levers.seat_range} |")
+    for field, size in levers.fields.items():
+        section, name = field.split(".")
+        what = (f"every entry's `{name}` (one entry: `{section}[NAME].{name}`)"
+                if isinstance(tables[section], list) else f"the `[{section}]` table's `{name}`")
+        rows.append(f"| `{field}` | {what}; each number of a list is one value | ±{size} |")
+    for knob, default in levers.knobs.items():
+        shown = (", ".join(str(v).lower() for v in default) if isinstance(default, tuple)
+                 else f"±{default} around its value")
+        rows.append(f"| `knob:{knob}` | the rule knob `{knob}` | {shown} |")
+    for field, why in levers.refused.items():
+        rows.append(f"| `{field}` | refused: {cell(why)} | - |")
+    aliases = ", ".join(f"`{a}` for `{b}`" for a, b in levers.aliases.items() if a != b)
+    counts = ", ".join(map(str, levers.player_counts))
+    targets = ", ".join(f"`{t}`" for t in available(game))
+    units = ", ".join(KINDS[t].unit or length_unit(game) for t in available(game))
+    return ("\n".join(rows) + f"\n\nWords a designer may use instead: {aliases}. Targets it "
+            f"measures: {targets} ({units}), at {counts} players by default.\n")
+
+
 # ---------------------------------------------------------------- markers in pages
 
 GENERATORS = {"cli": cli_reference, "knobs": knob_table, "policies": policy_table,
-              "components": components_format, "columns": column_table}
+              "components": components_format, "columns": column_table,
+              "levers": levers_table}
 MARKER = re.compile(r"^<!-- snapsim:(\w+)(?: (\w+))? -->$", re.MULTILINE)
 
 

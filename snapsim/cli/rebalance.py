@@ -26,8 +26,14 @@ def _rebalance(args) -> None:
             whole(value, flag, lo, MAX_IN_MEMORY_GAMES)
     if not (args.budget > 0 and np.isfinite(args.budget)):
         raise InputError(f"--budget must be a positive number of minutes, got {args.budget}")
-    players = [int(p) for text in args.players for p in int_list(text)] or None
+    try:
+        players = [int(p) for text in args.players for p in int_list(text)] or None
+    except InputError as exc:
+        raise InputError(f"--players: {exc}") from None
     strong = None if args.strong.strip().lower() == "none" else args.strong.strip()
+    from ..sim.registry import get_game
+
+    args.out = args.out or f"{get_game(args.game).name}-rebalance"
     out_folder(args.out)
     result = rebalance(args.game, targets=args.target, edits=args.edit,
                        components=args.components, players=players, games=args.games,
@@ -38,8 +44,9 @@ def _rebalance(args) -> None:
                        verify_games=args.verify_games, evaluations=args.evaluations,
                        max_cost=args.max_cost, progress=not args.quiet)
     print(result.summary())
-    print(f"written to {args.out}: patch.toml (the recommended variant), report.md, index.html, "
-          "pareto.csv and provenance.json")
+    patch = "patch.toml (the recommended variant), " if result.patch is not None else ""
+    print(f"written to {args.out}: {patch}report.md, index.html, pareto.csv and "
+          "provenance.json")
 
 
 class _Budget(argparse.Action):
@@ -84,9 +91,9 @@ def add(sub) -> None:
     p.add_argument("--seed", type=int, default=1, help="root seed of the search; the "
                                                        "verification plays seed + 7919 "
                                                        "(default: 1)")
-    p.add_argument("--out", required=True,
-                   help="folder for patch.toml, the report and the search's journal; an "
-                        "unfinished search there resumes (required)")
+    p.add_argument("--out", help="folder for patch.toml, the report and the search's "
+                                 "journal; an unfinished search there resumes (default: "
+                                 "GAME-rebalance)")
     p.add_argument("--force", action="store_true",
                    help="replace a finished result or another run's files in --out "
                         "(default: refuse)")
@@ -96,8 +103,9 @@ def add(sub) -> None:
     p.add_argument("--cost", choices=list(COSTS), default="values",
                    help="edit cost: printed values changed, or their total size "
                         "(default: values)")
-    p.add_argument("--max-cost", type=int, default=12,
-                   help="the largest edit cost proposed (default: 12)")
+    p.add_argument("--max-cost", type=int, default=20,
+                   help="the largest edit cost proposed for the trade-off front; the cheapest "
+                        "patch that meets every target is sought at any cost (default: 20)")
     p.add_argument("--verify-games", type=int,
                    help="paired games per side of each verification (default: twice the "
                         "games per candidate, 20,000-100,000)")

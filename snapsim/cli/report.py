@@ -149,10 +149,12 @@ def add(sub) -> None:
                         "into GAME-quick-report")
     p.add_argument("--studies", help="comma-separated subset of the game's studies (snapshot: "
                                      "seats, policies, restricted, cards, awards, raccoon, "
-                                     "sensitivity, tokens; shutterbug: seats, assignments, "
-                                     "side_jobs, trading, city, tips, team, solo = the solo "
-                                     "and cooperative variants from other public sources, "
-                                     "not rulebook rules)")
+                                     "sensitivity, tokens, ladder, fixes; shutterbug: seats, "
+                                     "assignments, side_jobs, trading, city, tips, team, solo "
+                                     "= the solo and cooperative variants from other public "
+                                     "sources, not rulebook rules, ladder, fixes; fixes: the "
+                                     "smallest fixes `snapsim rebalance` finds for the worst "
+                                     "findings)")
     p.add_argument("--components", help="component TOML file (default: bundled)")
     p.add_argument("--strong", default="tuned",
                    help="line-up that re-measures every key finding to label it holds, changes, "

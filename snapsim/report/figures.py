@@ -329,3 +329,26 @@ def pareto_front(front: pd.DataFrame, played: pd.DataFrame, note: str) -> bytes:
     ax.legend(fontsize=7, loc="upper right")
     ax.set_title("Balance against edit cost (Pareto front)", fontsize=10)
     return _finish(fig, note)
+
+
+def fix_targets(df: pd.DataFrame, note: str) -> bytes:
+    """Each target of each problem before and after its fix, as its value over its
+    tolerance so targets in different units share one axis (one row per target: columns
+    `label`, `before`, `greedy`, `strong`); dashed: the tolerance."""
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.45 * len(df)))
+    y = np.arange(len(df))[::-1]
+    for col, label, colour_ in (("before", "before", PALETTE[6]),
+                                ("greedy", "after, greedy play", PALETTE[0]),
+                                ("strong", "after, strong line-up", PALETTE[1])):
+        if col in df and df[col].notna().any():
+            ax.scatter(df[col], y, color=colour_, s=36, label=label, zorder=3)
+    ax.axvline(1.0, color="0.4", lw=1, ls="--")
+    ax.set_yticks(y)
+    ax.set_yticklabels(df.label, fontsize=7)
+    ax.set_ylim(-0.7, len(df) - 0.3)
+    ax.set_xlabel("target value / tolerance (at most 1: met)")
+    ax.set_xlim(left=0)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.set_title("Targets before and after the smallest fix", fontsize=10)
+    fig.tight_layout()
+    return _finish(fig, note)

@@ -41,7 +41,8 @@ from ..analysis.rebalance import (
     verify,
 )
 from ..analysis.rebalance.evaluate import JOURNAL
-from ..analysis.rebalance.targets import KINDS, Target, items
+from ..analysis.rebalance.search import LEVELS, noise
+from ..analysis.rebalance.targets import KINDS, Target, check_items, items, kind_of
 from ..analysis.rebalance.verify import FRESH
 from ..errors import InputError
 from ..sim.agents import resolve_policy
@@ -51,7 +52,7 @@ from ..sim.locks import LOCK, exclusive
 from ..sim.provenance import PROVENANCE_FILE, components_record
 from ..sim.registry import get_game
 from ..sim.runner import simulate_many
-from ..sim.variants import file_tables, load_variant
+from ..sim.variants import file_tables, load_variant, parse_knobs, variant_text
 from ..version import __version__
 from . import figures as F
 from .render import Report, Section, write_report
@@ -159,21 +160,27 @@ class Rebalance:
         patch's changes with their measured effects, and the front."""
         p = self.provenance
         counts = ", ".join(map(str, self.space.players))
+        budget = ("" if p["budget_minutes"] is None
+                  else f" of a {p['budget_minutes']:g}-minute budget")
         lines = [f"rebalance {self.game} ({counts} players): targets "
                  f"{', '.join(t.text for t in self.targets)}; edits "
                  f"{', '.join(self.space.specs)} ({len(self.space.vars)} values may change)",
                  f"searched {p['evaluations']:,} candidates of {self.plan.games:,} games each "
-                 f"(seed {p['seed']}, {self.plan.optimizer} optimiser, {p['seconds']:.0f} s); "
+                 f"(seed {p['seed']}, {self.plan.optimizer} optimiser, {p['seconds']:.0f} s"
+                 f"{budget}); "
                  f"verified on {p['verify_games']:,} fresh paired games per side (seed "
                  f"{p['verify_seed']})"]
         if self.base_checks is not None:
             lines.append("before: " + _checks_text(self.base_checks, "baseline"))
         lines += self.verdict()
         lines += self.notes
-        front = [f"{int(r.cost)} → {r.verified_ratio:.2f}{' (met)' if r.met else ''}"
-                 for r in self.pareto.itertuples()]
-        if front:
-            lines.append("verified front (cost → worst value/tolerance): " + "; ".join(front))
+        table = self.pareto
+        if len(table):
+            best = table.sort_values("verified_ratio").groupby("cost", sort=True).head(1)
+            front = [f"{int(r.cost)} → {r.verified_ratio:.2f}{' (met)' if r.met else ''}"
+                     for r in best.sort_values("cost").itertuples()]
+            lines.append("verified, best per cost (changes → worst value/tolerance): "
+                         + "; ".join(front))
         return "\n".join(lines)
 
     def verdict(self) -> list[str]:
@@ -222,9 +229,9 @@ class Rebalance:
                 out.append(f"{key[1]} ({key[0]} players) under {who} only")
         return out
 
-    def change_effects(self) -> dict[str, str]:
-        """Each change's own contribution, from the ablation: how the worst target moves
-        when the change is taken out."""
+    def change_effects(self, short: bool = False) -> dict[str, str]:
+        """Each change's own contribution, from the ablation: how each target's value moves
+        when the change is taken out (with `short`, only that, for a line comment)."""
         out = {}
         if self.recommended is None:
             return out
@@ -238,10 +245,14 @@ class Rebalance:
                 delta = r.value_patch - r.value
                 unit = _unit(self.game, r.target)
                 parts.append(f"{r.target} {delta:+.2f}{unit}")
-            status = "still met" if v.met else "missed"
-            out[change] = f"  (its effect: {', '.join(parts)}; without it every target is " \
-                          f"{status})" if v.met else f"  (its effect: {', '.join(parts)}; " \
-                                                     "without it a target is missed)"
+            if short:
+                out[change] = f"; its effect: {', '.join(parts)}"
+            elif v.met:
+                out[change] = f"  (its effect: {', '.join(parts)}; without it every target " \
+                              "is still met)"
+            else:
+                out[change] = f"  (its effect: {', '.join(parts)}; without it a target is " \
+                              "missed)"
         return out
 
     # ------------------------------------------------------------ files
@@ -266,15 +277,16 @@ class Rebalance:
                     "each target's value before and after with 95% intervals.")
         s.findings = self.verdict() + self.notes
         checks = self.checks_table()
-        s.tables["targets"] = checks
+        if len(checks):
+            s.tables["targets"] = checks
         s.save(out)
         s = Section("1-front", 1, "Smallest changes against balance (Pareto front)",
                     "For each cost (printed values changed), the best balance found: the worst "
                     "target's value over its tolerance (at most 1: every target met), as the "
                     "search measured it and as verification measured it again.")
         front = self.pareto
-        s.tables["pareto"] = front
         if len(front):
+            s.tables["pareto"] = front
             s.figure("pareto", F.pareto_front(front, self.evaluations_table(), note),
                      "Worst target value over its tolerance against the number of changed "
                      "values: every candidate the search played (grey), the verified front "
@@ -286,14 +298,19 @@ class Rebalance:
         s = Section("2-ablation", 2, "Each change's own contribution (ablation)",
                     "The recommended patch played again without one change at a time, under "
                     "greedy play: how far each target moves back without it.")
-        s.tables["ablation"] = self.ablation_table()
-        s.findings = [f"{k}{v}" for k, v in self.change_effects().items()]
+        ablation = self.ablation_table()
+        if len(ablation):
+            s.tables["ablation"] = ablation
+            s.findings = [f"{k}{v}" for k, v in self.change_effects().items()]
+        else:
+            s.findings = ["The patch is one change (or none): its effect is the patch's, in the "
+                          "verdict."]
         s.save(out)
         s = Section("3-comparison", 3, "The patch against the base game, every measure",
                     "The paired comparison of `snapsim compare` for the recommended patch under "
                     "greedy play (the same numbers `snapsim compare --variant patch.toml` gives "
                     "on these deals).")
-        if self.recommended is not None:
+        if self.recommended is not None and len(self.verified[self.recommended].table):
             s.tables["comparison"] = self.verified[self.recommended].table
         s.save(out)
         self.evaluations_table().to_csv(out / "evaluations.csv", index=False)
@@ -347,7 +364,8 @@ class Rebalance:
                 f"{p.get('strong') or 'no strong line-up'}.")
 
 
-def _unit(game: str, kind: str) -> str:
+def _unit(game: str, key: str) -> str:
+    kind = kind_of(key)
     unit = KINDS[kind].unit
     if kind == "length":
         return " " + (get_game(game).measures.length or "rounds")
@@ -371,9 +389,12 @@ def _checks_text(checks: pd.DataFrame, column: str) -> str:
         lo = getattr(r, "baseline_ci_low" if column == "baseline" else "ci_low")
         hi = getattr(r, "baseline_ci_high" if column == "baseline" else "ci_high")
         ok = getattr(r, "baseline_ratio" if column == "baseline" else "ratio") <= 1
-        unit = " pp" if KINDS[r.target].unit == "pp" else ""
+        surely = column != "baseline" and r.sure
+        unit = " pp" if KINDS[kind_of(r.target)].unit == "pp" else ""
+        worst = f", {r.worst}" if column != "baseline" and r.worst else ""
         out.append(f"{r.target} ({r.players}p) {v:.2f}{unit} [{lo:.2f}, {hi:.2f}] "
-                   f"({r.tolerance.split('=', 1)[1]}: {'met' if ok else 'missed'})")
+                   f"({r.tolerance.split('=', 1)[1]}: "
+                   f"{'met surely' if surely else 'met' if ok else 'missed'}{worst})")
     return "; ".join(out)
 
 
@@ -382,45 +403,16 @@ def _checks_text(checks: pd.DataFrame, column: str) -> str:
 
 def patch_text(result: Rebalance) -> str:
     """The base variant file with the recommended changes written in: each changed line
-    commented with its old value and measured effect, a header listing them all, and the
-    knobs in [knobs] / [knobs.players.N]."""
-    import tomlkit
-
+    commented with its old value, a header listing every change with its measured effect,
+    and the knobs in [knobs] / [knobs.players.N]."""
     space = result.space
     cand = result.verified[result.recommended].cand
-    doc = tomlkit.parse(Path(space.base.path).read_text())
     effects = result.change_effects()
-    new_tables = space.tables_of(cand)
-    for key, value in cand:
-        var = space.vars[key]
-        if var.knob:
-            continue
-        *parents, last = var.path
-        node = doc
-        for step in parents:
-            node = node[step]
-        node[last] = value
-        item = _commentable(doc, var.path)
-        if item is not None:
-            item.comment(f"rebalance: was {var.base}")
-    if "knobs" in new_tables:
-        knobs = tomlkit.table()
-        for name, value in new_tables["knobs"].items():
-            if name == "players":
-                continue
-            knobs.add(name, value)
-        per = new_tables["knobs"].get("players", {})
-        if per:
-            players = tomlkit.table(is_super_table=True)
-            for n, table in per.items():
-                t = tomlkit.table()
-                for name, value in table.items():
-                    t.add(name, value)
-                players.add(n, t)
-            knobs.add("players", players)
-        if "knobs" in doc:
-            del doc["knobs"]
-        doc.add("knobs", knobs)
+    short = result.change_effects(short=True)
+    changes = [(space.vars[k].path, v, f"rebalance: was {space.vars[k].base}"
+                + short.get(space.vars[k].change(v), ""))
+               for k, v in cand if not space.vars[k].knob]
+    knobs = parse_knobs(space.game, space.tables_of(cand).get("knobs"), "patch")
     v = result.verified[result.recommended]
     head = [f"rebalance: the recommended patch of `snapsim rebalance {result.game}`, "
             f"snapsim {__version__}",
@@ -430,38 +422,7 @@ def patch_text(result: Rebalance) -> str:
             f"{'every target met' if v.met else 'a target is still missed'}",
             "changes, each with its own effect (the patch without it, under greedy play):"]
     head += [f"  {c}{effects.get(c, '')}" for c in space.changes(cand)]
-    lines = "".join(f"# {h}\n" for h in head)
-    return lines + "\n" + tomlkit.dumps(doc)
-
-
-def _commentable(doc, path):
-    """The TOML item at `path` when it can carry a comment (a key of a table, not an element
-    of an inline array), else None."""
-    node = doc
-    for step in path[:-1]:
-        node = node[step]
-    if isinstance(path[-1], int):  # an array element: comment the array's own line
-        path = path[:-1]
-        node = doc
-        for step in path[:-1]:
-            node = node[step]
-    try:
-        item = node[path[-1]]
-    except (KeyError, IndexError, TypeError):
-        return None
-    return item if hasattr(item, "comment") and not _inline(doc, path) else None
-
-
-def _inline(doc, path) -> bool:
-    """Whether an item sits inside an inline table or array (where comments cannot go)."""
-    import tomlkit.items as ti
-
-    node = doc
-    for step in path[:-1]:
-        node = node[step]
-        if isinstance(node, ti.InlineTable | ti.Array):
-            return True
-    return False
+    return variant_text(space.base.path, changes, knobs, head)
 
 
 # ---------------------------------------------------------------- running it
@@ -477,7 +438,7 @@ def _players(spec, players) -> tuple[int, ...]:
         raise InputError(f"players must be a player count or a list of them, got {players!r}")
     out = []
     for n in players:
-        whole(n, "players", min(counts), max(counts))
+        whole(n, "players", 1)
         if n not in counts:
             raise InputError(f"{spec.name} is rebalanced at {', '.join(map(str, counts))} "
                              f"players, not {n}")
@@ -588,7 +549,7 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
               workers: int | None = None, scheduler: str | None = None,
               optimizer: str = "surrogate", cost: str = "values",
               verify_games: int | None = None, evaluations: int | None = None,
-              max_cost: int = 12, progress: bool = False) -> Rebalance:
+              max_cost: int = 20, progress: bool = False) -> Rebalance:
     """Search the smallest changes that bring `game` within `targets`, then verify them.
 
     Parameters
@@ -659,6 +620,7 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
     check_backend(threads, workers, scheduler)
     tlist = parse_targets(game, targets)
     base = load_variant(game, components)
+    check_items(tlist, base.components)
     counts = _players(spec, players)
     for n in counts:
         base.config(n)
@@ -724,8 +686,7 @@ def _run(game, tlist, space, seed, threads, workers, scheduler, budget, games, o
     checks_of_base = None
     with tqdm(total=0, unit="candidate", desc=f"{game} rebalance: verification",
               disable=not progress) as bar:
-        front = [e for e in outcome.front if e.cand]
-        labels = {f"front {i + 1}": e.cand for i, e in enumerate(front)}
+        labels = _near_front(outcome, space, tlist, cost == "size")
         bar.total += len(labels) + 1
         bar.refresh()
         verified = verify(space, tlist, {"base": (), **labels}, greedy, default, vgames, vseed,
@@ -752,31 +713,41 @@ def _run(game, tlist, space, seed, threads, workers, scheduler, budget, games, o
             recommended = min(verified, key=lambda k: (verified[k].ratio,
                                                        space.cost(verified[k].cand)))
         if recommended is not None:
+            def run(cands, lineup=greedy, name=default, tables=False):
+                bar.total += len(cands)
+                bar.refresh()
+                got = verify(space, tlist, cands, lineup, name, vgames, vseed, threads,
+                             workers, scheduler, tables=tables)
+                bar.update(len(cands))
+                return got
+
+            # take out each change in turn; one whose removal still meets every target is
+            # not needed, and the cheaper patch is kept (and taken apart again)
+            pruned = 0
+            while len(verified[recommended].cand) > 1:
+                patch = verified[recommended].cand
+                ablation = run({f"without {space.vars[k].change(v)}":
+                                tuple(c for c in patch if c != (k, v)) for k, v in patch})
+                spare = [k for k, v in ablation.items() if v.met]
+                if not verified[recommended].met or not spare:
+                    break
+                pruned += 1
+                best = min(spare, key=lambda k: ablation[k].ratio)
+                recommended = f"pruned {pruned}"
+                verified[recommended] = ablation[best]
+                ablation = {}
+            if pruned:
+                notes.append(f"the search's patch carried {pruned} change(s) that verification "
+                             "showed were not needed; they are left out")
             patch = verified[recommended].cand
-            bar.total += 1
-            bar.refresh()
-            verified[recommended] = verify(space, tlist, {recommended: patch}, greedy,
-                                           default, vgames, vseed, threads, workers,
-                                           scheduler, tables=True)[recommended]
-            bar.update(1)
+            verified[recommended] = run({recommended: patch}, tables=True)[recommended]
             if strong_of is not None:
-                bar.total += 1
-                bar.refresh()
-                strong_v = verify(space, tlist, {recommended: patch},
-                                  lambda n: [strong_of[n]] * n, strong_name, vgames, vseed,
-                                  threads, workers, scheduler)[recommended]
-                bar.update(1)
-            if len(patch) > 1:
-                without = {f"without {space.vars[k].change(v)}":
-                           tuple(c for c in patch if c != (k, v)) for k, v in patch}
-                bar.total += len(without)
-                bar.refresh()
-                ablation = verify(space, tlist, without, greedy, default, vgames, vseed,
-                                  threads, workers, scheduler)
-                bar.update(len(without))
+                strong_v = run({recommended: patch}, lambda n: [strong_of[n]] * n,
+                               strong_name)[recommended]
     if outcome.stopped == "budget":
-        notes.append(f"the search stopped at its budget of {plan['evaluations']:,} candidates "
-                     "(--budget or --evaluations): a larger one may find a cheaper patch")
+        notes.append(f"the search stopped at its budget of {len(outcome.evaluations):,} "
+                     "candidates (--budget or --evaluations): a larger one may find a cheaper "
+                     "patch")
     record = {"snapsim": __version__, "game": game,
               "components": components_record(game, space.base.components),
               "knobs": {k: list(v) if isinstance(v, tuple) else v
@@ -808,11 +779,38 @@ class _Bar:
         self.bar.update(k)
 
 
+NEAR = 3  # candidates verified per cost of the front: its point and those within its noise
+
+
+def _near_front(outcome: Outcome, space: EditSpace, targets, size: bool) -> list:
+    """The front's points, each with up to NEAR - 1 others of the same cost whose worst ratio
+    is within twice the search's noise of it: at the search's n two candidates that close
+    cannot be told apart, and verification on more games decides between them."""
+    games = max(e.games for e in outcome.evaluations)
+    valid = [e for e in outcome.evaluations if e.invalid is None and e.cand
+             and math.isfinite(e.ratio) and e.games == games]
+    out: dict = {}
+    for i, point in enumerate((e for e in outcome.front if e.cand), start=1):
+        c = space.cost(point.cand, size)
+        near = sorted((e for e in valid if space.cost(e.cand, size) == c
+                       and e.ratio <= point.ratio + 2 * noise(e, targets)
+                       and e.cand != point.cand), key=lambda e: e.ratio)
+        out[f"front {i}"] = point.cand
+        seen = set(out.values())
+        for j, e in enumerate((e for e in near if e.cand not in seen), start=1):
+            if j >= NEAR:
+                break
+            out[f"front {i}, near {j}"] = e.cand
+    return out
+
+
 def _more_candidates(outcome: Outcome, space: EditSpace, size: bool, seen: set) -> list:
     """Candidates the search measured as meeting every target, beyond the front's, cheapest
     first: verified when no front point held on fresh deals."""
+    games = max(e.games for e in outcome.evaluations)
     met = sorted((e for e in outcome.evaluations
-                  if e.invalid is None and e.ratio <= 1.0 and e.cand not in seen),
+                  if e.invalid is None and e.ratio <= 1.0 and e.cand not in seen
+                  and e.games == games),
                  key=lambda e: (space.cost(e.cand, size), e.ratio))
     return [e.cand for e in met[:EXTRA_VERIFY]]
 
@@ -827,11 +825,12 @@ def _make_plan(space, tlist, seed, threads, workers, scheduler, budget, games, o
     rounds = 8
     counts = len(space.players)
     vgames = verify_games or min(MAX_VERIFY, max(MIN_VERIFY, 2 * chosen))
-    expected = 1 + screen + rounds * (max_cost + 1)
+    levels = 1 + sum(1 for k in LEVELS if k <= max_cost)
+    expected = 1 + screen + rounds * levels
     cap = evaluations
     if budget is not None:
         seconds = budget * 60
-        verify_cost = vgames * counts * per_game * (2 * (max_cost + 1) + 4)
+        verify_cost = vgames * counts * per_game * (levels + EXTRA_VERIFY + 4)
         search_seconds = max(seconds * SEARCH_SHARE, seconds - verify_cost)
         per_eval = chosen * counts * per_game
         if games is None and expected * per_eval > search_seconds:

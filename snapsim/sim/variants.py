@@ -250,3 +250,47 @@ def from_tables(game: str, tables: dict, path) -> Variant:
     name = Path(path).name
     comps = spec.load_components(str(path), data=tables)
     return Variant(spec.name, comps, parse_knobs(spec.name, tables.get(KNOBS), name))
+
+
+def variant_text(base_path, changes, knobs: Knobs, header=()) -> str:
+    """A variant file's text: the base file (its comments and layout kept) with each
+    (path, value, note) change written in, the note as a comment on the changed line where
+    TOML allows one, `knobs` as its [knobs] table and `header` as comment lines on top."""
+    import tomlkit
+    import tomlkit.items as ti
+
+    doc = tomlkit.parse(Path(base_path).read_text())
+    for path, value, note in changes:
+        node, inline = doc, False
+        for step in path[:-1]:
+            node = node[step]
+            inline = inline or isinstance(node, ti.InlineTable | ti.Array)
+        node[path[-1]] = value
+        if note and not inline:
+            node[path[-1]].comment(note)
+        elif note and isinstance(path[-1], int) and len(path) > 1:
+            owner = doc
+            for step in path[:-2]:
+                owner = owner[step]
+            holder = owner[path[-2]]
+            if isinstance(holder, ti.Array) and not isinstance(owner, ti.InlineTable | ti.Array):
+                holder.comment(note)
+    if KNOBS in doc:
+        del doc[KNOBS]
+    table = knobs.to_toml()
+    if table:
+        out = tomlkit.table()
+        for name, value in table.items():
+            if name != PER_PLAYERS:
+                out.add(name, value)
+        if PER_PLAYERS in table:
+            per = tomlkit.table(is_super_table=True)
+            for n, items in table[PER_PLAYERS].items():
+                t = tomlkit.table()
+                for name, value in items.items():
+                    t.add(name, value)
+                per.add(n, t)
+            out.add(PER_PLAYERS, per)
+        doc.add(KNOBS, out)
+    return "".join(f"# {line}\n" for line in header) + ("\n" if header else "") + \
+        tomlkit.dumps(doc)

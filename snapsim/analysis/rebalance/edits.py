@@ -139,8 +139,10 @@ class EditSpace:
         return total
 
     def changes(self, cand: Candidate) -> list[str]:
-        """Each change of a candidate in plain words."""
-        return [self.vars[key].change(value) for key, value in cand]
+        """Each change of a candidate in plain words, in the order the spaces were given."""
+        order = {key: i for i, key in enumerate(self.vars)}
+        return [self.vars[key].change(value)
+                for key, value in sorted(cand, key=lambda c: order[c[0]])]
 
 
 # ---------------------------------------------------------------- parsing the specs
@@ -303,11 +305,15 @@ class _Parser:
                                  f"{section}.{fld}")
             found = [(section, section, (section,), table)]
         else:
-            found = [(_entry_name(e, i), f"{section}[{_entry_name(e, i)}]", (section, i), e)
+            names = [_entry_name(e, i) for i, e in enumerate(table)]
+            shown = [n if names.count(n) == 1 else f"{n} #{names[:i + 1].count(n)}"
+                     for i, n in enumerate(names)]  # two tiles of one space stay apart
+            found = [(shown[i], f"{section}[{shown[i]}]", (section, i), e)
                      for i, e in enumerate(table)]
             if entry is not None:
                 wanted = entry.strip().casefold()
-                found = [f for f in found if f[0].casefold() == wanted]
+                found = [f for f in found if wanted in (f[0].casefold(),
+                                                        f[0].split(" #")[0].casefold())]
                 if not found:
                     names = [_entry_name(e, i) for i, e in enumerate(table)]
                     close = difflib.get_close_matches(entry, names, n=3)
@@ -340,11 +346,9 @@ def edit_space(game: str, base: Variant, tables: dict, specs, players) -> EditSp
     parser = _Parser(game, base, tables, players)
     space = EditSpace(game, base, tables, players, {}, specs)
     for text in specs:
-        found = parser.parse(text)
+        found = [v for v in parser.parse(text) if v.key not in space.vars]
         kept, why = [], None
         for var in found:
-            if var.key in space.vars:
-                continue
             space.vars[var.key] = var
             values = []
             for value in var.values:

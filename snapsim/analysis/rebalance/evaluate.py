@@ -67,11 +67,11 @@ class Evaluation:
     def from_json(cls, data: dict, targets: list[Target]) -> Evaluation:
         cand = tuple(tuple(c) for c in data["cand"])
         ev = cls(cand, int(data["games"]), invalid=data.get("invalid"))
-        by_kind = {t.kind: t for t in targets}
+        by_key = {t.key: t for t in targets}
         for k, v in data.get("values", {}).items():
             key = _unkey(k)
             ev.values[key] = np.array(v, float)
-            ev.ratios[key] = by_kind[key[1]].ratio(ev.values[key], key[0])
+            ev.ratios[key] = by_key[key[1]].ratio(ev.values[key], key[0])
         for k, v in data.get("se", {}).items():
             ev.se[_unkey(k)] = np.array(v, float)
         return ev
@@ -201,7 +201,7 @@ class Evaluator:
                 cards = self._card_values(config, n, games)
             for t in self.targets:
                 it = items(t, self.game, df, config, cards)
-                key = (n, t.kind)
+                key = (n, t.key)
                 if keep:
                     self.base_items[key] = it
                 ev.values[key] = it.values

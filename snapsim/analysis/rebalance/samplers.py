@@ -16,7 +16,7 @@ import math
 from ...errors import InputError
 from .edits import candidate
 from .evaluate import Evaluator
-from .search import Budget, Outcome, Plan, pareto, screening_design
+from .search import LEVELS, Budget, Outcome, Plan, pareto, screening_design
 
 
 def _optuna():
@@ -45,25 +45,26 @@ def sample_search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
              for v in space.vars.values()}
     base = evaluator.base()
     evs = [base]
-    total = plan.evaluations or (plan.screen + plan.rounds * (plan.max_cost + 1))
+    if base.ratio <= 1.0:  # already within every target on the search's deals
+        return Outcome(evs, pareto(evs, space, size), "base meets the targets")
+    levels = 1 + sum(1 for k in LEVELS if k <= plan.max_cost)
+    total = plan.evaluations or (plan.screen + plan.rounds * levels)
     budget = Budget(total, evaluator)
     for cand in screening_design(space, plan.screen, seed):
         study.enqueue_trial({k: v for k, v in cand})
-    stopped = "converged"
     while not budget.spent:
         trial = study.ask(dists)
         changes = {k: trial.params[k] for k, var in space.vars.items()
                    if trial.params[k] != var.base}
         cand = candidate(changes)
-        if not budget.take([cand]):
-            stopped = "budget"
-            break
+        budget.take([cand])
         (ev,) = evaluator.evaluate([cand])
         evs.append(ev)
         if ev.invalid is not None or not math.isfinite(ev.ratio):
             study.tell(trial, state=TrialState.FAIL)
         else:
             study.tell(trial, [ev.ratio, space.cost(cand, size)])
-    else:
-        stopped = "budget"
+    # a sampler has no end of its own: it stops at its number of candidates, a budget only
+    # when the cap was the plan's (--budget or --evaluations)
+    stopped = "budget" if plan.evaluations is not None else "sampled"
     return Outcome(evs, pareto(evs, space, size), stopped)

@@ -50,7 +50,7 @@ class Plan:
     games: int
     screen: int
     rounds: int = 8
-    max_cost: int = 12
+    max_cost: int = 20
     size_cost: bool = False
     optimizer: str = "surrogate"
     evaluations: int | None = None  # a cap on candidates played (the budget's)
@@ -151,21 +151,21 @@ class Surrogate:
 
 def _blocks(keys, ev_values, targets: list[Target]):
     """(key, target, slice) of each target's items in the stacked response."""
-    by_kind = {t.kind: t for t in targets}
+    by_key = {t.key: t for t in targets}
     out, start = [], 0
     for key in keys:
         k = len(ev_values[key])
-        out.append((key, by_kind[key[1]], slice(start, start + k)))
+        out.append((key, by_key[key[1]], slice(start, start + k)))
         start += k
     return out
 
 
 def propose(model: Surrogate, anchor: Evaluation, targets: list[Target], cost_limit: float,
-            size: bool, exclude: set, min_cost: bool = False) -> Candidate | None:
-    """The candidate of cost at most `cost_limit` whose predicted worst ratio is least (or,
-    with `min_cost`, the cheapest predicted to meet every target with a margin), predicted
-    from `anchor`'s measured items plus the model's change; None when the programme has
-    no new solution."""
+            size: bool, exclude: set, min_cost: bool = False):
+    """(candidate, predicted worst ratio) of cost at most `cost_limit` whose predicted
+    worst ratio is least (or, with `min_cost`, the cheapest predicted to meet every target
+    with a margin), predicted from `anchor`'s measured items plus the model's change; None
+    when the programme has no solution."""
     options = [(vi, value) for vi, var in enumerate(model.vars) for value in var.values]
     nz = len(options)
     if nz == 0:
@@ -265,11 +265,11 @@ def propose(model: Surrogate, anchor: Evaluation, targets: list[Target], cost_li
     lb[s_col] = 0.0
     res = milp(c, constraints=LinearConstraint(np.array(rows), lo, hi),
                integrality=integrality, bounds=Bounds(lb, ub),
-               options={"time_limit": 5.0, "presolve": True})
+               options={"time_limit": 2.0, "presolve": True, "mip_rel_gap": 1e-3})
     if res.x is None:
         return None
     chosen = [options[j] for j in np.flatnonzero(res.x[:nz] > 0.5)]
-    return candidate({model.vars[vi].key: value for vi, value in chosen})
+    return candidate({model.vars[vi].key: value for vi, value in chosen}), float(res.x[s_col])
 
 
 # ---------------------------------------------------------------- the search
@@ -307,6 +307,8 @@ def search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
     space = evaluator.space
     base = evaluator.base()
     evs = [base]
+    if base.ratio <= 1.0:  # already within every target on the search's deals
+        return Outcome(evs, pareto(evs, space, plan.size_cost), "base meets the targets")
     budget = Budget(plan.evaluations, evaluator)
     design = screening_design(space, plan.screen, seed)
     evs += evaluator.evaluate(budget.take(design))
@@ -319,28 +321,86 @@ def search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
             stopped = "budget"
             break
         model.fit(evs, base)
-        proposals = []
-        anchor_for = _anchors(evs, space, plan.size_cost)
-        limits = sorted({min(k, plan.max_cost) for k in range(1, plan.max_cost + 1)})
-        for k in limits:
-            anchor = anchor_for(k)
-            cand = _valid_proposal(model, anchor, evaluator.targets, k, plan.size_cost,
-                                   played | set(proposals), space)
-            if cand is not None and cand not in proposals:
-                proposals.append(cand)
-        cheapest = _valid_proposal(model, base, evaluator.targets, math.inf, plan.size_cost,
-                                   played | set(proposals), space, min_cost=True)
-        if cheapest is not None and cheapest not in proposals:
-            proposals.append(cheapest)
+        full = [e for e in evs if e.games == plan.games]
+        proposals = _round(model, base, full, evaluator.targets, plan, played, space)
         if not proposals:
             break
-        new = evaluator.evaluate(budget.take(proposals))
+        new = _race(evaluator, budget, proposals, full, plan, space)
         evs += new
         played |= {e.cand for e in new}
         if budget.spent:
             stopped = "budget"
             break
-    return Outcome(evs, pareto(evs, space, plan.size_cost), stopped)
+    full = [e for e in evs if e.games == plan.games]
+    return Outcome(evs, pareto(full, space, plan.size_cost), stopped)
+
+
+RACE_SHARE = 4  # a proposal first plays 1/4 of the search's games
+RACE_MIN = 500
+
+
+def _race(evaluator: Evaluator, budget: Budget, proposals, full, plan: Plan, space):
+    """Play the proposals on the first quarter of the search's deals, then the whole of them
+    only for those not clearly worse than a candidate already played at no greater cost
+    (their worst ratio, less twice its noise, above that candidate's): the rest are dropped
+    early (racing), their short evaluation still informing the model."""
+    short = max(RACE_MIN, plan.games // RACE_SHARE)
+    if short >= plan.games:
+        return evaluator.evaluate(budget.take(proposals))
+    first = evaluator.evaluate(budget.take(proposals, 1 / RACE_SHARE), short)
+    size = plan.size_cost
+    keep = []
+    for e in first:
+        if e.invalid is not None:
+            continue
+        cost = space.cost(e.cand, size)
+        rivals = [f.ratio for f in full if space.cost(f.cand, size) <= cost]
+        if not rivals or e.ratio - 2 * noise(e, evaluator.targets) <= min(rivals):
+            keep.append(e.cand)
+    return first + evaluator.evaluate(budget.take(keep))
+
+
+def noise(ev: Evaluation, targets) -> float:
+    """A candidate's worst ratio's standard error, roughly: each item's paired error from the
+    base game over the square root of two (one side's share), over its target's half-width
+    (a spread target: its tolerance)."""
+    by_key = {t.key: t for t in targets}
+    worst = 0.0
+    for (n, key), se in ev.se.items():
+        t = by_key[key]
+        scale = t.tolerance() if KINDS[t.kind].shape == "spread" else t.band(n)[1]
+        if scale > 0 and len(se) and np.isfinite(se).any():
+            worst = max(worst, float(np.nanmax(se)) / math.sqrt(2) / scale)
+    return worst
+
+
+LEVELS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50)  # costs proposed at
+
+
+def _round(model, base, evs, targets, plan: Plan, played: set, space) -> list[Candidate]:
+    """One round of proposals: the cheapest candidate predicted to meet every target (with a
+    margin), then for each cost level below it the least unbalanced one, until more changes
+    stop helping by the model."""
+    size = plan.size_cost
+    proposals: list[Candidate] = []
+    found = _valid_proposal(model, base, targets, math.inf, size, played, space, min_cost=True)
+    ceiling = plan.max_cost
+    if found is not None:
+        proposals.append(found[0])
+        ceiling = min(ceiling, space.cost(found[0], size) - 1)
+    anchor_for = _anchors(evs, space, size)
+    best = math.inf
+    for k in (k for k in LEVELS if k <= ceiling):
+        got = _valid_proposal(model, anchor_for(k), targets, k, size, played, space)
+        if got is None:
+            continue
+        cand, predicted = got
+        if cand not in proposals:
+            proposals.append(cand)
+        if predicted >= best - 1e-3:
+            break  # one more change does not help, by the model
+        best = predicted
+    return proposals
 
 
 def _anchors(evs: list[Evaluation], space: EditSpace, size: bool):
@@ -354,34 +414,37 @@ def _anchors(evs: list[Evaluation], space: EditSpace, size: bool):
 
 
 def _valid_proposal(model, anchor, targets, limit, size, played, space, min_cost=False,
-                    tries: int = 6) -> Candidate | None:
-    """A new proposal the game's validator accepts: one already played or refused is
-    excluded and the programme solved again (a few times; exclusions are added only as
-    they are met, which keeps the programme small)."""
+                    tries: int = 2):
+    """(candidate, predicted worst ratio) of a new proposal the game's validator accepts:
+    one already played or refused is excluded and the programme solved again once
+    (exclusions are added only as they are met, which keeps the programme small)."""
     exclude: set = set()
     for _ in range(tries):
-        cand = propose(model, anchor, targets, limit, size, exclude, min_cost)
-        if cand is None or not cand:
+        got = propose(model, anchor, targets, limit, size, exclude, min_cost)
+        if got is None or not got[0]:
             return None
+        cand = got[0]
         if cand not in played and space.valid(cand) is None:
-            return cand
+            return got
         exclude.add(cand)
     return None
 
 
 class Budget:
-    """A cap on candidates played (None: no cap), counting those already in the journal."""
+    """A cap on candidates played (None: no cap)."""
 
     def __init__(self, cap: int | None, evaluator: Evaluator):
         self.cap, self.evaluator = cap, evaluator
         self.used = 0
 
-    def take(self, cands: list[Candidate]) -> list[Candidate]:
+    def take(self, cands: list[Candidate], weight: float = 1.0) -> list[Candidate]:
+        """As many of `cands` as the cap leaves room for, each counting `weight` (a short
+        evaluation counts its share of the games)."""
         if self.cap is None:
-            self.used += len(cands)
+            self.used += weight * len(cands)
             return cands
-        room = max(0, self.cap - self.used)
-        self.used += min(room, len(cands))
+        room = max(0, int((self.cap - self.used) / weight + 1e-9))
+        self.used += weight * min(room, len(cands))
         return cands[:room]
 
     @property

@@ -63,12 +63,18 @@ class Target:
     kind: str
     high: float
     low: float | None = None
+    item: str | None = None  # one named item only: "assignments[Live Fast]=2"
+
+    @property
+    def key(self) -> str:
+        """Its name in tables: the kind, or the kind and its item ("assignments[Live Fast]")."""
+        return self.kind if self.item is None else f"{self.kind}[{self.item}]"
 
     @property
     def text(self) -> str:
         if self.kind == "length":
             return f"length={_num(self.low)}-{_num(self.high)}"
-        return f"{self.kind}={_num(self.high)}"
+        return f"{self.key}={_num(self.high)}"
 
     def band(self, players: int) -> tuple[float, float]:
         """(centre, half-width) of a band target in item units (rates 0-1)."""
@@ -113,6 +119,8 @@ class Target:
     def words(self, game: str) -> str:
         levers = get_game(game).measures.levers
         kind = KINDS[self.kind].words.format(objective=levers.objective_label)
+        if self.item is not None:
+            kind = f"{self.item}'s win rate against the fair share"
         if self.kind == "length":
             return f"{kind} within {_num(self.low)}-{_num(self.high)} {length_unit(game)}"
         if self.kind == "cards":
@@ -130,7 +138,7 @@ def length_unit(game: str) -> str:
     return get_game(game).measures.length or "rounds"
 
 
-_TARGET = re.compile(r"^\s*([a-z_]+)\s*=\s*(.+?)\s*$")
+_TARGET = re.compile(r"^\s*([a-z_]+)(?:\[([^\]]+)\])?\s*=\s*(.+?)\s*$")
 
 
 def parse_target(game: str, text: str) -> Target:
@@ -141,11 +149,14 @@ def parse_target(game: str, text: str) -> Target:
     if not m:
         raise InputError(f"--target {text!r}: write NAME=TOL (e.g. seat_spread=2 or "
                          f"length=4-5); {game} targets: {names}")
-    kind, value = m.groups()
+    kind, item, value = m.groups()
     if kind not in KINDS:
         raise InputError(f"--target {text!r}: unknown target {kind!r}; {game} targets: {names}")
     if kind not in available(game):
         raise InputError(f"--target {text!r}: {_why_not(game, kind)}; {game} targets: {names}")
+    if item is not None and kind != "assignments":
+        raise InputError(f"--target {text!r}: only assignments take one named item "
+                         "(assignments[NAME]=TOL)")
     if kind == "length":
         parts = value.split("-")
         try:
@@ -164,7 +175,7 @@ def parse_target(game: str, text: str) -> Target:
         raise InputError(f"--target {text!r}: the tolerance must be a positive number"
                          f"{' of percentage points below 100' if KINDS[kind].unit == 'pp' else ''}"
                          f", e.g. {kind}=2")
-    return Target(kind, tol)
+    return Target(kind, tol, item=None if item is None else item.strip())
 
 
 def available(game: str) -> list[str]:
@@ -195,11 +206,31 @@ def parse_targets(game: str, specs) -> list[Target]:
     if not targets:
         raise InputError(f"give at least one --target NAME=TOL (e.g. seat_spread=2); {game} "
                          f"targets: {', '.join(available(game))}")
-    kinds = [t.kind for t in targets]
-    twice = sorted({k for k in kinds if kinds.count(k) > 1})
+    keys = [t.key for t in targets]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
     if twice:
         raise InputError(f"--target {twice[0]} is given twice; give each target once")
     return targets
+
+
+def kind_of(key: str) -> str:
+    """The kind of a target named in a table ("assignments[Live Fast]" is assignments)."""
+    return key.split("[", 1)[0]
+
+
+def check_items(targets: list[Target], components) -> None:
+    """A target naming one item names one the components have (else a one-line error with
+    the closest names)."""
+    import difflib
+
+    for t in targets:
+        if t.item is None:
+            continue
+        names = [a.name for a in components.assignments]
+        if t.item.casefold() not in {n.casefold() for n in names}:
+            close = difflib.get_close_matches(t.item, names, n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise InputError(f"--target {t.text}: no assignment named {t.item!r}{hint}")
 
 
 # ---------------------------------------------------------------- items of a run
@@ -252,9 +283,11 @@ def items(target: Target, game: str, df: pd.DataFrame, config, card_values=None)
         dealt = seat_matrix(df, levers.objective)
         count = len(config.components.assignments)
         names = tuple(a.name for a in config.components.assignments)
-        num = np.stack([(won * (dealt == a)).sum(axis=1) for a in range(count)], axis=1)
-        den = np.stack([(dealt == a).sum(axis=1) for a in range(count)], axis=1).astype(float)
-        return Items(names, num, den)
+        keep = [a for a in range(count)
+                if target.item is None or names[a].casefold() == target.item.casefold()]
+        num = np.stack([(won * (dealt == a)).sum(axis=1) for a in keep], axis=1)
+        den = np.stack([(dealt == a).sum(axis=1) for a in keep], axis=1).astype(float)
+        return Items(tuple(names[a] for a in keep), num, den)
     if target.kind == "cards":
         if card_values is None:
             raise ValueError("the cards target needs the run's card values")

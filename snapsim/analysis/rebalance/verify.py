@@ -185,7 +185,7 @@ def _check(t: Target, game, n, base: _Run, mine: _Run, seed, reps, mspec) -> dic
                                   [base_it, it], reps, seed))
     ratio = t.ratio(it.values, n)
     limit = _limits(t, n)
-    return {"players": n, "target": t.kind, "tolerance": t.text, "baseline": b,
+    return {"players": n, "target": t.key, "tolerance": t.text, "baseline": b,
             "baseline_ci_low": b_ci[0], "baseline_ci_high": b_ci[1], "value": v,
             "ci_low": v_ci[0], "ci_high": v_ci[1], "change": v - b,
             "change_ci_low": d_ci[0], "change_ci_high": d_ci[1], "ratio": ratio,

@@ -19,9 +19,11 @@ from ...report import figures as F
 from ...report.studies import (
     STRONG,
     Effect,
+    Problem,
     Runs,
     build_report,
     estimate,
+    fixes_section,
     game_ratio,
     knob_effect,
     ladder_section,
@@ -346,11 +348,15 @@ def study_solo(ctx: Runs) -> Section:
     return s
 
 
+# The worst findings rebalancing looks for a fix of ("Smallest fixes found").
+FIXES = [Problem("seat spread, 4 players", ("seat_spread=2",), ("start_tips",), (4,))]
+
 STUDIES = {
     "seats": (study_seats, 5), "assignments": (study_assignments, 1),
     "side_jobs": (study_side_jobs, 5), "trading": (study_trading, 3), "city": (study_city, 5),
     "tips": (study_tips, 10), "team": (study_team, 2), "solo": (study_solo, 9),
     "ladder": (lambda ctx: ladder_section(ctx, 9, 4), 1),
+    "fixes": (lambda ctx: fixes_section(ctx, 10, FIXES, 3_000), len(FIXES)),
 }
 
 

@@ -21,9 +21,11 @@ from ...report import figures as F
 from ...report.studies import (
     STRONG,
     Effect,
+    Problem,
     Runs,
     build_report,
     estimate,
+    fixes_section,
     knob_effect,
     knob_table,
     ladder_section,
@@ -491,12 +493,17 @@ def study_tokens(ctx: Ctx) -> Section:
     return s
 
 
+# The worst findings rebalancing looks for a fix of ("Smallest fixes found").
+FIXES = [Problem("seat spread, 4 players", ("seat_spread=2",), ("start_tokens",), (4,)),
+            Problem("assignments, 4 players", ("assignments=3",), ("assignments.chart",), (4,))]
+
 STUDIES = {
     "seats": (study_seats, 10), "policies": (study_policies, 10),
     "restricted": (study_restricted, 8), "cards": (study_cards, 1), "awards": (study_awards, 0),
     "raccoon": (study_raccoon, 1), "sensitivity": (study_sensitivity, 8),
     "tokens": (study_tokens, 1),
     "ladder": (lambda ctx: ladder_section(ctx, 9, 4), 1),
+    "fixes": (lambda ctx: fixes_section(ctx, 10, FIXES, 20_000), len(FIXES)),
 }
 
 

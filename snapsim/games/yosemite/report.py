@@ -19,9 +19,11 @@ from ...report import figures as F
 from ...report.studies import (
     STRONG,
     Effect,
+    Problem,
     Runs,
     build_report,
     estimate,
+    fixes_section,
     knob_effect,
     knob_table,
     ladder_section,
@@ -367,11 +369,15 @@ def study_policies(ctx: Ctx) -> Section:
     return s
 
 
+# The worst findings rebalancing looks for a fix of ("Smallest fixes found").
+FIXES = [Problem("first player", ("first_player=2",), ("start_fish",), (2,))]
+
 STUDIES = {
     "first": (study_first, 2), "animals": (study_animals, 0), "bonuses": (study_bonuses, 0),
     "scores": (study_scores, 0), "landmarks": (study_landmarks, 0), "length": (study_length, 0),
     "knobs": (study_knobs, 8), "policies": (study_policies, 3),
     "ladder": (lambda ctx: ladder_section(ctx, 9, 2), 1),
+    "fixes": (lambda ctx: fixes_section(ctx, 10, FIXES, 5_000), len(FIXES)),
 }
 
 
