@@ -665,7 +665,9 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
     patch written beside the report as fix-<name>.toml."""
     from .rebalance import rebalance
 
-    budget = max(0.25, FIX_BUDGET * min(1.0, ctx.games / reference_games))
+    # in proportion to the games, down to the least budget rebalance takes (a smoke-sized
+    # report spends seconds on its fixes, not minutes)
+    budget = max(0.1, FIX_BUDGET * min(1.0, ctx.games / reference_games))
     s = Section("10-fixes", order, "Smallest fixes found",
                 "For the report's worst findings, `snapsim rebalance` searched the fewest "
                 "changes that bring the game within a designer's targets and verified them on "
