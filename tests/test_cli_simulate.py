@@ -76,7 +76,7 @@ def test_json_format_parses(capsys):
     data = json.loads(out)
     assert data["games"] == 40 and data["seed"] == 1
     assert {row["policy"] for row in data["policies"]} == {"greedy", "random"}
-    assert [row["seat"] for row in data["seats"]] == [0, 1]
+    assert [row["seat"] for row in data["seats"]] == [1, 2]  # seats as people number them
     assert sum(row["n"] for row in data["policies"]) == 40 * 2
     assert sum(row["win_rate"] * row["n"] for row in data["seats"]) == pytest.approx(40)
     for row in data["policies"]:

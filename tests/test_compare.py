@@ -18,6 +18,7 @@ import pytest
 from scipy import stats
 
 import snapsim
+from snapsim.analysis.effects import Smallest
 from snapsim.analysis.paired import Ratio, ratio_difference, spread_difference
 from snapsim.cli import main
 from snapsim.errors import InputError
@@ -177,20 +178,28 @@ def test_the_same_file_twice_flags_nothing(game, tmp_path):
     path = C.export(game, tmp_path / "copy.toml")
     c = snapsim.compare(game, baseline=str(path), variants=[str(path)], games=60, seed=4,
                         restricted=False)
-    assert not c.table.significant.any()
+    assert not (c.table["class"] == "meaningful").any()
     assert (c.table["diff"] == 0).all()
-    assert "no measure changed significantly" in c.summary()
+    # exactly no difference, no error: negligible wherever the smallest effect is not zero
+    assert set(c.table["class"][c.table.smallest > 0]) == {"negligible"}
+    assert "no measure changed meaningfully" in c.summary()
+    assert set(c.balance.verdict) == {"no meaningful change"}
 
 
 @pytest.mark.slow  # a statistical test: simulated rates vs exact values
 def test_self_comparison_false_positives_at_the_nominal_rate():
-    """Unpaired self-comparisons (independent streams) over 20 seeds: Holm keeps the chance
-    of any flag in one comparison at 5%, so flagged comparisons follow at most Binom(20, 0.05)."""
+    """Unpaired self-comparisons (independent streams) over 20 seeds, with no smallest
+    effect (every claim a plain significance test): Holm across the comparison's claims
+    keeps the chance of any flag in one comparison at 5%, so flagged comparisons follow at
+    most Binom(20, 0.05)."""
     flagged = 0
+    none = Smallest(0, 0, 0, 0, 0)
     for seed in range(20):
         c = snapsim.compare("yosemite", variant_set={"start_fish": 2}, games=150, seed=seed,
-                            restricted=False, paired=False)
-        flagged += bool(c.table.significant.any())
+                            restricted=False, paired=False, smallest=none)
+        flagged += bool((c.table["class"] == "meaningful").any()
+                        or (c.table.variant_flag != c.table.baseline_flag).any()
+                        or (c.balance.verdict.isin(["better", "worse"])).any())
     assert stats.binomtest(flagged, 20, 0.05, alternative="greater").pvalue > 1e-3, flagged
 
 
@@ -199,10 +208,42 @@ def test_a_planted_change_is_detected_named_and_signed(game, planted):
     path, change, measure = planted[game]
     c = snapsim.compare(game, variants=[str(path)], games=200, seed=1, restricted=False)
     row = c.table.set_index("measure").loc[measure]
-    assert row["significant"] and row["diff"] > 0
+    assert row["class"] == "meaningful" and row["diff"] > 0
     summary = c.summary()
     assert change in summary
     assert any(measure in v and "rose" in v for v in c.verdicts())
+
+
+def test_the_balance_verdict_and_the_edit_s_own_value_set_apart(planted):
+    path, _, _ = planted["snapshot"]
+    c = snapsim.compare("snapshot", variants=[str(path)], games=200, seed=1, restricted=False,
+                        players=[4])
+    assert list(c.balance.measure) == ["seat_spread", "first_player", "assignments", "cards"]
+    assert set(c.balance.verdict) <= {"better", "worse", "no meaningful change", "unresolved"}
+    for r in c.balance.itertuples():
+        assert r.change_ci_low <= r.change <= r.change_ci_high
+        assert r.change == pytest.approx(r.value - r.baseline)
+    own = c.table.set_index("measure").loc["prestige per die: mudskipper"]
+    assert own.mechanical and own["unit"] == "prestige per die"
+    assert c.table.mechanical.sum() == 1
+    summary = c.summary()
+    assert "is sharp-mudskipper better balanced?" in summary
+    mentions = [v for v in c.verdicts() if "prestige per die: mudskipper" in v]
+    assert mentions and all("changed by the edit itself" in v for v in mentions)
+    assert any("not evidence of balance" in v and "rose from" in v for v in mentions)
+
+
+def test_median_variance_reduction_leaves_out_undefined_and_infinite_ratios(tmp_path):
+    path = C.export("yosemite", tmp_path / "copy.toml")
+    c = snapsim.compare("yosemite", baseline=str(path), variants=[str(path)], games=40, seed=4,
+                        restricted=False)
+    # no paired error at all: infinite (or, with no error either way, undefined) ratios
+    vr = c.table.variance_reduction
+    assert (np.isinf(vr) | vr.isna()).all() and vr.isna().any()
+    assert "median variance reduction" not in c.summary()
+    c.table.loc[c.table.index[:3], "variance_reduction"] = [2.0, 4.0, np.inf]
+    line = next(x for x in c.summary().splitlines() if "variance reduction" in x)
+    assert "3.0x over the 2 of" in line
 
 
 def test_restricted_play_is_compared():
@@ -232,6 +273,14 @@ def test_write_makes_a_self_contained_report_with_provenance(planted, tmp_path):
     assert "sha256" in (tmp_path / "cmp" / "report.md").read_text().splitlines()[-1]
     table = pd.read_csv(tmp_path / "cmp" / "comparison.csv")
     assert len(table) == len(c.table)
+    # each value beside its own interval; the variant's label column stays bare
+    md = (tmp_path / "cmp" / "report.md").read_text()
+    head = next(x for x in md.splitlines() if x.startswith("| variant | players | group"))
+    assert "| variant (variant_value) [95% CI] |" in head and "| baseline [95% CI] |" in head
+    assert "| variant [95% CI] |" not in head
+    row = next(x for x in md.splitlines() if x.startswith(f"| {c.variants[0].label} | 3 |"))
+    assert row.split(" | ")[0] == f"| {c.variants[0].label}"
+    assert "## How to read this report" in md and "**meaningful**" in md
     with pytest.raises(InputError, match="already holds"):
         c.write(tmp_path / "cmp")
 

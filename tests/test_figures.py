@@ -102,7 +102,7 @@ def test_heatmaps_write_each_interval_in_its_cell(figs):
 
 COMPARED = pd.DataFrame({"measure": ["win rate", "rounds"], "unit": ["rate", "rounds"],
                          "diff": [0.02, -0.5], "ci_low": [0.01, -0.8], "ci_high": [0.03, -0.2],
-                         "significant": [True, True], "baseline": [0.25, 8.0],
+                         "class": ["meaningful"] * 2, "baseline": [0.25, 8.0],
                          "variant_value": [0.27, 7.5], "baseline_ci_low": [0.24, 7.8],
                          "baseline_ci_high": [0.26, 8.2], "variant_ci_low": [0.26, 7.3],
                          "variant_ci_high": [0.28, 7.7]})

@@ -6,6 +6,7 @@ import re
 import pandas as pd
 import pytest
 
+from snapsim.analysis.labels import LABELS
 from snapsim.cli import main
 from snapsim.games.snapshot.components import BUNDLED_PATH, load_components
 from snapsim.games.snapshot.report import STUDIES, build
@@ -23,7 +24,7 @@ def quick_report(tmp_path_factory):
 def test_every_section_figure_and_table_is_written(quick_report):
     out = quick_report
     sections = [json.loads(p.read_text()) for p in sorted((out / "sections").glob("*.json"))]
-    assert len(sections) == len(STUDIES) == 10
+    assert len(sections) == len(STUDIES) == 11
     html = (out / "index.html").read_text()
     md = (out / "report.md").read_text()
     n_figures = 0
@@ -49,18 +50,28 @@ def test_every_section_figure_and_table_is_written(quick_report):
                 assert needle in cap, (name, needle)
             assert f"*{cap}*" in md
             assert f"<figcaption>{cap}</figcaption>".replace("'", "&#x27;") in html
-    # tables show each estimate's interval next to it
-    assert "| win_rate [95% CI] |" in md
-    assert "win_rate [95% CI]</th>" in html
+    # tables show each estimate's interval next to it, columns in plain words
+    assert "| win rate [95% CI] |" in md
+    assert "win rate [95% CI]</th>" in html
     # key findings measured again with the tuned policies, labelled beside both numbers
     strong = pd.concat([pd.read_csv(out / f"{name}.csv") for s in sections
                         for name in s["tables"] if name.startswith("strong_")])
-    assert len(strong) >= 10 and set(strong.label) <= {"holds", "changes", "reverses",
-                                                       "inconclusive"}
+    assert len(strong) >= 10 and set(strong.label) <= set(LABELS)
     assert set(strong.strong_line_up) == {"tuned-2p", "tuned-3p", "tuned-4p", "tuned-5p"}
-    assert "| greedy [95% CI] | greedy_games | strong [95% CI] |" in md
+    assert "| as measured (measured) [95% CI] | measured games | under strong play" in md
     assert "## Skill ladder" in md and "tuned-4p" in pd.read_csv(
         out / "ladder_ratings.csv").policy.tolist()
+    # opens with its glossary, the standard, the summary (luck and skill), key findings
+    # each with its design meaning
+    top = md.split("## 0", 1)[0] if "## 0" in md else md.split("## Luck and skill\n", 1)[0]
+    assert top.index("## How to read this report") < top.index("## Summary") < \
+        top.index("## Key findings")
+    assert "Holm across all" in top and "smallest effects of interest" in top
+    assert "Luck and skill, 4 players: tuned-4p wins" in top
+    keys = [s for s in sections if s.get("keys")]
+    assert len(keys) >= 8 and all(k[1] for s in keys for k in s["keys"])
+    assert top.count("*Design meaning:*") == sum(len(s["keys"]) for s in keys)
+    assert "Strongest policy: greedy" not in md and "Strongest heuristic (heuristics only)" in md
 
 
 def test_tables_agree_with_the_raw_data(quick_report):
@@ -84,6 +95,34 @@ def test_tables_agree_with_the_raw_data(quick_report):
         assert sum(rates) == pytest.approx(1.0)
 
 
+def test_every_flag_rests_on_the_one_standard(quick_report):
+    # every class in every table and every label's claims were tested in one family: the
+    # adjusted p-values are Holm's over all the claims the sections kept
+    out = quick_report
+    sections = [json.loads(p.read_text()) for p in sorted((out / "sections").glob("*.json"))]
+    raw = {k: p for s in sections for k, p in s["claims"].items()}
+    record = json.loads((out / "provenance.json").read_text())
+    assert record["standard"] == {"method": "Holm", "claims": len(raw), "alpha": 0.05}
+    assert len(raw) > 100
+    for name in ("seat_advantage", "assignments", "restricted_play", "matchups"):
+        table = pd.read_csv(out / f"{name}.csv")
+        assert set(table["class"].dropna()) <= {"meaningful", "negligible", "unresolved"}
+        assert "significant" not in table and (table.p_adjusted >= table.p_value - 1e-12).all()
+
+
+def test_tables_are_never_cut_silently_and_numbers_read_plainly(quick_report):
+    out = quick_report
+    md, html = (out / "report.md").read_text(), (out / "index.html").read_text()
+    pairwise = pd.read_csv(out / "ladder_pairwise.csv")
+    assert len(pairwise) > 40
+    assert f"{len(pairwise) - 40} more rows in `ladder_pairwise.csv`" in md
+    block = html.split("<code>ladder_pairwise.csv</code>", 1)[1].split("</table>", 1)[0]
+    assert block.count("<tr") == len(pairwise) + 1  # the header and every row
+    assert not re.search(r"\d\.\d+e\+\d\d", md)  # no count as 1.041e+04
+    assert not re.search(r"\| \d\.\d+e-\d\d \|", md)  # p-values below 1e-4: "< 0.0001"
+    assert "< 0.0001" in md
+
+
 def test_a_trivially_easy_assignment_is_flagged(tmp_path):
     text = BUNDLED_PATH.read_text()
     easy = "chart = [0, 40, 80, 120, 160, 200, 240, 280, 320]"
@@ -95,7 +134,8 @@ def test_a_trivially_easy_assignment_is_flagged(tmp_path):
           progress=False)
     table = pd.read_csv(tmp_path / "rep" / "assignments.csv").set_index("assignment_name")
     assert table.loc["The Long Lunch", "flagged"]
-    assert table.loc["The Long Lunch", "ci_low"] > 0.25
+    assert table.loc["The Long Lunch", "class"] == "meaningful"
+    assert table.loc["The Long Lunch", "ci_low"] > 0.27
     findings = json.loads((tmp_path / "rep" / "sections" / "5-awards.json").read_text())
     assert any("The Long Lunch" in f for f in findings["findings"])
 

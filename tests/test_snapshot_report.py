@@ -6,9 +6,11 @@ from snapsim.report import figures as F
 
 
 def test_seat_section_labels_five_players_base_cards_only():
-    s = study_seats(Ctx("snapshot", games=30, seed=1, threads=1))
+    ctx = Ctx("snapshot", games=30, seed=1, threads=1)
+    s = study_seats(ctx)
+    ctx.finish([s])
     five = [f for f in s.findings if f.startswith("5 players")]
-    assert five and all(f.startswith("5 players (base cards only):") for f in five)
+    assert five and all(f.startswith("5 players (base cards only)") for f in five)
     others = [f for f in s.findings if f[0] in "234"]
     assert len(others) >= 3 and not any("base cards only" in f for f in others)
     caption = s.captions["seat_advantage"]

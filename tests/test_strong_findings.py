@@ -1,5 +1,6 @@
-"""Key findings measured again under the strong line-up and labelled holds / changes /
-reverses / inconclusive next to the finding; the skill-ladder section; `compare --strong`."""
+"""Key findings measured again under the strong line-up and labelled (holds, weakens,
+strengthens, reverses, appears, vanishes, unresolved, not comparable) next to the finding; the
+skill-ladder section; `compare --strong`."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from snapsim.analysis.labels import LABELS
 from snapsim.analysis.ladder import default_field
 from snapsim.analysis.paired import Ratio, ratio_difference
 from snapsim.cli import main
@@ -16,14 +18,12 @@ from snapsim.report import Section
 from snapsim.report.studies import (
     Effect,
     Runs,
+    knob_effect,
     paired_change_se,
     seat_gap,
-    strong_play,
     strong_policy,
     win_rate,
 )
-
-LABELS = {"holds", "changes", "reverses", "inconclusive"}
 
 
 def run(winning_seat, players: int = 4, games: int = 400, share: float = 0.7,
@@ -57,12 +57,17 @@ class Constructed(Runs):
                    share=self.strong_share if strong else 0.7, seed=1 if strong else 2)
 
 
+def settle(ctx: Runs, sections) -> None:
+    """What build_report does once the studies ran: label, settle the standard, write."""
+    ctx.finish(sections)
+
+
 def labelled_section(strong_seat: int, strong_share: float = 0.7) -> Section:
     ctx = Constructed("snapshot", games=400, seed=1, strong="tuned")
     ctx.strong_seat, ctx.strong_share = strong_seat, strong_share
     s = Section("1-seats", 1, "1. Seat advantage")
     ctx.label(s, "4 players: last seat's win rate minus the first seat's", seat_gap(4), 4)
-    strong_play(ctx, [s])
+    settle(ctx, [s])
     return s
 
 
@@ -73,23 +78,25 @@ def test_a_finding_the_strong_line_up_reverses_is_labelled_reverses():
     assert row.label == "reverses" and row.strong_line_up == "tuned-4p"
     # last seat minus first seat: greedy's last seat wins 70% + 10% of the rest, its first
     # seat 10% of the rest; under the strong policy the other way round
-    assert row.greedy > 40 and row.strong < -40
-    assert row.greedy_ci_low < row.greedy < row.greedy_ci_high
+    assert row.measured > 40 and row.strong < -40 and row.measured_line_up == "greedy"
+    assert row.measured_ci_low < row.measured < row.measured_ci_high
     assert row.strong_ci_low < row.strong < row.strong_ci_high
-    assert row.greedy_games == row.strong_games == 400
+    assert row.measured_games == row.strong_games == 400
+    assert (row.class_measured, row.class_strong) == ("meaningful", "meaningful")
     sentence = s.findings[-1]
     assert "REVERSES" in sentence and "tuned-4p" in sentence and "with greedy play and" in sentence
-    assert f"{row.greedy:+.1f} pp [{row.greedy_ci_low:+.1f}, {row.greedy_ci_high:+.1f}]" in sentence
+    assert (f"{row.measured:+.1f} pp [{row.measured_ci_low:+.1f}, {row.measured_ci_high:+.1f}]"
+            in sentence)
 
 
-@pytest.mark.parametrize("seat,share,label", [(3, 0.7, "holds"), (3, 0.45, "changes")])
-def test_a_finding_that_holds_or_changes_size_is_labelled_so(seat, share, label):
+@pytest.mark.parametrize("seat,share,label", [(3, 0.7, "holds"), (3, 0.45, "weakens")])
+def test_a_finding_that_holds_or_weakens_is_labelled_so(seat, share, label):
     row = labelled_section(seat, share).tables["strong_seats"].iloc[0]
     assert row.label == label
-    assert np.sign(row.greedy) == np.sign(row.strong) == 1
+    assert np.sign(row.measured) == np.sign(row.strong) == 1
 
 
-def test_an_effect_too_small_for_this_n_is_inconclusive_with_the_games_to_settle_it():
+def test_an_effect_too_small_for_this_n_is_unresolved_with_the_games_to_settle_it():
     ctx = Constructed("snapshot", games=400, seed=1, strong="tuned")
     ctx.strong_seat = 3
     s = Section("1-seats", 1, "1. Seat advantage")
@@ -97,10 +104,40 @@ def test_an_effect_too_small_for_this_n_is_inconclusive_with_the_games_to_settle
     ctx.label(s, "seat 2 minus seat 1", lambda side: Effect((
         (1.0, win_rate(df := side.sim(4), df.seat == 1)), (-1.0, win_rate(df, df.seat == 0)))),
         4)
-    strong_play(ctx, [s])
+    settle(ctx, [s])
     row = s.tables["strong_seats"].iloc[0]
-    assert row.label == "inconclusive"
+    assert row.label == "unresolved"
     assert row.games_to_settle > 400 and "games per line-up would settle it" in s.findings[-1]
+
+
+class Trading(Runs):
+    """Constructed runs of a rule knob: the measured line-up trades (and scores one point
+    more a game with trading), the strong one never trades, so its two settings play the
+    same games."""
+
+    def sim(self, policies, games=None, **knobs):
+        strong = str(policies[0]) != "trader"
+        df = run(3, games=games or self.games, seed=5)
+        df["trades"] = 0 if strong else 2
+        df["score"] = df.score + (1.0 if knobs.get("trading") and not strong else 0.0)
+        return df
+
+
+@pytest.mark.parametrize("action,why", [("trades", "never makes the action measured: 0 "
+                                                   "trades in 1,600 player-games"),
+                                        (None, "plays identical games under both settings")])
+def test_a_strong_line_up_that_never_takes_the_action_is_not_comparable(action, why):
+    # detected from its games: no trade recorded, or the same games with the rule on or off
+    ctx = Trading("shutterbug", games=400, seed=1, strong="tuned")
+    s = Section("4-trading", 4, "4. Value of trading")
+    ctx.label(s, "trading allowed: change in mean score",
+              knob_effect("score", 4, {"trading": True}, {"trading": False}, action=action),
+              4, unit="points", base="trader")
+    settle(ctx, [s])
+    row = s.tables["strong_trading"].iloc[0]
+    assert row.label == "not comparable" and why in row.why
+    assert row.measured == pytest.approx(1.0) and row.strong == 0.0
+    assert row.measured_line_up == "trader" and "NOT COMPARABLE" in s.findings[-1]
 
 
 def test_paired_change_error_is_the_paired_difference_error_on_the_same_deals():
@@ -135,13 +172,14 @@ def test_a_small_report_shows_the_labelled_table_with_both_numbers_and_cis(tmp_p
     get_game(game).report(out, games=40, seed=2, studies=[study], progress=False,
                           strong=strong)
     table = pd.read_csv(out / f"strong_{key}.csv")
-    assert len(table) >= 1 and set(table.label) <= LABELS
-    for side in ("greedy", "strong"):
+    assert len(table) >= 1 and set(table.label) <= set(LABELS)
+    for side in ("measured", "strong"):
         assert (table[f"{side}_ci_low"] <= table[side]).all()
         assert (table[side] <= table[f"{side}_ci_high"]).all()
     md, html = read(out, "report.md"), read(out, "index.html")
-    assert "| greedy [95% CI] |" in md and "| strong [95% CI] |" in md and "| label |" in md
-    assert "greedy [95% CI]</th>" in html and "strong [95% CI]</th>" in html
+    assert "| as measured (measured) [95% CI] |" in md and "| label |" in md
+    assert "| under strong play (strong) [95% CI] |" in md
+    assert "as measured (measured) [95% CI]</th>" in html
     for r in table.itertuples():
         assert r.label in md and r.finding in md
         assert "Under strong play (" in md and f"{r.label.upper()}" in html
@@ -200,8 +238,9 @@ def test_the_skill_ladder_section_renders(tmp_path):
     for name in meta["figures"]:
         assert (tmp_path / f"{name}.png").read_bytes().startswith(b"\x89PNG")
     md = read(tmp_path, "report.md")
-    assert "## Skill ladder" in md and "| rating [95% CI] |" in md and "| share [95% CI] |" in md
-    assert f"Strongest: {ratings.policy[0]}" in md
+    assert "## Skill ladder" in md and "| rating (Bradley-Terry) (rating) [95% CI] |" in md
+    assert "| share finishing ahead (share) [95% CI] |" in md
+    assert f"Strongest: {ratings.policy[0]}" in md or "Strongest, not distinguishable" in md
     assert json.loads(read(tmp_path, "provenance.json"))["ladder"]["games_per_table"] == 24
 
 
@@ -214,14 +253,14 @@ def test_compare_strong_labels_every_compared_measure(tmp_path, capsys):
     assert "under strong play (tuned-3p, restricted play left out):" in text
     table = pd.read_csv(out / "strong_play.csv")
     base = pd.read_csv(out / "comparison.csv")
-    assert len(table) == len(base) and set(table.label) <= LABELS
+    assert len(table) == len(base) and set(table.label) <= set(LABELS)
     assert (table.strong_games == 40).all() and set(table.strong_line_up) == {"tuned-3p"}
     merged = table.merge(base, on=["variant", "players", "measure"])
-    assert np.allclose(merged.greedy, merged["diff"], equal_nan=True)
+    assert np.allclose(merged.measured, merged["diff"], equal_nan=True)
     record = json.loads(read(out, "provenance.json"))
     assert record["strong"] == {"3": {"policy": "tuned-3p", "games": 40,
                                       "why": "the bundled policy tuned for 3 players"}}
-    assert "strong [95% CI]" in read(out, "report.md")
+    assert "under strong play (strong) [95% CI]" in read(out, "report.md")
 
 
 @pytest.mark.parametrize("argv,needle", [

@@ -122,7 +122,8 @@ def test_illegal_action_names_seat_action_and_legal_ones_and_keeps_finished_game
                          chunk_size=2)
     text = str(err.value)
     assert "\n" not in text
-    assert "seat 1 (agent bad, test_user_agents:" in text
+    # seats as people number them: the agent sat at the 0-based seat 1
+    assert "seat 2 (agent bad, test_user_agents:" in text
     assert ") chose 'fly' in game 3, not a legal action; legal now: " in text
     assert "3 games finished before it" in text
     finished = err.value.finished

@@ -90,7 +90,9 @@ KNOBS: dict[str, dict[str, str]] = {
 _COMMON = {
     "game": "Game index within the run, 0-based; game i depends only on the config, the "
             "line-up, the seed and i.",
-    "seat": "Seat, 0-based in turn order (seat 0 starts, except in Yosemite: see `first`).",
+    "seat": "Seat, 0-based in turn order (seat 0 starts, except in Yosemite: see `first`); "
+            "reports, summaries and play number seats from 1, so this seat 0 is their seat 1 "
+            "(Reading a report: Seat numbers).",
     "players": "Number of players in the game.",
     "policy": "Name of the policy at this seat (a repeated policy gets a #seat suffix).",
     "won": "Share of the win: 1 for a sole winner, 1/k for each of k tied winners, else 0.",

@@ -1,9 +1,10 @@
 """One paired comparison's table: every measure of a baseline run and a variant run played on
 common random numbers, with both values and their CIs, the paired difference with its CI and
-p-value, what pairing bought, fair-share and outlier flags, and one Holm correction across the
-table. `snapsim compare` (report.compare) and rebalancing's verification
-(analysis.rebalance) build their tables here, so the two give the same numbers for the same
-games.
+p-value, what pairing bought, and its claims: each difference classed against the smallest
+effect of interest of its unit, fair-share and outlier flags, all under one standard (Holm
+across the table, `effects`). `snapsim compare` (report.compare) and rebalancing's
+verification (analysis.rebalance) build their tables here, so the two give the same numbers
+for the same games.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .balance import ALPHA, holm
+from .balance import ALPHA
+from .effects import MEANINGFUL, Claim, Estimate, Smallest, Standard
 from .measures import Measure, measures, restricted_measure
 from .paired import ratio_difference, spread_difference, spread_interval
 
@@ -74,31 +76,89 @@ def measure_rows(base: list[Measure], var: list[Measure], players: int, label: s
     return rows
 
 
-def outliers(table: pd.DataFrame, groups) -> pd.DataFrame:
-    """Within each outlier group (e.g. card values), flag a value more than 2.5 robust
-    standard deviations (median absolute deviation) from the group's median, per side."""
-    for side, value in (("baseline", "baseline"), ("variant", "variant_value")):
-        for _, rows in table[table.group.isin(groups)].groupby(["variant", "players", "group"]):
-            x = rows[value].to_numpy(float)
-            mad = stats.median_abs_deviation(x, nan_policy="omit", scale="normal")
-            if not mad > 0:
-                continue
-            z = (x - np.nanmedian(x)) / mad
-            table.loc[rows.index, f"{side}_flag"] = np.where(
-                np.abs(z) > 2.5, np.where(z > 0, "outlier high", "outlier low"), "")
-    return table
+def smallest_delta(row, smallest: Smallest) -> float:
+    """The smallest effect of interest of one row's difference, in its unit (rates 0-1;
+    counts and per-card values relative to the baseline value)."""
+    return smallest.delta(row.unit, row.baseline)
 
 
-def flag_table(table: pd.DataFrame, outlier_groups=()) -> pd.DataFrame:
-    """Holm across everything in the comparison; fair-share flags Holm-corrected per side."""
-    table = table.copy()
-    table["p_adjusted"] = holm(table.p_value.fillna(1.0).to_numpy()) if len(table) else []
-    table["significant"] = table.p_adjusted < ALPHA
-    for side in ("baseline", "variant"):
-        p = table[f"p_{side}_fair"].to_numpy()
-        keep = holm(p) < ALPHA if len(p) else np.array([], bool)
-        table[f"{side}_flag"] = np.where(keep, table[f"{side}_flag"], "")
-    return outliers(table, outlier_groups)
+class Flags:
+    """The claims of a comparison table under a standard: each difference's class against
+    the smallest effect of interest of its unit; each win rate's side flag ("above fair" or
+    "below fair" when meaningfully off the fair share); within each outlier group (e.g. card
+    values), a value more than 2.5 robust standard deviations (median absolute deviation)
+    from the group's median and meaningfully far from it ("outlier high" or "outlier low").
+    `register` adds them to a standard; once it is settled, `fill` writes the columns."""
+
+    def __init__(self, table: pd.DataFrame, outlier_groups=(), smallest: Smallest | None = None):
+        self.table = table.copy()
+        self.groups = tuple(outlier_groups)
+        self.smallest = smallest or Smallest()
+        self.diffs: list[Claim] = []
+        self.sides: dict[tuple[int, str], Claim] = {}
+        self.outliers: dict[tuple[int, str], tuple[Claim, float]] = {}
+
+    def register(self, standard: Standard) -> Flags:
+        t, z = self.table, stats.norm.ppf(1 - ALPHA / 2)
+        t["smallest"] = [smallest_delta(r, self.smallest) for r in t.itertuples()]
+        for i, r in enumerate(t.itertuples()):
+            name = f"{r.variant}, {r.players}p, {r.measure}"
+            self.diffs.append(Claim.make(standard, name, Estimate(r.diff, r.se_paired, r.games),
+                                         r.smallest))
+            for side, value in (("baseline", "baseline"), ("variant", "variant_value")):
+                if getattr(r, f"{side}_flag") and np.isfinite(getattr(r, value)):
+                    fair = 1 / r.players
+                    lo, hi = getattr(r, f"{side}_ci_low"), getattr(r, f"{side}_ci_high")
+                    est = Estimate(getattr(r, value) - fair, (hi - lo) / (2 * z), r.games)
+                    self.sides[(i, side)] = Claim.make(standard, f"{name}: {side} vs fair",
+                                                       est, self.smallest.delta("rate"))
+        for _, rows in t[t.group.isin(self.groups)].groupby(["variant", "players", "group"]):
+            for side, value in (("baseline", "baseline"), ("variant", "variant_value")):
+                x = rows[value].to_numpy(float)
+                mad = stats.median_abs_deviation(x, nan_policy="omit", scale="normal")
+                if not mad > 0:
+                    continue
+                med = float(np.nanmedian(x))
+                for i, r in zip(rows.index, rows.itertuples(), strict=True):
+                    k = t.index.get_loc(i)
+                    lo, hi = getattr(r, f"{side}_ci_low"), getattr(r, f"{side}_ci_high")
+                    est = Estimate(getattr(r, value) - med, (hi - lo) / (2 * z), r.games)
+                    robust = (getattr(r, value) - med) / mad
+                    self.outliers[(k, side)] = (Claim.make(
+                        standard, f"{r.variant}, {r.players}p, {r.measure}: {side} vs median",
+                        est, self.smallest.delta(r.unit, med)), robust)
+        return self
+
+    def fill(self) -> pd.DataFrame:
+        """The table with `class`, `p_adjusted` (Holm across the standard's claims),
+        `games_to_settle` and the side flags."""
+        t = self.table
+        t["class"] = [c.cls for c in self.diffs]
+        t["p_adjusted"] = [c.p_adjusted for c in self.diffs]
+        t["games_to_settle"] = [c.settle for c in self.diffs]
+        for side in ("baseline", "variant"):
+            flags = []
+            for i in range(len(t)):
+                flag = ""
+                c = self.sides.get((i, side))
+                if c is not None and c.cls == MEANINGFUL:
+                    flag = "above fair" if c.estimate.effect > 0 else "below fair"
+                out = self.outliers.get((i, side))
+                if out is not None and out[0].cls == MEANINGFUL and abs(out[1]) > 2.5:
+                    flag = "outlier high" if out[1] > 0 else "outlier low"
+                flags.append(flag)
+            t[f"{side}_flag"] = flags
+        return t
+
+
+def flag_table(table: pd.DataFrame, outlier_groups=(), smallest: Smallest | None = None,
+               standard: Standard | None = None) -> pd.DataFrame:
+    """The table's claims (`Flags`) under a standard of their own (or `standard`, settled
+    here: no claim may join it afterwards), written into its columns."""
+    standard = standard or Standard()
+    flags = Flags(table, outlier_groups, smallest).register(standard)
+    standard.settle()
+    return flags.fill()
 
 
 def side_measures(runner, config, lineup, mspec, restrictions, spec, n_seats, seed):

@@ -70,6 +70,23 @@ class Ladder:
     results: pd.DataFrame | None = None  # one row per (game, seat): deal, game, seat, policy,
     # won, score
 
+    def standings(self, standard, smallest) -> Standings:
+        """What the ladder claims under `standard` against `smallest` (`Standings`)."""
+        return Standings(self, standard, smallest)
+
+    def claims(self, smallest=None) -> list[str]:
+        """The ladder's claims in words under a standard of their own (Holm across them):
+        the strongest and weakest policies or tied groups, the top policy's lead, who
+        finishes meaningfully ahead of greedy, and the top policy against greedy and random
+        (luck and skill)."""
+        from .effects import Smallest, Standard
+
+        standard = Standard()
+        st = self.standings(standard, smallest or Smallest())
+        standard.settle()
+        return st.sentences() + [f"Standard: {standard.text()}; smallest effect of interest "
+                                 f"{(smallest or Smallest()).rate:g} pp of a share."]
+
     def summary(self) -> str:
         """The ratings as a few lines of text, strongest first."""
         lines = [f"{self.game} ladder, {self.players} players, {self.games:,} games, seed "
@@ -308,3 +325,113 @@ def rate(results: pd.DataFrame, labels: list[str], seed: int = 0, reps: int = RE
     pairwise = pd.DataFrame(rows, columns=["policy", "opponent", "meetings", "ahead", "share",
                                            "ci_low", "ci_high"])
     return ratings, pairwise
+
+
+# ---------------------------------------------------------------- what a ladder may claim
+
+
+def ahead_estimate(pairwise: pd.DataFrame, a: str, b: str):
+    """How often `a` finished ahead of `b` minus one half (an `effects.Estimate`, its
+    Wilson interval as the error), or None when they never met."""
+    from .effects import Estimate
+
+    meet = pairwise[(pairwise.policy == a) & (pairwise.opponent == b)]
+    if meet.empty:
+        return None
+    m = meet.iloc[0]
+    return Estimate.from_ci(m.share - 0.5, m.ci_low - 0.5, m.ci_high - 0.5, int(m.meetings))
+
+
+class Standings:
+    """What a ladder claims under a standard (`effects.Standard`): the strongest and the
+    weakest policy, each with the policies their meetings do not separate from it (a tied
+    group); the top policy's lead over the second; the policies that finish ahead of greedy,
+    the reports' line-up, meaningfully more than half the time; and, as a measure of luck
+    and skill, how often the top policy finishes ahead of greedy and of random. Built
+    before the standard is settled, read after."""
+
+    def __init__(self, lad: Ladder, standard, smallest):
+        from .effects import Claim
+
+        self.lad, self.standard = lad, standard
+        order = list(lad.ratings.policy)
+        self.order = order
+        delta = smallest.delta("pp")
+
+        def tests(lead: str) -> dict:
+            keys = {}
+            for other in order:
+                est = ahead_estimate(lad.pairwise, lead, other) if other != lead else None
+                if est is not None:
+                    keys[other] = standard.add(f"ladder: {lead} vs {other}", est.p_value)
+            return keys
+
+        self.ends = {lead: tests(lead) for lead in dict.fromkeys((order[0], order[-1]))}
+
+        def ahead(a: str, b: str):
+            est = ahead_estimate(lad.pairwise, a, b)
+            return None if est is None else Claim.make(standard, f"ladder: {a} ahead of {b}",
+                                                       est, delta)
+
+        self.second = ahead(order[0], order[1]) if len(order) > 1 else None
+        self.above = {} if REFERENCE not in order else {
+            n: c for n in order[:order.index(REFERENCE)] if (c := ahead(n, REFERENCE))}
+        self.luck = {opp: c for opp in (REFERENCE, "random")
+                     if opp in order and opp != order[0] and (c := ahead(order[0], opp))}
+
+    def group(self, lead: str) -> list[str]:
+        """`lead` and the policies it is not separated from."""
+        return [lead] + [o for o, k in self.ends[lead].items() if not self.standard.passes(k)]
+
+    def strongest(self) -> list[str]:
+        return self.group(self.order[0])
+
+    def _rating(self, name: str) -> str:
+        r = self.lad.ratings.set_index("policy").loc[name]
+        shown = "(the reference)" if name == self.lad.provenance.get("reference") else \
+            interval_text(r.ci_low, r.ci_high, "+.2f")
+        return f"{name} {r.rating:+.2f} {shown}"
+
+    def _share(self, a: str, b: str) -> str:
+        m = self.lad.pairwise[(self.lad.pairwise.policy == a)
+                              & (self.lad.pairwise.opponent == b)].iloc[0]
+        return (f"{100 * m.share:.1f}% [{100 * m.ci_low:.1f}%, {100 * m.ci_high:.1f}%] of "
+                f"{m.meetings:,} meetings")
+
+    def headline(self) -> str:
+        """Strongest and weakest, each alone or as a tied group."""
+        from .effects import names_text
+
+        top, bottom = self.strongest(), self.group(self.order[-1])
+        head = ("Strongest: " + self._rating(top[0]) if len(top) == 1 else
+                "Strongest, not distinguishable at this n: "
+                + names_text([self._rating(n) for n in top]))
+        tail = ("weakest: " + self._rating(bottom[0]) if len(bottom) == 1 else
+                "weakest, not distinguishable at this n: "
+                + names_text([self._rating(n) for n in bottom]))
+        return f"{head}; {tail}."
+
+    def sentences(self) -> list[str]:
+        """Every claim in words (after the standard is settled)."""
+        from .effects import MEANINGFUL, names_text, said
+
+        out = [self.headline()]
+        if self.second is not None:
+            a, b = self.order[0], self.order[1]
+            out.append(f"{a} finishes ahead of {b} (rated second) in {self._share(a, b)}: "
+                       f"{said(self.second, 'pp')} from an even 50%.")
+        if REFERENCE in self.order:
+            sure = [n for n, c in self.above.items()
+                    if c.cls == MEANINGFUL and c.estimate.effect > 0]
+            rest = [n for n in self.above if n not in sure]
+            text = (f"Finish ahead of {REFERENCE} (the reports' line-up) in meaningfully more "
+                    "than half their meetings: " + (names_text(sure) if sure else "none"))
+            if rest:
+                text += (f"; rated above {REFERENCE} but not meaningfully ahead of it at this "
+                         "n: " + names_text(rest))
+            out.append(text + ".")
+        for opp, c in self.luck.items():
+            out.append(f"Luck and skill: the top-rated {self.order[0]} finishes ahead of "
+                       f"{opp} in {self._share(self.order[0], opp)} ({said(c, 'pp')} from "
+                       "an even 50%).")
+        return out

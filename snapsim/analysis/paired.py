@@ -79,9 +79,10 @@ class Difference:
 
     @property
     def variance_reduction(self) -> float:
-        """Unpaired variance over paired variance: how many times fewer games pairing needs."""
+        """Unpaired variance over paired variance: how many times fewer games pairing needs
+        (inf when pairing leaves no error at all, NaN when neither has one: undefined)."""
         if self.se <= 0:
-            return math.inf if self.se_unpaired > 0 else 1.0
+            return math.inf if self.se_unpaired > 0 else math.nan
         return float((self.se_unpaired / self.se) ** 2)
 
     @property

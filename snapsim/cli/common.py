@@ -212,3 +212,11 @@ def check_backend_sizes(args) -> None:
         if getattr(args, name, None) is not None:
             whole(getattr(args, name), f"--{name}", 1, MAX_WORKERS)
 
+
+def add_smallest(p) -> None:
+    """The --smallest-effect flag of every command that classes or labels findings."""
+    p.add_argument("--smallest-effect", action="append", default=[], metavar="KIND=VALUE",
+                   help="smallest effect of interest a finding is classed against (repeatable; "
+                        "KIND: rate (pp of a win rate), points, rounds, turns, relative (%% of "
+                        "the reference, for per-card values and counts); default: rate=2, "
+                        "points=0.5, rounds=0.25, turns=0.5, relative=10)")

@@ -9,10 +9,18 @@ import numpy as np
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
 from ..sim.locks import exclusive
-from .common import add_move_timeout, check_backend_sizes, int_list, parse_knob, policy_list
+from .common import (
+    add_move_timeout,
+    add_smallest,
+    check_backend_sizes,
+    int_list,
+    parse_knob,
+    policy_list,
+)
 
 
 def _compare(args) -> int | None:
+    from ..analysis.effects import Smallest
     from ..report.compare import compare
     from ..sim.store import check_out_free
 
@@ -29,6 +37,7 @@ def _compare(args) -> int | None:
     whole(args.seed, "--seed", 0)
     if args.detect is not None and not (args.detect > 0 and np.isfinite(args.detect)):
         raise InputError(f"--detect must be a positive number of points, got {args.detect}")
+    smallest = Smallest.parse(args.smallest_effect)
     players = [int(p) for text in args.players for p in int_list(text)] or None
     policies = policy_list(args.policies)
     knobs = dict(parse_knob(t) for t in args.variant_set)
@@ -45,7 +54,8 @@ def _compare(args) -> int | None:
                          variant_set=knobs, players=players, policies=policies, games=games,
                          seed=args.seed, detect=args.detect, threads=args.threads,
                          restricted=not args.no_restricted, progress=not args.quiet,
-                         strong=args.strong, strong_games=args.strong_games)
+                         strong=args.strong, strong_games=args.strong_games,
+                         smallest=smallest)
         print(result.summary())
         if args.out:
             print(f"comparison written to {result.write(args.out, force=args.force)} "
@@ -80,11 +90,12 @@ def add(sub) -> None:
     p.add_argument("--strong", nargs="?", const="tuned", metavar="POLICY",
                    help="compare again with POLICY in every seat (alone: 'tuned', the bundled "
                         "policy tuned for each player count, else the game's strongest "
-                        "built-in one) and label each change holds, changes, reverses or "
-                        "inconclusive (default: off)")
+                        "built-in one) and label each change (holds, weakens, strengthens, "
+                        "reverses, appears, vanishes, unresolved, not comparable; default: off)")
     p.add_argument("--strong-games", type=int,
                    help="with --strong: paired games per side of the strong comparison "
                         "(default: --games; a slow search policy a share of them)")
+    add_smallest(p)
     p.add_argument("--out", help="folder for index.html, report.md, CSVs and provenance.json "
                                  "(default: print the summary only)")
     p.add_argument("--force", action="store_true",

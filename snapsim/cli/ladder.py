@@ -6,10 +6,11 @@ from contextlib import nullcontext
 
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
 from ..sim.locks import exclusive
-from .common import add_move_timeout, check_backend_sizes, policy_list, read_knobs
+from .common import add_move_timeout, add_smallest, check_backend_sizes, policy_list, read_knobs
 
 
 def _ladder(args) -> None:
+    from ..analysis.effects import Smallest
     from ..analysis.ladder import REPS, ladder
     from ..report.ladder import write_ladder
     from ..sim.store import check_out_free
@@ -23,6 +24,7 @@ def _ladder(args) -> None:
         whole(args.players, "--players", 2, 100)
     check_backend_sizes(args)
     knobs = read_knobs(args)
+    smallest = Smallest.parse(args.smallest_effect)
     policies = policy_list(args.policies)
     if args.out:
         out_folder(args.out)
@@ -32,10 +34,13 @@ def _ladder(args) -> None:
         result = ladder(args.game, args.players, policies, args.games, args.seed, args.threads,
                         reps=args.reps, progress=not args.quiet,
                         search_games=args.search_games, **knobs)
+        claims = result.claims(smallest)
         print(result.summary())
+        print("\n".join(claims))
         if args.out:
-            print(f"ladder written to {write_ladder(result, args.out, force=args.force)} "
-                  "(ratings.csv, pairwise.csv, ladder.png and provenance.json beside it)")
+            path = write_ladder(result, args.out, force=args.force, smallest=smallest)
+            print(f"ladder written to {path} (ratings.csv, pairwise.csv, ladder.png and "
+                  "provenance.json beside it)")
 
 
 def add(sub) -> None:
@@ -57,6 +62,7 @@ def add(sub) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
                    help="rule knob, e.g. photo_target=8 (repeatable; default: none)")
     p.add_argument("--components", help="component TOML file (default: bundled)")
+    add_smallest(p)
     p.add_argument("--out", help="folder for ratings.csv, pairwise.csv, ladder.png, ladder.md "
                                  "and provenance.json (default: print the ratings only)")
     p.add_argument("--force", action="store_true",

@@ -7,7 +7,7 @@ import json
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
 from ..sim.locks import exclusive
-from .common import Parser, add_move_timeout, check_backend_sizes, guarded
+from .common import Parser, add_move_timeout, add_smallest, check_backend_sizes, guarded
 
 QUICK_GAMES = 300
 REPORT_GAMES = 20_000
@@ -24,6 +24,7 @@ def _in_committed_reports(out) -> bool:
 
 
 def _report(args) -> None:
+    from ..analysis.effects import Smallest
     from ..report.studies import claim_report_folder
     from ..sim import get_game
 
@@ -49,17 +50,19 @@ def _report(args) -> None:
         raise InputError(f"--quick does not write into {out}: its reports are full runs; give "
                          "another --out or add --force")
     strong = None if args.strong.strip().lower() == "none" else args.strong
+    smallest = Smallest.parse(args.smallest_effect)
     for flag, value in (("--strong-games", args.strong_games),
                         ("--ladder-games", args.ladder_games)):
         if value is not None:
             whole(value, flag, 10, MAX_IN_MEMORY_GAMES)
     with exclusive(out):  # one writer, start to end
         if args.force:  # clear another run's report there; unforced, the report refuses it
-            claim_report_folder(out, spec.name, args.seed, games, comps, force=True)
+            claim_report_folder(out, spec.name, args.seed, games, comps, force=True,
+                                smallest=smallest)
         path = spec.report(out, games=games, seed=args.seed, studies=studies,
                            threads=args.threads, components=comps, progress=not args.quiet,
                            strong=strong, strong_games=args.strong_games,
-                           ladder_games=args.ladder_games)
+                           ladder_games=args.ladder_games, smallest=smallest)
     print(f"report written to {path} (and report.md, figures, CSV tables beside it)")
 
 
@@ -71,7 +74,9 @@ def _report_sweep(args) -> None:
     given = [o for o, v in (("--games", args.games), ("--studies", args.studies),
                             ("--components", args.components), ("--quick", args.quick),
                             ("--strong-games", args.strong_games),
-                            ("--ladder-games", args.ladder_games)) if v not in (None, False)]
+                            ("--ladder-games", args.ladder_games),
+                            ("--smallest-effect", args.smallest_effect))
+             if v not in (None, False) and v != []]
     if given:
         raise InputError(f"{given[0]} does not apply to a sweep report (its games are played)")
     if args.out:
@@ -98,12 +103,14 @@ def study_main(game: str, study: str, argv: list[str] | None = None) -> int:
                         help="replace another run's report in --out (default: refuse)")
     parser.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_smallest(parser)
     return guarded(lambda: _study(parser.parse_args(argv), game, study))
 
 
 def _study(args, game: str, study: str) -> None:
     from pathlib import Path
 
+    from ..analysis.effects import Smallest
     from ..report.studies import claim_report_folder
     from ..sim import get_game
     from ..sim.files import read_text
@@ -121,11 +128,13 @@ def _study(args, game: str, study: str) -> None:
     seed = args.seed if args.seed is not None else made.get("seed", REPORT_SEED)
     whole(games, "--games", 1, MAX_IN_MEMORY_GAMES)
     whole(seed, "--seed", 0)
+    smallest = Smallest.parse(args.smallest_effect)
     with exclusive(args.out):  # one writer, start to end
         if args.force:
-            claim_report_folder(args.out, spec.name, seed, games, None, force=True)
+            claim_report_folder(args.out, spec.name, seed, games, None, force=True,
+                                smallest=smallest)
         path = spec.report(args.out, games=games, seed=seed, studies=[study],
-                           threads=args.threads, progress=not args.quiet)
+                           threads=args.threads, progress=not args.quiet, smallest=smallest)
     print(f"section {study} written at {games:,} games, seed {seed}; report rendered again "
           f"as {path}")
 
@@ -148,18 +157,21 @@ def add(sub) -> None:
                    help=f"a smoke run: {QUICK_GAMES} games per configuration (unless --games) "
                         "into GAME-quick-report")
     p.add_argument("--studies", help="comma-separated subset of the game's studies (snapshot: "
-                                     "seats, policies, restricted, cards, awards, raccoon, "
-                                     "sensitivity, tokens, ladder, fixes; shutterbug: seats, "
+                                     "luck, seats, policies, restricted, cards, awards, raccoon, "
+                                     "sensitivity, tokens, ladder, fixes; yosemite: luck, first, "
+                                     "animals, bonuses, scores, landmarks, length, knobs, "
+                                     "policies, ladder, fixes; shutterbug: luck, seats, "
                                      "assignments, side_jobs, trading, city, tips, team, solo "
                                      "= the solo and cooperative variants from other public "
-                                     "sources, not rulebook rules, ladder, fixes; fixes: the "
-                                     "smallest fixes `snapsim rebalance` finds for the worst "
-                                     "findings)")
+                                     "sources, not rulebook rules, ladder, fixes; luck: how much "
+                                     "skill and the deal decide; fixes: the smallest fixes "
+                                     "`snapsim rebalance` finds for the worst findings)")
     p.add_argument("--components", help="component TOML file (default: bundled)")
     p.add_argument("--strong", default="tuned",
-                   help="line-up that re-measures every key finding to label it holds, changes, "
-                        "reverses or inconclusive: a policy in every seat, 'tuned' (the bundled "
-                        "policy tuned for each player count) or 'none' to skip (default: tuned)")
+                   help="line-up that re-measures every key finding to label it (holds, weakens, "
+                        "strengthens, reverses, appears, vanishes, unresolved, not comparable): a "
+                        "policy in every seat, 'tuned' (the bundled policy tuned for each player "
+                        "count) or 'none' to skip (default: tuned)")
     p.add_argument("--strong-games", type=int,
                    help="games of each strong re-measure (default: the report's games; a slow "
                         "search policy a share of them)")
@@ -167,6 +179,7 @@ def add(sub) -> None:
                    help="games per table of the skill ladder (default: a tenth of the report's "
                         "games, at least 24; a table seating a search policy a tenth of that, "
                         "and search sits out below 1,000 games per configuration)")
+    add_smallest(p)
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_move_timeout(p)

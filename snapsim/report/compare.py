@@ -3,12 +3,14 @@
 Baseline and variant play game i from the same random streams (same seed, and the runner keys
 every stream by the game index), so each difference is estimated from per-game paired values
 and luck the two games share cancels. Every measure gets the baseline value, the variant
-value, the difference with its 95% CI and p-value, a Holm-corrected significance flag across
-everything in the comparison, the smallest difference this n could detect (80% power) and the
-variance reduction pairing bought. Verdicts are sentences generated from those numbers.
-With a strong line-up (`strong=`), the comparison is played again with it in every seat and
-each measure's change is labelled holds, changes, reverses or inconclusive
-(analysis.labels).
+value, the difference with its 95% CI and p-value, its class against the smallest effect of
+interest of its unit (meaningful, negligible or unresolved; analysis.effects), the smallest
+difference this n could detect (80% power) and the variance reduction pairing bought. The
+balance verdict answers "is the variant better balanced?" from the balance measures
+(analysis.verdict), and measures the edit changes mechanically (an edited card's own value)
+are set apart from it. With a strong line-up (`strong=`), the comparison is played again with
+it in every seat and each measure's change is labelled (analysis.labels). Every claim of a
+comparison is tested under one standard: Holm across all of them.
 """
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from ..analysis.comparison import flag_table, measure_rows, side_measures
-from ..analysis.labels import Estimate, Finding, label_findings
+from ..analysis.comparison import Flags, measure_rows, side_measures
+from ..analysis.effects import MEANINGFUL, NEGLIGIBLE, UNRESOLVED, Estimate, Smallest, Standard
+from ..analysis.labels import LABELS, Finding, Labels
 from ..analysis.measures import MeasureSpec, measures
 from ..analysis.paired import games_to_detect, spread_difference
+from ..analysis.verdict import Balance, Side, balance_rows, sentence
 from ..errors import InputError, SnapsimError
 from ..sim.agents import resolve_policy
 from ..sim.checks import entries, mapping, number, whole
@@ -37,6 +41,7 @@ from ..sim.store import check_out_free, staged
 from ..sim.variants import load_variant
 from . import figures as F
 from .render import Report, Section, write_report
+from .words import p_text
 
 PILOT_GAMES = 500
 MAX_AUTO_GAMES = 1_000_000
@@ -88,6 +93,15 @@ def _fmt(value: float, unit: str, diff: bool = False) -> str:
     return f"{value:+.2f}" if diff else f"{value:.2f}"
 
 
+def _change(r) -> str:
+    """A row's change in words: "fell from 32.97 to 32.63 points (-0.34 [-0.44, -0.24])"."""
+    verb = "rose" if r.diff > 0 else "fell"
+    unit = "" if r.unit in ("rate", "count") else f" {r.unit}"
+    return (f"{r.measure} in {r.players}-player games {verb} from {_fmt(r.baseline, r.unit)} "
+            f"to {_fmt(r.variant_value, r.unit)}{unit} ({_fmt(r.diff, r.unit, True)} "
+            f"[{_fmt(r.ci_low, r.unit, True)}, {_fmt(r.ci_high, r.unit, True)}])")
+
+
 @dataclass
 class Comparison:
     """The result of `compare`: the table of measures, sentences from it, and a report.
@@ -100,16 +114,23 @@ class Comparison:
         One row per variant, player count and measure: `baseline` and `variant_value` with
         their 95% CIs (`*_ci_low`, `*_ci_high`), the paired difference `diff` (variant minus
         baseline, in the measure's `unit`: points, a rate 0-1 or a count) with its 95% CI
-        (`ci_low`, `ci_high`), `p_value`, `p_adjusted` (Holm over the whole table) and
-        `significant` (p_adjusted < 0.05), the paired and unpaired standard errors,
-        `variance_reduction` (how many times fewer games pairing needs), `detectable` (the
-        smallest difference these `games` detect with 80% power) and the fair-share or
-        outlier flags of each side (`baseline_flag`, `variant_flag`).
+        (`ci_low`, `ci_high`) and `p_value`, `smallest` (the smallest effect of interest in
+        the measure's unit), `class` (meaningful, negligible or unresolved), `p_adjusted`
+        (the class's p-value, Holm over every claim of the comparison), `games_to_settle`,
+        `mechanical` (the edit itself sets this measure: an edited card's own value), the
+        paired and unpaired standard errors, `variance_reduction` (how many times fewer games
+        pairing needs), `detectable` (the smallest difference these `games` detect with 80%
+        power) and the fair-share or outlier flags of each side (`baseline_flag`,
+        `variant_flag`).
     variants : list of Variant
         The variants compared, with what each changes.
     provenance : dict
         What made it: both sides' component files with SHA-256, knobs, policies, seed,
         number of games and snapsim version.
+    balance : pandas.DataFrame
+        The balance verdict: per variant, player count and balance measure, both values,
+        the paired change with its 95% CI, its class and `verdict` (better, worse, no
+        meaningful change, unresolved).
     """
 
     game: str
@@ -117,37 +138,41 @@ class Comparison:
     variants: list[Variant]
     provenance: dict
     strong: pd.DataFrame | None = None  # `strong_check`'s labels, when asked for
+    balance: pd.DataFrame | None = None
+    standard: Standard | None = None
 
     def verdicts(self, variant: str | None = None) -> list[str]:
-        """Sentences from the numbers: every significant change, or that none was found."""
+        """Sentences from the numbers: every meaningful change (the edit's own mechanical
+        effects set apart), how many are negligible or unresolved, and side flags that
+        moved."""
         out = []
         for v in self.variants:
             if variant is not None and v.label != variant:
                 continue
             rows = self.table[self.table.variant == v.label]
-            sig = rows[rows.significant]
             head = f"{v.label} vs {self.provenance['baseline']['label']}"
-            if sig.empty:
-                prim = rows[rows.measure == PRIMARY]
-                note = ""
-                if len(prim):
-                    note = ("; the smallest seat-spread change this n could detect is "
-                            + ", ".join(f"{r.detectable:.2f} points ({r.players} players)"
-                                        for r in prim.itertuples()))
-                out.append(f"{head}: no measure changed significantly{note}.")
-                continue
-            for r in sig.sort_values("p_value").itertuples():
-                verb = "rose" if r.diff > 0 else "fell"
-                unit = "" if r.unit in ("rate", "count") else f" {r.unit}"
-                out.append(f"{head}: {r.measure} in {r.players}-player games {verb} from "
-                           f"{_fmt(r.baseline, r.unit)} to {_fmt(r.variant_value, r.unit)}"
-                           f"{unit} ({_fmt(r.diff, r.unit, True)} [{_fmt(r.ci_low, r.unit, True)}"
-                           f", {_fmt(r.ci_high, r.unit, True)}], significant).")
+            own = rows[rows.mechanical]
+            rest = rows[~rows.mechanical]
+            big = rest[rest["class"] == MEANINGFUL]
+            for r in big.sort_values("p_adjusted").itertuples():
+                out.append(f"{head}: {_change(r)}, meaningful.")
+            small = int((rest["class"] == NEGLIGIBLE).sum())
+            open_ = rest[rest["class"] == UNRESOLVED]
+            settle = open_.games_to_settle[np.isfinite(open_.games_to_settle)]
+            out.append(f"{head}: {'no measure' if big.empty else f'{len(big)} measure(s)'} "
+                       f"changed meaningfully; {small} changed negligibly (within their "
+                       f"smallest effect of interest), {len(open_)} unresolved"
+                       + (f" (about {settle.median():,.0f} games per side would settle half "
+                          f"of them, {settle.max():,.0f} all)" if len(settle) else "") + ".")
+            mech = own[own["class"] == MEANINGFUL]
+            if len(mech):
+                out.append(f"{head}: changed by the edit itself, not evidence of balance: "
+                           + "; ".join(_change(r) for r in mech.itertuples()) + ".")
             dom = rows[(rows.group == "restricted play") & (rows.variant_flag == "above fair")
                        & (rows.baseline_flag != "above fair")]
-            out += [f"{head}: a player {r.measure.removeprefix('win rate ')} now wins more than "
-                    f"the fair share in {r.players}-player games (a dominant restriction)."
-                    for r in dom.itertuples()]
+            out += [f"{head}: a player {r.measure.removeprefix('win rate ')} now wins "
+                    f"meaningfully more than the fair share in {r.players}-player games (a "
+                    "dominant restriction)." for r in dom.itertuples()]
         for v in self.variants:
             if variant is not None and v.label != variant:
                 continue
@@ -156,8 +181,31 @@ class Comparison:
                               & (self.table.baseline_flag != self.table.variant_flag)]
             out += [f"{v.label}: {r.measure} in {r.players}-player games: "
                     f"{r.baseline_flag or 'in line'} in the baseline, "
-                    f"{r.variant_flag or 'in line'} in the variant."
+                    f"{r.variant_flag or 'in line'} in the variant"
+                    + (" (changed by the edit itself)." if r.mechanical else ".")
                     for r in rows.itertuples()]
+        return out
+
+    def balance_verdict(self, variant: str | None = None) -> list[str]:
+        """Is the variant better balanced? One line per variant with the count of balance
+        measures better, worse, unchanged and unresolved, then each measure's numbers."""
+        if self.balance is None or self.balance.empty:
+            return []
+        out = []
+        for label, rows in self.balance.groupby("variant", sort=False):
+            if variant is not None and label != variant:
+                continue
+            counts = rows.verdict.value_counts()
+            parts = [f"{counts[k]} {k}" for k in ("better", "worse", "no meaningful change",
+                                                    "unresolved") if counts.get(k, 0)]
+            overall = ("better balanced" if counts.get("better", 0) and not
+                       counts.get("worse", 0) else "worse balanced" if counts.get("worse", 0)
+                       and not counts.get("better", 0) else "mixed" if counts.get("better", 0)
+                       else "no meaningful change in balance" if not counts.get("unresolved", 0)
+                       else "not settled")
+            out.append(f"is {label} better balanced? {overall.upper()} ({', '.join(parts)} "
+                       f"of {len(rows)} balance measures)")
+            out += [f"  {sentence(r)}" for r in rows.itertuples()]
         return out
 
     def strong_verdicts(self) -> list[str]:
@@ -166,32 +214,42 @@ class Comparison:
             return []
         counts = self.strong.label.value_counts()
         out = [f"under strong play ({', '.join(dict.fromkeys(self.strong.strong_line_up))}"
-               f", restricted play left out): " + ", ".join(f"{counts.get(k, 0)} {k}" for k in
-                                                            ("holds", "changes", "reverses",
-                                                             "inconclusive"))]
-        for r in self.strong[self.strong.label != "inconclusive"].itertuples():
+               f", restricted play left out): " + ", ".join(f"{counts[k]} {k}" for k in LABELS
+                                                            if counts.get(k, 0))]
+        for r in self.strong[self.strong.label != "unresolved"].itertuples():
+            why = f" ({r.why})" if r.why else ""
             out.append(f"{r.variant}: {r.measure} in {r.players}-player games changes by "
-                       f"{_fmt(r.greedy, r.unit, True)} [{_fmt(r.greedy_ci_low, r.unit, True)}, "
-                       f"{_fmt(r.greedy_ci_high, r.unit, True)}] with the default line-up and "
-                       f"{_fmt(r.strong, r.unit, True)} [{_fmt(r.strong_ci_low, r.unit, True)}, "
-                       f"{_fmt(r.strong_ci_high, r.unit, True)}] with {r.strong_line_up}: "
-                       f"{r.label}.")
+                       f"{_fmt(r.measured, r.unit, True)} [{_fmt(r.measured_ci_low, r.unit, True)}"
+                       f", {_fmt(r.measured_ci_high, r.unit, True)}] ({r.class_measured}) with "
+                       f"the default line-up and {_fmt(r.strong, r.unit, True)} "
+                       f"[{_fmt(r.strong_ci_low, r.unit, True)}, "
+                       f"{_fmt(r.strong_ci_high, r.unit, True)}] ({r.class_strong}) with "
+                       f"{r.strong_line_up}: {r.label}{why}.")
         return out
 
+    def standard_text(self) -> str:
+        smallest = Smallest(**self.provenance.get("smallest_effect", {}))
+        n = len(self.standard) if self.standard is not None else 0
+        return (f"Every claim of this comparison is a difference classed against the smallest "
+                f"effects of interest ({smallest.text()}), tested under one standard: Holm "
+                f"across all {n:,} claims (at most 5% chance of any false claim).")
+
     def summary(self) -> str:
-        """A few lines: what each variant changes, the verdicts, and what pairing bought."""
+        """A few lines: what each variant changes, the balance verdict, the verdicts, and
+        what pairing bought."""
         p = self.provenance
         lines = [f"{self.game}: {len(self.variants)} variant(s) against "
                  f"{p['baseline']['label']}, {p['games']:,} paired games per side and player "
-                 f"count, seed {p['seed']} (Holm-corrected across "
-                 f"{len(self.table)} measures)"]
+                 f"count, seed {p['seed']}", self.standard_text()]
         for v in self.variants:
             lines.append(f"{v.label} changes: " + ("; ".join(v.changes) or "nothing"))
-        lines += self.verdicts() + self.strong_verdicts()
-        vr = self.table.variance_reduction.replace([np.inf], np.nan)
-        if vr.notna().any():
-            lines.append(f"pairing: median variance reduction {vr.median():.1f}x (the same "
-                         "precision unpaired would need that many times the games)")
+        lines += self.balance_verdict() + self.verdicts() + self.strong_verdicts()
+        vr = self.table.variance_reduction.to_numpy(float)
+        finite = vr[np.isfinite(vr)]
+        if len(finite):
+            lines.append(f"pairing: median variance reduction {np.median(finite):.1f}x over the "
+                         f"{len(finite)} of {len(vr)} measures whose paired error is not zero "
+                         "(the same precision unpaired would need that many times the games)")
         return "\n".join(lines)
 
     def write(self, out, force: bool = False) -> Path:
@@ -206,11 +264,16 @@ class Comparison:
     def _write(self, out: Path) -> Path:
         note = (f"n = {self.provenance['games']:,} paired games per side, seed "
                 f"{self.provenance['seed']}")
-        intro = Section("0-verdicts", 0, "Verdicts", "Every significant change (Holm-corrected "
-                        "across all measures of this comparison) in words, from the numbers.")
-        intro.findings = self.verdicts()
+        intro = Section("0-verdicts", 0, "Verdicts", "Is the variant better balanced (the "
+                        "balance measures' changes), then every measure's change classed "
+                        "against its smallest effect of interest, in words, from the numbers.")
+        intro.findings = self.balance_verdict() + self.verdicts()
         for v in self.variants:
             intro.findings.append(f"{v.label} changes: " + ("; ".join(v.changes) or "nothing"))
+        intro.keys = [(line, "") for line in self.balance_verdict()
+                      if line.startswith("is ")] or None
+        if self.balance is not None and not self.balance.empty:
+            intro.tables["balance"] = self.balance
         intro.tables["comparison"] = self.table
         if self.strong is not None:
             intro.findings += self.strong_verdicts()
@@ -227,23 +290,24 @@ class Comparison:
                 name = f"diff_{key}_{players}p"
                 s.figures[name] = F.differences(sub, title + f" ({players} players)", note)
                 s.captions[name] = (f"{group}, {players} players: difference with 95% CI "
-                                    "(filled: significant after Holm)")
+                                    "(filled: meaningful after Holm)")
                 name = f"sides_{key}_{players}p"
                 s.figures[name] = F.sides(sub, f"{group}: baseline and variant "
                                                f"({players} players)", note)
                 s.captions[name] = f"{group}, {players} players: both values with 95% CIs"
             s.findings = [f"{r.variant}, {r.players}p: {r.measure} {_fmt(r.baseline, r.unit)} → "
                           f"{_fmt(r.variant_value, r.unit)} ({_fmt(r.diff, r.unit, True)} "
-                          f"[{_fmt(r.ci_low, r.unit, True)}, {_fmt(r.ci_high, r.unit, True)}]"
-                          f"{', significant' if r.significant else ''})"
-                          for r in rows.itertuples() if r.significant]
+                          f"[{_fmt(r.ci_low, r.unit, True)}, {_fmt(r.ci_high, r.unit, True)}], "
+                          f"meaningful{', changed by the edit itself' if r.mechanical else ''}"
+                          f", {p_text(r.p_adjusted)})"
+                          for r in rows[rows["class"] == MEANINGFUL].itertuples()]
             s.save(out)
         (out / PROVENANCE_FILE).write_text(json.dumps(self.provenance, indent=1))
         return write_report(out, Report(f"{self.game}: variant comparison",
                                         {"games per side": f"{self.provenance['games']:,}",
                                          "seed": self.provenance["seed"],
                                          "snapsim": self.provenance["snapsim"]},
-                                        self.footer()))
+                                        self.footer(), standard=self.standard_text()))
 
     def footer(self) -> str:
         """What made it: both sides' component files with SHA-256, knobs, policies, seed, n."""
@@ -264,10 +328,12 @@ class _Sides:
     def __init__(self, game, games, seed, threads, bar):
         self.game, self.games, self.seed, self.threads, self.bar = (game, games, seed, threads,
                                                                     bar)
+        self.main: dict[int, pd.DataFrame] = {}  # each config's first (main) run
 
     def run(self, config, policies, seed=None) -> pd.DataFrame:
         df = simulate(self.game, config=config, policies=policies, games=self.games,
                       seed=self.seed if seed is None else seed, threads=self.threads)
+        self.main.setdefault(id(config), df)
         self.bar.update(1)
         return df
 
@@ -296,7 +362,8 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
             players=None, policies=None, games: int | str = 2000, seed: int = 1,
             detect: float | None = None, threads: int | None = None, restricted: bool = True,
             paired: bool = True, bootstrap: int = 1000, progress: bool = False,
-            strong: str | None = None, strong_games: int | None = None) -> Comparison:
+            strong: str | None = None, strong_games: int | None = None,
+            smallest: Smallest | None = None) -> Comparison:
     """Compare each variant (component files or sets, plus `variant_set` knobs) against the
     baseline on common random numbers.
 
@@ -340,16 +407,22 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     strong : str, optional
         Run the comparison again with this policy in every seat ("tuned": the bundled policy
         tuned for each player count, else the game's strongest built-in one) and label each
-        measure's change holds, changes, reverses or inconclusive (`strong_check`).
+        measure's change (`strong_check`: holds, weakens, strengthens, reverses, appears,
+        vanishes, unresolved or not comparable).
     strong_games : int, optional
         Games per side of that second comparison (default: `games`; a slow search policy a
         share of them).
+    smallest : effects.Smallest, optional
+        The smallest effect of interest of each kind of measure (default: 2 pp of a win
+        rate, 0.5 points, 0.25 rounds, 0.5 turns, 10% of a count or card value).
 
     Returns
     -------
     Comparison
-        The table of measures, `.summary()`, `.verdicts()` and `.write(dir)`.
+        The table of measures, `.summary()`, `.verdicts()`, `.balance_verdict()` and
+        `.write(dir)`.
     """
+    smallest = smallest or Smallest()
     spec = get_game(game)
     mspec: MeasureSpec = spec.measures or MeasureSpec()
     variant_set = mapping(variant_set, "variant_set", "rule knobs, e.g. {'photo_target': 8}")
@@ -397,10 +470,11 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     restrictions = mspec.restrictions if restricted else {}
     runs_per = (1 + len(restrictions))
     total = runs_per * (1 + len(out)) * len(counts)
-    rows = []
+    rows, balance = [], []
     with tqdm(total=total, unit="run", desc=f"{game} compare", disable=not progress) as bar:
         runner = _Sides(game, games, seed, threads, bar)
         cache: dict = {}
+        group = mspec.levers.card_group
         for v in out:
             for n in counts:
                 cfg_b, cfg_v = configs[(v.label, n)]
@@ -414,7 +488,18 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
                 mine = side_measures(runner, cfg_v, lineup, mspec, restrictions, spec,
                                       n_seats, var_seed)
                 rows += measure_rows(cache[key], mine, n_seats, v.label, seed, paired, bootstrap)
-    table = flag_table(pd.DataFrame(rows), mspec.outlier_groups)
+                sides = [Side(runner.main[id(cfg)], cfg,
+                              [(m.name.split(": ", 1)[-1], m.ratio) for m in found
+                               if m.group == group] or None)
+                         for cfg, found in ((cfg_b, cache[key]), (cfg_v, mine))]
+                balance += balance_rows(game, n_seats, v.label, *sides, seed, bootstrap)
+    standard = Standard()
+    table = pd.DataFrame(rows)
+    edited = {v.label: edited_items(v.changes) for v in out}
+    table["mechanical"] = [mechanical(r.measure, r.group, edited[r.variant], mspec)
+                           for r in table.itertuples()]
+    flags = Flags(table, mspec.outlier_groups, smallest).register(standard)
+    verdict = Balance(balance, smallest, games).register(standard)
     named = pols or [spec.make_policy(spec.default_policy)]
     record = {"baseline": {"label": base_label,
                            **provenance(game, next(iter(configs.values()))[0], named, seed,
@@ -424,24 +509,53 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
                                          games)}
                            for v in out],
               "players": [spec.players(configs[(out[0].label, n)][0]) for n in counts],
-              "paired": paired, "restricted": sorted(restrictions), "bootstrap": bootstrap}
+              "paired": paired, "restricted": sorted(restrictions), "bootstrap": bootstrap,
+              "smallest_effect": smallest.record()}
     record.update({k: record["baseline"][k] for k in ("snapsim", "game", "seed", "games")})
     record["components"] = record["baseline"]["components"]
     record["knobs"] = record["baseline"]["knobs"]
-    result = Comparison(game, table, out, record)
+    result = Comparison(game, table, out, record, standard=standard)
+    labels = None
     if strong is not None:
         kw = dict(baseline=baseline, variants=variants, variant_set=variant_set, seed=seed,
-                  threads=threads, paired=paired, bootstrap=bootstrap, progress=progress)
-        result.strong = strong_check(result, strong, counts, games, strong_games, kw)
+                  threads=threads, paired=paired, bootstrap=bootstrap, progress=progress,
+                  smallest=smallest)
+        labels, both = strong_check(result, strong, counts, games, strong_games, kw, smallest)
+        labels.register(standard)
+    standard.settle()
+    result.table = flags.fill()
+    result.balance = verdict.table()
+    if labels is not None:
+        result.strong = strong_table(both, labels)
+    record["standard"] = {"method": standard.method, "claims": len(standard),
+                          "alpha": standard.alpha}
     return result
 
 
+def edited_items(changes: list[str]) -> set[str]:
+    """The component entries a variant edits, by name, from its list of changes ("Live
+    Fast: chart [...] → [...]"); knob changes name no entry."""
+    return {c.split(":", 1)[0].strip().casefold() for c in changes
+            if ":" in c and not c.startswith("knob ")}
+
+
+def mechanical(measure: str, group: str, edited: set[str], mspec: MeasureSpec) -> bool:
+    """Whether a measure is an edited card's own value (its prestige per die after its
+    prestige changed): the value is the edited number times the card's photographs per die,
+    so the edit moves it by construction and it is no evidence of balance. (An edited
+    assignment's win rate is not: play decides it, and the balance verdict weighs it.)"""
+    return group == mspec.levers.card_group and \
+        measure.split(": ", 1)[-1].casefold() in edited
+
+
 def strong_check(result: Comparison, choice: str, counts, games: int,
-                 strong_games: int | None, kw: dict) -> pd.DataFrame:
+                 strong_games: int | None, kw: dict,
+                 smallest: Smallest) -> tuple[Labels, pd.DataFrame]:
     """The comparison played again with the strong line-up in every seat at each player count
     (same seed and variants; restricted play, whose other seats are the default policy, left
-    out), and each measure's change labelled by labels.label_findings (Holm across the
-    measures): the two changes compared as independent estimates."""
+    out), each measure's two changes ready to be labelled (analysis.labels) under the
+    comparison's standard: compared as independent estimates. A strong line-up that plays
+    the same games in both versions cannot express a change the first line-up measured."""
     from .studies import SEARCH_MIN, strong_policy
 
     spec = get_game(result.game)
@@ -458,20 +572,32 @@ def strong_check(result: Comparison, choice: str, counts, games: int,
         record[seats] = {"policy": policy, "games": m, "why": why}
     both = result.table.merge(pd.concat(parts, ignore_index=True),
                               on=["variant", "players", "measure"], suffixes=("", "_strong"))
-    labels = label_findings([
+    result.provenance["strong"] = record
+    labels = Labels([
         Finding(f"{r.variant}: {r.measure} ({r.players} players)",
                 Estimate(r.diff, r.se_paired, r.games),
-                Estimate(r.diff_strong, r.se_paired_strong, r.games_strong))
+                Estimate(r.diff_strong, r.se_paired_strong, r.games_strong),
+                delta=smallest.delta(r.unit, r.baseline),
+                silent=(f"{r.strong_line_up} plays the same games in both versions"
+                        if r.diff_strong == 0 and r.se_paired_strong == 0 and r.diff != 0
+                        else None))
         for r in both.itertuples()])
-    result.provenance["strong"] = record
+    return labels, both
+
+
+def strong_table(both: pd.DataFrame, labels: Labels) -> pd.DataFrame:
+    """The labelled table of the strong comparison (after the standard is settled)."""
+    out = labels.table()
     return pd.DataFrame({
         "variant": both.variant, "players": both.players, "measure": both.measure,
-        "unit": both.unit, "greedy": both["diff"], "greedy_ci_low": both.ci_low,
-        "greedy_ci_high": both.ci_high, "strong": both.diff_strong,
+        "unit": both.unit, "measured": both["diff"], "measured_ci_low": both.ci_low,
+        "measured_ci_high": both.ci_high, "strong": both.diff_strong,
         "strong_ci_low": both.ci_low_strong, "strong_ci_high": both.ci_high_strong,
         "strong_line_up": both.strong_line_up, "strong_games": both.games_strong,
-        "p_change_holm": labels.p_change_holm.to_numpy(), "label": labels.label.to_numpy(),
-        "games_to_settle": labels.settle_games.to_numpy()})
+        "smallest": out.smallest.to_numpy(), "class_measured": out.class_measured.to_numpy(),
+        "class_strong": out.class_strong.to_numpy(), "class_change": out.class_change.to_numpy(),
+        "p_change": out.p_change.to_numpy(), "label": out.label.to_numpy(),
+        "games_to_settle": out.settle_games.to_numpy(), "why": out.why.to_numpy()})
 
 
 def _auto_games(spec, configs, policies, seed, threads, detect, reps) -> int:

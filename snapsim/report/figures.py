@@ -191,18 +191,19 @@ def _by_unit(rows: pd.DataFrame):
 
 
 def differences(rows: pd.DataFrame, title: str, note: str) -> bytes:
-    """Forest plot of variant - baseline with 95% CIs; filled markers are significant."""
+    """Forest plot of variant - baseline with 95% CIs; filled markers are meaningful changes
+    (the `class` column), open ones the rest."""
     fig, panels = _by_unit(rows)
     for ax, sub, scale, unit in panels:
         y = np.arange(len(sub))[::-1]
         d = sub["diff"].to_numpy() * scale
         err = np.vstack([d - sub["ci_low"].to_numpy() * scale,
                          sub["ci_high"].to_numpy() * scale - d]).clip(min=0)
-        sig = sub["significant"].to_numpy(bool)
+        sig = (sub["class"] == "meaningful").to_numpy(bool)
         ax.errorbar(d, y, xerr=err, fmt="none", ecolor=NEUTRAL, capsize=2)
-        ax.scatter(d[sig], y[sig], color=PALETTE[1], zorder=3, label="significant")
+        ax.scatter(d[sig], y[sig], color=PALETTE[1], zorder=3, label="meaningful")
         ax.scatter(d[~sig], y[~sig], facecolor="white", edgecolor=PALETTE[0], zorder=3,
-                   label="not significant")
+                   label="negligible or unresolved")
         ax.axvline(0, color="0.5", lw=1, ls="--")
         ax.set_yticks(y)
         ax.set_yticklabels(sub["measure"], fontsize=7)

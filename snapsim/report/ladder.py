@@ -9,16 +9,18 @@ from ..analysis.ladder import interval_text
 from ..sim.provenance import PROVENANCE_FILE, footer
 from ..sim.store import check_out_free, staged
 from . import figures as F
+from .words import DOCS_PAGE, glossary
 
 
-def write_ladder(ladder, out, force: bool = False) -> Path:
+def write_ladder(ladder, out, force: bool = False, smallest=None) -> Path:
     """Write the ladder into `out` (refusing a folder that holds another run unless `force`);
-    returns the path of ladder.md."""
+    returns the path of ladder.md, which opens with a glossary of the terms it uses and the
+    ladder's claims under one standard (`Ladder.claims`, against `smallest`)."""
     out = Path(out)
     with staged(out, clear=force) as stage:  # one writer; the files appear when whole
         if not force:
             check_out_free(out)
-        _write(ladder, stage.path)
+        _write(ladder, stage.path, smallest)
     return out / "ladder.md"
 
 
@@ -28,7 +30,7 @@ def shown(r) -> str:
     return text.strip("[]").replace(", ", " to ")
 
 
-def _write(ladder, out: Path) -> None:
+def _write(ladder, out: Path, smallest) -> None:
     ladder.ratings.to_csv(out / "ratings.csv", index=False)
     ladder.pairwise.to_csv(out / "pairwise.csv", index=False)
     note = f"n = {ladder.games:,} games, seed {ladder.seed}; whiskers: 95% bootstrap CI"
@@ -71,5 +73,10 @@ def _write(ladder, out: Path) -> None:
         cells = ["" if a == b or shares.loc[a, b] != shares.loc[a, b]
                  else f"{shares.loc[a, b]:.3f}" for b in order]
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    lines[2:2] = ["## What the ladder claims", ""] + [f"- {c}" for c in ladder.claims(smallest)] \
+        + [""]
+    terms = glossary("\n".join(lines))
+    lines[2:2] = (["## How to read this ladder", ""] + [f"- **{t}**: {m}" for t, m in terms]
+                  + ["", f"The full glossary: {DOCS_PAGE} in the snapsim documentation.", ""])
     lines += ["", footer(prov), ""]
     (out / "ladder.md").write_text("\n".join(lines))

@@ -1,10 +1,16 @@
-"""What every game's report shares: a cache of seeded runs, the build driver and the
-command line of the `analyses/` scripts. A game supplies its studies (functions from a
-run cache to a Section) and nothing else."""
+"""What every game's report shares: a cache of seeded runs, the one standard its claims are
+tested under, the build driver and the command line of the `analyses/` scripts. A game
+supplies its studies (functions from a run cache to a Section) and nothing else.
+
+Every claim a study makes (an estimate's class against the smallest effect of interest, a
+ranking, a label under strong play) is added to the report's one `Standard` while the studies
+run; the findings that rest on them are written once the whole family is settled (Holm across
+the report), so a key finding states only what passes it."""
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,9 +21,19 @@ from scipy import stats
 from tqdm import tqdm
 
 from ..analysis import balance as B
-from ..analysis.labels import Estimate, Finding, label_findings
-from ..analysis.ladder import interval_text
+from ..analysis.effects import (
+    Claim,
+    Estimate,
+    Ranking,
+    Smallest,
+    Standard,
+    names_text,
+    pct,
+    rank,
+)
+from ..analysis.labels import LABELS, Finding, Labels
 from ..analysis.lineups import STRONG, strong_policy
+from ..analysis.luck import decompose, duplicate_results, rotations, win_rate_over_deals
 from ..analysis.measures import seat_matrix
 from ..analysis.paired import Ratio, spread_interval, spread_value
 from ..analysis.stats import mean_interval, wilson_interval
@@ -32,10 +48,6 @@ from ..sim.variants import load_variant
 from ..version import __version__
 from . import figures as F
 from .render import SECTIONS, Report, Section, write_report
-
-
-def pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
 
 
 def pp(x: float) -> str:
@@ -81,42 +93,63 @@ def seat_spread(df: pd.DataFrame, seed: int) -> dict:
             "seat_spread_ci_high": hi}
 
 
-def seat_finding(seats: pd.DataFrame, players: int, label: str) -> str:
-    """One line on the best and worst seat at a player count (from analysis.seat_advantage)."""
-    sub = seats[seats.players == players]
-    best, worst = sub.loc[sub.win_rate.idxmax()], sub.loc[sub.win_rate.idxmin()]
-    sig = "significant" if sub.significant.any() else "not significant"
-    return (f"{label}: seat {int(best.seat)} wins {pct(best.win_rate)} "
-            f"[{pct(best.ci_low)}, {pct(best.ci_high)}], seat {int(worst.seat)} "
-            f"{pct(worst.win_rate)}, fair {pct(1 / players)} ({sig} after Holm correction).")
+def paired_mean(a, b) -> Estimate:
+    """Mean of b minus mean of a over games played on the same deals (game i of both runs
+    dealt alike): the paired difference with its standard error (analysis.paired)."""
+    from ..analysis.paired import ratio_difference
+
+    d = ratio_difference(Ratio.mean(np.asarray(a, float)), Ratio.mean(np.asarray(b, float)))
+    return Estimate(d.diff, d.se, d.n)
+
+
+# ---------------------------------------------------------------- claims in words
+
+
+def seat_finding(seats: pd.DataFrame, claims: dict, players: int, label: str) -> str:
+    """One line on every seat at a player count: its win rate with its interval and the
+    class of its distance from the fair share."""
+    sub = seats[seats.players == players].sort_values("seat")
+    parts = [f"seat {int(r.seat)} {pct(r.win_rate)} [{pct(r.ci_low)}, {pct(r.ci_high)}] "
+             f"({claims[(players, int(r.seat))].cls})" for r in sub.itertuples()]
+    return f"{label} (fair share {pct(1 / players)}): " + ", ".join(parts) + "."
 
 
 def seat_advantage(ctx: Runs, s: Section, players, policy: str = "greedy",
-                   labelled=None) -> pd.DataFrame:
+                   labelled=None) -> tuple[pd.DataFrame, dict]:
     """The seat-advantage table and figure of a section: win rate by seat minus the fair
-    share 1/players in pp with 95% Wilson intervals, one colour per player count; adds one
-    finding per player count (the main count, 4, first) and returns the table. At the
-    `labelled` counts (default all) the last seat's lead over the first is measured again
-    under the strong line-up."""
-    seats = B.seat_advantage(pd.concat([ctx.sim([policy], players=n) for n in players],
-                                       ignore_index=True))
+    share 1/players in pp with 95% Wilson intervals, one colour per player count, each
+    seat's distance from fair classed under the report's standard; adds one finding per
+    player count (the main count, 4, first). At the `labelled` counts
+    (default all) the last seat's lead over the first is measured again under the strong
+    line-up. Returns the table and each seat's claim, by (players, seat)."""
+    runs = pd.concat([ctx.sim([policy], players=n) for n in players], ignore_index=True)
+    seats = pd.concat([B.rates(sub, ["players", "seat"], fair=1.0 / n)
+                       for n, sub in runs.groupby("players")], ignore_index=True)
+    seats = seats.drop(columns=["p_adjusted", "significant"])
     seats["seat"] += 1
     for col, name in (("win_rate", ""), ("ci_low", "_ci_low"), ("ci_high", "_ci_high")):
         seats[f"vs_fair_pp{name}"] = 100 * (seats[col] - seats.fair_share)
-    seats["label"] = [ctx.players_label(n) for n in seats.players]
-    s.tables["seat_advantage"] = seats
+    seats["players_label"] = [ctx.players_label(n) for n in seats.players]
+    found = ctx.classes(s, "seat_advantage", seats,
+                        [f"{n} players, seat {k}" for n, k in zip(seats.players, seats.seat,
+                                                                 strict=True)],
+                        [Estimate.from_ci(w - f, lo - f, hi - f, n) for w, f, lo, hi, n in
+                         zip(seats.win_rate, seats.fair_share, seats.ci_low, seats.ci_high,
+                             seats.n, strict=True)], "pp")
+    claims = {(int(n), int(k)): c for n, k, c in zip(seats.players, seats.seat, found,
+                                                     strict=True)}
     s.figure("seat_advantage",
              F.bars(seats, "seat", "vs_fair_pp", "vs_fair_pp_ci_low", "vs_fair_pp_ci_high",
                     "Win rate minus fair share, by seat", ctx.note(), hue="players",
                     ref=0.0, ylabel="win rate - 1/players (pp)", legend=ctx.players_label),
              ctx.caption("Win rate by seat minus the fair share 1/players, in percentage "
                          "points", [policy], players))
-    s.findings += [seat_finding(seats, n, ctx.players_label(n))
-                   for n in sorted(players, key=lambda k: (k != 4, k))]
+    for n in sorted(players, key=lambda k: (k != 4, k)):
+        s.later(lambda n=n: seat_finding(seats, claims, n, ctx.players_label(n)))
     for n in sorted(players if labelled is None else labelled, key=lambda k: (k != 4, k)):
         ctx.label(s, f"{ctx.players_label(n)}: last seat's win rate minus the first seat's",
                   seat_gap(n), n)
-    return seats
+    return seats, claims
 
 
 def knob_table(ctx: Runs, knobs: dict, row, **fixed) -> pd.DataFrame:
@@ -163,15 +196,29 @@ def win_rate(df: pd.DataFrame, mask) -> Ratio:
     return game_ratio(df, np.where(mask, df.won, 0.0), mask)
 
 
+def same_games(a: pd.DataFrame, b: pd.DataFrame) -> bool:
+    """Whether two runs on the same deals played the same games: every numeric result of
+    every seat equal, game by game (what a change of rule or restriction a line-up never
+    meets leaves)."""
+    cols = [c for c in a.select_dtypes("number").columns if c in b]
+    if len(a) != len(b) or not cols:
+        return False
+    key = ["game", "seat"]
+    x, y = (d.sort_values(key)[cols].to_numpy(float) for d in (a, b))
+    return bool(np.array_equal(x, y, equal_nan=True))
+
+
 @dataclass(frozen=True)
 class Effect:
     """A finding's effect under one line-up: a weighted sum of ratio measures over the same
     deals (a seat's win rate minus the fair share, a knob's change in game length) minus a
     reference value. Its error comes from the per-game linearisation (analysis.paired), so
-    the effect under two line-ups dealt alike is compared game by game."""
+    the effect under two line-ups dealt alike is compared game by game. `silent` says why
+    the line-up cannot express the measure (it never takes the action measured)."""
 
     terms: tuple[tuple[float, Ratio], ...]
     ref: float = 0.0
+    silent: str | None = None
 
     @property
     def value(self) -> float:
@@ -228,35 +275,45 @@ def seat_gap(players: int, **knobs) -> Callable[[LineUp], Effect]:
 
 
 def knob_effect(column: str, players: int, knobs: dict, base: dict | None = None,
-                rows=None) -> Callable[[LineUp], Effect]:
+                rows=None, action: str | None = None) -> Callable[[LineUp], Effect]:
     """The measure "mean of `column` under `knobs` minus under `base` (default: the
-    rulebook)", over every row or the rows `rows(df)` selects; both runs dealt alike."""
+    rulebook)", over every row or the rows `rows(df)` selects; both runs dealt alike. A
+    line-up whose two runs play identical games, or that never takes `action` (a result
+    column counting it) where `knobs` allow it, cannot express the measure."""
     def mean(df):
         keep = np.ones(len(df), bool) if rows is None else np.asarray(rows(df), bool)
         return game_ratio(df, np.where(keep, df[column], 0.0), keep)
 
     def measure(side: LineUp) -> Effect:
-        return Effect(((1.0, mean(side.sim(players, **knobs))),
-                       (-1.0, mean(side.sim(players, **(base or {}))))))
+        on, off = side.sim(players, **knobs), side.sim(players, **(base or {}))
+        who = side.policy(players)
+        silent = None
+        if action is not None and action in on and not on[action].any():
+            silent = f"{who} never makes the action measured: 0 {action} in {len(on):,} " \
+                     "player-games"
+        elif same_games(on, off):
+            silent = f"{who} plays identical games under both settings"
+        return Effect(((1.0, mean(on)), (-1.0, mean(off))), silent=silent)
     return measure
 
 
 @dataclass
 class Labelled:
-    """One finding measured under both line-ups, before its label (Holm across the report)."""
+    """One finding measured under both line-ups, before its label."""
 
     section: str
     finding: Finding
     players: int
     policy: str  # the strong line-up's policy
     unit: str  # "pp" (a rate difference) or the unit of the effect
-    base: str = "greedy"  # the policy the section measured the finding with
+    line_up: str = "greedy"  # the policy the section measured the finding with
 
 
 @dataclass
 class Runs:
-    """Settings shared by a report's studies and a cache of their runs, so sections reuse
-    each other's games; each new run advances the report's progress bar by one."""
+    """Settings shared by a report's studies, a cache of their runs (so sections reuse each
+    other's games; each new run advances the report's progress bar by one) and the report's
+    one standard with every claim added to it."""
 
     game: str
     games: int
@@ -271,6 +328,10 @@ class Runs:
     ladder_games: int | None = None  # games per table of the skill ladder
     labelled: list[Labelled] = field(default_factory=list)
     records: dict = field(default_factory=dict)  # provenance beyond the cached runs
+    smallest: Smallest = field(default_factory=Smallest)
+    standard: Standard = field(default_factory=Standard)
+    after: list = field(default_factory=list)  # run once the standard is settled
+    found: dict = field(default_factory=dict)  # results later sections' sentences cite
 
     def note(self, games: int | None = None) -> str:
         return f"n = {games or self.games:,} games per configuration, seed {self.seed}"
@@ -300,10 +361,12 @@ class Runs:
         if self.bar is not None:
             self.bar.update(1)
 
-    def sim(self, policies, games: int | None = None, **knobs) -> pd.DataFrame:
-        """The run of `policies` (one per seat, or one for all) on the report's seed; a run
-        asked for again, in whatever words (one name for all seats, the default knobs
-        spelled out), comes from the cache. A bundled tuned policy is known by its name."""
+    def sim(self, policies, games: int | None = None, rotate: bool = True,
+            **knobs) -> pd.DataFrame:
+        """The run of `policies` (one per seat, or one for all) on the report's seed, seats
+        rotated game by game unless `rotate` is False; a run asked for again, in whatever
+        words (one name for all seats, the default knobs spelled out), comes from the cache.
+        A bundled tuned policy is known by its name."""
         from ..sim.agents import resolve_policy
 
         games = games or self.games
@@ -311,14 +374,97 @@ class Runs:
         seats = get_game(self.game).players(config)
         policies = [str(p) for p in policies]
         key = ("sim", tuple(policies * seats if len(policies) == 1 else policies), games,
-               repr(config))
+               repr(config)) + (() if rotate else ("fixed seats",))
         if key not in self.cache:
             self.cache[key] = simulate(self.game, policies=[resolve_policy(self.game, p)
                                                             for p in policies],
                                        games=games, seed=self.seed, threads=self.threads,
-                                       config=config)
+                                       config=config, rotate_seats=rotate)
             self.tick()
         return self.cache[key]
+
+    # ------------------------------------------------------------ claims
+
+    def claim(self, s: Section, key: str, est: Estimate, unit: str,
+              reference: float = math.nan) -> Claim:
+        """An estimate's class against the smallest effect of its unit (relative ones
+        against `reference`), added to the report's standard."""
+        c = Claim.make(self.standard, f"{s.key}: {key}", est, self.smallest.delta(unit,
+                                                                                   reference))
+        s.claims[c.key] = self.standard.raw()[c.key]
+        return c
+
+    def classes(self, s: Section, name: str, table: pd.DataFrame, keys, estimates, unit,
+                reference=math.nan, suffix: str = "") -> list[Claim | None]:
+        """One claim per row of a section's table: its estimate (None for a reference row,
+        which claims nothing) against the smallest effect of `unit` (one, or one per row;
+        `reference` likewise, for relative units). The table is stored as `name` and gets
+        `class`, `p_adjusted` (Holm across the report) and `games_to_settle`, each with
+        `suffix` (for a second claim per row), once the standard is settled."""
+        n = len(table)
+        refs = np.broadcast_to(np.asarray(reference, float), (n,))
+        units = [unit] * n if isinstance(unit, str) else list(unit)
+        claims = [None if e is None else self.claim(s, f"{name}{suffix}: {k}", e, u, float(r))
+                  for k, e, u, r in zip(keys, estimates, units, refs, strict=True)]
+        s.tables[name] = table
+
+        def fill():
+            t = s.tables[name]
+            t[f"class{suffix}"] = [c.cls if c else "" for c in claims]
+            t[f"p_adjusted{suffix}"] = [c.p_adjusted if c else math.nan for c in claims]
+            t[f"games_to_settle{suffix}"] = [c.settle if c else math.nan for c in claims]
+        self.after.append(fill)
+        return claims
+
+    def collect(self, s: Section, register: Callable[[Standard], object]):
+        """Run `register(standard)`, which adds claims to the report's standard, keeping
+        their raw p-values with the section; returns what it returns."""
+        before = set(self.standard.raw())
+        out = register(self.standard)
+        raw = self.standard.raw()
+        s.claims.update({k: raw[k] for k in raw.keys() - before})
+        return out
+
+    def rank(self, s: Section, key: str, names, estimates: list[Estimate],
+             highest: bool = True, diff_se=None) -> Ranking:
+        """The leader of a list and the items it is not separated from (effects.rank),
+        its tests added to the report's standard."""
+        return self.collect(s, lambda standard: rank(standard, f"{s.key}: {key}", list(names),
+                                                     estimates, highest, diff_se))
+
+    def test(self, s: Section, key: str, p: float) -> str:
+        """One more claim with its raw p-value; returns its key for `passes`."""
+        k = self.standard.add(f"{s.key}: {key}", p)
+        s.claims[k] = self.standard.raw()[k]
+        return k
+
+    def fix(self, problem: str) -> str:
+        """The smallest verified fix of one of the report's worst problems, in words, when
+        the "fixes" study ran with this report ("" otherwise)."""
+        found = self.found.get("fixes", {}).get(problem)
+        if found is None:
+            return ""
+        if found["already"]:
+            return f"the game already meets {', '.join(found['targets'])}: nothing to fix"
+        if found["met"]:
+            who = "greedy play" + (f" and {found['strong']}" if found["strong_met"] else "")
+            return (f"smallest verified fix found: {'; '.join(found['changes'])} (meets "
+                    f"{', '.join(found['targets'])} under {who})")
+        return "no verified fix was found within the search's budget (section Smallest " \
+               "fixes found)"
+
+    def finish(self, sections: list[Section], kept: dict | None = None) -> None:
+        """Once every study ran: label the findings measured under both line-ups, add the
+        claims `kept` by sections not re-run, settle the standard (Holm across all of
+        them), then fill the tables' classes and write the deferred findings."""
+        strong_play(self, sections)
+        for key, p in (kept or {}).items():
+            self.standard.add(key, p)
+        self.standard.settle()
+        for fill in self.after:
+            fill()
+        for s in sections:
+            s.resolve()
 
     def strong_policy(self, players: int) -> tuple[str | None, int, str]:
         """(policy, games, why) of the strong line-up at `players` seats (`strong_policy`;
@@ -329,11 +475,12 @@ class Runs:
         return choice, games, why
 
     def label(self, s: Section, name: str, measure: Callable[[LineUp], Effect | Estimate],
-              players: int, unit: str = "pp", base: str = "greedy") -> None:
+              players: int, unit: str = "pp", base: str = "greedy",
+              reference: float = math.nan) -> None:
         """Measure one finding of section `s` with the policy the section measured it with
         (`base`) and under the strong line-up, both from the report's seed (game i dealt
         alike, so an `Effect` pairs game by game; an `Estimate` is taken as independent),
-        and keep it for `strong_play` to label."""
+        and keep it for `strong_play` to label against the smallest effect of `unit`."""
         if self.strong is None:
             return
         policy, games, why = self.strong_policy(players)
@@ -342,14 +489,74 @@ class Runs:
             if note not in s.findings:
                 s.findings.append(note)
             return
-        greedy = measure(LineUp(self, lambda n: base, self.games))
+        measured = measure(LineUp(self, lambda n: base, self.games))
         strong = measure(LineUp(self, lambda n: self.strong_policy(n)[0], games))
-        if isinstance(greedy, Effect) and isinstance(strong, Effect):
-            found = Finding(name, greedy.estimate(), strong.estimate(),
-                            paired_change_se(greedy.influence(), strong.influence()))
+        delta = self.smallest.delta(unit, reference)
+        if isinstance(measured, Effect) and isinstance(strong, Effect):
+            silent = strong.silent or measured.silent
+            found = Finding(name, measured.estimate(), strong.estimate(),
+                            paired_change_se(measured.influence(), strong.influence()),
+                            delta, silent)
         else:
-            found = Finding(name, greedy, strong)
+            found = Finding(name, measured, strong, delta=delta)
         self.labelled.append(Labelled(s.key, found, players, policy, unit, base))
+
+
+def strong_play(ctx: Runs, sections: list[Section]) -> None:
+    """Add the claims behind every finding measured under both line-ups to the report's
+    standard; once it is settled, each section gets its table (both effects and their
+    change with 95% CIs and classes, the label, the games per line-up that would settle an
+    unresolved one) and one sentence per finding generated from those numbers."""
+    if not ctx.labelled:
+        return
+    labels = Labels([x.finding for x in ctx.labelled]).register(ctx.standard)
+    for x, claims in zip(ctx.labelled, labels.claims, strict=True):
+        section = next(s for s in sections if s.key == x.section)
+        raw = ctx.standard.raw()
+        section.claims.update({c.key: raw[c.key] for c in claims})
+
+    def write() -> None:
+        table = strong_table(ctx, labels)
+        ctx.found["strong"] = table
+        for s in sections:
+            mine = table[table.section == s.key].drop(columns="section").reset_index(drop=True)
+            if mine.empty:
+                continue
+            s.tables[f"strong_{s.key.split('-', 1)[-1].replace('-', '_')}"] = mine
+            s.findings += [strong_sentence(r) for r in mine.itertuples()]
+        ctx.records["strong_play"] = {
+            "line_up": {int(n): ctx.strong_policy(int(n))[0]
+                        for n in sorted(table.players.unique())},
+            "games": {int(n): ctx.strong_policy(int(n))[1]
+                      for n in sorted(table.players.unique())},
+            "why": {int(n): ctx.strong_policy(int(n))[2] for n in sorted(table.players.unique())},
+            "findings": len(table), "labels": table.label.value_counts().to_dict()}
+    ctx.after.append(write)
+
+
+def strong_table(ctx: Runs, labels: Labels) -> pd.DataFrame:
+    """The labels of a report's findings with both effects and their change in the unit
+    people read (pp for rates), with 95% intervals."""
+    out = labels.table()
+    rows = []
+    for x, r in zip(ctx.labelled, out.itertuples(), strict=True):
+        scale = 100 if x.unit == "pp" else 1
+        change = x.finding.change
+        row = {"section": x.section, "finding": x.finding.name, "players": x.players,
+               "unit": x.unit}
+        for side, est in (("measured", x.finding.measured), ("strong", x.finding.strong),
+                          ("change", change)):
+            lo, hi = est.ci
+            row |= {side: scale * est.effect, f"{side}_ci_low": scale * lo,
+                    f"{side}_ci_high": scale * hi}
+            if side != "change":
+                row[f"{side}_games"] = est.games
+        rows.append({**row, "measured_line_up": x.line_up, "strong_line_up": x.policy,
+                     "paired": r.paired, "smallest": scale * r.smallest,
+                     "class_measured": r.class_measured, "class_strong": r.class_strong,
+                     "class_change": r.class_change, "p_change": r.p_change,
+                     "label": r.label, "games_to_settle": r.settle_games, "why": r.why})
+    return pd.DataFrame(rows)
 
 
 def _signed(value: float, unit: str, named: bool = True) -> str:
@@ -357,55 +564,25 @@ def _signed(value: float, unit: str, named: bool = True) -> str:
     return f"{number} {unit}" if named else number
 
 
-def strong_play(ctx: Runs, sections: list[Section]) -> pd.DataFrame | None:
-    """Label every finding measured under both line-ups (labels.label_findings: Holm across
-    the findings of the studies built together) and add to each section its table (both
-    effects with 95% CIs, the label, the games per line-up that would settle an open one)
-    and one sentence per finding generated from those numbers."""
-    if not ctx.labelled:
-        return None
-    labels = label_findings([x.finding for x in ctx.labelled])
-    z = float(stats.norm.ppf(0.975))
-    rows = []
-    for x, r in zip(ctx.labelled, labels.itertuples(), strict=True):
-        scale = 100 if x.unit == "pp" else 1
-        row = {"section": x.section, "finding": x.finding.name, "players": x.players,
-               "unit": x.unit}
-        for side, est in (("greedy", x.finding.greedy), ("strong", x.finding.strong)):
-            row |= {side: scale * est.effect, f"{side}_ci_low": scale * (est.effect - z * est.se),
-                    f"{side}_ci_high": scale * (est.effect + z * est.se),
-                    f"{side}_games": est.games}
-        rows.append({**row, "greedy_line_up": x.base, "strong_line_up": x.policy,
-                     "paired": r.paired,
-                     "p_change_holm": r.p_change_holm, "label": r.label,
-                     "games_to_settle": r.settle_games})
-    table = pd.DataFrame(rows)
-    for s in sections:
-        mine = table[table.section == s.key].drop(columns="section").reset_index(drop=True)
-        if mine.empty:
-            continue
-        s.tables[f"strong_{s.key.split('-', 1)[-1].replace('-', '_')}"] = mine
-        for r in mine.itertuples():
-            settle = ""
-            if r.label == "inconclusive":
-                settle = (f"; about {r.games_to_settle:,.0f} games per line-up would settle it"
-                          if np.isfinite(r.games_to_settle) else "; no effect either way")
-            elif r.label == "changes":
-                settle = f" (Holm-corrected p of the change {r.p_change_holm:.3g})"
-            s.findings.append(
-                f"Under strong play ({r.strong_line_up}, {r.strong_games:,} games): "
-                f"{r.finding} is {_signed(r.greedy, r.unit)} "
-                f"[{_signed(r.greedy_ci_low, r.unit, False)}, "
-                f"{_signed(r.greedy_ci_high, r.unit, False)}] with {r.greedy_line_up} play and "
-                f"{_signed(r.strong, r.unit)} [{_signed(r.strong_ci_low, r.unit, False)}, "
-                f"{_signed(r.strong_ci_high, r.unit, False)}] with {r.strong_line_up}: "
-                f"{r.label.upper()}{settle}.")
-    ctx.records["strong_play"] = {
-        "line_up": {int(n): ctx.strong_policy(int(n))[0] for n in sorted(table.players.unique())},
-        "games": {int(n): ctx.strong_policy(int(n))[1] for n in sorted(table.players.unique())},
-        "why": {int(n): ctx.strong_policy(int(n))[2] for n in sorted(table.players.unique())},
-        "findings": len(table), "labels": table.label.value_counts().to_dict()}
-    return table
+def strong_sentence(r) -> str:
+    """One labelled finding in words, from its row of the strong-play table."""
+    def side(name: str) -> str:
+        value, lo, hi = (getattr(r, name), getattr(r, f"{name}_ci_low"),
+                         getattr(r, f"{name}_ci_high"))
+        return (f"{_signed(value, r.unit)} [{_signed(lo, r.unit, False)}, "
+                f"{_signed(hi, r.unit, False)}]")
+    tail = ""
+    if r.label == "unresolved":
+        tail = (f"; about {r.games_to_settle:,.0f} games per line-up would settle it"
+                if np.isfinite(r.games_to_settle) else "")
+    elif r.label == "not comparable":
+        tail = f": {r.why}"
+    elif r.label in ("weakens", "strengthens"):
+        tail = f" (the change, {side('change')}, is meaningful)"
+    return (f"Under strong play ({r.strong_line_up}, {r.strong_games:,} games): {r.finding} is "
+            f"{side('measured')} ({r.class_measured}) with {r.measured_line_up} play and "
+            f"{side('strong')} ({r.class_strong}) with {r.strong_line_up}, smallest effect "
+            f"{abs(r.smallest):.2g} {r.unit}: {r.label.upper()}{tail}.")
 
 
 def ladder_policies(game: str, games: int, players: int, policies=None, why: str = ""):
@@ -437,6 +614,33 @@ def report_seating(game: str, games: int, studies: list[str]):
     return seating([resolve_policy(game, p) for p in names])
 
 
+def ladder_findings(ctx: Runs, s: Section, lad, players: int) -> None:
+    """The ladder's claims (analysis.ladder.Standings) under the report's standard, in
+    words once it is settled, and its headline as the section's key finding."""
+    st = ctx.collect(s, lambda standard: lad.standings(standard, ctx.smallest))
+    ctx.after.append(lambda: ctx.found.update(
+        ladder={"players": players, "strongest": st.strongest()}))
+    s.later(st.sentences)
+    s.key_findings(lambda: [(st.headline(), "the strong line-up that re-measures the key "
+                             "findings is " + strong_rank(ctx, players))])
+
+
+def strong_rank(ctx: Runs, players: int) -> str:
+    """Where the ladder puts the strong line-up's policy at its player count, in words."""
+    policy = ctx.strong_policy(players)[0] if ctx.strong else None
+    found = ctx.found.get("ladder")
+    if policy is None:
+        return "not measured: no strong line-up at this player count"
+    if found is None or found["players"] != players:
+        return f"{policy} (not rated on this report's ladder)"
+    group = found["strongest"]
+    if group == [policy]:
+        return f"{policy}, the ladder's strongest policy"
+    if policy in group:
+        return f"{policy}, not distinguishable from the ladder's strongest ({names_text(group)})"
+    return f"{policy}; the ladder rates {names_text(group)} above it"
+
+
 def ladder_section(ctx: Runs, order: int, players: int, policies=None,
                    why: str = "") -> Section:
     """The skill ladder at the report's main player count (analysis.ladder): every built-in
@@ -463,7 +667,9 @@ def ladder_section(ctx: Runs, order: int, players: int, policies=None,
                 "who finished ahead of whom (won, then score; a tie counts half): A finishes "
                 "ahead of B with chance 1 / (1 + exp(rating_B - rating_A)); greedy, the "
                 "line-up of the other sections, is rated 0 when in the field. Intervals: 95% "
-                "bootstrap over deals; pairwise shares: 95% Wilson intervals."
+                "bootstrap over deals; pairwise shares: 95% Wilson intervals. A policy is "
+                "named strongest only when its meetings with every other policy separate it "
+                "under the report's standard."
                 + (f" Left out: {', '.join(left)} ({why})." if left else ""))
     ratings, pairwise = lad.ratings.copy(), lad.pairwise.copy()
     s.tables["ladder_ratings"] = ratings
@@ -486,27 +692,113 @@ def ladder_section(ctx: Runs, order: int, players: int, policies=None,
              ctx.caption("Share of meetings (%) the row policy finished ahead of the column "
                          "policy, 95% CI in brackets", ", ".join(lad.policies), players,
                          games=lad.games))
-    top, low = ratings.iloc[0], ratings.iloc[-1]
-    s.findings.append(f"Strongest: {top.policy}, rating {top.rating:+.2f} "
-                      f"{interval_text(top.ci_low, top.ci_high, '+.2f')}; weakest: "
-                      f"{low.policy}, {low.rating:+.2f} "
-                      f"{interval_text(low.ci_low, low.ci_high, '+.2f')}.")
-    if len(ratings) > 1:
-        second = ratings.iloc[1]
-        meet = pairwise[(pairwise.policy == top.policy) & (pairwise.opponent == second.policy)]
-        if len(meet):
-            m = meet.iloc[0]
-            bounded = np.isfinite([top.ci_low, second.ci_high]).all()
-            sep = ("apart" if top.ci_low > second.ci_high else "overlapping") if bounded \
-                else "not both bounded"
-            s.findings.append(f"{top.policy} finishes ahead of {second.policy} (second) in "
-                              f"{pct(m.share)} [{pct(m.ci_low)}, {pct(m.ci_high)}] of "
-                              f"{m.meetings:,} meetings; their rating intervals are {sep}.")
-    if "greedy" in order_:
-        above = order_[:order_.index("greedy")]
-        s.findings.append("Rated above greedy, the policy every other section measures with: "
-                          + (", ".join(above) if above else "none") + ".")
+    ladder_findings(ctx, s, lad, players)
     ctx.records["ladder"] = prov
+    return s
+
+
+# ---------------------------------------------------------------- luck and skill
+
+
+def luck_section(ctx: Runs, order: int, players, opponents=("greedy", "random")) -> Section:
+    """Luck and skill at each player count: the strong line-up's policy (the strongest rated
+    one the report plays; the game's default policy without one) in one seat against copies
+    of each of `opponents`, every deal played in each seat rotation (analysis.luck): its win
+    rate against the fair share, and how much of a seat's result skill, the deal and the
+    chance of play decide."""
+    from ..sim.agents import resolve_policy
+
+    spec = get_game(ctx.game)
+    s = Section("0-luck", order, "Luck and skill",
+                "How much of a result the players' skill decides. At each player count the "
+                "strongest policy the report plays (the strong line-up's) sits in one seat "
+                "against copies of greedy, then of random; every deal is played once in each "
+                "rotation of the seats (duplicate play: the same deal, every policy in every "
+                "seat). Its win rate is given against the fair share 1/players (95% interval "
+                "by the delta method over deals), and the variance of a seat's result (a win "
+                "1, a shared win 1/k) is split into skill (which policy sits there), the deal "
+                "(what the deal gives the seat whoever plays it) and the rest (the chance of "
+                "play: dice, later draws), as omega squared with 95% bootstrap intervals over "
+                "deals (docs/reading-reports.md, Luck and skill).")
+    rows = []
+    for n in players:
+        best = (ctx.strong_policy(n)[0] if ctx.strong else None) or spec.default_policy
+        name = resolve_policy(ctx.game, best).name
+        deals = max(LADDER_MIN, ctx.games // n)
+        for opp in opponents:
+            if opp == best:
+                continue
+            lineup = [best] + [opp] * (n - 1)
+            res = duplicate_results([ctx.sim(rot, games=deals, rotate=False, players=n)
+                                     for rot in rotations(lineup)])
+            wr, lo, hi = win_rate_over_deals(res, name)
+            dec = decompose(res, seed=ctx.seed)
+            rows.append({"players": n, "policy": best, "opponents": opp, "deals": deals,
+                         "win_rate": wr, "win_rate_ci_low": lo, "win_rate_ci_high": hi,
+                         "fair_share": 1 / n, **dec.row()})
+    table = pd.DataFrame(rows)
+    if table.empty:
+        return s
+    table = table.drop(columns="deals").rename(columns={"results": "seat_results"})
+    s.tables["luck_and_skill"] = table
+    plot = table.assign(against=table.policy + " vs " + table.opponents,
+                        **{c.replace("_share", ""): 100 * table[c]
+                           for c in ("skill_share", "skill_share_ci_low",
+                                     "skill_share_ci_high")})
+    s.figure("luck_and_skill",
+             F.bars(plot, "against", "skill", "skill_ci_low", "skill_ci_high",
+                    "Share of a seat's result that skill decides", ctx.note(), hue="players",
+                    ylabel="skill share of the variance (%)", legend=ctx.players_label,
+                    xlabel="line-up"),
+             ctx.caption("Skill share (omega squared) of the variance of a seat's result",
+                         "the strong line-up's policy in one seat, greedy or random in the "
+                         "others, every seat rotation on each deal", list(players),
+                         interval="95% bootstrap CIs over deals"))
+
+    def line(r) -> str:
+        others = f"{r.players - 1} {r.opponents} player" + ("s" if r.players > 2 else "")
+        return (f"{ctx.players_label(r.players)}: {r.policy} wins {pct(r.win_rate)} "
+                f"[{pct(r.win_rate_ci_low)}, {pct(r.win_rate_ci_high)}] against {others} "
+                f"(fair share {pct(r.fair_share)}); skill decides "
+                f"{100 * r.skill_share:.1f}% [{100 * r.skill_share_ci_low:.1f}%, "
+                f"{100 * r.skill_share_ci_high:.1f}%] of the variance of a seat's result, the "
+                f"deal {100 * r.deal_share:.1f}% [{100 * r.deal_share_ci_low:.1f}%, "
+                f"{100 * r.deal_share_ci_high:.1f}%], the chance of play the rest.")
+
+    s.findings += [line(r) for r in table.itertuples()]
+    main = table[table.players == (4 if 4 in set(table.players) else table.players.iloc[0])]
+
+    def count_line(n: int) -> str:
+        """One player count in a line: the strongest policy against greedy and random, and
+        the skill and deal shares against greedy."""
+        rows = table[table.players == n].set_index("opponents")
+        r = rows.iloc[0]
+        wins = "; ".join(f"wins {pct(x.win_rate)} [{pct(x.win_rate_ci_low)}, "
+                         f"{pct(x.win_rate_ci_high)}] against {opp}" for opp, x in rows.iterrows())
+        return (f"Luck and skill, {ctx.players_label(n)}: {r.policy} {wins} (fair share "
+                f"{pct(r.fair_share)}); against {rows.index[0]} skill decides "
+                f"{100 * r.skill_share:.1f}% [{100 * r.skill_share_ci_low:.1f}%, "
+                f"{100 * r.skill_share_ci_high:.1f}%] of a seat's result and the deal "
+                f"{100 * r.deal_share:.1f}% [{100 * r.deal_share_ci_low:.1f}%, "
+                f"{100 * r.deal_share_ci_high:.1f}%].")
+
+    def summary() -> list[str]:
+        out = [count_line(n) for n in sorted(set(table.players), key=lambda k: (k != 4, k))]
+        n = int(main.players.iloc[0])
+        out.append(f"The strongest policy measured, {strong_rank(ctx, n)}.")
+        return out
+    s.summary.append(summary)
+    greedy = main[main.opponents == spec.default_policy]
+    if len(greedy):
+        r = greedy.iloc[0]
+        evening = 10 * r.win_rate
+        s.key_findings(lambda: [(
+            line(r),
+            f"over ten games against {r.players - 1} greedy "
+            f"player{'s' if r.players > 2 else ''} the strongest policy "
+            f"wins about {evening:.0f} where a fair share is {10 / r.players:.1f}; a seat's "
+            f"result is {100 * r.deal_share:.0f}% the deal's and "
+            f"{100 * r.skill_share:.0f}% the players' skill")])
     return s
 
 
@@ -517,9 +809,12 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
                  chosen=None, threads=None, components=None, progress=True,
                  runs_type: type[Runs] = Runs, min_games: int = 10,
                  meta: dict | None = None, strong: str | None = STRONG,
-                 strong_games: int | None = None, ladder_games: int | None = None) -> Path:
+                 strong_games: int | None = None, ladder_games: int | None = None,
+                 smallest: Smallest | None = None, words: dict | None = None) -> Path:
     """Run the chosen studies (default all), label their key findings under the strong
-    line-up (`strong`, None for greedy only), save their sections, render the report."""
+    line-up (`strong`, None for greedy only), test every claim under one standard against
+    the smallest effects of interest (`smallest`, default `Smallest()`), save the sections
+    and render the report (`words`: plain words for its knob and column names)."""
     names = list(studies) if chosen is None else entries(chosen, "studies")
     bad = [n for n in names if n not in studies]
     if bad:
@@ -536,31 +831,37 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
         strong = str(strong).strip()
         if strong != STRONG:
             resolve_policy(game, strong)  # an unknown policy fails here, before any game
+    smallest = smallest or Smallest()
     out = Path(out)
     if components is not None:  # a variant file's knobs are played by every study
         components = load_variant(game, components)
     with exclusive(out):  # one writer from the claim to the last file
-        claim_report_folder(out, game, seed, games, components)
+        claim_report_folder(out, game, seed, games, components, smallest=smallest)
         return _build(game, title, studies, names, out, games, seed, threads, components,
-                      progress, runs_type, meta, strong, strong_games, ladder_games)
+                      progress, runs_type, meta, strong, strong_games, ladder_games, smallest,
+                      words)
 
 
 def _build(game, title, studies, names, out: Path, games, seed, threads, components, progress,
-           runs_type, meta, strong, strong_games, ladder_games) -> Path:
+           runs_type, meta, strong, strong_games, ladder_games, smallest, words) -> Path:
     runs = runs_type(game, games, seed, threads, components, strong=strong,
-                     strong_games=strong_games, ladder_games=ladder_games)
+                     strong_games=strong_games, ladder_games=ladder_games, smallest=smallest,
+                     out=out)
+    runs.records["smallest_effect"] = smallest.record()
     total = sum(studies[n][1] for n in names)
-    with report_seating(game, games, names):
-        with tqdm(total=total, unit="run", desc=f"{game} report", disable=not progress) as bar:
-            runs.bar = bar
-            sections = [studies[n][0](runs) for n in names]
-        table = strong_play(runs, sections)
+    with (report_seating(game, games, names),
+          tqdm(total=total, unit="run", desc=f"{game} report", disable=not progress) as bar):
+        runs.bar = bar
+        sections = [studies[n][0](runs) for n in names]
+    runs.finish(sections, saved_claims(out, {s.key for s in sections}))
+    runs.records["standard"] = {"method": runs.standard.method, "claims": len(runs.standard),
+                                "alpha": runs.standard.alpha}
+    table = runs.found.get("strong")
     if table is not None:
         counts = table.label.value_counts()
         meta = {**(meta or {}), "strong line-up": (
             ", ".join(dict.fromkeys(table.strong_line_up)) + f": {len(table)} findings, "
-            + ", ".join(f"{counts.get(k, 0)} {k}" for k in ("holds", "changes", "reverses",
-                                                            "inconclusive")))}
+            + ", ".join(f"{counts[k]} {k}" for k in LABELS if counts.get(k, 0)))}
     with staged(out) as stage:  # each file appears whole; provenance.json comes last
         for section in sections:
             section.save(stage.path)
@@ -568,20 +869,40 @@ def _build(game, title, studies, names, out: Path, games, seed, threads, compone
         runs.out = out
         record = report_provenance(game, runs, names)
         (stage.path / PROVENANCE_FILE).write_text(json.dumps(record, indent=1))
+        standard = (f"Every claim in this report is an estimate classed against the smallest "
+                    f"effects of interest ({smallest.text()}), or a ranking, tested under one "
+                    f"standard: {runs.standard.text()}.")
         return write_report(out, Report(title, {"games per configuration": f"{games:,}",
                                                 "seed": seed, **(meta or {}),
-                                                "snapsim": __version__}, footer(record)),
+                                                "snapsim": __version__}, footer(record),
+                                        words=words or {}, standard=standard),
                             into=stage.path)
 
 
-SAME_RUN = ("game", "components", "seed", "games")  # what a report's folder keeps to itself
+def saved_claims(out: Path, rebuilt: set[str]) -> dict[str, float]:
+    """The raw p-values of the claims of every section saved in `out` that is not being
+    rebuilt: a study re-run alone is corrected together with the others' claims."""
+    kept: dict[str, float] = {}
+    for path in sorted((out / SECTIONS).glob("*.json")) if (out / SECTIONS).is_dir() else []:
+        try:
+            meta = json.loads(read_text(path))
+        except (OSError, ValueError):
+            continue
+        if meta.get("key") not in rebuilt:
+            kept.update(meta.get("claims", {}))
+    return kept
+
+
+SAME_RUN = ("game", "components", "seed", "games", "smallest_effect")  # what a report's
+# folder keeps to itself
 
 
 def claim_report_folder(out, game: str, seed: int, games: int, components=None,
-                        force: bool = False) -> None:
-    """Refuse a folder that holds another run's report (another game, component file, seed
-    or n; a study re-run alone on the same run is welcome) or files that are no report.
-    Forced, the old report's files are removed, so none of its sections survives."""
+                        force: bool = False, smallest: Smallest | None = None) -> None:
+    """Refuse a folder that holds another run's report (another game, component file, seed,
+    n or smallest effects; a study re-run alone on the same run is welcome) or files that
+    are no report. Forced, the old report's files are removed, so none of its sections
+    survives."""
     from .sweep import _clear
 
     out = Path(out)
@@ -598,7 +919,7 @@ def claim_report_folder(out, game: str, seed: int, games: int, components=None,
         comps = components if components is not None else \
             get_game(game).load_components(None)
         new = {"game": game, "components": components_record(game, comps), "seed": seed,
-               "games": games}
+               "games": games, "smallest_effect": (smallest or Smallest()).record()}
         key = next((k for k in SAME_RUN if old.get(k) != new[k]), None)
         if key is None:
             return
@@ -687,6 +1008,11 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
         head = (f"{p.name} (targets {', '.join(p.targets)}; may change "
                 f"{', '.join(p.edits)})")
         verdict = r.verdict()
+        ctx.found.setdefault("fixes", {})[p.name] = {
+            "met": r.met, "changes": r.patch_changes, "targets": list(p.targets),
+            "strong": r.strong.lineup if r.strong is not None else "",
+            "strong_met": r.strong is not None and r.strong.met,
+            "already": r.base_checks is not None and bool(r.base_checks.met.all())}
         s.findings.append(f"{head}: {verdict[0]} " + "; ".join(
             line.strip().removeprefix("- ") for line in verdict[1:]
             if line.strip().startswith("- ")))

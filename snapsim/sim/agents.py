@@ -281,14 +281,14 @@ def agent_move(game, agent: UserAgent, seat: int, index: int, rng):
     """Ask `agent` at `seat` for its move in game `index`; an exception or an illegal answer
     is an AgentError naming the agent, the seat and the game."""
     legal = game.legal_actions()
-    choice = agent.act(game.observation(seat), legal, rng, f" (game {index}, seat {seat})")
+    choice = agent.act(game.observation(seat), legal, rng, f" (game {index}, seat {seat + 1})")
     code = _code(choice)
     codes = [_code(a) for a in legal]
     if code not in codes:
         shown = ", ".join(f"{game.action_to_string(a)} ({_code(a)})"
                           for a in legal[:SHOWN_LEGAL])
         more = f" and {len(legal) - SHOWN_LEGAL} more" if len(legal) > SHOWN_LEGAL else ""
-        raise AgentError(f"seat {seat} (agent {agent.name}, {agent.reference}) chose "
+        raise AgentError(f"seat {seat + 1} (agent {agent.name}, {agent.reference}) chose "
                          f"{_one_line(repr(choice))} in game {index}, not a legal action; "
                          f"legal now: {shown}{more}")
     return legal[codes.index(code)]
@@ -305,7 +305,7 @@ def play(game: str, config, policies, seed: int, index: int, rotate_seats: bool)
     for seat, k in enumerate(seats):
         if is_agent(policies[k]):
             rngs[seat] = agent_rng(seed, index, seat)
-            policies[k].reset(f" (game {index}, seat {seat})")
+            policies[k].reset(f" (game {index}, seat {seat + 1})")
     while not g.is_over():
         seat = g.current_player
         agent = policies[seats[seat]]

@@ -1,8 +1,9 @@
-"""The ShutterBug balance report: eight studies, each a section with findings, figures, tables.
+"""The ShutterBug balance report: its studies, each a section with findings, figures, tables.
 
 Every number shown is computed here from seeded simulations and every finding is generated
-from those numbers. Each study can be re-run on its own (`analyses/shutterbug_*.py`), which
-rewrites its section and re-renders the report.
+from those numbers; every claim is tested under the report's one standard against the
+smallest effects of interest (report.studies). Each study can be re-run on its own
+(`analyses/shutterbug_*.py`), which rewrites its section and re-renders the report.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pandas as pd
 from scipy import stats
 
 from ...analysis import balance as B
+from ...analysis.effects import MEANINGFUL, NEGLIGIBLE, Estimate, names_text, said, show
 from ...report import Section
 from ...report import figures as F
 from ...report.studies import (
@@ -27,6 +29,8 @@ from ...report.studies import (
     game_ratio,
     knob_effect,
     ladder_section,
+    luck_section,
+    paired_mean,
     pct,
     proportion,
     seat_advantage,
@@ -39,6 +43,15 @@ COMPONENTS = ("assignment_points", "side_job_points", "city_points")
 TIPS = ("tips_drawn", "tips_paid", "tips_discarded", "trades", "traded_with", "swaps")
 VARIANTS = "variants from other public sources, not rulebook rules"
 GREEDY = ["greedy"]
+# Plain words for the rule knobs and table columns a designer reads (raw name in brackets).
+WORDS = {"mean_points": "mean assignment points", "full_side_rate": "whole side completed",
+         "right_side_rate": "better side chosen", "completion": "completion rate",
+         "points_per_player": "points per player", "city_points": "city bonus points",
+         "share_of_score": "share of the score", "in_city": "players ending in a city",
+         "winner_changes": "games whose winner it decides", "tips_per_photo":
+         "tips paid per photo", "seat1_win_rate": "seat 1's win rate", "goal_side_jobs":
+         "side jobs required", "side_met": "chosen side complete", "team_game": "team game",
+         "trading": "trading allowed", "start_tips": "starting tips"}
 
 
 def winners_without(df: pd.DataFrame, col: str) -> pd.Series:
@@ -57,9 +70,22 @@ def winners_without(df: pd.DataFrame, col: str) -> pd.Series:
 def study_seats(ctx: Runs) -> Section:
     s = Section("1-seats", 1, "1. Seat advantage",
                 "Win rate by seat (seat 1 plays first every round) with greedy players in "
-                "every seat, tested against the fair share 1/players (Holm-corrected). Two "
-                "players play the rulebook's team game.")
-    seat_advantage(ctx, s, PLAYERS, labelled=(4,))
+                "every seat, each seat's distance from the fair share 1/players classed "
+                "against the smallest effect of interest. Two players play the rulebook's "
+                "team game.")
+    _, claims = seat_advantage(ctx, s, PLAYERS, labelled=(4,))
+
+    def key() -> list:
+        four = {seat: c for (n, seat), c in claims.items() if n == 4}
+        off = [f"seat {seat}" for seat, c in four.items() if c.cls == MEANINGFUL]
+        close = sum(c.cls == NEGLIGIBLE for c in four.values())
+        meaning = (f"at 4 players {names_text(off)} lie meaningfully off the fair share"
+                   if off else f"at 4 players no seat lies meaningfully off the fair share "
+                   f"({close} of 4 within ±{ctx.smallest.rate:g} pp)")
+        fix = ctx.fix("seat spread, 4 players")
+        first = next(f for f in s.findings if f.startswith("4 players"))
+        return [(first, meaning + (f"; {fix}" if fix else "") + ".")]
+    s.key_findings(key)
     return s
 
 
@@ -69,8 +95,9 @@ def study_seats(ctx: Runs) -> Section:
 def study_assignments(ctx: Runs) -> Section:
     s = Section("2-assignments", 2, "2. Secret assignment balance",
                 "Assignment points scored with each card (4 greedy players, the better side "
-                "taken exactly at the end). A card is an outlier when its mean differs from "
-                "the mean over all cards (Welch t-test, Holm-corrected over the 72 cards).")
+                "taken exactly at the end). A card is an outlier when its mean lies "
+                "meaningfully far from the mean over all cards (its difference classed against "
+                "the smallest effect of interest under the report's standard).")
     df = ctx.sim(["greedy"], players=4)
     comp = ctx.config().components
     overall = df.assignment_points.to_numpy(float)
@@ -85,8 +112,14 @@ def study_assignments(ctx: Runs) -> Section:
                      "right_side_rate": float(sub.side.mean()),
                      "win_rate": float(sub.won.mean()),
                      "p_value": float(p) if np.isfinite(p) else 1.0})
-    table = B.with_flags(pd.DataFrame(rows)).rename(columns={"significant": "outlier"})
-    s.tables["assignment_balance"] = table
+    table = pd.DataFrame(rows)
+    means = [Estimate.from_ci(r.mean_points, r.mean_points_ci_low, r.mean_points_ci_high,
+                              int(r.n)) for r in table.itertuples()]
+    off = ctx.classes(s, "assignment_balance", table, table.card.tolist(),
+                      [Estimate(m.effect - overall.mean(), m.se, m.games) for m in means],
+                      "points")
+    ctx.after.append(lambda: s.tables["assignment_balance"].insert(
+        len(table.columns), "outlier", [c.cls == MEANINGFUL for c in off]))
     s.figure("assignment_points",
              F.bars(table.sort_values("mean_points"), "card", "mean_points",
                     "mean_points_ci_low", "mean_points_ci_high",
@@ -95,20 +128,45 @@ def study_assignments(ctx: Runs) -> Section:
              ctx.caption("Mean assignment points scored with each card, lowest first; dashed "
                          "line: the mean over all cards", GREEDY, 4,
                          interval="95% Student-t CIs over the player-games dealt the card"))
-    hi, lo = table.loc[table.mean_points.idxmax()], table.loc[table.mean_points.idxmin()]
-    s.findings.append(f"Cards average {table.mean_points.min():.1f}-"
-                      f"{table.mean_points.max():.1f} assignment points (overall "
-                      f"{overall.mean():.1f}); best {hi.card}, worst {lo.card}.")
-    flagged = table[table.outlier]
-    s.findings.append("Outlier cards: " + (", ".join(f"{r.card} ({r.mean_points:.1f})"
-                                                     for r in flagged.itertuples())
-                                           if len(flagged) else "none after correction."))
+    names = table.card.tolist()
+    best = ctx.rank(s, "most assignment points", names, means)
+    worst = ctx.rank(s, "fewest assignment points", names, means, highest=False)
+
+    def ends() -> str:
+        return (f"Cards average {table.mean_points.min():.1f}-{table.mean_points.max():.1f} "
+                f"assignment points (overall {overall.mean():.1f}); most: "
+                f"{best.text(lambda i: f' ({table.mean_points[i]:.1f})')}; fewest: "
+                f"{worst.text(lambda i: f' ({table.mean_points[i]:.1f})')}.")
+
+    def outliers() -> str:
+        far = [i for i, c in enumerate(off) if c.cls == MEANINGFUL]
+        close = sum(c.cls == NEGLIGIBLE for c in off)
+        return ("Outlier cards (meaningfully more than "
+                f"{ctx.smallest.points:g} points from the mean): "
+                + (", ".join(f"{names[i]} ({table.mean_points[i]:.1f}, {said(off[i], 'points')})"
+                             for i in far) if far else "none")
+                + f"; {close} of {len(names)} cards within ±{ctx.smallest.points:g} points of it.")
+    s.later(ends)
+    s.later(outliers)
     s.findings.append(f"Players complete all three creatures of their chosen side in "
                       f"{pct((df.creatures_met == 3).mean())} of player-games.")
-    names = [a.name for a in comp.assignments]
-    for card in dict.fromkeys((hi.card, lo.card, *flagged.card)):
+    width = ctx.smallest.points
+    picked = (names[int(np.argmax(table.mean_points))], names[int(np.argmin(table.mean_points))],
+              *[names[i] for i, m in enumerate(means)
+                if abs(m.effect - overall.mean()) - 1.96 * m.se > width])
+    all_names = [a.name for a in comp.assignments]
+    for card in dict.fromkeys(picked):
         ctx.label(s, f"{card}: mean assignment points minus the mean over all cards",
-                  card_points(names.index(card)), 4, unit="points")
+                  card_points(all_names.index(card)), 4, unit="points")
+
+    def key() -> list:
+        far = [names[i] for i, c in enumerate(off) if c.cls == MEANINGFUL]
+        meaning = (f"the assignments of {names_text(far)} score meaningfully off the mean: "
+                   "the candidates for a change to their creature requirements" if far else
+                   "no assignment card is shown to score meaningfully off the mean")
+        return [(outliers(), meaning + " (the cards are reconstructed, so this shows the "
+                 "method).")]
+    s.key_findings(key)
     return s
 
 
@@ -154,6 +212,7 @@ def study_side_jobs(ctx: Runs) -> Section:
         s.findings.append(f"4 players: {r.job} ({r.points} points) completed in "
                           f"{pct(r.completion)}, worth {r.points_per_player:.2f} points per "
                           f"player on average.")
+    s.key_findings()  # a description: no balance claim
     return s
 
 
@@ -163,13 +222,17 @@ def study_side_jobs(ctx: Runs) -> Section:
 def study_trading(ctx: Runs) -> Section:
     s = Section("4-trading", 4, "4. Value of trading",
                 "One trading-aware player against three greedy players who never start a "
-                "trade (seats rotated), and the whole table with trading switched off by rule.")
+                "trade (seats rotated), and a table of four traders with trading switched off "
+                "by rule, on the same deals.")
     mixed = ctx.sim(["trader", "greedy", "greedy", "greedy"], players=4)
     mixed = mixed.assign(policy=mixed.policy.astype(str).str.split("#").str[0])
-    table = B.rates(mixed, "policy", fair=0.25)
+    table = B.rates(mixed, "policy", fair=0.25).drop(columns=["p_adjusted", "significant"])
     table = table.merge(mixed.groupby("policy").agg(mean_score=("score", "mean"),
                                                     trades=("trades", "mean")).reset_index())
-    s.tables["trader_vs_greedy"] = table
+    claims = ctx.classes(s, "trader_vs_greedy", table, table.policy.tolist(),
+                         [Estimate.from_ci(r.win_rate - 0.25, r.ci_low - 0.25, r.ci_high - 0.25,
+                                           int(r.n)) if r.policy == "trader" else None
+                          for r in table.itertuples()], "pp")
     plot = table.assign(**{c: 100 * table[c] for c in ("win_rate", "ci_low", "ci_high")})
     s.figure("trader_vs_greedy",
              F.bars(plot, "policy", "win_rate", "ci_low", "ci_high",
@@ -178,19 +241,44 @@ def study_trading(ctx: Runs) -> Section:
              ctx.caption("Win rate of one trading-aware player and of the greedy players; "
                          "dashed line: the fair 25%", ["trader", "greedy", "greedy", "greedy"],
                          4))
-    t = table[table.policy == "trader"].iloc[0]
-    s.findings.append(f"A trader wins {pct(t.win_rate)} [{pct(t.ci_low)}, {pct(t.ci_high)}] "
-                      f"against greedy players (fair 25%, p = {t.p_value:.3g}) with "
-                      f"{t.trades:.1f} trades a game.")
+    k = table.index[table.policy == "trader"][0]
+    t = table.loc[k]
+
+    def trader() -> str:
+        return (f"A trader wins {pct(t.win_rate)} [{pct(t.ci_low)}, {pct(t.ci_high)}] against "
+                f"greedy players ({said(claims[k], 'pp')} from the fair 25%) with "
+                f"{t.trades:.1f} trades a game.")
+    s.later(trader)
     on = ctx.sim(["trader"], players=4)
     off = ctx.sim(["trader"], players=4, trading=False)
-    cmp = B.compare_runs(on, off, "score")
-    s.tables["trading_rule"] = pd.DataFrame([cmp])
-    s.findings.append(f"Four traders score {cmp['mean_a']:.2f} a player with trading and "
-                      f"{cmp['mean_b']:.2f} without (Welch p = {cmp['p_value']:.3g}).")
-    ctx.label(s, "trading allowed: change in mean score", knob_effect(
-        "score", 4, {"trading": True}, {"trading": False}), 4, unit="points", base="trader")
+    d = paired_mean(per_game_score(off), per_game_score(on))
+    rule = pd.DataFrame([{"setting": "trading allowed minus not allowed", "mean_a":
+                          off.score.mean(), "mean_b": on.score.mean(), "diff": d.effect,
+                          "ci_low": d.ci[0], "ci_high": d.ci[1]}])
+    score = ctx.classes(s, "trading_rule", rule, ["four traders"], [d], "points")
+
+    def switched() -> str:
+        return (f"Four traders score {on.score.mean():.2f} a player with trading and "
+                f"{off.score.mean():.2f} without: {said(score[0], 'points')}.")
+    s.later(switched)
+    ctx.label(s, "trading allowed (trading): change in mean score", knob_effect(
+        "score", 4, {"trading": True}, {"trading": False}, action="trades"), 4, unit="points",
+        base="trader")
+
+    def key() -> list:
+        c = claims[k]
+        worth = (f"trading is worth {show(c.estimate.effect, 'pp')} of win rate to the one "
+                 "player who trades" if c.cls == MEANINGFUL else
+                 f"trading gives its player no edge worth a change ({c.cls})")
+        return [(trader(), f"{worth}; switching trading off changes four traders' scores by "
+                 f"{said(score[0], 'points')}.")]
+    s.key_findings(key)
     return s
+
+
+def per_game_score(df: pd.DataFrame) -> np.ndarray:
+    """Mean score per player of each game, in game order."""
+    return df.groupby("game").score.mean().sort_index().to_numpy(float)
 
 
 # ---------------------------------------------------------------- 5 city bonus
@@ -223,6 +311,7 @@ def study_city(ctx: Runs) -> Section:
         s.findings.append(f"{r.players} players: {r.city_points:.2f} bonus points a player "
                           f"({pct(r.share_of_score)} of scores); it decides "
                           f"{pct(r.winner_changes)} of games.")
+    s.key_findings()  # a description: no balance claim
     return s
 
 
@@ -261,6 +350,7 @@ def study_tips(ctx: Runs) -> Section:
                           f"{r.tips_paid:.1f} paid for {r.photos:.1f} photos "
                           f"({r.tips_per_photo:.2f} a photo), {r.tips_discarded:.1f} "
                           f"discarded.")
+    s.key_findings()  # a description: no balance claim
     return s
 
 
@@ -288,15 +378,31 @@ def study_team(ctx: Runs) -> Section:
                     xlabel=""),
              ctx.caption("Mean score per player: the team game against one pawn each", GREEDY,
                          2, interval="95% Student-t CIs over player-games"))
-    cmp = B.compare_runs(solo, team, "score")
-    s.findings.append(f"The team game scores {cmp['mean_b']:.2f} a player against "
-                      f"{cmp['mean_a']:.2f} with one pawn each (Welch p = "
-                      f"{cmp['p_value']:.3g}); photos {table.photos[0]:.1f} vs "
-                      f"{table.photos[1]:.1f}.")
-    for r in table.itertuples():
-        s.findings.append(f"{r.mode}: seat 1 wins {pct(r.seat1_win_rate)} "
-                          f"[{pct(r.seat1_win_rate_ci_low)}, {pct(r.seat1_win_rate_ci_high)}].")
+    d = paired_mean(per_game_score(solo), per_game_score(team))
+    diff = ctx.claim(s, "team game: change in score", d, "points")
+    seat = ctx.classes(s, "team_game", table, table["mode"].tolist(),
+                       [Estimate.from_ci(r.seat1_win_rate - 0.5, r.seat1_win_rate_ci_low - 0.5,
+                                         r.seat1_win_rate_ci_high - 0.5, ctx.games)
+                        for r in table.itertuples()], "pp")
+
+    def scores() -> str:
+        return (f"The team game scores {team.score.mean():.2f} a player against "
+                f"{solo.score.mean():.2f} with one pawn each ({said(diff, 'points')}); photos "
+                f"{table.photos[0]:.1f} against {table.photos[1]:.1f}.")
+    s.later(scores)
+    for k, r in enumerate(table.itertuples()):
+        s.later(lambda r=r, k=k: f"{r.mode}: seat 1 wins {pct(r.seat1_win_rate)} "
+                f"[{pct(r.seat1_win_rate_ci_low)}, {pct(r.seat1_win_rate_ci_high)}]: "
+                f"{said(seat[k], 'pp')} from the fair 50%.")
     ctx.label(s, "team game: seat 1's win rate minus the fair 50%", seat_one, 2)
+
+    def key() -> list:
+        c = seat[0]
+        edge = (f"seat 1 has a meaningful edge in the team game ({show(c.estimate.effect, 'pp')})"
+                if c.cls == MEANINGFUL else f"seat 1's edge in the team game is {c.cls}")
+        return [(scores(), f"the team game is a different game in score ({diff.cls} change of "
+                 f"{show(d.effect, 'points')} a player); {edge}.")]
+    s.key_findings(key)
     return s
 
 
@@ -345,6 +451,7 @@ def study_solo(ctx: Runs) -> Section:
     coop = ctx.sim(["greedy"], players=3, cooperative=True)
     s.findings.append(f"Cooperative variant (not a rulebook rule), 3 greedy players: the team wins "
                       f"{pct(coop.groupby('game').won.first().mean())} of games.")
+    s.key_findings()  # variants from other sources, described: no balance claim
     return s
 
 
@@ -352,6 +459,7 @@ def study_solo(ctx: Runs) -> Section:
 FIXES = [Problem("seat spread, 4 players", ("seat_spread=2",), ("start_tips",), (4,))]
 
 STUDIES = {
+    "luck": (lambda ctx: luck_section(ctx, 0, PLAYERS), 2 * sum(PLAYERS)),
     "seats": (study_seats, 5), "assignments": (study_assignments, 1),
     "side_jobs": (study_side_jobs, 5), "trading": (study_trading, 3), "city": (study_city, 5),
     "tips": (study_tips, 10), "team": (study_team, 2), "solo": (study_solo, 9),
@@ -363,13 +471,13 @@ STUDIES = {
 def build(out="reports/shutterbug", games: int = 3000, seed: int = 1, studies=None,
           threads: int | None = None, components=None, progress: bool = True,
           strong: str | None = STRONG, strong_games: int | None = None,
-          ladder_games: int | None = None) -> Path:
+          ladder_games: int | None = None, smallest=None) -> Path:
     """Run the chosen studies (default all), label their key findings under the strong
-    line-up (default: a tuned policy if bundled, else the lookahead player), render the
-    report."""
+    line-up (default: a tuned policy if bundled, else the lookahead player), test every claim
+    under one standard against the smallest effects of interest, render the report."""
     source = "reconstructed (see data/standard.toml)" if components is None \
         else Path(components.path).name
     return build_report("shutterbug", "ShutterBug - balance report", STUDIES, out, games, seed,
                         studies, threads, components, progress, meta={"components": source},
                         strong=strong, strong_games=strong_games,
-                        ladder_games=ladder_games)
+                        ladder_games=ladder_games, smallest=smallest, words=WORDS)

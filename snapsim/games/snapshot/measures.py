@@ -24,7 +24,7 @@ def card_and_award_values(config, policies, games: int, seed: int, threads=None)
     comp = config.components
     out = []
     for c, card in enumerate(comp.cards):
-        out.append((f"prestige per die: {card.name}", "card value", "points",
+        out.append((f"prestige per die: {card.name}", "card value", "prestige per die",
                     Ratio(cards[:, c, 1].astype(float) * card.prestige,
                           cards[:, c, 2].astype(float))))
     names = [h.name for h in comp.habitats] + ["Generalist"]

@@ -1,8 +1,9 @@
-"""The Snapshot balance report: eight studies, each a section with findings, figures, tables.
+"""The Snapshot balance report: its studies, each a section with findings, figures, tables.
 
 Every number shown is computed here from seeded simulations; every finding is generated
-from those numbers (nothing is written by hand). Each study can be re-run on its own
-(`analyses/`), which rewrites its section and re-renders the report.
+from those numbers (nothing is written by hand), and every claim it makes is tested under the
+report's one standard against the smallest effects of interest (report.studies). Each study
+can be re-run on its own (`analyses/`), which rewrites its section and re-renders the report.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import pandas as pd
 from scipy import stats
 
 from ...analysis import balance as B
-from ...analysis.labels import Estimate
+from ...analysis.effects import MEANINGFUL, NEGLIGIBLE, Estimate, names_text, said, show
+from ...analysis.measures import seat_matrix
+from ...analysis.paired import spread_difference
 from ...analysis.stats import wilson_interval
 from ...report import Section
 from ...report import figures as F
@@ -29,10 +32,12 @@ from ...report.studies import (
     knob_effect,
     knob_table,
     ladder_section,
+    luck_section,
+    paired_mean,
     pct,
-    pp,
     proportion,
     ratio,
+    same_games,
     seat_advantage,
     seat_spread,
     win_rate,
@@ -51,6 +56,23 @@ GREEDY = ["greedy"]
 COMPONENTS = ("prestige", "awards", "cover", "article")
 TOKEN_SOURCES = ("tokens_from_placing", "tokens_from_experience", "tokens_from_offers",
                  "tokens_paid_offers", "tokens_spent_photos", "tokens_spent_rerolls")
+# Plain words for the rule knobs and table columns a designer reads (raw name in brackets).
+WORDS = {"photo_target": "photographs that end the game", "reroll_cost": "tokens per re-roll",
+         "experience_tokens": "tokens for a turn without a photograph",
+         "reserve_limit": "cards a player may reserve", "start_tokens": "starting tokens by seat",
+         "rounds": "rounds per game", "score_sd": "score spread within a game (sd)",
+         "mean_score": "mean score per player", "spooks_per_game": "spooks per game",
+         "last_seat_win_rate": "last seat's win rate", "prestige_per_die":
+         "prestige per die rolled", "attempts_per_game": "attempts per game",
+         "photo_rate": "photographs per attempt", "assignment_name": "assignment card",
+         "cover_rate": "cover photo completed", "article_points": "feature-article points",
+         "d_rounds": "change in rounds", "d_score_sd": "change in score spread",
+         "d_mean_score": "change in mean score", "d_seat_spread": "change in seat spread"}
+
+
+def knob(name: str) -> str:
+    """A rule knob in plain words, its name in brackets."""
+    return f"{WORDS[name]} ({name})" if name in WORDS else name
 
 
 class Ctx(Runs):
@@ -74,19 +96,6 @@ def percent(table: pd.DataFrame) -> pd.DataFrame:
     return table.assign(**{c: 100 * table[c] for c in ("win_rate", "ci_low", "ci_high")})
 
 
-def game_measures(ctx: Ctx, df: pd.DataFrame, base: pd.DataFrame) -> dict:
-    """Game length, mean score, spooks and seat spread of a run with their 95% CIs, the
-    last seat's win rate, and Welch p-values of length and score against `base`."""
-    g, bg = per_game(df), per_game(base)
-    last = df[df.seat == df.seat.max()]
-    return {**estimate("rounds", g.rounds), **estimate("mean_score", g.mean_score),
-            **estimate("spooks_per_game", g.spooks), **seat_spread(df, ctx.seed),
-            **proportion("last_seat_win_rate", last.won.sum(), len(last)),
-            "p_rounds": B.compare_runs(bg, g, "rounds")["p_value"] if df is not base else 1.0,
-            "p_score": B.compare_runs(bg, g, "mean_score")["p_value"] if df is not base
-            else 1.0}
-
-
 def per_game(df: pd.DataFrame) -> pd.DataFrame:
     """One row per game: length, score spread, spooks."""
     g = df.groupby("game")
@@ -95,17 +104,55 @@ def per_game(df: pd.DataFrame) -> pd.DataFrame:
                          "truncated": g.truncated.first()})
 
 
+def game_measures(ctx: Ctx, df: pd.DataFrame, base: pd.DataFrame) -> dict:
+    """Game length, mean score, spooks and seat spread of a run with their 95% CIs, the
+    last seat's win rate, and the paired changes of length, score and seat spread against
+    `base` (the same deals) with their 95% CIs."""
+    g, bg = per_game(df), per_game(base)
+    last = df[df.seat == df.seat.max()]
+    row = {**estimate("rounds", g.rounds), **estimate("mean_score", g.mean_score),
+           **estimate("spooks_per_game", g.spooks), **seat_spread(df, ctx.seed),
+           **proportion("last_seat_win_rate", last.won.sum(), len(last))}
+    for col in ("rounds", "mean_score"):
+        d = paired_mean(bg[col], g[col])
+        row |= {f"d_{col}": d.effect, f"d_{col}_ci_low": d.ci[0], f"d_{col}_ci_high": d.ci[1]}
+    won, base_won = (seat_matrix(x, "won") for x in (df, base))
+    d = spread_difference((base_won, np.ones_like(base_won)), (won, np.ones_like(won)),
+                          seed=ctx.seed)
+    lo, hi = d.ci
+    return row | {"d_seat_spread": d.diff, "d_seat_spread_ci_low": lo,
+                  "d_seat_spread_ci_high": hi}
+
+
+def change(row, col: str, games: int) -> Estimate | None:
+    """A table row's paired change of `col` (its normal 95% interval) as an estimate; None
+    for the reference row, which changes nothing."""
+    if getattr(row, "default", False) or df_is_reference(row):
+        return None
+    return Estimate.from_ci(getattr(row, f"d_{col}"), getattr(row, f"d_{col}_ci_low"),
+                            getattr(row, f"d_{col}_ci_high"), games)
+
+
+def df_is_reference(row) -> bool:
+    """The reference row of a table of changes (its own change is zero by construction)."""
+    return getattr(row, "setting", "") == "without raccoon" or \
+        getattr(row, "variant", "") == "full game"
+
+
 # ---------------------------------------------------------------- 1 seats
 
 
 def study_seats(ctx: Ctx) -> Section:
     s = Section("1-seats", 1, "1. Seat advantage",
                 "Win rate by seat with the rulebook's starting tokens (2, 3, 4, ...), every "
-                "seat played by the greedy policy, tested against the fair share 1/players; "
-                "then alternative starting-token schedules for 3 and 4 players. The rulebook "
+                "seat played by the greedy policy, each seat's distance from the fair share "
+                "1/players classed against the smallest effect of interest; then alternative "
+                "starting-token schedules for 3 and 4 players, each with its seat spread "
+                "(best minus worst seat, 95% bootstrap interval over games). The rulebook "
                 f"plays five with the Flora Expansion: 5-player games use the {FIVE_PLAYER_NOTE}"
                 ".")
-    seats = seat_advantage(ctx, s, sorted(RULEBOOK_TARGET))
+    seat_advantage(ctx, s, sorted(RULEBOOK_TARGET))
+    seats = s.tables["seat_advantage"]
     seats["cards"] = np.where(seats.players == 5, FIVE_PLAYER_NOTE, "rulebook")
     rows = []
     for n, schedules in SCHEDULES.items():
@@ -119,19 +166,58 @@ def study_seats(ctx: Ctx) -> Section:
             rows.append({"players": n, "start_tokens": "-".join(map(str, sched)),
                          "rulebook": sched == SCHEDULES[n][0],
                          "max_abs_deviation": float(np.max(np.abs(rates - 1 / n))),
+                         **seat_spread(df, ctx.seed),
                          "chi2": float(chi.statistic), "p_value": float(chi.pvalue),
                          **{k: v for i, w in enumerate(wins)
                             for k, v in proportion(f"seat{i + 1}", w, games).items()}})
     sched = pd.DataFrame(rows)
-    s.tables["start_token_schedules"] = sched
-    for n, sub in sched.groupby("players"):
-        fair = sub.loc[sub.chi2.idxmin()]
-        rule = sub[sub.rulebook].iloc[0]
+    spreads = [Estimate.from_ci(r.seat_spread, r.seat_spread_ci_low, r.seat_spread_ci_high,
+                                ctx.games) for r in sched.itertuples()]
+    claims = ctx.classes(s, "start_token_schedules", sched,
+                         [f"{r.players} players, {r.start_tokens}" for r in sched.itertuples()],
+                         spreads, "pp")
+    fairest = {n: ctx.rank(s, f"{n} players: lowest seat spread", sub.start_tokens.tolist(),
+                           [spreads[i] for i in sub.index], highest=False)
+               for n, sub in sched.groupby("players")}
+
+    def schedule_line(n: int) -> str:
+        sub = sched[sched.players == n]
+        rule = sub[sub.rulebook].index[0]
+        fair = [sched.start_tokens[i] for i in sub.index if claims[i].cls == NEGLIGIBLE]
+        head = (f"{n} players: starting tokens {names_text(fair)} bring the seat spread within "
+                f"±{ctx.smallest.rate:g} pp (negligible)" if fair else
+                f"{n} players: no starting-token schedule tried brings the seat spread "
+                f"within ±{ctx.smallest.rate:g} pp; the lowest: "
+                + fairest[n].text(lambda i: f" ({100 * sub.seat_spread.iloc[i]:.1f} pp)"))
+        return (f"{head}; the rulebook's {sched.start_tokens[rule]} leaves "
+                f"{said(claims[rule], 'pp')} between the best and the worst seat.")
+
+    for n in sorted(SCHEDULES, key=lambda k: (k != 4, k)):
         s.findings.insert(1 if n == 4 else len(s.findings),
-            f"{n} players: the fairest starting tokens tried are {fair.start_tokens} (largest "
-            f"seat deviation {pct(fair.max_abs_deviation)}, chi-square p = {fair.p_value:.3g}) "
-            f"vs the rulebook's {rule.start_tokens} ({pct(rule.max_abs_deviation)}, "
-            f"p = {rule.p_value:.3g}).")
+                          lambda n=n: schedule_line(n))
+
+    def key() -> list:
+        four = sched[sched.players == 4]
+        rule = four[four.rulebook].index[0]
+        fair = [sched.start_tokens[i] for i in four.index if claims[i].cls == NEGLIGIBLE]
+        first = s.findings[0] if isinstance(s.findings[0], str) else s.findings[0]()
+        if claims[rule].cls == NEGLIGIBLE:
+            meaning = (f"at 4 players the seat spread with the rulebook's starting tokens is "
+                       f"{said(claims[rule], 'pp')}: no seat bias worth a change")
+        elif claims[rule].cls != MEANINGFUL:
+            meaning = (f"at 4 players the seat spread with the rulebook's starting tokens is "
+                       f"{said(claims[rule], 'pp')}: whether the seats need a change is not "
+                       "settled at this n")
+        else:
+            lever = (f"starting tokens {names_text(fair)} remove it (seat spread "
+                     + "; ".join(f"{sched.start_tokens[i]}: {said(claims[i], 'pp')}"
+                                 for i in four.index if claims[i].cls == NEGLIGIBLE) + ")"
+                     if fair else "none of the schedules tried removes it")
+            meaning = (f"the rulebook's rising starting tokens (2-3-4-5) over-compensate the "
+                       f"later seats: seat spread {said(claims[rule], 'pp')}; {lever}")
+        fix = ctx.fix("seat spread, 4 players")
+        return [(first, meaning + (f"; {fix}" if fix else "") + ".")]
+    s.key_findings(key)
     return s
 
 
@@ -139,10 +225,11 @@ def study_seats(ctx: Ctx) -> Section:
 
 
 def study_policies(ctx: Ctx) -> Section:
-    s = Section("2-policies", 2, "2. Policy strength",
-                "Two-player matchups between the heuristic policies (seats rotated): the "
-                "matrix gives P(row beats column); the stronger side's win rate says how much "
-                "skill decides a game and how much luck.")
+    s = Section("2-policies", 2, "2. Heuristic policies head to head (two players)",
+                "Two-player matchups between the heuristic policies only (seats rotated): the "
+                "matrix gives P(row beats column). The tuned and search policies are rated "
+                "with them on the skill ladder; the strongest policy of the game is the "
+                "ladder's (section Skill ladder).")
     parts = []
     for i, a in enumerate(POLICIES):
         for b in POLICIES[i + 1:]:
@@ -150,9 +237,12 @@ def study_policies(ctx: Ctx) -> Section:
     runs = pd.concat([p.assign(game=p.game + k * ctx.games) for k, p in enumerate(parts)],
                      ignore_index=True)
     runs["policy"] = runs.policy.astype(str)
-    table = B.matchup_table(runs)
+    table = B.matchup_table(runs).drop(columns=["p_adjusted", "significant"])
     matrix = B.matchup_matrix(runs).reindex(index=list(POLICIES), columns=list(POLICIES))
-    s.tables["matchups"] = table
+    claims = ctx.classes(s, "matchups", table,
+                         [f"{r.policy} vs {r.opponent}" for r in table.itertuples()],
+                         [Estimate.from_ci(r.win_rate - 0.5, r.ci_low - 0.5, r.ci_high - 0.5,
+                                           int(r.n)) for r in table.itertuples()], "pp")
     lo, hi = (table.pivot(index="policy", columns="opponent", values=c)
               .reindex(index=list(POLICIES), columns=list(POLICIES)) * 100
               for c in ("ci_low", "ci_high"))
@@ -164,16 +254,38 @@ def study_policies(ctx: Ctx) -> Section:
                          "in brackets", "each pair of " + ", ".join(POLICIES)
                          + " (seats rotated)", 2))
     strength = matrix.mean(axis=1, skipna=True).sort_values(ascending=False)
-    s.findings.append(f"Strongest policy: {strength.index[0]} (mean win rate "
-                      f"{pct(strength.iloc[0])} against the others); weakest: "
-                      f"{strength.index[-1]} ({pct(strength.iloc[-1])}).")
-    skilled = table[(table.win_rate > 0.5) & (table.policy != "random")
-                    & (table.opponent != "random")]
-    if len(skilled):
-        s.findings.append(
-            f"Between non-random policies the stronger side wins {pct(skilled.win_rate.min())}"
-            f" to {pct(skilled.win_rate.max())} of games (median "
-            f"{pct(skilled.win_rate.median())}): luck still decides many games.")
+    lead = strength.index[0]
+    beats = {r.opponent: ctx.test(s, f"{lead} beats {r.opponent}",
+                                  Estimate.from_ci(r.win_rate - 0.5, r.ci_low - 0.5,
+                                                   r.ci_high - 0.5, int(r.n)).p_value)
+             for r in table[table.policy == lead].itertuples() if r.win_rate > 0.5}
+
+    def strongest() -> str:
+        tied = [o for o in strength.index[1:] if o not in beats
+                or not ctx.standard.passes(beats[o])]
+        who = (f"{lead} beats every other heuristic head to head" if not tied else
+               f"{names_text([lead, *tied])}, not distinguishable at this n")
+        return (f"Strongest heuristic (heuristics only): {who} (mean win rate "
+                f"{pct(strength.iloc[0])} against the others); the strongest policy of the "
+                "game is the skill ladder's.")
+    s.later(strongest)
+    pairs = [c for c, r in zip(claims, table.itertuples(), strict=True)
+             if r.policy < r.opponent and "random" not in (r.policy, r.opponent)]
+
+    def spread() -> str:
+        sure = sum(c.cls == MEANINGFUL for c in pairs)
+        even = sum(c.cls == NEGLIGIBLE for c in pairs)
+        skilled = table[(table.win_rate > 0.5) & (table.policy != "random")
+                        & (table.opponent != "random")]
+        return (f"Between non-random heuristics the stronger side wins "
+                f"{pct(skilled.win_rate.min())} to {pct(skilled.win_rate.max())} of games; "
+                f"{sure} of {len(pairs)} pairs differ meaningfully from an even 50%, {even} "
+                "negligibly.")
+    if len(pairs):
+        s.later(spread)
+    s.key_findings(lambda: [(strongest(), "every other section measures with greedy; each "
+                             "key finding is measured again with the tuned policies (strong "
+                             "play) to see whether it survives better play")])
     return s
 
 
@@ -184,14 +296,20 @@ def study_restricted(ctx: Ctx) -> Section:
     s = Section("3-restricted", 3, "3. Restricted play and Simpler Variants",
                 "One greedy player forbidden an action against three unrestricted greedy "
                 "players (seats rotated): the drop below the fair 25% is what the action is "
-                "worth. Then the rulebook's Simpler Variants, played by all four.")
+                "worth, and a restricted player winning more than 25% would mean a dominant "
+                "strategy of avoiding it (Jaffe et al. 2012). Then the rulebook's Simpler "
+                "Variants, played by all four: their change in game length and in the score "
+                "spread within a game against the full game, paired on the same deals.")
     rows = []
     for action, param in RESTRICTIONS.items():
         name = f"greedy:{param}=0"
         df = ctx.sim([name, "greedy", "greedy", "greedy"], players=4)
         rows.append({"forbidden": action, **B.restricted_play(df, name, 4)})
-    table = B.with_flags(pd.DataFrame(rows))
-    s.tables["restricted_play"] = table
+    table = pd.DataFrame(rows)
+    claims = ctx.classes(s, "restricted_play", table, table.forbidden.tolist(),
+                         [Estimate.from_ci(r.win_rate - 0.25, r.ci_low - 0.25,
+                                           r.ci_high - 0.25, int(r.n))
+                          for r in table.itertuples()], "pp")
     s.figure("restricted_play",
              F.bars(percent(table), "forbidden", "win_rate", "ci_low", "ci_high",
                     "Win rate of a greedy player forbidden an action", ctx.note(), ref=25,
@@ -199,13 +317,37 @@ def study_restricted(ctx: Ctx) -> Section:
              ctx.caption("Win rate of one greedy player forbidden an action; dashed line: "
                          "the fair 25%", "greedy without the action, greedy x3 (seats "
                          "rotated)", 4))
-    for r in table.sort_values("win_rate").itertuples():
-        s.findings.append(f"Without {r.forbidden} a greedy player wins {pct(r.win_rate)} "
-                          f"[{pct(r.ci_low)}, {pct(r.ci_high)}] instead of 25% "
-                          f"({pp(r.win_rate - 0.25)}, "
-                          f"{'significant' if r.significant else 'not significant'}).")
+    order = table.sort_values("win_rate").index
+    for i in order:
+        r = table.loc[i]
+        s.later(lambda r=r, c=claims[i]: f"Without {r.forbidden} a greedy player wins "
+                f"{pct(r.win_rate)} [{pct(r.ci_low)}, {pct(r.ci_high)}] instead of 25%: "
+                f"{said(c, 'pp')}.")
     for action, param in RESTRICTIONS.items():
         ctx.label(s, f"win rate without {action} minus the fair 25%", restricted(param), 4)
+
+    def key() -> list:
+        worst = order[0]
+        r, c = table.loc[worst], claims[worst]
+        dominant = [table.forbidden[i] for i in table.index
+                    if claims[i].cls == MEANINGFUL and claims[i].estimate.effect > 0]
+        meaning = (f"{r.forbidden} carries the most weight: a player without it gives up "
+                   f"{show(-c.estimate.effect, 'pp', signed=False)} of win rate; "
+                   + (f"forbidding {names_text(dominant)} wins meaningfully more than the fair "
+                      "share, so the game rewards not doing it (a dominant strategy)"
+                      if dominant else "no restricted player wins meaningfully more than the "
+                      "fair share, so none of these actions is one a player should avoid"))
+        return [(f"Without {r.forbidden} a greedy player wins {pct(r.win_rate)} "
+                 f"[{pct(r.ci_low)}, {pct(r.ci_high)}] instead of 25%: {said(c, 'pp')}.",
+                 meaning + ".")]
+    s.key_findings(key)
+    simpler_variants(ctx, s)
+    return s
+
+
+def simpler_variants(ctx: Ctx, s: Section) -> None:
+    """The Simpler Variants' changes in game length and score spread, paired on the deals of
+    the full game."""
     base = per_game(ctx.sim(["greedy"], players=4))
     variants = {"full game": {}, "1: no assignments/raccoon": dict(assignments=False,
                                                                    raccoon=False),
@@ -219,33 +361,47 @@ def study_restricted(ctx: Ctx) -> Section:
         row = {"variant": label, **estimate("rounds", g.rounds),
                **estimate("score_sd", g.score_sd), **estimate("mean_score", g.mean_score)}
         for m in ("rounds", "score_sd"):
-            row[f"p_{m}"] = B.compare_runs(base, g, m)["p_value"] if knobs else 1.0
+            d = paired_mean(base[m], g[m])
+            row |= {f"d_{m}": d.effect, f"d_{m}_ci_low": d.ci[0], f"d_{m}_ci_high": d.ci[1]}
         vrows.append(row)
-    vt = B.flag_columns(pd.DataFrame(vrows), ["p_rounds", "p_score_sd"])
-    s.tables["simpler_variants"] = vt
+    vt = pd.DataFrame(vrows)
+    keys = vt.variant.tolist()
+    length = ctx.classes(s, "simpler_variants", vt, keys,
+                         [change(r, "rounds", ctx.games) for r in vt.itertuples()], "rounds",
+                         suffix="_rounds")
+    spread = ctx.classes(s, "simpler_variants", vt, keys,
+                         [change(r, "score_sd", ctx.games) for r in vt.itertuples()], "points",
+                         suffix="_score_sd")
     s.figure("simpler_variants",
              F.bars(vt, "variant", "rounds", "rounds_ci_low", "rounds_ci_high",
                     "Game length under the Simpler Variants", ctx.note(),
                     ylabel="mean rounds per game"),
              ctx.caption("Mean game length per Simpler Variant", GREEDY, 4,
                          interval="95% Student-t CIs over games"))
-    for r in vt.iloc[1:].itertuples():
-        sig = "significant" if r.p_rounds_significant else "not significant"
-        s.findings.append(f"Variant {r.variant}: {r.rounds:.2f} rounds vs {vt.rounds.iloc[0]:.2f}"
-                          f" (Welch p = {r.p_rounds:.3g}, {sig}), score spread within a game "
-                          f"{r.score_sd:.1f} vs {vt.score_sd.iloc[0]:.1f}.")
+    for k, r in enumerate(vt.itertuples()):
+        if length[k] is None:
+            continue
+        s.later(lambda r=r, k=k: f"Variant {r.variant}: {r.rounds:.2f} rounds against "
+                f"{vt.rounds.iloc[0]:.2f}, a change of {said(length[k], 'rounds')}; score "
+                f"spread within a game {r.score_sd:.1f} against {vt.score_sd.iloc[0]:.1f} "
+                f"points, {said(spread[k], 'points')}.")
     ctx.label(s, "Simpler Variants 1+2+3: change in game length", knob_effect(
         "rounds", 4, variants["1+2+3"]), 4, unit="rounds")
-    return s
 
 
 def restricted(param: str):
     """The measure "win rate of one player forbidden `param`, among three unrestricted
-    players of the same line-up, minus the fair 25%"."""
+    players of the same line-up, minus the fair 25%"; a line-up that never takes the action
+    plays the same games restricted or not, and cannot express it."""
     def measure(side) -> Effect:
         name = f"{side.policy(4)}:{param}=0"
         df = side.sim(4, seats=lambda p: [name, p, p, p])
-        return Effect(((1.0, win_rate(df, df.policy.astype(str) == name)),), ref=0.25)
+        silent = None
+        if same_games(df, side.sim(4)):
+            silent = (f"{side.policy(4)} never takes the action forbidden: forbidding it "
+                      "changes no game")
+        return Effect(((1.0, win_rate(df, df.policy.astype(str) == name)),), ref=0.25,
+                      silent=silent)
     return measure
 
 
@@ -255,8 +411,10 @@ def restricted(param: str):
 def study_cards(ctx: Ctx) -> Section:
     s = Section("4-cards", 4, "4. Card value",
                 "For every animal (4 greedy players): attempts and photographs per game, the "
-                "prestige it brings and prestige per die rolled at it. Outliers: prestige per "
-                "die more than 2.5 robust standard deviations (MAD) from its habitat's median.")
+                "prestige it brings and prestige per die rolled at it, with its distance from "
+                "its habitat's median classed against the smallest effect (10% of the "
+                "median). An outlier lies more than 2.5 robust standard deviations (MAD) from "
+                "its habitat's median and meaningfully far from it.")
     cards, _ = ctx.details()
     cards = cards.copy()
     cards["attempts_per_game"] = cards.attempts / cards.games
@@ -270,9 +428,18 @@ def study_cards(ctx: Ctx) -> Section:
     med = grp.transform("median")
     mad = grp.transform(lambda x: stats.median_abs_deviation(x, nan_policy="omit",
                                                              scale="normal"))
+    cards["habitat_median"] = med
     cards["robust_z"] = (cards.prestige_per_die - med) / mad.replace(0, np.nan)
-    cards["outlier"] = cards.robust_z.abs() > 2.5
-    s.tables["card_value"] = cards
+    values = [Estimate.from_ci(v, a, b, ctx.games) for v, a, b in
+              zip(cards.prestige_per_die, cards.prestige_per_die_ci_low,
+                  cards.prestige_per_die_ci_high, strict=True)]
+    off = ctx.classes(s, "card_value", cards, cards.card.tolist(),
+                      [Estimate(v.effect - m, v.se, v.games) for v, m in zip(values, med,
+                                                                              strict=True)],
+                      "prestige per die", reference=med.to_numpy())
+    ctx.after.append(lambda: s.tables["card_value"].insert(
+        len(cards.columns), "outlier", [bool(abs(z) > 2.5 and c.cls == MEANINGFUL)
+                                        for z, c in zip(cards.robust_z, off, strict=True)]))
     plot = cards.sort_values(["habitat", "difficulty"])
     s.figure("card_value",
              F.bars(plot, "card", "prestige_per_die", "prestige_per_die_ci_low",
@@ -282,18 +449,45 @@ def study_cards(ctx: Ctx) -> Section:
              ctx.caption("Prestige per die rolled at each animal, grouped by habitat",
                          GREEDY, 4, interval="95% Wilson CIs of photographs per die, times "
                          "the card's prestige"))
-    top = cards.loc[cards.prestige_per_die.idxmax()]
-    low = cards.loc[cards.prestige_per_die.idxmin()]
-    s.findings.append(f"Best value: {top.card} ({top.habitat}, difficulty {top.difficulty}) "
-                      f"with {top.prestige_per_die:.2f} prestige per die; worst: {low.card} "
-                      f"({low.prestige_per_die:.2f}).")
-    flagged = cards[cards.outlier]
-    s.findings.append("Outliers: " + (", ".join(f"{r.card} (z = {r.robust_z:.1f})"
-                                                for r in flagged.itertuples())
-                                      if len(flagged) else "none."))
-    for card in dict.fromkeys((top.card, low.card, *flagged.card)):
+    names = cards.card.tolist()
+    best = ctx.rank(s, "best value", names, values)
+    worst = ctx.rank(s, "worst value", names, values, highest=False)
+
+    def value(i: int) -> str:
+        return f" ({cards.prestige_per_die.iloc[i]:.2f})"
+
+    def ends() -> str:
+        return f"Best value per die: {best.text(value)}; worst: {worst.text(value)}."
+
+    def outliers() -> str:
+        flagged = [i for i, (z, c) in enumerate(zip(cards.robust_z, off, strict=True))
+                   if abs(z) > 2.5 and c.cls == MEANINGFUL]
+        far = sum(c.cls == MEANINGFUL for c in off)
+        close = sum(c.cls == NEGLIGIBLE for c in off)
+        return (f"{far} of {len(cards)} cards lie meaningfully far from their habitat's median "
+                f"value, {close} within ±10% of it; outliers: "
+                + (", ".join(f"{names[i]} (z = {cards.robust_z.iloc[i]:.1f})" for i in flagged)
+                   if flagged else "none") + ".")
+    s.later(ends)
+    s.later(outliers)
+    top = names[int(np.nanargmax(cards.prestige_per_die))]
+    low = names[int(np.nanargmin(cards.prestige_per_die))]
+    flagged = cards[cards.robust_z.abs() > 2.5].card
+    by_card = cards.set_index("card").habitat_median
+    for card in dict.fromkeys((top, low, *flagged)):
         ctx.label(s, f"{card}: prestige per die minus its habitat's median",
-                  card_value(ctx, card), 4, unit="prestige per die")
+                  card_value(ctx, card), 4, unit="prestige per die",
+                  reference=float(by_card[card]))
+
+    def key() -> list:
+        hi, lo_ = best.leader, worst.leader
+        ratio_ = cards.prestige_per_die.iloc[hi] / cards.prestige_per_die.iloc[lo_]
+        far = [names[i] for i, c in enumerate(off) if c.cls == MEANINGFUL]
+        return [(ends(), f"a die rolled at {names[hi]} earns {ratio_:.1f} times what one at "
+                 f"{names[lo_]} earns; {len(far)} of {len(names)} cards are meaningfully off "
+                 "their habitat's median value (beyond ±10%), the candidates for a prestige "
+                 "change (the card values are reconstructed, so this shows the method).")]
+    s.key_findings(key)
     return s
 
 
@@ -318,8 +512,9 @@ def card_value(ctx: Ctx, card: str):
 def study_awards(ctx: Ctx) -> Section:
     s = Section("5-awards", 5, "5. Awards and assignments",
                 "When award tokens are claimed, their share of scores, and win rate by "
-                "assignment card (4 greedy players, fair share 25%; a card whose CI excludes "
-                "it is flagged), with cover-photo completion and feature-article points.")
+                "assignment card (4 greedy players, fair share 25%), each card's distance "
+                "from fair classed against the smallest effect of interest, with cover-photo "
+                "completion and feature-article points.")
     df = ctx.sim(["greedy"], players=4)
     _, awards = ctx.details()
     s.tables["award_timing"] = awards
@@ -327,14 +522,18 @@ def study_awards(ctx: Ctx) -> Section:
     s.tables["score_components"] = share
     names = [a.name for a in ctx.config().components.assignments]
     by = B.rates(df.assign(assignment_name=df.assignment.map(dict(enumerate(names)))),
-                 "assignment_name", fair=0.25)
+                 "assignment_name", fair=0.25).drop(columns=["p_adjusted", "significant"])
     extra = pd.DataFrame([{**proportion("cover_rate", (sub.cover > 0).sum(), len(sub)),
                            **estimate("article_points", sub.article)}
                           for _, sub in df.groupby("assignment")])
     extra.index = [names[i] for i in sorted(df.assignment.unique())]
     by = by.merge(extra, left_on="assignment_name", right_index=True)
-    by["flagged"] = (by.ci_low > 0.25) | (by.ci_high < 0.25)
-    s.tables["assignments"] = by
+    claims = ctx.classes(s, "assignments", by, by.assignment_name.tolist(),
+                         [Estimate.from_ci(r.win_rate - 0.25, r.ci_low - 0.25,
+                                           r.ci_high - 0.25, int(r.n)) for r in by.itertuples()],
+                         "pp")
+    ctx.after.append(lambda: s.tables["assignments"].insert(
+        len(by.columns), "flagged", [c.cls == MEANINGFUL for c in claims]))
     s.figure("assignments",
              F.bars(percent(by), "assignment_name", "win_rate", "ci_low", "ci_high",
                     "Win rate by assignment card", ctx.note(), ref=25,
@@ -347,19 +546,53 @@ def study_awards(ctx: Ctx) -> Section:
         f"claimed in rounds {first.mean_round.min():.1f}-{first.mean_round.max():.1f} on "
         f"average, {pct(first.claimed.min() / ctx.games)}-"
         f"{pct(first.claimed.max() / ctx.games)} of games claim them.")
-    for name in dict.fromkeys((by.loc[by.win_rate.idxmax()].assignment_name,
-                               by.loc[by.win_rate.idxmin()].assignment_name,
-                               *by[by.flagged].assignment_name)):
-        ctx.label(s, f"win rate with {name} minus the fair 25%",
-                  assignment_win_rate(names.index(name)), 4)
-    flagged = by[by.flagged]
-    s.findings.append(
-        ("Unbalanced assignments: " + ", ".join(f"{r.assignment_name} wins {pct(r.win_rate)}"
-                                                f" [{pct(r.ci_low)}, {pct(r.ci_high)}]"
-                                                for r in flagged.itertuples()))
-        if len(flagged) else "No assignment's win-rate CI excludes the fair 25%.")
+    rows = list(by.itertuples())
+
+    def unbalanced() -> str:
+        far = [(r, c) for r, c in zip(rows, claims, strict=True) if c.cls == MEANINGFUL]
+        return ("Unbalanced assignments (meaningfully more than "
+                f"{ctx.smallest.rate:g} pp from the fair 25%): "
+                + ("; ".join(f"{r.assignment_name} wins {pct(r.win_rate)} [{pct(r.ci_low)}, "
+                             f"{pct(r.ci_high)}]" for r, _ in far) if far else "none")
+                + ".")
+
+    def open_ones() -> str:
+        undecided = [(r, c) for r, c in zip(rows, claims, strict=True)
+                     if c.cls not in (MEANINGFUL, NEGLIGIBLE)]
+        close = sum(c.cls == NEGLIGIBLE for c in claims)
+        text = f"{close} of {len(rows)} assignments are within ±{ctx.smallest.rate:g} pp of fair"
+        if undecided:
+            need = max(c.settle for _, c in undecided)
+            text += ("; unresolved at this n: " + ", ".join(
+                f"{r.assignment_name} {pct(r.win_rate)}" for r, _ in undecided)
+                + (f" (about {need:,.0f} games would settle them)" if np.isfinite(need)
+                   else ""))
+        return text + "."
+    s.later(unbalanced)
+    s.later(open_ones)
     s.findings.append(f"Cover photo completed in {pct((df.cover > 0).mean())} of player-games;"
                       f" feature articles average {df.article.mean():.1f} prestige.")
+    picked = (by.loc[by.win_rate.idxmax()].assignment_name,
+              by.loc[by.win_rate.idxmin()].assignment_name,
+              *[r.assignment_name for r in rows
+                if (r.ci_low > 0.25 + ctx.smallest.rate / 100)
+                or (r.ci_high < 0.25 - ctx.smallest.rate / 100)])
+    for name in dict.fromkeys(picked):
+        ctx.label(s, f"win rate with {name} minus the fair 25%",
+                  assignment_win_rate(names.index(name)), 4)
+
+    def key() -> list:
+        far = [(r, c) for r, c in zip(rows, claims, strict=True) if c.cls == MEANINGFUL]
+        if far:
+            meaning = ("the scoring charts of " + names_text([r.assignment_name for r, _ in far])
+                       + " need a change: " + "; ".join(
+                           f"{r.assignment_name}'s holders win {show(c.estimate.effect, 'pp')} "
+                           "against the fair share" for r, c in far))
+        else:
+            meaning = "no assignment is shown to need a change at this n"
+        fix = ctx.fix("assignments, 4 players")
+        return [(unbalanced(), meaning + (f"; {fix}" if fix else "") + ".")]
+    s.key_findings(key)
     return s
 
 
@@ -376,28 +609,49 @@ def assignment_win_rate(index: int):
 
 def study_raccoon(ctx: Ctx) -> Section:
     s = Section("6-raccoon", 6, "6. The raccoon",
-                "Four greedy players with and without the raccoon expansion card.")
-    base = ctx.sim(GREEDY, players=4, raccoon=True)
+                "Four greedy players with and without the raccoon expansion card, on the same "
+                "deals: the change in mean score and in game length.")
+    base = ctx.sim(GREEDY, players=4, raccoon=False)
     rows = []
-    for label, on in (("with raccoon", True), ("without raccoon", False)):
+    for label, on in (("without raccoon", False), ("with raccoon", True)):
         df = ctx.sim(["greedy"], players=4, raccoon=on)
         rows.append({"setting": label, **game_measures(ctx, df, base)})
-    t = B.flag_columns(pd.DataFrame(rows), ["p_rounds", "p_score"])
-    s.tables["raccoon"] = t
+    t = pd.DataFrame(rows)
+    score = ctx.classes(s, "raccoon", t, t.setting.tolist(),
+                        [change(r, "mean_score", ctx.games) for r in t.itertuples()], "points",
+                        suffix="_score")
+    length = ctx.classes(s, "raccoon", t, t.setting.tolist(),
+                         [change(r, "rounds", ctx.games) for r in t.itertuples()], "rounds",
+                         suffix="_rounds")
     s.figure("raccoon",
              F.bars(t, "setting", "mean_score", "mean_score_ci_low", "mean_score_ci_high",
                     "Mean score per player", ctx.note(), ylabel="mean score (prestige)",
                     xlabel=""),
              ctx.caption("Mean score per player with and without the raccoon", GREEDY, 4,
                          interval="95% Student-t CIs over games"))
-    a, b = t.iloc[0], t.iloc[1]
-    s.findings.append(f"The raccoon changes the mean score from {b.mean_score:.1f} to "
-                      f"{a.mean_score:.1f} (Welch p = {b.p_score:.3g}) and game length from "
-                      f"{b.rounds:.2f} to {a.rounds:.2f} rounds (p = {b.p_rounds:.3g}).")
+    a, b = t.iloc[1], t.iloc[0]
+
+    def effect() -> str:
+        return (f"The raccoon changes the mean score from {b.mean_score:.2f} to "
+                f"{a.mean_score:.2f} points ({said(score[1], 'points')}) and game length from "
+                f"{b.rounds:.2f} to {a.rounds:.2f} rounds ({said(length[1], 'rounds')}).")
+    s.later(effect)
     s.findings.append(f"Spooks per game: {a.spooks_per_game:.2f} with it, "
                       f"{b.spooks_per_game:.2f} without.")
     ctx.label(s, "the raccoon's change in mean score", knob_effect(
         "score", 4, {"raccoon": True}, {"raccoon": False}), 4, unit="points")
+
+    def key() -> list:
+        moved = [w for w, c in (("mean score", score[1]), ("game length", length[1]))
+                 if c.cls == MEANINGFUL]
+        small = [w for w, c in (("mean score", score[1]), ("game length", length[1]))
+                 if c.cls == NEGLIGIBLE]
+        meaning = (f"the raccoon changes {names_text(moved)} meaningfully" if moved else
+                   f"the raccoon can go in or out without a meaningful change in "
+                   f"{names_text(small)}" if small else
+                   "its effect is not settled at this n")
+        return [(effect(), meaning + ".")]
+    s.key_findings(key)
     return s
 
 
@@ -407,41 +661,73 @@ def study_raccoon(ctx: Ctx) -> Section:
 def study_sensitivity(ctx: Ctx) -> Section:
     s = Section("7-sensitivity", 7, "7. Rule sensitivity",
                 "Each knob moved alone from the rulebook value (4 greedy players; the photo "
-                "target's default is 7): game length, seat advantage (win-rate spread between "
-                "the best and worst seat) and mean score. Same seed: common random numbers.")
-    t = B.flag_columns(knob_table(ctx, SENSITIVITY, lambda df, base: game_measures(ctx, df,
-                                                                                  base),
-                                  policies=GREEDY, players=4), ["p_rounds", "p_score"])
+                "target's default is 7), on the same deals as the rulebook game (common "
+                "random numbers): game length, seat advantage (win-rate spread between the "
+                "best and worst seat) and mean score, with each one's paired change from the "
+                "rulebook game classed against the smallest effect of interest.")
+    t = knob_table(ctx, SENSITIVITY, lambda df, base: game_measures(ctx, df, base),
+                   policies=GREEDY, players=4)
     bg = per_game(ctx.sim(GREEDY, players=4))
-    s.tables["rule_sensitivity"] = t
+    keys = [f"{r.knob} = {r.value}" for r in t.itertuples()]
+    length = ctx.classes(s, "rule_sensitivity", t, keys,
+                         [change(r, "rounds", ctx.games) for r in t.itertuples()], "rounds",
+                         suffix="_rounds")
+    spread = ctx.classes(s, "rule_sensitivity", t, keys,
+                         [change(r, "seat_spread", ctx.games) for r in t.itertuples()], "pp",
+                         suffix="_seat_spread")
+    moved = [i for i, c in enumerate(length) if c is not None]
     s.figure("rule_sensitivity_length",
              F.lines(t, "value", "rounds", "rounds_ci_low", "rounds_ci_high",
                      "Game length by rule knob", ctx.note(), panels="knob",
                      ylabel="mean rounds per game", xlabel="knob value"),
              ctx.caption("Mean game length as each knob moves alone", GREEDY, 4,
                          interval="95% Student-t CIs over games"))
-    spread = t.assign(**{c: 100 * t[c] for c in ("seat_spread", "seat_spread_ci_low",
-                                                 "seat_spread_ci_high")})
+    plot = t.assign(**{c: 100 * t[c] for c in ("seat_spread", "seat_spread_ci_low",
+                                               "seat_spread_ci_high")})
     s.figure("rule_sensitivity_seats",
-             F.lines(spread, "value", "seat_spread", "seat_spread_ci_low",
+             F.lines(plot, "value", "seat_spread", "seat_spread_ci_low",
                      "seat_spread_ci_high", "Seat win-rate spread by rule knob", ctx.note(),
                      panels="knob", ylabel="best - worst seat win rate (pp)",
                      xlabel="knob value"),
              ctx.caption("Win-rate spread between the best and the worst seat, in percentage "
                          "points, as each knob moves alone", GREEDY, 4,
                          interval="95% bootstrap CIs, games resampled"))
-    moved = t[~t.default].copy()
-    moved["effect"] = (moved.rounds - bg.rounds.mean()).abs()
-    big = moved.loc[moved.effect.idxmax()]
-    s.findings.append(f"Game length reacts most to {big.knob} = {big.value}: {big.rounds:.2f} "
-                      f"rounds vs {bg.rounds.mean():.2f} (p = {big.p_rounds:.3g}).")
+    words = [f"{knob(r.knob)} = {r.value}" for r in t.itertuples()]
+    most = ctx.rank(s, "largest change in game length", [words[i] for i in moved],
+                    [Estimate(abs(length[i].estimate.effect), length[i].estimate.se, ctx.games)
+                     for i in moved])
+
+    def reacts() -> str:
+        i = moved[most.leader]
+        return (f"Game length reacts most to {most.text()}: {t.rounds[i]:.2f} rounds against "
+                f"{bg.rounds.mean():.2f} with the rulebook's values, a change of "
+                f"{said(length[i], 'rounds')}.")
+
+    def lower() -> list[int]:
+        return [i for i in moved if spread[i].cls == MEANINGFUL
+                and spread[i].estimate.effect < 0]
+
+    def seats() -> str:
+        if lower():
+            return ("The seat spread falls meaningfully with " + "; ".join(
+                f"{words[i]} ({said(spread[i], 'pp')})" for i in lower()) + ".")
+        i = min(moved, key=lambda j: spread[j].estimate.effect)
+        return (f"No knob value tried lowers the seat spread meaningfully; the largest fall, "
+                f"with {words[i]}, is {said(spread[i], 'pp')}.")
+    s.later(reacts)
+    s.later(seats)
+    big = t.iloc[moved[most.leader]]
     value = type(SENSITIVITY[big.knob][0])(big.value)
-    ctx.label(s, f"{big.knob} = {big.value}: change in game length", knob_effect(
+    ctx.label(s, f"{knob(big.knob)} = {big.value}: change in game length", knob_effect(
         "rounds", 4, {big.knob: value}), 4, unit="rounds")
-    fair = t.loc[t.seat_spread.idxmin()]
-    s.findings.append(f"The smallest seat spread is with {fair.knob} = {fair.value} "
-                      f"({100 * fair.seat_spread:.1f} pp [{100 * fair.seat_spread_ci_low:.1f}, "
-                      f"{100 * fair.seat_spread_ci_high:.1f}] between best and worst seat).")
+
+    def key() -> list:
+        seat = ("these knobs also lower the seat spread meaningfully: "
+                + names_text([words[i] for i in lower()]) if lower() else
+                "none of these knobs lowers the seat spread meaningfully; starting tokens "
+                "(section 1) are the lever for seat balance")
+        return [(reacts(), f"{knob(big.knob)} is the lever for game length; {seat}.")]
+    s.key_findings(key)
     return s
 
 
@@ -481,23 +767,45 @@ def study_tokens(ctx: Ctx) -> Section:
                     ylabel="cards drawn per turn"),
              ctx.caption("Push-your-luck: cards drawn per turn by policy", lineup, 4,
                          interval="95% delta-method CIs of the ratio draws / turns"))
-    hi = t.loc[t.draws_per_turn.idxmax()]
-    s.findings.append(f"{hi.policy} draws most ({hi.draws_per_turn:.2f} cards a turn) and "
-                      f"spooks {hi.spooks_per_game:.2f} times a game; the best win rate is "
-                      f"{t.loc[t.win_rate.idxmax()].policy}'s ({pct(t.win_rate.max())}).")
+    names = t.policy.tolist()
+
+    def est(col: str) -> list[Estimate]:
+        return [Estimate.from_ci(getattr(r, col), getattr(r, f"{col}_ci_low"),
+                                 getattr(r, f"{col}_ci_high"), ctx.games)
+                for r in t.itertuples()]
+    draws = ctx.rank(s, "draws most", names, est("draws_per_turn"))
+    wins = ctx.rank(s, "best win rate", names, est("win_rate"))
+
+    def push() -> str:
+        i = draws.leader
+        return (f"Draws most: {draws.text(lambda j: f' ({t.draws_per_turn[j]:.2f} a turn)')}; "
+                f"{names[i]} spooks {t.spooks_per_game[i]:.2f} times a game. Best win rate: "
+                f"{wins.text(lambda j: f' ({pct(t.win_rate[j])})')}.")
+    s.later(push)
     main = t.set_index("policy").loc["greedy"]
     s.findings.append(f"A greedy player earns {main.tokens_from_placing:.1f} tokens a game by "
                       f"placing cards and {main.tokens_from_experience:.1f} from experience, "
                       f"spends {main.tokens_spent_photos:.1f} on photographs and "
                       f"{main.tokens_spent_rerolls:.1f} on re-rolls.")
+
+    def key() -> list:
+        i, g = draws.leader, names.index("greedy")
+        return [(push(), f"drawing harder costs spooks: {names[i]} draws "
+                 f"{t.draws_per_turn[i]:.2f} cards a turn and spooks {t.spooks_per_game[i]:.2f} "
+                 f"times a game against greedy's {t.draws_per_turn[g]:.2f} and "
+                 f"{t.spooks_per_game[g]:.2f}, and wins {pct(t.win_rate[i])} against greedy's "
+                 f"{pct(t.win_rate[g])}.")]
+    s.key_findings(key)
     return s
 
 
 # The worst findings rebalancing looks for a fix of ("Smallest fixes found").
 FIXES = [Problem("seat spread, 4 players", ("seat_spread=2",), ("start_tokens",), (4,)),
-            Problem("assignments, 4 players", ("assignments=3",), ("assignments.chart",), (4,))]
+         Problem("assignments, 4 players", ("assignments=3",), ("assignments.chart",), (4,))]
 
 STUDIES = {
+    "luck": (lambda ctx: luck_section(ctx, 0, sorted(RULEBOOK_TARGET)),
+             2 * sum(sorted(RULEBOOK_TARGET))),
     "seats": (study_seats, 10), "policies": (study_policies, 10),
     "restricted": (study_restricted, 8), "cards": (study_cards, 1), "awards": (study_awards, 0),
     "raccoon": (study_raccoon, 1), "sensitivity": (study_sensitivity, 8),
@@ -510,10 +818,11 @@ STUDIES = {
 def build(out="reports/snapshot", games: int = 20_000, seed: int = 1, studies=None,
           threads: int | None = None, components=None, progress: bool = True,
           strong: str | None = STRONG, strong_games: int | None = None,
-          ladder_games: int | None = None) -> Path:
+          ladder_games: int | None = None, smallest=None) -> Path:
     """Run the chosen studies (default all), label their key findings under the strong
-    line-up (default: the tuned policy for each player count), render the report."""
+    line-up (default: the tuned policy for each player count), test every claim under one
+    standard against the smallest effects of interest, render the report."""
     return build_report("snapshot", "Snapshot: Wildlife Photographer - balance report",
                         STUDIES, out, games, seed, studies, threads, components, progress,
                         runs_type=Ctx, strong=strong, strong_games=strong_games,
-                        ladder_games=ladder_games)
+                        ladder_games=ladder_games, smallest=smallest, words=WORDS)

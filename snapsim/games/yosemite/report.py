@@ -1,8 +1,9 @@
-"""The Yosemite balance report: eight studies, each a section with findings, figures, tables.
+"""The Yosemite balance report: its studies, each a section with findings, figures, tables.
 
 Every number shown is computed here from seeded simulations and every finding is generated
-from those numbers. Each study can be re-run alone (`analyses/yosemite_*.py`), which rewrites
-its section and re-renders the report.
+from those numbers; every claim is tested under the report's one standard against the
+smallest effects of interest (report.studies). Each study can be re-run alone
+(`analyses/yosemite_*.py`), which rewrites its section and re-renders the report.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ...analysis import balance as B
+from ...analysis.effects import MEANINGFUL, Estimate, names_text, said, show
 from ...analysis.stats import slope_intervals
 from ...report import Section
 from ...report import figures as F
@@ -27,8 +29,9 @@ from ...report.studies import (
     knob_effect,
     knob_table,
     ladder_section,
+    luck_section,
+    paired_mean,
     pct,
-    pp,
     proportion,
     ratio,
     win_rate,
@@ -43,6 +46,33 @@ MIRROR = ["greedy"]
 KNOBS = {"tiles_dealt": (3, (5,)), "photos_removed": (10, (8, 12)), "judges": (2, (1, 3)),
          "hand_limit": (10, (8, 12)), "wilds": (True, (False,))}
 SEARCH_SHARE = 20  # the search player is slow: it plays games/20 games (at least 40)
+# Plain words for the rule knobs and table columns a designer reads (raw name in brackets).
+WORDS = {"tiles_dealt": "animal tiles dealt at set-up", "photos_removed":
+         "photo cards removed at set-up", "judges": "judge cards in play", "hand_limit":
+         "hand limit (tiles)", "wilds": "camera pairs as wilds", "start_fish": "starting fish",
+         "turns": "turns per game", "first_win_rate": "first player's win rate",
+         "uses_per_game": "uses per player-game", "score_per_use": "points per use",
+         "score_per_icon": "points per collected icon", "per_game": "tiles per player-game",
+         "mean_points": "mean points to the owner", "taken": "games it is taken",
+         "in_play": "games it is in play", "decided": "games it decides (not tied)",
+         "d_turns": "change in turns", "d_first_win_rate": "change in first player's win rate"}
+
+
+def knob(name: str) -> str:
+    """A rule knob in plain words, its name in brackets."""
+    return f"{WORDS[name]} ({name})" if name in WORDS else name
+
+
+def rate_estimates(t: pd.DataFrame, fair: float) -> list[Estimate]:
+    """Each row's win rate minus `fair` (its Wilson interval as the error)."""
+    return [Estimate.from_ci(r.win_rate - fair, r.ci_low - fair, r.ci_high - fair, int(r.n))
+            for r in t.itertuples()]
+
+
+def from_ci(t: pd.DataFrame, col: str, games: int) -> list[Estimate]:
+    """Each row's `col` with its `col_ci_low`/`col_ci_high` interval as an estimate."""
+    return [Estimate.from_ci(getattr(r, col), getattr(r, f"{col}_ci_low"),
+                             getattr(r, f"{col}_ci_high"), games) for r in t.itertuples()]
 
 
 class Ctx(Runs):
@@ -80,28 +110,47 @@ def win_rates(ctx: Ctx, t: pd.DataFrame, x: str, title: str, what: str, policies
 
 def study_first(ctx: Ctx) -> Section:
     s = Section("1-first-player", 1, "1. First-player advantage",
-                "Win rate of the player who placed a pawn first and moves first, tested against "
-                "the fair 50% (Wilson 95% CIs; ties shared), for each mirror match-up.")
+                "Win rate of the player who placed a pawn first and moves first, against the "
+                "fair 50% (Wilson 95% CIs; ties shared), for each mirror match-up, classed "
+                "against the smallest effect of interest.")
     rows = []
     for pol in ("greedy", "random"):
         df = ctx.sim((pol, pol))
         r = B.rates(df.assign(order=np.where(df["first"] == 1, "first", "second")), "order",
                     fair=0.5)
         rows.append(r.assign(policy=pol))
-    t = B.with_flags(pd.concat(rows, ignore_index=True))
-    s.tables["first_player"] = t
+    t = pd.concat(rows, ignore_index=True).drop(columns=["p_adjusted", "significant"])
+    # the second player's rate is the first's complement: one claim per match-up
+    claims = ctx.classes(s, "first_player", t, [f"{r.policy} mirror" for r in t.itertuples()],
+                         [e if r.order == "first" else None
+                          for e, r in zip(rate_estimates(t, 0.5), t.itertuples(), strict=True)],
+                         "pp")
     s.figure("first_player", *win_rates(ctx, t, "order",
                                         "Win rate by turn order", "Win rate of the first and "
                                         "the second player, per mirror match-up",
                                         "greedy in both seats; random in both seats",
                                         hue="policy", xlabel="turn order"))
-    for r in t[t.order == "first"].itertuples():
-        s.findings.append(f"{r.policy} mirror: the first player wins {pct(r.win_rate)} "
-                          f"[{pct(r.ci_low)}, {pct(r.ci_high)}] "
-                          f"({'significant' if r.significant else 'not significant'} after "
-                          "Holm correction).")
+    firsts = [(r, c) for r, c in zip(t.itertuples(), claims, strict=True) if c is not None]
+    for r, c in firsts:
+        s.later(lambda r=r, c=c: f"{r.policy} mirror: the first player wins {pct(r.win_rate)} "
+                f"[{pct(r.ci_low)}, {pct(r.ci_high)}]: {said(c, 'pp')} from the fair 50%.")
     ctx.label(s, "first player's win rate minus the fair 50%",
               owner_win_rate(lambda df: df["first"] == 1), 2)
+
+    def key() -> list:
+        r, c = firsts[0]
+        if c.cls == MEANINGFUL:
+            meaning = (f"moving first is worth {show(c.estimate.effect, 'pp')} of win rate to a "
+                       "greedy player: the second player needs compensation")
+        elif c.cls == "negligible":
+            meaning = "no first-player edge worth a change"
+        else:
+            meaning = "whether the first player's edge needs a change is not settled at this n"
+        fix = ctx.fix("first player")
+        return [(f"{r.policy} mirror: the first player wins {pct(r.win_rate)} [{pct(r.ci_low)}, "
+                 f"{pct(r.ci_high)}]: {said(c, 'pp')} from the fair 50%.",
+                 meaning + (f"; {fix}" if fix else "") + ".")]
+    s.key_findings(key)
     return s
 
 
@@ -114,6 +163,18 @@ def owner_win_rate(rows):
     return measure
 
 
+def spread_claim(ctx: Ctx, s: Section, key: str, names, estimates, unit: str):
+    """The rankings at both ends of a list and the claim on the gap between its two ends
+    (the leader minus the last, their errors in quadrature)."""
+    best = ctx.rank(s, f"{key}: most", names, estimates)
+    worst = ctx.rank(s, f"{key}: least", names, estimates, highest=False)
+    hi, lo = estimates[best.leader], estimates[worst.leader]
+    gap = ctx.claim(s, f"{key}: gap", Estimate(hi.effect - lo.effect, float(np.hypot(hi.se,
+                                                                                   lo.se)),
+                                              hi.games), unit)
+    return best, worst, gap
+
+
 # ---------------------------------------------------------------- 2 animals
 
 
@@ -121,7 +182,8 @@ def study_animals(ctx: Ctx) -> Section:
     s = Section("2-animals", 2, "2. Value of each animal's movement",
                 "How often each movement is used per player-game (greedy mirror), the photo "
                 "points taken on turns that used it (via the camera bonus) per use, and the "
-                "score each use is worth by least squares over all player-games.")
+                "score each use is worth by least squares over all player-games (the slopes "
+                "are compared as independent estimates).")
     df = ctx.sim()
     uses = [f"use_{a}" for a in ANIMAL_KEYS]
     t = pd.concat([pd.DataFrame([{
@@ -137,13 +199,28 @@ def study_animals(ctx: Ctx) -> Section:
                     ctx.note(), ylabel="points per use"),
              ctx.caption("Marginal score per use of each animal's movement (least squares over "
                          "player-games)", MIRROR, 2, interval="95% Student-t CIs of the slopes"))
-    most = t.loc[t.uses_per_game.idxmax()]
-    best = t.loc[t.score_per_use.idxmax()]
-    worst = t.loc[t.score_per_use.idxmin()]
-    s.findings.append(f"Most used: {most.animal} ({most.uses_per_game:.2f} uses a game, "
-                      f"{pct(most.share_of_moves)} of animal moves).")
-    s.findings.append(f"Worth most per use: {best.animal} ({best.score_per_use:.2f} points); "
-                      f"least: {worst.animal} ({worst.score_per_use:.2f}).")
+    names = t.animal.tolist()
+    used = ctx.rank(s, "most used", names, from_ci(t, "uses_per_game", ctx.games))
+    best, worst, gap = spread_claim(ctx, s, "points per use", names,
+                                    from_ci(t, "score_per_use", ctx.games), "points")
+
+    def most() -> str:
+        return (f"Most used: {used.text(lambda i: f' ({t.uses_per_game[i]:.2f} a game)')}; "
+                f"{names[used.leader]} makes {pct(t.share_of_moves[used.leader])} of animal "
+                "moves.")
+
+    def worth() -> str:
+        return (f"Worth most per use: {best.text(lambda i: f' ({t.score_per_use[i]:.2f})')}; "
+                f"least: {worst.text(lambda i: f' ({t.score_per_use[i]:.2f})')}; the gap "
+                f"between them is {said(gap, 'points')}.")
+    s.later(most)
+    s.later(worth)
+    s.key_findings(lambda: [(worth(), (
+        f"the movements are not equal: a use of {names[best.leader]} is worth "
+        f"{show(gap.estimate.effect, 'points', signed=False)} more than one of "
+        f"{names[worst.leader]}" if gap.cls == MEANINGFUL else
+        f"no movement is shown to be worth meaningfully more per use than another "
+        f"({gap.cls} gap)") + ".")])
     return s
 
 
@@ -153,7 +230,8 @@ def study_animals(ctx: Ctx) -> Section:
 def study_bonuses(ctx: Ctx) -> Section:
     s = Section("3-bonuses", 3, "3. Bonus icons",
                 "Tiles collected per player-game by bonus icon (greedy mirror) and the score "
-                "each collected icon is worth by least squares over all player-games.")
+                "each collected icon is worth by least squares over all player-games (the "
+                "slopes are compared as independent estimates).")
     df = ctx.sim()
     t = pd.concat([pd.DataFrame([{"icon": i.removeprefix("bonus_"), **estimate("per_game", df[i])}
                                  for i in ICONS]),
@@ -165,10 +243,21 @@ def study_bonuses(ctx: Ctx) -> Section:
                     ylabel="points per tile", xlabel="bonus icon"),
              ctx.caption("Marginal score per collected bonus icon (least squares over "
                          "player-games)", MIRROR, 2, interval="95% Student-t CIs of the slopes"))
-    order = t.sort_values("score_per_icon", ascending=False)
-    s.findings.append("Icons by value: " + ", ".join(
-        f"{r.icon} {r.score_per_icon:.2f} points ({r.per_game:.1f} a game)"
-        for r in order.itertuples()) + ".")
+    names = t.icon.tolist()
+    best, worst, gap = spread_claim(ctx, s, "points per icon", names,
+                                    from_ci(t, "score_per_icon", ctx.games), "points")
+
+    def values() -> str:
+        return ("Points per collected icon: " + ", ".join(
+            f"{r.icon} {r.score_per_icon:.2f} [{r.score_per_icon_ci_low:.2f}, "
+            f"{r.score_per_icon_ci_high:.2f}] ({r.per_game:.1f} a game)"
+            for r in t.itertuples()) + f"; worth most: {best.text()}; least: {worst.text()}.")
+    s.later(values)
+    s.key_findings(lambda: [(values(), (
+        f"the icons are not worth the same: {names[best.leader]} earns "
+        f"{show(gap.estimate.effect, 'points', signed=False)} more a tile than "
+        f"{names[worst.leader]} ({said(gap, 'points')})" if gap.cls == MEANINGFUL else
+        f"the gap between the icons is {said(gap, 'points')}") + ".")])
     return s
 
 
@@ -201,6 +290,7 @@ def study_scores(ctx: Ctx) -> Section:
     g = t.set_index("policy").loc["greedy"]
     s.findings.append("Greedy players score " + ", ".join(
         f"{pct(g[f'{p}_share'])} from {p.replace('_points', 's')}" for p in PARTS) + ".")
+    s.key_findings()  # a description: no balance claim
     return s
 
 
@@ -211,8 +301,9 @@ def study_landmarks(ctx: Ctx) -> Section:
     s = Section("5-landmarks-judges", 5, "5. Landmark and judge balance",
                 "For each landmark token: how often it is taken, what it scores its owner and "
                 "the owner's win rate; for each judge: how often it is decided (not tied) when "
-                "in play and the win rate of the player who takes it (greedy mirror; an owner "
-                "whose CI excludes 50% is flagged).")
+                "in play and the win rate of the player who takes it (greedy mirror); each "
+                "win rate's distance from the fair 50% classed against the smallest effect of "
+                "interest.")
     df = ctx.sim()
     names = ctx.components.landmarks if ctx.components else YosemiteConfig().components.landmarks
     rows = []
@@ -221,8 +312,9 @@ def study_landmarks(ctx: Ctx) -> Section:
         r = B.rates(own.assign(landmark=name), "landmark", fair=0.5).iloc[0].to_dict()
         rows.append({**r, **proportion("taken", len(own), df.game.nunique()),
                      **estimate("mean_points", own[f"landmark{i}"])})
-    lm = B.with_flags(pd.DataFrame(rows))
-    s.tables["landmarks"] = lm
+    lm = pd.DataFrame(rows).drop(columns=["p_adjusted", "significant"])
+    owners = ctx.classes(s, "landmarks", lm, lm.landmark.tolist(), rate_estimates(lm, 0.5),
+                         "pp")
     s.figure("landmarks",
              F.bars(lm, "landmark", "mean_points", "mean_points_ci_low", "mean_points_ci_high",
                     "Points a landmark token scores its owner", ctx.note(), ylabel="points"),
@@ -238,29 +330,62 @@ def study_landmarks(ctx: Ctx) -> Section:
                   "p_value": 1.0}
         rows.append({**r, "in_play": live.game.nunique() / df.game.nunique(),
                      "decided": len(taken) / max(live.game.nunique(), 1)})
-    jd = B.with_flags(pd.DataFrame(rows))
-    s.tables["judges"] = jd
+    jd = pd.DataFrame(rows).drop(columns=["p_adjusted", "significant"], errors="ignore")
+    takers = ctx.classes(s, "judges", jd, jd.judge.tolist(),
+                         [e if r.n > 0 else None for e, r in
+                          zip(rate_estimates(jd, 0.5), jd.itertuples(), strict=True)], "pp")
     s.figure("judges", *win_rates(ctx, jd, "judge",
                                   "Win rate of the player who takes each judge",
                                   "Win rate of the player who takes each judge", MIRROR))
-    top = lm.loc[lm.mean_points.idxmax()]
-    low = lm.loc[lm.mean_points.idxmin()]
-    best = int(np.argmax(lm.win_rate.to_numpy()))
-    ctx.label(s, f"win rate of {lm.landmark[best]}'s owner minus the fair 50%",
-              owner_win_rate(lambda df: df[f"landmark{best}"] >= 0), 2)
+    points = ctx.rank(s, "scores its owner most", lm.landmark.tolist(),
+                      from_ci(lm, "mean_points", ctx.games))
+    least = ctx.rank(s, "scores its owner least", lm.landmark.tolist(),
+                     from_ci(lm, "mean_points", ctx.games), highest=False)
+    for i in range(len(names)):
+        ctx.label(s, f"win rate of {lm.landmark[i]}'s owner minus the fair 50%",
+                  owner_win_rate(lambda df, i=i: df[f"landmark{i}"] >= 0), 2)
     decided = jd[jd.n > 0]
     if len(decided):
         judge = decided.loc[decided.win_rate.idxmax()].judge
         key = ANIMAL_KEYS[list(ANIMALS).index(judge)]
         ctx.label(s, f"win rate of the player who takes the {judge} judge minus the fair 50%",
-                  owner_win_rate(lambda df: df[f"judge_{key}"] == 1), 2)
-    s.findings.append(f"A landmark token is taken in {pct(lm.taken.min())} to "
-                      f"{pct(lm.taken.max())} of games; {top.landmark} scores its owner most "
-                      f"({top.mean_points:.2f} points), {low.landmark} least "
-                      f"({low.mean_points:.2f}).")
-    s.findings.append(f"Judges are decided (not tied) in {pct(jd.decided.min())} to "
-                      f"{pct(jd.decided.max())} of the games they are in; their takers win "
-                      f"{pct(jd.win_rate.min())} to {pct(jd.win_rate.max())}.")
+                  owner_win_rate(lambda df: df["judge_" + key] == 1), 2)
+
+    def owners_line() -> str:
+        below = sum(c.cls == MEANINGFUL and c.estimate.effect < 0 for c in owners)
+        above = sum(c.cls == MEANINGFUL and c.estimate.effect > 0 for c in owners)
+        return (f"A landmark's owner wins {pct(lm.win_rate.min())} to {pct(lm.win_rate.max())} "
+                f"of games against the fair 50%: {below} of {len(lm)} owners meaningfully "
+                f"less, {above} meaningfully more (" + "; ".join(
+                    f"{r.landmark} {pct(r.win_rate)} [{pct(r.ci_low)}, {pct(r.ci_high)}], "
+                    f"{c.cls}" for r, c in zip(lm.itertuples(), owners, strict=True)) + ").")
+
+    def points_line() -> str:
+        return (f"A landmark token is taken in {pct(lm.taken.min())} to {pct(lm.taken.max())} "
+                f"of games; it scores its owner most: "
+                f"{points.text(lambda i: f' ({lm.mean_points[i]:.2f} points)')}; least: "
+                f"{least.text(lambda i: f' ({lm.mean_points[i]:.2f})')}.")
+
+    def judges_line() -> str:
+        live = [(r, c) for r, c in zip(jd.itertuples(), takers, strict=True) if c is not None]
+        sure = [r.judge for r, c in live if c.cls == MEANINGFUL and c.estimate.effect > 0]
+        return (f"Judges are decided (not tied) in {pct(jd.decided.min())} to "
+                f"{pct(jd.decided.max())} of the games they are in; their takers win "
+                f"{pct(jd.win_rate.min())} to {pct(jd.win_rate.max())}, meaningfully more than "
+                f"50% for {names_text(sure) if sure else 'none'}.")
+    s.later(owners_line)
+    s.later(points_line)
+    s.later(judges_line)
+
+    def key() -> list:
+        below = [r.landmark for r, c in zip(lm.itertuples(), owners, strict=True)
+                 if c.cls == MEANINGFUL and c.estimate.effect < 0]
+        meaning = (f"the owners of {names_text(below)} win meaningfully less than half their "
+                   "games: as the landmark tokens are valued, taking one does not pay"
+                   if below else "no landmark is shown to lose or win its owner games "
+                   "meaningfully")
+        return [(owners_line(), meaning + ".")]
+    s.key_findings(key)
     return s
 
 
@@ -285,6 +410,7 @@ def study_length(ctx: Ctx) -> Section:
         s.findings.append(f"{pol} mirror: {turns.mean():.1f} turns on average (median "
                           f"{turns.median():.0f}, 90% of games within {turns.quantile(0.05):.0f}"
                           f"-{turns.quantile(0.95):.0f}).")
+    s.key_findings()  # a description: no balance claim
     return s
 
 
@@ -293,51 +419,93 @@ def study_length(ctx: Ctx) -> Section:
 
 def study_knobs(ctx: Ctx) -> Section:
     s = Section("7-setup-knobs", 7, "7. Set-up knobs",
-                "Each knob moved alone from the rulebook value (greedy mirror, same seed: "
-                "common random numbers): game length, mean score and the first player's win "
-                "rate; p-values from Welch's test on turns against the rulebook set-up.")
+                "Each knob moved alone from the rulebook value (greedy mirror, on the same "
+                "deals as the rulebook game: common random numbers): game length, mean score "
+                "and the first player's win rate, with the paired change of length and of the "
+                "first player's win rate classed against the smallest effect of interest.")
+
     def row(df, base):
         g, first = per_game(df), df[df["first"] == 1]
-        return {**estimate("turns", g.turns), **estimate("mean_score", g.mean_score),
-                **proportion("first_win_rate", first.won.sum(), len(first)),
-                "p_turns": 1.0 if df is base else
-                B.compare_runs(per_game(base), g, "turns")["p_value"]}
+        out = {**estimate("turns", g.turns), **estimate("mean_score", g.mean_score),
+               **proportion("first_win_rate", first.won.sum(), len(first))}
+        if df is base:
+            return out
+        d = paired_mean(per_game(base).turns, g.turns)
+        f = paired_mean(seat_first(base), seat_first(df))
+        return out | {"d_turns": d.effect, "d_turns_ci_low": d.ci[0], "d_turns_ci_high": d.ci[1],
+                      "d_first_win_rate": f.effect, "d_first_win_rate_ci_low": f.ci[0],
+                      "d_first_win_rate_ci_high": f.ci[1]}
 
     t = knob_table(ctx, KNOBS, row)
     bg = per_game(ctx.sim())
-    s.tables["setup_knobs"] = t
+    keys = [f"{r.knob} = {r.value}" for r in t.itertuples()]
+    words = [f"{knob(r.knob)} = {r.value}" for r in t.itertuples()]
+    moved = [i for i, r in enumerate(t.itertuples()) if not r.default]
+
+    def changes(col: str) -> list:
+        return [None if r.default else Estimate.from_ci(
+            getattr(r, col), getattr(r, f"{col}_ci_low"), getattr(r, f"{col}_ci_high"),
+            ctx.games) for r in t.itertuples()]
+    length = ctx.classes(s, "setup_knobs", t, keys, changes("d_turns"), "turns", suffix="_turns")
+    first = ctx.classes(s, "setup_knobs", t, keys, changes("d_first_win_rate"), "pp",
+                        suffix="_first")
     s.figure("setup_knobs_length",
              F.lines(t, "value", "turns", "turns_ci_low", "turns_ci_high",
                      "Game length by knob", ctx.note(), panels="knob", ylabel="turns per game",
                      xlabel="knob value"),
              ctx.caption("Mean turns per game as each knob moves alone", MIRROR, 2,
                          interval="95% Student-t CIs over games"))
-    first = t.assign(**{c: 100 * t[c] for c in ("first_win_rate", "first_win_rate_ci_low",
-                                                "first_win_rate_ci_high")})
+    plot = t.assign(**{c: 100 * t[c] for c in ("first_win_rate", "first_win_rate_ci_low",
+                                               "first_win_rate_ci_high")})
     s.figure("setup_knobs_first",
-             F.lines(first, "value", "first_win_rate", "first_win_rate_ci_low",
+             F.lines(plot, "value", "first_win_rate", "first_win_rate_ci_low",
                      "first_win_rate_ci_high", "First player's win rate by knob", ctx.note(),
                      panels="knob", ylabel="first player's win rate (%)",
                      xlabel="knob value"),
              ctx.caption("The first player's win rate as each knob moves alone", MIRROR, 2))
-    moved = t[~t.default].copy()
-    moved["effect"] = (moved.turns - bg.turns.mean()).abs()
-    big = moved.loc[moved.effect.idxmax()]
-    s.findings.append(f"Game length reacts most to {big.knob} = {big.value}: {big.turns:.1f} "
-                      f"turns vs {bg.turns.mean():.1f} (p = {big.p_turns:.3g}).")
+    most = ctx.rank(s, "largest change in game length", [words[i] for i in moved],
+                    [Estimate(abs(length[i].estimate.effect), length[i].estimate.se, ctx.games)
+                     for i in moved])
+
+    def reacts() -> str:
+        i = moved[most.leader]
+        return (f"Game length reacts most to {most.text()}: {t.turns[i]:.1f} turns against "
+                f"{bg.turns.mean():.1f} with the rulebook's set-up, a change of "
+                f"{said(length[i], 'turns')}.")
+
+    dealt = t.index[(t.knob == "tiles_dealt") & ~t.default][0]
+
+    def five() -> str:
+        r = t.loc[dealt]
+        return (f"Dealing 5 tiles instead of 3: mean score {r.mean_score:.1f} against "
+                f"{t[t.default].mean_score.iloc[0]:.1f}; the first player wins "
+                f"{pct(r.first_win_rate)} [{pct(r.first_win_rate_ci_low)}, "
+                f"{pct(r.first_win_rate_ci_high)}], a change of {said(first[dealt], 'pp')} "
+                "against the rulebook's 3.")
+
+    def edge() -> str:
+        fairer = [words[i] for i in moved if first[i].cls == MEANINGFUL
+                  and first[i].estimate.effect < 0]
+        return ("The first player's edge falls meaningfully with " + names_text(fairer)
+                if fairer else "No set-up knob tried lowers the first player's edge "
+                "meaningfully") + "."
+    s.later(reacts)
+    s.later(five)
+    s.later(edge)
+    big = t.iloc[moved[most.leader]]
     value = next(v for v in KNOBS[big.knob][1] if str(v) == big.value)
-    ctx.label(s, f"{big.knob} = {big.value}: change in turns per game",
+    ctx.label(s, f"{knob(big.knob)} = {big.value}: change in turns per game",
               knob_effect("turns", 2, {big.knob: value}), 2, unit="turns")
-    ctx.label(s, "tiles_dealt = 5: change in the first player's win rate",
+    ctx.label(s, f"{knob('tiles_dealt')} = 5: change in the first player's win rate",
               knob_effect("won", 2, {"tiles_dealt": 5}, rows=lambda df: df["first"] == 1), 2)
-    dealt = t[(t.knob == "tiles_dealt") & ~t.default].iloc[0]
-    s.findings.append(f"Dealing 5 tiles instead of 3: mean score {dealt.mean_score:.1f} vs "
-                      f"{t[t.default].mean_score.iloc[0]:.1f}, first player wins "
-                      f"{pct(dealt.first_win_rate)} [{pct(dealt.first_win_rate_ci_low)}, "
-                      f"{pct(dealt.first_win_rate_ci_high)}], "
-                      f"{pp(dealt.first_win_rate - t[t.default].first_win_rate.iloc[0])} "
-                      "against the rulebook's 3.")
+    s.key_findings(lambda: [(reacts(), f"{knob(big.knob)} is the lever for game length; "
+                             + edge()[0].lower() + edge()[1:])])
     return s
+
+
+def seat_first(df: pd.DataFrame) -> np.ndarray:
+    """Per game, whether the first player won (a shared win counts its share)."""
+    return df[df["first"] == 1].sort_values("game").won.to_numpy(float)
 
 
 # ---------------------------------------------------------------- 8 policies
@@ -348,24 +516,32 @@ def study_policies(ctx: Ctx) -> Section:
     s = Section("8-policies", 8, "8. Policy strength",
                 f"Head-to-head win rates, seats rotated: greedy and random over {ctx.games:,} "
                 "games; the search (Monte Carlo) player, on the bundled tuned-2p policy, "
-                f"against greedy and against tuned-2p alone over {n_search:,} games each.")
+                f"against greedy and against tuned-2p alone over {n_search:,} games each; "
+                "each win rate's distance from an even 50% classed against the smallest "
+                "effect of interest.")
     runs, first = [], 0
     for a, b, n in (("greedy", "random", ctx.games), ("search", "greedy", n_search),
                     ("search", "tuned-2p", n_search)):
         df = ctx.sim((a, b), games=n)
         runs.append(df.assign(game=df.game + first, policy=df.policy.astype(str)))
         first += n  # each run's games numbered after the last's, whichever is longer
-    t = B.matchup_table(pd.concat(runs, ignore_index=True))
-    s.tables["matchups"] = t
+    t = B.matchup_table(pd.concat(runs, ignore_index=True)).drop(columns=["p_adjusted",
+                                                                          "significant"])
+    claims = ctx.classes(s, "matchups", t, [f"{r.policy} vs {r.opponent}" for r in t.itertuples()],
+                         [e if r.win_rate >= 0.5 else None for e, r in
+                          zip(rate_estimates(t, 0.5), t.itertuples(), strict=True)], "pp")
     png, caption = win_rates(ctx, t, "policy", "Win rate against each opponent",
                              "Win rate of each policy against each opponent",
                              "greedy v random, search v greedy, search v tuned-2p (seats "
                              "rotated)", hue="opponent")
     s.figure("matchups", png, caption.replace(f"n = {ctx.games:,} games",
                                               f"n = {ctx.games:,} games (search: {n_search:,})"))
-    for r in t[t.win_rate > 0.5].itertuples():
-        s.findings.append(f"{r.policy} beats {r.opponent} in {pct(r.win_rate)} "
-                          f"[{pct(r.ci_low)}, {pct(r.ci_high)}] of {r.n:,} games.")
+    for r, c in zip(t.itertuples(), claims, strict=True):
+        if c is not None:
+            s.later(lambda r=r, c=c: f"{r.policy} beats {r.opponent} in {pct(r.win_rate)} "
+                    f"[{pct(r.ci_low)}, {pct(r.ci_high)}] of {r.n:,} games: {said(c, 'pp')} "
+                    "from an even 50%.")
+    s.key_findings()  # the ladder and the luck section say how strong each policy is
     return s
 
 
@@ -373,6 +549,7 @@ def study_policies(ctx: Ctx) -> Section:
 FIXES = [Problem("first player", ("first_player=2",), ("start_fish",), (2,))]
 
 STUDIES = {
+    "luck": (lambda ctx: luck_section(ctx, 0, [2]), 4),
     "first": (study_first, 2), "animals": (study_animals, 0), "bonuses": (study_bonuses, 0),
     "scores": (study_scores, 0), "landmarks": (study_landmarks, 0), "length": (study_length, 0),
     "knobs": (study_knobs, 8), "policies": (study_policies, 3),
@@ -384,9 +561,11 @@ STUDIES = {
 def build(out="reports/yosemite", games: int = 5_000, seed: int = 1, studies=None,
           threads: int | None = None, components=None, progress: bool = True,
           strong: str | None = STRONG, strong_games: int | None = None,
-          ladder_games: int | None = None) -> Path:
+          ladder_games: int | None = None, smallest=None) -> Path:
     """Run the chosen studies (default all), label their key findings under the strong
-    line-up (default: the bundled tuned policy), render the report."""
+    line-up (default: the bundled tuned policy), test every claim under one standard against
+    the smallest effects of interest, render the report."""
     return build_report("yosemite", "Yosemite - balance report", STUDIES, out, games, seed,
                         studies, threads, components, progress, runs_type=Ctx, strong=strong,
-                        strong_games=strong_games, ladder_games=ladder_games)
+                        strong_games=strong_games, ladder_games=ladder_games,
+                        smallest=smallest, words=WORDS)
