@@ -13,8 +13,9 @@ holds the repository's examples/ and analyses/):
   (```text output, an untitled ```toml format) is shown, not run.
 - Sizes shrink, nothing else changes: every number of games above SMALL becomes SMALL
   (`--games N`, any `--...-games N`, `games=N` in Python, `games = N` in a titled file), and
-  a command that plays games without saying how many gets `--games SMALL`. rebalance's
-  `--budget MINUTES` becomes `--games SMALL` with at most EVALUATIONS candidates.
+  a command that plays games without saying how many gets `--games SMALL`; rebalance's
+  `--budget MINUTES` becomes `--games SMALL`, and a `rebalance(...)` call in Python that
+  gives neither games nor budget gets `games=SMALL`.
 - Stand-ins for what a test cannot do, each checked instead of skipped: `pip install` names
   only extras pyproject.toml declares; `python -m pytest` and `mkdocs build` are the
   commands CI runs (.ci/run; the site build is tests/test_docs.py's); a server for other
@@ -46,7 +47,6 @@ from snapsim.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 SMALL = 20  # games: enough for every command's minimum, few enough to run every page
-EVALUATIONS = 3  # rebalance candidates
 SHELL = {"bash", "sh", "shell", "console"}
 PLAYS = {"simulate", "compare", "ladder", "report", "tune", "rebalance"}  # take --games
 FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=indent)```",
@@ -104,10 +104,19 @@ def _split_and(words: list[str]) -> list[list[str]]:
 
 
 def shrink_text(text: str) -> str:
-    """Games counts in a Python block or a titled file, at most SMALL."""
+    """Games counts in a Python block or a titled file, at most SMALL; a rebalance call that
+    does not say its size gets SMALL games."""
     def small(m):
         n = int(m.group(2).replace("_", ""))
         return f"{m.group(1)}{min(n, SMALL)}"
+
+    def sized(m):
+        call = text[m.end():text.find(")", m.end())]
+        if "games=" in call or "budget=" in call:
+            return m.group(0)
+        return f"{m.group(0)}, games={SMALL}"
+
+    text = re.sub(r"\brebalance\(\s*(\"[^\"]*\"|'[^']*')", sized, text)
     return re.sub(r"(\bgames\s*=\s*)([\d_]+)", small, text)
 
 
@@ -122,7 +131,7 @@ def shrink_args(words: list[str]) -> list[str]:
             i += 2
             continue
         if w == "--budget" and i + 1 < len(words):
-            out += ["--games", str(SMALL), "--evaluations", str(EVALUATIONS)]
+            out += ["--games", str(SMALL)]
             i += 2
             continue
         out.append(re.sub(r"tcp://SCHEDULER:\d+", "local:1", w))
@@ -241,6 +250,10 @@ def test_the_rules_shrink_sizes_and_nothing_else():
     assert shrink_args(["simulate", "x", "--games", "5"])[-1] == "5"
     assert shrink_text("games=100_000, seed=7") == f"games={SMALL}, seed=7"
     assert shrink_text("games = 20000\nseed = 1") == f"games = {SMALL}\nseed = 1"
+    assert shrink_text('r = snapsim.rebalance("snapshot", players=4)') == \
+        f'r = snapsim.rebalance("snapshot", games={SMALL}, players=4)'
+    assert shrink_args(["rebalance", "yosemite", "--budget", "30"]) == \
+        ["rebalance", "yosemite", "--games", str(SMALL)]
     assert commands("a b \\\n  c  # note\n# only a comment\nd && e") == ["a b c", "d", "e"]
 
 
