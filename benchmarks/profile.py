@@ -31,7 +31,7 @@ CHILD = textwrap.dedent("""
     from snapsim.errors import InputError
     numba.set_num_threads(1)
     game, players, policy = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    run = lambda n: snapsim.simulate(game, players=players, policies=[policy], games=n,
+    run = lambda n: snapsim.simulate(game, players=players, policies=policy.split(","), games=n,
                                      seed=1, threads=1)
     try:
         run(4)  # compile or load the kernels

@@ -31,6 +31,9 @@ WORKLOADS = {
     "snapshot 4p cautious": ("games", "sim('snapshot', 4, 'cautious')"),
     "snapshot 4p aggressive": ("games", "sim('snapshot', 4, 'aggressive')"),
     "snapshot 4p collector": ("games", "sim('snapshot', 4, 'collector')"),
+    # the tuned kinds (strong play's and rebalancing's line-ups), bundled since 0.1.0
+    "snapshot 4p tuned-4p": ("games", "sim('snapshot', 4, 'tuned-4p')"),
+    "snapshot 2p tuned-2p": ("games", "sim('snapshot', 2, 'tuned-2p')"),
     "yosemite greedy": ("games", "sim('yosemite', 2, 'greedy')"),
     "shutterbug 4p greedy": ("games", "sim('shutterbug', 4, 'greedy')"),
     "yosemite rollout vs greedy": ("games", "sim('yosemite', 2, 'rollout,greedy', 20)"),

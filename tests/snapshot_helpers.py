@@ -172,6 +172,7 @@ def arrange(g: SnapshotGame, table=(), deck=(), discard=(), reserves=None, portf
     st[E.PHASE] = E.PH_RESEARCH
     st[E.PLACED_TURN] = 0
     st[E.PHOTOS_TURN] = 0
+    E.index_cards(st, comp)
     P.clear_memory(g._memory)  # no plan for the arranged turn yet
     st[E.DICE_LEFT] = cfg[E.C_DICE]
     st[E.END_TRIGGERED] = 0
@@ -268,6 +269,14 @@ def check_invariants(g: SnapshotGame) -> None:
     assert deck == sorted(np.flatnonzero(locs == E.L_DECK).tolist()), "deck list != LOC"
     counts = np.bincount(locs, minlength=E.L_BOX + 1)
     assert counts[:E.L_BOX].sum() == n_in_game
+    ons = np.asarray(st[E.ON_HAB:E.ON_HAB + E.N_CARDS])
+    for where in range(E.N_LOC):  # the card sets the rules keep agree with LOC and ON_HAB
+        assert int(st[E.AT + where]) == sum(1 << int(c) for c in np.flatnonzero(locs == where))
+    for h in range(E.N_HAB):
+        on = np.flatnonzero((locs == E.L_TABLE) & (ons == h))
+        assert int(st[E.HAB_CARDS + h]) == sum(1 << int(c) for c in on)
+        tops = [int(E.card_difficulty(st, g._comp, c)) for c in on]
+        assert int(st[E.HAB_TOP + h]) == max(tops, default=0)
     drawn = np.flatnonzero(locs == E.L_DRAWN).tolist()
     assert len(drawn) <= 1
     if drawn:

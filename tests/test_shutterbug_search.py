@@ -145,11 +145,17 @@ def test_own_weights_on_the_tuned_base_are_refused_in_one_line():
 
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="counts compiled code")
 def test_a_searched_game_allocates_only_what_a_greedy_game_does():
-    # the search's work space is laid out once per game with the policies' scratch: a game
-    # of searching seats allocates what a greedy one does (its set-up), not per playout
+    # the search's work space is laid out once with the policies' scratch, and the game in
+    # the caller's state: a game of searching seats allocates what a greedy one does (only
+    # what passing the call's arguments takes), not per decision or playout
     counts = allocations("shutterbug", 4, ["greedy", "search:rollouts=3:z=0"],
-                         "api.play_game(cfg, comp, kinds, params, rngs(g), np.arange(4), "
-                         "api.uses_search(kinds))", per_policy="P.on_base(kinds, params, 4)")
+                         "api.play_game(st, work, fss, jss, rs, buf, cfg, comp, kinds, params, "
+                         "rngs(g), np.arange(4), api.uses_search(kinds))",
+                         per_policy="P.on_base(kinds, params, 4); "
+                                    "st = np.empty(api.E.STATE_SIZE, np.int64); "
+                                    "work = np.empty(api.E.work_size(comp), np.int64); "
+                                    "fss, jss, rs = P.seat_scratches(cfg, comp, 4, True); "
+                                    "buf = np.empty(api.E.MAX_LEGAL, np.int64)")
     assert counts["search:rollouts=3:z=0"] == counts["greedy"] < 20 * 3
 
 

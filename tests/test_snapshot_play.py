@@ -319,9 +319,10 @@ def test_batch_equals_step_api_for_every_kind_and_player_count(kind, players):
         assert rows.won.tolist() == sheet.won.tolist()
         rng = game_rngs(np.uint64(key0), np.uint64(key1), i)
         seats = seat_policies(players, len(pols), i, True)
-        batch_state = play_game(cfg, comp, ptab, kinds, params, rng, seats,
-                                np.empty(E.MAX_LEGAL, np.int64), P.new_memory(),
-                                uses_search(kinds), uses_exact(kinds))
+        batch_state = np.empty(E.STATE_SIZE, np.int64)
+        play_game(batch_state, np.empty(E.work_cards(comp), np.int64), cfg, comp, ptab, kinds,
+                  params, rng, seats, np.empty(E.MAX_LEGAL, np.int64), P.new_memory(),
+                  uses_search(kinds), uses_exact(kinds))
         assert np.array_equal(batch_state, g.state), f"game {i}: final states differ"
 
 
@@ -512,18 +513,20 @@ def test_engine_dice_match_exact_odds(habitat, animal, difficulty, dice, tokens)
 
 
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="counts compiled code")
-def test_a_game_allocates_only_its_set_up_whatever_the_policies():
-    # the policies work in their memory and the engine in the state: a game of any heuristic
-    # kind, or of searching seats (without the advisor's candidates, whose exhaustive search
-    # lays out its work space per decision), allocates what a random game does, the game's
-    # state and the call's arguments, never per decision or playout
+def test_a_game_allocates_nothing_whatever_the_policies():
+    # the policies work in their memory and the engine in the caller's state: a game of any
+    # heuristic kind, or of searching seats (without the advisor's candidates, whose
+    # exhaustive search lays out its work space per decision), allocates what a random game
+    # does, only what passing the call's arguments takes, never per decision or playout
     counts = allocations(
         "snapshot", 4, ["random", "greedy", "cautious", "aggressive", "collector",
                         "search:rollouts=2:candidates=0"],
-        "api.play_game(cfg, comp, ptab, kinds, params, rngs(g), np.arange(4), buf, mem, "
-        "api.uses_search(kinds), api.uses_exact(kinds))",
+        "api.play_game(st, cards, cfg, comp, ptab, kinds, params, rngs(g), np.arange(4), buf, "
+        "mem, api.uses_search(kinds), api.uses_exact(kinds))",
         per_policy="ptab = api.photo_table(); "
-                   "buf, mem = np.empty(api.E.MAX_LEGAL, np.int64), P.new_memory()")
+                   "buf, mem = np.empty(api.E.MAX_LEGAL, np.int64), P.new_memory(); "
+                   "st = np.empty(api.E.STATE_SIZE, np.int64); "
+                   "cards = np.empty(api.E.work_cards(comp), np.int64)")
     assert len(set(counts.values())) == 1 and counts["greedy"] < 20 * 3, counts
 
 
@@ -535,8 +538,10 @@ def test_the_advisors_search_allocates_per_decision_not_per_allocation_it_evalua
     # where an allocation per evaluation made about 350,000
     counts = allocations(
         "snapshot", 4, ["exact", "search:rollouts=2:candidates=2"],
-        "api.play_game(cfg, comp, ptab, kinds, params, rngs(g), np.arange(4), buf, mem, "
-        "api.uses_search(kinds), api.uses_exact(kinds))",
+        "api.play_game(st, cards, cfg, comp, ptab, kinds, params, rngs(g), np.arange(4), buf, "
+        "mem, api.uses_search(kinds), api.uses_exact(kinds))",
         per_policy="ptab = api.photo_table(); "
-                   "buf, mem = np.empty(api.E.MAX_LEGAL, np.int64), P.new_memory()")
+                   "buf, mem = np.empty(api.E.MAX_LEGAL, np.int64), P.new_memory(); "
+                   "st = np.empty(api.E.STATE_SIZE, np.int64); "
+                   "cards = np.empty(api.E.work_cards(comp), np.int64)")
     assert max(counts.values()) < 2_000 * 3, counts

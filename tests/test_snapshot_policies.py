@@ -43,8 +43,10 @@ from snapsim.games.snapshot import engine as E
 from snapsim.games.snapshot import policies as P
 from snapsim.games.snapshot.api import make_policy, uses_exact, uses_search
 from snapsim.games.snapshot.config import photo_table
+from snapsim.games.snapshot.preparation import item_worths as item_worths_kernel
 from snapsim.games.snapshot.search import recount_assignment
 from snapsim.games.snapshot.tuning import tuned_policies
+from snapsim.odds import photo_success
 from snapsim.sim.kernel import seating
 
 FULL = SnapshotConfig()
@@ -116,6 +118,7 @@ def setup(g):
     st[E.N_DECK] = n - 1
     st[E.LOC + E.RACCOON] = E.L_DRAWN
     st[E.DRAWN] = E.RACCOON
+    E.index_cards(st, g._comp)
     st[E.PHASE] = E.PH_SETUP
     return g
 
@@ -216,21 +219,28 @@ def test_token_bundle_is_the_best_gain_per_token_within_the_tokens_left():
     assert P.best_bundle(ptab, 1.0, 2, 0, 10, 0.0, 0.1, 8)[1] == 0
 
 
-def test_reserved_step_leaves_the_plan_the_dice_would_make():
-    """Greedy places both reserved cards in one go (`policies.prepare`); the last placement
-    ends the step, and the plan it leaves is the one the dice step would make afresh."""
+def test_reserved_step_places_what_the_turns_plan_gives_dice_and_keeps_that_plan():
+    """Greedy plans its turn at the reserved-cards step: it places (`preparation.prepare`, in
+    one go) the reserved cards the plan gives dice, and that plan is the one the dice step
+    follows: as good as the best plan the dice step could make afresh for that table."""
     g = prep_reserved(_game("greedy"))
     st, rng = g.state.copy(), g._rng.copy()
     buf = np.empty(E.MAX_LEGAL, np.int64)
-    n = E.legal_actions(st, g._cfg, g._comp, buf)
     mem = P.new_memory()
-    P.prepare(st, g._cfg, g._comp, g._ptab, rng, P.GREEDY, g._params[0], buf, n, mem)
-    assert st[E.PHASE] == E.PH_PREP_DICE and st[E.N_RESERVED] == 0
-    assert mem[P.M_TURN] == P.turns_played(st)
-    fresh = P.new_memory()
-    P.make_plan(st, g._cfg, g._comp, g._ptab, g._params[0], None, fresh)
-    plan = slice(P.M_HAB, P.M_TOK + E.N_CARDS)
-    assert (mem[plan] == fresh[plan]).all() and mem[P.M_HAB:P.M_DICE].sum() > 0
+    reserved = [c for c in range(E.N_CARDS) if st[E.LOC + c] == E.L_RESERVE and
+                st[E.OWNER + c] == 0]
+    joint = P.plan(st, g._cfg, g._comp, g._ptab, g._params[0], P.new_memory(), True, False)
+    P.prepare(st, g._cfg, g._comp, g._ptab, rng, g._params[0], buf, mem)
+    assert st[E.PHASE] == E.PH_PREP_DICE and mem[P.M_TURN] == P.turns_played(st)
+    placed = [c for c in reserved if st[E.LOC + c] == E.L_TABLE]
+    assert placed and all(mem[P.M_DICE + c] > 0 for c in placed)
+    assert all(mem[P.M_DICE + c] == 0 for c in reserved if c not in placed)
+    assert mem[P.M_TABLE] == st[E.AT + E.L_TABLE]  # the table it was made for: kept
+    kept = mem[P.M_HAB:P.M_TOK + E.N_CARDS].copy()
+    P.make_plan(st, g._cfg, g._comp, g._ptab, g._params[0], None, mem)
+    assert np.array_equal(mem[P.M_HAB:P.M_TOK + E.N_CARDS], kept)
+    fresh = P.plan_value(st, g._cfg, g._comp, g._ptab, g._params[0], P.new_memory(), False)
+    assert joint == pytest.approx(fresh, abs=1e-9)
 
 
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="counts compiled code")
@@ -311,50 +321,28 @@ def test_next_risk_of_an_arranged_table_is_the_exact_fraction():
     assert P.next_risk(g.state, g._comp) == pytest.approx(2 / 4, abs=0)
 
 
-def worths(mem, c, v, d, dice, tcap, lam):
-    """`card_worths` through the policy memory `mem`: the worths of a = 1 .. dice - 1."""
+def item_worths(v, d, dice, tcap, lam):
+    """`preparation.item_worths` of one item (value v, difficulty d): a = 0 .. dice - 1."""
+    mem = P.new_memory()
     work = mem[P.W_FLOATS:].view(np.float64)
-    P.card_worths(photo_table(), work, mem, np.int64(c), v, np.int64(d), np.int64(dice),
-                  np.int64(tcap), lam)
-    return work[P.F_WORTH + 1:P.F_WORTH + dice].copy()
+    mem[P.W_DIFF] = d
+    work[P.F_VAL] = v
+    item_worths_kernel(photo_table(), mem, work, np.int64(0), np.int64(dice), np.int64(tcap),
+                       lam)
+    return work[P.F_WORTH:P.F_WORTH + dice].copy()
 
 
 @pytest.mark.kernel
-@settings(max_examples=80, deadline=None)
-@given(card=hs.tuples(hs.sampled_from([0.0, 0.7, 3.0, 6.5, -1.0]), hs.integers(1, 12),
-                      hs.sampled_from([0.0, 0.4, 2.5, -0.3])),
-       caps=hs.lists(hs.integers(0, 20), min_size=1, max_size=8), dice=hs.integers(1, 6),
-       other=hs.integers(0, 7))
-def test_kept_worths_are_the_worths_worked_out_afresh(card, caps, dice, other):
-    # one card asked again with other token caps (and, once, another card's question in
-    # between), through one memory, against a new memory for every question
-    v, d, lam = card
-    mem = P.new_memory()
-    for i, tcap in enumerate(caps):
-        if i == other:
-            worths(mem, 5, v + 1.0, d, dice, tcap, lam)
-        got = worths(mem, 3, v, d, dice, tcap, lam)
-        assert np.array_equal(got, worths(P.new_memory(), 3, v, d, dice, tcap, lam))
-
-
-@pytest.mark.kernel
-def test_kept_worths_are_reused_only_for_the_caps_they_hold_for():
-    # difficulty 5 with 1-3 dice: every token search stops by 4 tokens (the photograph is
-    # certain), so worths worked out with 20 tokens hold for any cap from 4 on
-    c, v, d, dice, lam = 3, 4.0, 5, 4, 0.3
-    mem = P.new_memory()
-    true = worths(mem, c, v, d, dice, 20, lam)
-    floats = mem[P.W_FLOATS:].view(np.float64)
-    at = P.F_KEPT + c * (P._D + 2)  # the kept worths, marked so that a reuse shows
-    floats[at + 1:at + dice] = -7.0
-    assert (worths(mem, c, v, d, dice, 9, lam) == -7.0).all()  # reused
-    assert np.array_equal(worths(mem, c, v, d, dice, 3, lam), true_for(3, c, v, d, dice, lam))
-    floats[at + 1:at + dice] = -7.0
-    assert np.array_equal(worths(mem, c, v, d, dice, 20, lam), true)  # 3 held only for 3
-    for other in ((c, v + 1.0, d, dice, 20, lam), (c, v, d + 1, dice, 20, lam),
-                  (c, v, d, dice, 20, lam + 0.1), (c, v, d, dice - 1, 20, lam)):
-        assert np.array_equal(worths(mem, *other), worths(P.new_memory(), *other))
-
-
-def true_for(tcap, c, v, d, dice, lam):
-    return worths(P.new_memory(), c, v, d, dice, tcap, lam)
+@settings(max_examples=120, deadline=None)
+@given(v=hs.sampled_from([0.0, 0.7, 3.0, 6.5, -1.0, 12.25]), d=hs.integers(1, 12),
+       lam=hs.sampled_from([0.0, 0.4, 2.5, -0.3]), dice=hs.integers(1, 6),
+       tcap=hs.integers(0, 20))
+def test_an_items_worth_is_its_value_at_the_best_number_of_tokens(v, d, lam, dice, tcap):
+    # a dice: the best over every token count up to the cap of P(photograph) x (value -
+    # tokens x token_value), and nothing below 0 (no dice: 0); the search stops early, which
+    # must never miss the best count
+    got = item_worths(v, d, dice, tcap, lam)
+    assert got[0] == 0.0
+    for a in range(1, dice):
+        want = max(0.0, *(photo_success(a, t, d) * (v - lam * t) for t in range(tcap + 1)))
+        assert got[a] == pytest.approx(want, abs=1e-12), (a, got, want)

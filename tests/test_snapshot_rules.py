@@ -136,6 +136,7 @@ def _setup_with_raccoon(table):
     g.state[E.DRAWN] = E.RACCOON
     g.state[E.PHASE] = E.PH_SETUP
     g.state[E.N_DECK] -= 1
+    E.index_cards(g.state, g._comp)
     deck = [c for c in g.state[E.DECK:E.DECK + g.state[E.N_DECK] + 1] if c != E.RACCOON]
     g.state[E.DECK:E.DECK + len(deck)] = deck
     return g
@@ -1064,6 +1065,7 @@ def _photo(g, p, name):
     c = cid(g, name)
     g.state[E.LOC + c] = E.L_PORTFOLIO
     g.state[E.OWNER + c] = p
+    E.index_cards(g.state, g._comp)
     E.add_photo(g.state, g._cfg, g._comp, p, c)
 
 

@@ -1,6 +1,7 @@
 """Snapshot's `search` policy kind: legal, deterministic, blind to hidden information, side
 effect free, and its base heuristic wherever it does not search."""
 
+import itertools
 import json
 import os
 import subprocess
@@ -32,17 +33,24 @@ from snapsim.games.snapshot.search import (
     decision_key,
     determinize,
     pick,
-    plan_row,
     rollout,
     sample,
     totals_of,
 )
 
-TINY = "search:rollouts=3:candidates=2:margin=0"
+TINY = "search:rollouts=3:candidates=2:margin=0:lead=0"  # a rollout's value: its win share
 
 
 def _par(spec):
     return np.array(make_policy(spec).params, np.float64)
+
+
+def plan_row(mem, i):
+    """Candidate plan i of the work space (search.plan_row): habitat dice, card dice, card
+    tokens."""
+    at = P.S_PLANS + i * P.PLAN_ROW
+    return (mem[at:at + E.N_HAB], mem[at + E.N_HAB:at + E.N_HAB + E.N_CARDS],
+            mem[at + E.N_HAB + E.N_CARDS:at + P.PLAN_ROW])
 
 
 def plans_of(g, par, top, mem):
@@ -51,27 +59,34 @@ def plans_of(g, par, top, mem):
     return [tuple(r.copy() for r in plan_row(mem, i)) for i in range(m)]
 
 
+def totals(mem, count):
+    """The search's totals in its work space (floats)."""
+    return mem[P.S_TOTALS:P.S_TOTALS + count].view(np.float64).copy()
+
+
 def plan_totals(g, par, mem, count):
-    return totals_of(g.state, g._cfg, g._comp, g._ptab, par, mem, count, True).copy()
+    totals_of(g.state, g._cfg, g._comp, g._ptab, par, mem, count, True)
+    return totals(mem, count)
 
 
 def move_totals(g, par, moves):
     """Rollout totals of `moves` at g's position, laid out in a fresh work space."""
     mem = P.new_memory()
     mem[P.S_MOVES:P.S_MOVES + len(moves)] = moves
-    return totals_of(g.state, g._cfg, g._comp, g._ptab, par, mem, len(moves), False).copy()
+    totals_of(g.state, g._cfg, g._comp, g._ptab, par, mem, len(moves), False)
+    return totals(mem, len(moves))
 
 
 def test_search_is_a_policy_kind_with_its_budget_as_parameters():
-    pol = make_policy("search:rollouts=5:candidates=0:margin=0.25")
+    pol = make_policy("search:rollouts=5:candidates=0:margin=0.25:lead=0.1")
     assert P.KIND_NAMES[pol.kind] == "search" and P.KIND_NAMES.index("exact") == 5
     assert pol.params[P.P_ROLLOUTS] == 5 and pol.params[P.P_CANDIDATES] == 0
-    assert pol.params[P.P_MARGIN] == 0.25
+    assert pol.params[P.P_MARGIN] == 0.25 and pol.params[P.P_LEAD] == 0.1
     # its base weights: the bundled tuned-2p policy's unless given
     assert pol.params[:P.N_PARAMS] == make_policy("tuned-2p").params[:P.N_PARAMS]
     assert make_policy("search:max_risk=0.3").params[P.P_MAX_RISK] == 0.3
     for bad in ("search:rollouts=0", "search:candidates=17", "search:margin=2",
-                "search:rollouts=2.5"):
+                "search:rollouts=2.5", "search:lead=0.6"):
         with pytest.raises(InputError, match="search"):
             make_policy(bad)
 
@@ -79,10 +94,11 @@ def test_search_is_a_policy_kind_with_its_budget_as_parameters():
 @pytest.mark.kernel
 def test_pick_needs_the_margin_to_leave_the_base_move():
     """Totals over 4 rollouts, margin 0.25 a rollout: a move must beat the base by 1.0."""
-    assert pick(np.array([2.0, 2.5, 2.9]), 1.0) == 0
-    assert pick(np.array([2.0, 2.5, 3.0]), 1.0) == 2
-    assert pick(np.array([2.0, 3.5, 3.5]), 1.0) == 1  # ties go to the earlier move
-    assert pick(np.array([2.0]), 0.0) == 0
+    assert pick(np.array([2.0, 2.5, 2.9]), 3, 1.0) == 0
+    assert pick(np.array([2.0, 2.5, 3.0]), 3, 1.0) == 2
+    assert pick(np.array([2.0, 3.5, 3.5]), 3, 1.0) == 1  # ties go to the earlier move
+    assert pick(np.array([2.0]), 1, 0.0) == 0
+    assert pick(np.array([2.0, -np.inf, 3.0]), 3, 1.0) == 2  # -inf: dropped
 
 
 def _weights(policy):
@@ -108,7 +124,7 @@ def test_base_plan_comes_first_and_every_candidate_is_new():
     par = _par("search:candidates=4")
     plans = plans_of(g, par, 4, P.new_memory())
     mem = P.new_memory()
-    P.plan_value(st, cfg, comp, ptab, par, -1, -1, mem, True)
+    P.plan_value(st, cfg, comp, ptab, par, mem, True)
     assert np.array_equal(plans[0][0], mem[P.M_HAB:P.M_HAB + E.N_HAB])
     assert np.array_equal(plans[0][1], mem[P.M_DICE:P.M_DICE + E.N_CARDS])
     assert np.array_equal(plans[0][2], mem[P.M_TOK:P.M_TOK + E.N_CARDS])
@@ -131,7 +147,7 @@ def test_the_searched_preparation_is_played_as_planned():
     mem = P.new_memory()
     plans = plans_of(g, par, 2, mem)
     assert len(plans) > 1
-    j = pick(plan_totals(g, par, mem, len(plans)), 0.0)
+    j = pick(plan_totals(g, par, mem, len(plans)), len(plans), 0.0)
     hab, dice, tok = np.zeros(E.N_HAB, int), np.zeros(E.N_CARDS, int), np.zeros(E.N_CARDS, int)
     me = g.current_player
     while g.phase in ("prepare: dice", "prepare: tokens") and g.current_player == me:
@@ -152,7 +168,8 @@ def test_searched_moves_are_compared_on_rollouts(position):
     buf = np.array(sorted(legal(g)), np.int64)
     totals = move_totals(g, _par(TINY), buf)
     # -1: dropped once it could no longer be picked
-    assert totals.shape == (len(buf),) and ((totals == -1) | (totals >= 0) & (totals <= 3)).all()
+    assert totals.shape == (len(buf),) and \
+        ((totals == -np.inf) | (totals >= 0) & (totals <= 3)).all()
     best = set(buf[np.isclose(totals, totals.max())].tolist())
     assert g.policy_action().code in best
 
@@ -160,28 +177,29 @@ def test_searched_moves_are_compared_on_rollouts(position):
 @pytest.mark.parametrize("position", [prep_reserved, reroll])
 def test_choices_that_can_no_longer_be_picked_are_dropped_and_the_pick_is_kept(position):
     """Every rollout of every move played to the end, the totals pick the same move as the
-    search's, which drops a move once the rollouts left cannot make it the pick (-1) and
+    search's, which drops a move once the rollouts left cannot make it the pick (-inf) and
     stops once the pick is certain; and it does drop some."""
     g = position(_game(TINY))
     st, cfg, comp, ptab = g.state, g._cfg, g._comp, g._ptab
     moves = np.array(sorted(legal(g)), np.int64)
     dropped = 0
-    for rollouts in (3, 8):
-        for margin in (0.0, 0.1, 0.5):
-            par = _par(f"search:rollouts={rollouts}:margin={margin}")
-            got = move_totals(g, par, moves)
-            mem = P.new_memory()
-            key = decision_key(st, cfg, mem)
-            full = np.zeros(len(moves))
-            for r in range(rollouts):
-                sample(st, cfg, comp, g.current_player, key, r, mem)
-                for i, a in enumerate(moves):
-                    full[i] += rollout(cfg, comp, ptab, par, g.current_player, mem, a, -1)
-            margin_total = margin * rollouts
-            assert pick(got, margin_total) == pick(full, margin_total)
-            kept = got >= 0
-            assert kept[0] and np.array_equal(got[kept] <= full[kept], np.ones(kept.sum(), bool))
-            dropped += (~kept).sum()
+    for rollouts, margin, lead in itertools.product((3, 8), (0.0, 0.1, 0.5), (0.0, 0.3)):
+        par = _par(f"search:rollouts={rollouts}:margin={margin}:lead={lead}")
+        got = move_totals(g, par, moves)
+        mem = P.new_memory()
+        key = decision_key(st, cfg, mem)
+        full = np.zeros(len(moves))
+        for r in range(rollouts):
+            sample(st, cfg, comp, g.current_player, key, r, mem)
+            for i, a in enumerate(moves):
+                full[i] += rollout(cfg, comp, ptab, par, g.current_player, mem, a, -1)
+        margin_total = margin * rollouts
+        assert pick(got, len(moves), margin_total) == pick(full, len(moves), margin_total)
+        kept = got > -np.inf
+        assert kept[0]
+        if lead == 0:  # values of 0-1: a total cut short is at most the full one
+            assert np.array_equal(got[kept] <= full[kept], np.ones(kept.sum(), bool))
+        dropped += (~kept).sum()
     assert dropped > 0
 
 

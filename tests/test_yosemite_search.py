@@ -83,12 +83,16 @@ def test_search_games_are_legal_and_the_same_for_a_seed():
 
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="counts compiled code")
 def test_a_searched_game_allocates_only_what_a_greedy_game_does():
-    # the search's and the rollout player's work space is laid out once per game with the
-    # policies' memory: a game of searching seats allocates what a greedy one does (its
-    # set-up), not per decision or playout
+    # the search's and the rollout player's work space is laid out once with the policies'
+    # memory, and the game in the caller's state: a game of searching seats allocates what a
+    # greedy one does (only what passing the call's arguments takes), not per decision or
+    # playout
     counts = allocations("yosemite", 2, ["greedy", "search:rollouts=2", "rollout:rollouts=1"],
-                         "api.play_game(cfg, comp, kinds, params, rngs(g), np.arange(2), "
-                         "api.uses_search(kinds))")
+                         "api.play_game(st, order, buf, mem, cfg, comp, kinds, params, "
+                         "rngs(g), np.arange(2), api.uses_search(kinds))",
+                         per_policy="st = np.empty(api.E.STATE_SIZE, np.int64); "
+                                    "order = np.empty(api.E.N_TILES, np.int64); "
+                                    "buf = api.E.action_buffer(); mem = P.new_memory()")
     assert counts["search:rollouts=2"] == counts["rollout:rollouts=1"] == counts["greedy"] \
         < 20 * 3
 

@@ -321,6 +321,7 @@ class Runs:
     threads: int | None = None
     components: object = None
     bar: object = None
+    bar_cap: int = 0  # where the running study's share of the bar ends
     cache: dict = field(default_factory=dict)
     out: Path | None = None  # the report folder, once known
     strong: str | None = STRONG  # the strong line-up's policy; None: greedy only
@@ -358,7 +359,8 @@ class Runs:
         return load_variant(self.game, self.components).config(players, **knobs)
 
     def tick(self) -> None:
-        if self.bar is not None:
+        """One more run: the bar advances within the running study's share of it."""
+        if self.bar is not None and self.bar.n < self.bar_cap:
             self.bar.update(1)
 
     def sim(self, policies, games: int | None = None, rotate: bool = True,
@@ -851,8 +853,15 @@ def _build(game, title, studies, names, out: Path, games, seed, threads, compone
     total = sum(studies[n][1] for n in names)
     with (report_seating(game, games, names),
           tqdm(total=total, unit="run", desc=f"{game} report", disable=not progress) as bar):
+        # each study has its share of the bar, the runs it adds (more with the strong
+        # line-up's, fewer when it reuses others'): a run advances the bar within the share,
+        # a study done fills it, so the bar ends at its total
         runs.bar = bar
-        sections = [studies[n][0](runs) for n in names]
+        sections = []
+        for n in names:
+            runs.bar_cap += studies[n][1]
+            sections.append(studies[n][0](runs))
+            bar.update(runs.bar_cap - bar.n)
     runs.finish(sections, saved_claims(out, {s.key for s in sections}))
     runs.records["standard"] = {"method": runs.standard.method, "claims": len(runs.standard),
                                 "alpha": runs.standard.alpha}

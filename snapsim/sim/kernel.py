@@ -8,13 +8,14 @@ function of (config, policies, seed, game index) on any thread, process or machi
 
 from __future__ import annotations
 
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
-from numba.core import ir_utils
+from numba.core import event, ir_utils
 from numba.extending import intrinsic, overload
 
 from ..errors import InputError
@@ -297,42 +298,94 @@ def seed_stream(rng, stream, key, index):
 def game_rngs(key0, key1, game):
     """Stream 0: chance (shuffles, dice); stream 1: the policies' own random choices."""
     rng = np.empty(2, np.uint64)
-    rng[0] = mix_seed(np.uint64(key0), game)
-    rng[1] = mix_seed(np.uint64(key1), game)
+    seed_game(rng, key0, key1, game)
     return rng
+
+
+@njit(cache=True)
+def seed_game(rng, key0, key1, game):
+    """`game_rngs` into the caller's rng (a batch reuses one from game to game)."""
+    seed_stream(rng, 0, np.uint64(key0), np.uint64(game))
+    seed_stream(rng, 1, np.uint64(key1), np.uint64(game))
 
 
 @njit(cache=True)
 def seat_policies(n, n_pol, game, rotate):
     """Policy index at each seat: line-up order, rotated by the game index if asked."""
     out = np.empty(n, np.int64)
-    shift = game % n if rotate else 0
-    for s in range(n):
-        out[s] = ((s + shift) % n) % n_pol
+    seat_into(out, n_pol, game, rotate)
     return out
 
 
-def run_blocks(kernel, count: int, *args) -> None:
+@njit(cache=True)
+def seat_into(out, n_pol, game, rotate):
+    """`seat_policies` into the caller's out (its length: the seats)."""
+    n = out.shape[0]
+    shift = game % n if rotate else 0
+    for s in range(n):
+        out[s] = ((s + shift) % n) % n_pol
+
+
+def run_blocks(kernel, count: int, *args, compiling: str = "") -> None:
     """kernel(lo, hi, *args) over games lo..hi-1 of 0..count-1, split into one block per
     numba thread (`numba.get_num_threads()`), the blocks side by side on Python threads.
 
     The batch kernels are compiled `nogil`, so the threads run them in parallel; numba's
     parallel compiler (prange) would compile each kernel's whole game about once more. A
-    game's result depends only on its index, never on its block."""
+    game's result depends only on its index, never on its block. `compiling` says what a
+    first run compiles and how long that takes (`compile_notice`)."""
     import numba
 
     if count <= 0:
         return
     per = -(-count // max(1, min(numba.get_num_threads(), count)))
     blocks = [(lo, min(count, lo + per)) for lo in range(0, count, per)]
-    if len(blocks) == 1:
-        kernel(0, count, *args)
-        return
-    from concurrent.futures import ThreadPoolExecutor
+    with compile_notice(compiling):
+        if len(blocks) == 1:
+            kernel(0, count, *args)
+            return
+        from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(len(blocks), thread_name_prefix="snapsim-block") as pool:
-        for done in [pool.submit(kernel, lo, hi, *args) for lo, hi in blocks]:
-            done.result()
+        with ThreadPoolExecutor(len(blocks), thread_name_prefix="snapsim-block") as pool:
+            for done in [pool.submit(kernel, lo, hi, *args) for lo, hi in blocks]:
+                done.result()
+
+
+class _FirstCompile(event.Listener):
+    """Says `text` at the first compile it hears of (see `compile_notice`)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.said = False
+
+    def on_start(self, event):
+        if not self.said:
+            self.said = True
+            from tqdm import tqdm
+
+            if getattr(tqdm, "_instances", None):  # a progress bar on show (not --quiet)
+                tqdm.write(f"snapsim: compiling {self.text} (first run only: later runs "
+                           "load them from the cache)", file=sys.stderr)
+
+    def on_end(self, event):
+        pass
+
+
+@contextmanager
+def compile_notice(text: str):
+    """Within the block, the first kernel numba compiles (one not in its on-disk cache) is
+    announced on one line, `text` saying what and how long it takes, above the progress bar
+    on show; without one (library calls, --quiet) nothing is said. Loading kernels from the
+    cache says nothing either."""
+    if not text:
+        yield
+        return
+    listener = _FirstCompile(text)
+    event.register("numba:compile", listener)
+    try:
+        yield
+    finally:
+        event.unregister("numba:compile", listener)
 
 
 def root_keys(seed: int) -> tuple[int, int]:

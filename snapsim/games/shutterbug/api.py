@@ -16,15 +16,15 @@ from ... import protocol
 from ...errors import InputError
 from ...sim.kernel import (
     Policy,
-    game_rngs,
     parse_policy,
     pointer,
     policy_arrays,
     result_table,
     root_keys,
     run_blocks,
-    seat_policies,
+    seat_into,
     seated_kinds,
+    seed_game,
     shifted,
 )
 from ..tuning import tuned_policy
@@ -80,12 +80,11 @@ def _record(st, cfg, out_i, out_f, row, policy_of_seat):
 
 
 @njit(cache=True)
-def play_game(cfg, comp, kinds, params, rng, seats, search=None):
-    """Play one game to the end; return its final state. `search`: see `uses_search`."""
-    buf = np.empty(E.MAX_LEGAL, np.int64)
-    # the policies' working arrays, one per seat, for every decision
-    fss, jss, rs = P.seat_scratches(cfg, comp, E.n_players(cfg), search)
-    st = E.new_game(cfg, comp, rng)
+def play_game(st, work, fss, jss, rs, buf, cfg, comp, kinds, params, rng, seats, search=None):
+    """Play one game to the end in the state vector st. `work` (`engine.deal`'s), the
+    seats' scratches fss, jss, rs (`policies.seat_scratches`, what a seat's values were
+    worked out from forgotten at the start) and `buf` (legal actions) are the caller's work
+    space, reused game after game. `search`: see `uses_search`."""
     # the kernels' views of the game's arrays (`sim.kernel.pointer`), made once per game
     pst = pointer(st)
     pcfg = pointer(cfg)
@@ -96,6 +95,8 @@ def play_game(cfg, comp, kinds, params, rng, seats, search=None):
     pparams = pointer(params)
     pfss = pointer(fss)
     pjss = pointer(jss)
+    E.deal(pst, pcfg, pcomp, prng, pointer(work))
+    P.forget_seats(pjss, fss.shape[0], jss.shape[1])
     n = E.settle(pst, pcfg, pcomp, prng, pbuf)
     while pst[E.PHASE] != E.PH_OVER:
         p = E.decider(pst)
@@ -104,7 +105,6 @@ def play_game(cfg, comp, kinds, params, rng, seats, search=None):
                      pbuf, n, shifted(pfss, p * fss.shape[1]), shifted(pjss, p * jss.shape[1]),
                      prs, search)
         n = E.step(pst, pcfg, pcomp, prng, a, pbuf)
-    return st
 
 
 @njit(cache=True, nogil=True)
@@ -113,12 +113,30 @@ def play_batch(lo, hi, cfg, comp, kinds, params, key0, key1, first, rotate, out_
     """Games first+lo .. first+hi-1 (a block of `sim.kernel.run_blocks`); rows (game, seat)
     in order, row g of the run's games for game first+g. `search`: see `uses_search`."""
     n = E.n_players(cfg)
+    # the work space, laid out once: nothing is allocated game by game
+    st = np.empty(E.STATE_SIZE, np.int64)
+    work = np.empty(E.work_size(comp), np.int64)
+    fss, jss, rs = P.seat_scratches(cfg, comp, n, search)
+    buf = np.empty(E.MAX_LEGAL, np.int64)
+    rng = np.empty(2, np.uint64)
+    seats = np.empty(n, np.int64)
     for g in range(lo, hi):
         game = first + g
-        rng = game_rngs(key0, key1, game)
-        seats = seat_policies(n, kinds.shape[0], game, rotate)
-        st = play_game(cfg, comp, kinds, params, rng, seats, search)
+        seed_game(rng, key0, key1, game)
+        seat_into(seats, kinds.shape[0], game, rotate)
+        play_game(st, work, fss, jss, rs, buf, cfg, comp, kinds, params, rng, seats, search)
         _record(st, cfg, out_i, out_f, g * n, seats)
+
+
+# a first run's compile of the batch kernel on a 2-core machine, without and with the search
+# kind (benchmarks/compile_time.py)
+COMPILE_SECONDS = (30, 55)
+
+
+def compiling(kinds) -> str:
+    """What a line-up's first run compiles, for `sim.kernel.compile_notice`."""
+    return (f"the ShutterBug kernels for this line-up, "
+            f"about {COMPILE_SECONDS[uses_search(kinds) is not None]} s")
 
 
 def uses_search(kinds) -> bool | None:
@@ -143,7 +161,7 @@ def run_games(config: ShutterbugConfig, policies, first: int, count: int, seed: 
     out_f = np.zeros(count * n)
     run_blocks(play_batch, count, config.to_array(), config.comp_vector(), kinds, params,
                np.uint64(key0), np.uint64(key1), first, rotate_seats, out_i, out_f,
-               uses_search(kinds))
+               uses_search(kinds), compiling=compiling(kinds))
     return result_table(INT_COLUMNS, out_i, out_f, pols, first, n)
 
 

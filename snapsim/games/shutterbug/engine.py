@@ -498,16 +498,25 @@ def discard_tip(st, p, u):
 def new_game(cfg, comp, rng):
     """Set-up: tiles into the bag, assignments, 3 tips each; then (solo) an assignment is
     kept and the players choose their starting cities, unless they are drawn at random."""
-    st = np.zeros(STATE_SIZE, np.int64)
-    work = np.empty(max(comp[K_N_ASSIGN], comp[K_N_SPACES]), np.int64)
+    st = np.empty(STATE_SIZE, np.int64)
+    work = np.empty(work_size(comp), np.int64)
     deal(pointer(st), pointer(cfg), pointer(comp), pointer(rng), pointer(work))
     return st
 
 
 @kernel
+def work_size(comp):
+    """The length of `deal`'s work space."""
+    return max(comp[K_N_ASSIGN], comp[K_N_SPACES])
+
+
+@kernel
 def deal(st, cfg, comp, rng, work):
-    """`new_game` into the fresh state st; `work` holds the assignments' shuffle, then the
-    cities' (one entry per card and per space)."""
+    """`new_game` into the caller's state vector st (a batch reuses one from game to game);
+    `work` (`work_size`) holds the assignments' shuffle, then the cities' (one entry per
+    card and per space)."""
+    for i in range(STATE_SIZE):
+        st[i] = 0
     n = n_players(cfg)
     for t in range(N_TILES):
         st[BAG + t] = t

@@ -179,6 +179,16 @@ def seat_scratches(cfg, comp, n, search=None):
 
 
 @kernel
+def forget_seats(js, n, width):
+    """A new game for the n seats' scratches (rows of js, `width` apart): what each seat's
+    values were worked out from is forgotten, so they are worked out afresh; the tables the
+    rules fix stay (`fixed_tables`)."""
+    for p in range(n):
+        js[p * width + I_SEAT] = -1
+        js[p * width + I_ROUTE_FROM] = -1
+
+
+@kernel
 def fixed_tables(cfg, comp, fs, js):
     """The tables the rules fix for a game: city tips drawn for ending on or passing through
     each space, tips of each type; no seat's values worked out yet."""

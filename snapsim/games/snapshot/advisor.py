@@ -171,6 +171,7 @@ def situation_game(data: dict, source: str = "situation", config=None, seed: int
                 E.add_photo(st, cfg, vec, 0, c)
     st[E.CUR] = 0
     st[E.TOKENS] = tokens
+    E.index_cards(st, vec)
     st[E.PHASE] = E.PH_PREP_DICE
     st[E.DICE_LEFT] = config.dice
     st[E.PHOTOS_TURN] = 0

@@ -1,8 +1,8 @@
 """Two ways to run the one Snapshot engine: a parallel batch kernel and a step-by-step game.
 
 The step game asks `policies.policy_action` at every decision and plays it with
-`engine.step`; the batch plays a heuristic seat's decisions on the fast path
-(`policies.heuristic_decision`: the same choices and rules, without listing the legal actions
+`engine.step`; the batch plays the greedy kinds' decisions on the fast path
+(`heuristic.heuristic_turns`: the same choices and rules, without listing the legal actions
 or the forced moves in between, a preparation step at a time) and the other seats' as the
 step game does. A game played through `SnapshotGame` with the same seed and policies is the
 game the batch produced.
@@ -20,16 +20,15 @@ from ... import protocol
 from ...errors import InputError
 from ...sim.kernel import (
     Policy,
-    game_rngs,
     parse_policy,
     pointer,
     policy_arrays,
     result_table,
     root_keys,
     run_blocks,
-    seat_policies,
+    seat_into,
     seated_kinds,
-    shifted,
+    seed_game,
 )
 from ..tuning import tuned_policy
 from . import engine as E
@@ -64,7 +63,6 @@ N_INT = len(INT_COLUMNS)
 @njit(cache=True)
 def _record(st, cfg, out_i, out_f, row, policy_of_seat):
     n = E.n_players(cfg)
-    shares = E.win_shares(st, cfg)
     for p in range(n):
         r = out_i[row + p]
         r[0] = policy_of_seat[p]
@@ -99,37 +97,30 @@ def _record(st, cfg, out_i, out_f, row, policy_of_seat):
         r[26] = st[E.ROUND] + 1
         r[27] = st[E.ST_END_ROUND] + 1
         r[28] = st[E.TRUNCATED]
-        out_f[row + p] = shares[p]
+        out_f[row + p] = E.win_share(st, cfg, p)
 
 
-@njit(cache=True)
-def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None, exact=None):
-    """Play one game to the end; return its final state. `buf` (legal actions) and `mem`
-    (the policies' memory) are the caller's work space, reused game after game; `search`
-    and `exact` as for `policies.policy_action`.
+@njit(cache=True, inline="always")
+def play_game(st, cards, cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None,
+              exact=None):
+    """Play one game to the end in the state vector st. `cards` (`engine.start_game`'s),
+    `buf` (legal actions) and `mem` (the policies' memory) are the caller's work space,
+    reused game after game; `search` and `exact` as for `policies.policy_action`.
 
-    A heuristic seat's decisions take the fast path (`policies.heuristic_decision`: no
-    listing of the legal actions, a whole preparation step at a time); the others are asked
-    as the step API asks them, after the forced moves are played (`engine.settle`)."""
+    The heuristic seats' decisions take the fast path (`heuristic.heuristic_turns`: no
+    listing of the legal actions, a whole preparation step at a time, as many decisions in
+    one call as come to heuristic seats in a row); the others are asked as the step API asks
+    them, after the forced moves are played (`engine.settle`)."""
     P.clear_memory(mem)
-    st = E.new_game(cfg, comp, rng)
+    E.start_game(pointer(st), pointer(cfg), pointer(comp), pointer(rng), pointer(cards))
     n = E.settle(st, cfg, comp, rng, buf)
     listed = True  # buf holds the n legal actions of the decision now
-    # the fast path's views (`sim.kernel.pointer`)
-    pst = pointer(st)
-    pcfg = pointer(cfg)
-    pcomp = pointer(comp)
-    pptab = pointer(ptab)
-    prng = pointer(rng)
-    pbuf = pointer(buf)
-    pmem = pointer(mem)
-    pparams = pointer(params)
     while st[E.PHASE] != E.PH_OVER:
         k = seats[E.decider(st)]
         kind = kinds[k]
-        if P.follows_plan(kind):
-            P.heuristic_decision(pst, pcfg, pcomp, pptab, prng, kind,
-                                 shifted(pparams, k * params.shape[1]), pbuf, pmem, exact)
+        if P.on_fast_path(kind):
+            P.heuristic_turns(st, cfg, comp, ptab, rng, kinds, params, params.shape[1], seats,
+                              buf, mem)
             listed = False
         elif not listed:
             n = E.settle(st, cfg, comp, rng, buf)  # the forced moves may change who decides
@@ -137,13 +128,13 @@ def play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search=None,
         else:
             if kind == P.RANDOM:
                 a = P.random_action(rng, buf, n)
-            elif search is not None:
+            elif search is not None or exact is not None:
                 a = P.policy_action(st, cfg, comp, ptab, rng, kind, params[k], buf, n, mem,
                                     search, exact)
             else:
-                raise ValueError("a line-up seating a search policy passes search=True")
+                raise ValueError("a line-up seating a search or exact policy passes "
+                                 "search=True or exact=True")
             n = E.step(st, cfg, comp, rng, a, buf)
-    return st
 
 
 @njit(cache=True, nogil=True)
@@ -157,13 +148,19 @@ def play_batch(lo, hi, cfg, comp, ptab, kinds, params, key0, key1, first, rotate
     `search` and `exact`: see `uses_search`.
     """
     n = E.n_players(cfg)
+    # the work space, laid out once: nothing is allocated game by game
     buf = np.empty(E.MAX_LEGAL, np.int64)
     mem = P.new_memory()
+    st = np.empty(E.STATE_SIZE, np.int64)
+    cards = np.empty(E.work_cards(comp), np.int64)
+    rng = np.empty(2, np.uint64)
+    seats = np.empty(n, np.int64)
     for g in range(lo, hi):
         game = first + g
-        rng = game_rngs(key0, key1, game)
-        seats = seat_policies(n, kinds.shape[0], game, rotate)
-        st = play_game(cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search, exact)
+        seed_game(rng, key0, key1, game)
+        seat_into(seats, kinds.shape[0], game, rotate)
+        play_game(st, cards, cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search,
+                  exact)
         _record(st, cfg, out_i, out_f, g * n, seats)
         if out_cards.shape[0] > 0:
             for c in range(E.N_CARDS):
@@ -202,8 +199,20 @@ def _play(config, policies, first, count, seed, rotate_seats, details):
     out_awards = np.zeros((rows, E.N_CAT * E.MAX_STACK), np.int64)
     run_blocks(play_batch, count, config.to_array(), config.comp_vector(), photo_table(), kinds,
                params, np.uint64(key0), np.uint64(key1), first, rotate_seats, out_i, out_f,
-               out_cards, out_awards, uses_search(kinds), uses_exact(kinds))
+               out_cards, out_awards, uses_search(kinds), uses_exact(kinds),
+               compiling=compiling(kinds))
     return pols, out_i, out_f, out_cards, out_awards
+
+
+# a first run's compile of the batch kernel on a 2-core machine, without and with the search
+# and exact kinds (benchmarks/compile_time.py)
+COMPILE_SECONDS = (25, 70)
+
+
+def compiling(kinds) -> str:
+    """What a line-up's first run compiles, for `sim.kernel.compile_notice`."""
+    heavy = uses_search(kinds) is not None or uses_exact(kinds) is not None
+    return f"the Snapshot kernels for this line-up, about {COMPILE_SECONDS[heavy]} s"
 
 
 def details(config: SnapshotConfig, policies, games: int, seed: int,

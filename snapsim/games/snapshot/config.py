@@ -132,5 +132,7 @@ class SnapshotConfig(RuleKnobs):
 
 
 def photo_table() -> np.ndarray:
-    """The exact photograph table the policies read: [dice-1, tokens, difficulty-1]."""
-    return photo_table_kernel(PHOTO_DICE, MAX_T, PHOTO_DIFFICULTY)
+    """The exact photograph table the policies read (`plans.photo_p`): [dice-1,
+    difficulty-1, tokens], so that the token counts tried for one animal lie side by side."""
+    return np.ascontiguousarray(
+        photo_table_kernel(PHOTO_DICE, MAX_T, PHOTO_DIFFICULTY).transpose(0, 2, 1))

@@ -7,7 +7,7 @@ advances by actions: every decision the rulebook gives a player is one small act
 offer, place, one die, one re-roll token ...), `legal_actions` lists them, `apply_action`
 applies one (each kind of action is one rule function below) and `step` applies one and
 then plays every forced move. The step API plays through `step`; the batch's fast path
-(`policies.heuristic_decision`) applies the heuristic seats' actions through the same
+(`heuristic.heuristic_turns`) applies the greedy kinds' actions through the same
 rule functions without listing them first, so both play exactly the same game.
 
 The kernels take their arrays as `sim.kernel.pointer`s (no reference counting, see there);
@@ -21,6 +21,7 @@ awards, game end).
 """
 
 import numpy as np
+from numba.extending import overload
 
 from ...sim.kernel import Layout, bit_count, kernel, low_bit, pointer, randint, shifted, shuffle
 from .components import MAX_DIFFICULTY
@@ -160,20 +161,37 @@ MAX_LEGAL = 128
 ARG_SPAN = 64  # an action's argument is below this
 
 
-@kernel(inline="always")
+# The action codes' arithmetic as plain overloads: compiled once for every call (a kernel
+# would compile once more for each constant kind it is called with, and numba's own inlining
+# copies the callee's IR into every call site; LLVM inlines these).
+
+
 def act(kind, arg=0):
     """The action code of `kind` with argument `arg` (card, habitat or token source)."""
     return kind * ARG_SPAN + arg
 
 
-@kernel(inline="always")
 def act_kind(a):
     return a // ARG_SPAN
 
 
-@kernel(inline="always")
 def act_arg(a):
     return a % ARG_SPAN
+
+
+@overload(act)
+def _act_jit(kind, arg=0):
+    return lambda kind, arg=0: kind * ARG_SPAN + arg
+
+
+@overload(act_kind)
+def _act_kind_jit(a):
+    return lambda a: a // ARG_SPAN
+
+
+@overload(act_arg)
+def _act_arg_jit(a):
+    return lambda a: a % ARG_SPAN
 
 
 @kernel
@@ -187,13 +205,17 @@ def reserved_placement(comp, arg):
 
 
 # ---------------------------------------------------------------- card locations
-L_DECK = 0
-L_TABLE = 1
-L_DISCARD = 2
-L_RESERVE = 3
-L_PORTFOLIO = 4
-L_DRAWN = 5
-L_BOX = 6  # not in this game (raccoon switched off)
+# (numpy scalars: numba compiles a function once more for each plain constant it is
+# passed, and the locations are passed to `move_card` and `cards_at`)
+L_DECK = np.int64(0)
+L_TABLE = np.int64(1)
+L_DISCARD = np.int64(2)
+L_RESERVE = np.int64(3)
+L_PORTFOLIO = np.int64(4)
+L_DRAWN = np.int64(5)
+L_BOX = np.int64(6)  # not in this game (raccoon switched off)
+N_LOC = 7
+NO_HAB = np.int64(-1)  # a card's habitat off the table
 
 # ---------------------------------------------------------------- state layout
 _layout = Layout()
@@ -264,6 +286,14 @@ CS_ATTEMPTS = _field("CS_ATTEMPTS", N_CARDS)
 CS_PHOTOS = _field("CS_PHOTOS", N_CARDS)
 CS_DICE = _field("CS_DICE", N_CARDS)  # dice rolled in photograph attempts
 AWARD_ROUND = _field("AWARD_ROUND", N_CAT * MAX_STACK)  # round (1-based) each token was taken
+# the card sets, as bit masks (bit c: card c): what LOC and ON_HAB say, kept up to date by
+# `move_card` as cards move, so that a rule reads a set in one load instead of a pass over
+# the 37 cards. Everything before DERIVED is the game; what follows is worked out from it
+# (`index_cards` works it out afresh, for a state written by hand).
+AT = _field("AT", N_LOC)  # the cards at each location
+HAB_CARDS = _field("HAB_CARDS", N_HAB)  # the animals on the table in each habitat
+HAB_TOP = _field("HAB_TOP", N_HAB)  # and the highest difficulty among them (0: none)
+DERIVED = AT
 STATE_SIZE = _layout.size
 
 
@@ -296,41 +326,71 @@ def card_difficulty(st, comp, c):
 @kernel
 def habitat_top(st, comp, h):
     """Highest difficulty among the animals in habitat h (0 if empty)."""
+    return st[HAB_TOP + h]
+
+
+@kernel
+def find_top(st, comp, h):
+    """`habitat_top` worked out from habitat h's cards (HAB_TOP keeps it)."""
     top = 0
-    for c in range(N_CARDS):
-        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h:
-            top = max(top, card_difficulty(st, comp, c))
+    cards = st[HAB_CARDS + h]
+    while cards != 0:
+        c = low_bit(cards)
+        cards &= cards - 1
+        top = max(top, card_difficulty(st, comp, c))
     return top
 
 
 @kernel
 def cards_at(st, where):
     """The cards at location `where` (L_DECK, L_TABLE, ...) as a bit mask (bit c: card c)."""
-    m = 0
-    for c in range(N_CARDS):
-        m |= np.int64(st[LOC + c] == where) << c
-    return m
+    return st[AT + where]
 
 
 @kernel
 def habitat_tops(st, comp):
-    """Every habitat's `habitat_top`, in one pass over the cards on the table."""
-    t0 = t1 = t2 = t3 = 0
-    table = cards_at(st, L_TABLE)
-    while table != 0:
-        c = low_bit(table)
-        table &= table - 1
-        h = st[ON_HAB + c]
-        d = card_difficulty(st, comp, c)
-        if h == 0:
-            t0 = max(t0, d)
-        elif h == 1:
-            t1 = max(t1, d)
-        elif h == 2:
-            t2 = max(t2, d)
-        else:
-            t3 = max(t3, d)
-    return (t0, t1, t2, t3)
+    """Every habitat's `habitat_top`."""
+    return (st[HAB_TOP], st[HAB_TOP + 1], st[HAB_TOP + 2], st[HAB_TOP + 3])
+
+
+@kernel
+def move_card(st, c, where, h):
+    """Card c to location `where` (on the table: into habitat h; elsewhere h is -1), the card
+    sets (AT, HAB_CARDS) kept as they are. A card put on the table changes its habitat's top
+    too (`to_table`); the rules that take cards off it set that top afresh."""
+    bit = np.int64(1) << c
+    was = st[LOC + c]
+    st[AT + was] &= ~bit
+    if was == L_TABLE:
+        st[HAB_CARDS + st[ON_HAB + c]] &= ~bit
+    st[LOC + c] = where
+    st[ON_HAB + c] = h
+    st[AT + where] |= bit
+    if where == L_TABLE:
+        st[HAB_CARDS + h] |= bit
+
+
+@kernel
+def to_table(st, comp, c, h):
+    """Card c onto the table, into habitat h (`move_card`, and the habitat's top)."""
+    move_card(st, c, L_TABLE, h)
+    st[HAB_TOP + h] = max(st[HAB_TOP + h], card_difficulty(st, comp, c))
+
+
+@kernel
+def index_cards(st, comp):
+    """Work the card sets (AT, HAB_CARDS, HAB_TOP) out afresh from LOC and ON_HAB: for a
+    state whose cards were placed by hand (tests, the advisor's situations)."""
+    for i in range(N_LOC):
+        st[AT + i] = 0
+    for h in range(N_HAB):
+        st[HAB_CARDS + h] = 0
+    for c in range(N_CARDS):
+        st[AT + st[LOC + c]] |= np.int64(1) << c
+        if st[LOC + c] == L_TABLE:
+            st[HAB_CARDS + st[ON_HAB + c]] |= np.int64(1) << c
+    for h in range(N_HAB):
+        st[HAB_TOP + h] = find_top(st, comp, h)
 
 
 @kernel
@@ -369,16 +429,17 @@ def table_scan(st):
     need = 0
     habs = 0
     animals = 0
-    table = cards_at(st, L_TABLE)
-    while table != 0:
-        c = low_bit(table)
-        table &= table - 1
-        animals |= 1 << st[ON_HAB + c]
-        if st[SIDEWAYS + c] == 1:
-            if st[DICE_ON + c] == 0:
-                need += 1
-            habs |= 1 << st[ON_HAB + c]
     for h in range(N_HAB):
+        cards = st[HAB_CARDS + h]
+        if cards != 0:
+            animals |= 1 << h
+        while cards != 0:
+            c = low_bit(cards)
+            cards &= cards - 1
+            if st[SIDEWAYS + c] == 1:
+                if st[DICE_ON + c] == 0:
+                    need += 1
+                habs |= 1 << h
         if habs >> h & 1 and st[HAB_DICE + h] == 0:
             need += 1
     return need, habs, animals
@@ -424,12 +485,7 @@ def next_asked(st, cfg, after):
 
 @kernel
 def deck_can_draw(st):
-    ok = st[N_DECK] > 0
-    if not ok:
-        for c in range(N_CARDS):
-            if st[LOC + c] == L_DISCARD:
-                ok = True
-                break
+    ok = st[N_DECK] > 0 or st[AT + L_DISCARD] != 0
     return ok
 
 
@@ -465,9 +521,16 @@ def reroll_sources(st, cfg, out, n):
         floor = st[PAY_FLOOR]
         supply = st[TOKENS + st[CUR]]
         later = supply  # tokens at the sources from the current one on
-        for c in range(floor, N_CARDS):
-            later += st[TOK_ON + c]  # cards off the table hold no tokens
-        for c in range(floor, N_CARDS):
+        sources = 0  # the cards from the floor on (only those on the table hold tokens)
+        if floor < N_CARDS:
+            sources = st[AT + L_TABLE] >> floor << floor
+        left = sources
+        while left != 0:
+            later += st[TOK_ON + low_bit(left)]
+            left &= left - 1
+        while sources != 0:
+            c = low_bit(sources)
+            sources &= sources - 1
             if st[TOK_ON + c] > 0:
                 if later >= need:
                     out[n] = act(A_REROLL, c)
@@ -486,8 +549,11 @@ def setup_raccoon_fits(st, comp, h):
     habitat where those are all below it."""
     rd = st[RACCOON_DIFF]
     fits = True
-    for c in range(RACCOON):
-        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h and comp[K_DIFF + c] == rd:
+    cards = st[HAB_CARDS + h] & ~(np.int64(1) << RACCOON)
+    while cards != 0:
+        c = low_bit(cards)
+        cards &= cards - 1
+        if comp[K_DIFF + c] == rd:
             fits = False
     return fits
 
@@ -573,15 +639,17 @@ def legal_actions(st, cfg, comp, out):
                 if animals >> h & 1 and left - 1 >= need - owes:
                     out[n] = act(A_DIE_HABITAT, h)
                     n += 1
-            table = cards_at(st, L_TABLE)
-            while table != 0:
-                c = low_bit(table)
-                table &= table - 1
-                if st[HAB_DICE + st[ON_HAB + c]] > 0:
-                    owed = 1 if (st[SIDEWAYS + c] == 1 and st[DICE_ON + c] == 0) else 0
-                    if left - 1 >= need - owed:
-                        out[n] = act(A_DIE_ANIMAL, c)
-                        n += 1
+            explored = 0  # the animals in habitats with a die
+            for h in range(N_HAB):
+                if st[HAB_DICE + h] > 0:
+                    explored |= st[HAB_CARDS + h]
+            while explored != 0:
+                c = low_bit(explored)
+                explored &= explored - 1
+                owed = 1 if (st[SIDEWAYS + c] == 1 and st[DICE_ON + c] == 0) else 0
+                if left - 1 >= need - owed:
+                    out[n] = act(A_DIE_ANIMAL, c)
+                    n += 1
         if need == 0:
             out[n] = act(A_DICE_DONE)
             n += 1
@@ -627,7 +695,7 @@ def shuffle_deck(st, rng, cards, n):
     shuffle(rng, cards, n)
     for i in range(n):
         st[DECK + i] = cards[i]
-        st[LOC + cards[i]] = L_DECK
+        move_card(st, cards[i], L_DECK, NO_HAB)
     st[N_DECK] = n
 
 
@@ -637,10 +705,11 @@ def reshuffle(st, rng):
     deck's own slots."""
     cards = shifted(st, DECK)
     n = np.int64(0)  # a count, not the constant 0: numba would compile shuffle_deck for both
-    for c in range(N_CARDS):
-        if st[LOC + c] == L_DISCARD:
-            cards[n] = c
-            n += 1
+    discards = st[AT + L_DISCARD]
+    while discards != 0:
+        cards[n] = low_bit(discards)
+        discards &= discards - 1
+        n += 1
     shuffle_deck(st, rng, cards, n)
 
 
@@ -650,7 +719,7 @@ def draw_card(st, rng):
         reshuffle(st, rng)
     st[N_DECK] -= 1
     c = st[DECK + st[N_DECK]]
-    st[LOC + c] = L_DRAWN
+    move_card(st, c, L_DRAWN, NO_HAB)
     st[LAST_DRAWN] = c
     return c
 
@@ -658,15 +727,33 @@ def draw_card(st, rng):
 @kernel
 def new_game(cfg, comp, rng):
     """Set-up: shuffle, deal 3 cards to the table in ascending order, assignments, tokens."""
-    st = np.zeros(STATE_SIZE, np.int64)
+    st = np.empty(STATE_SIZE, np.int64)
+    cards = np.empty(work_cards(comp), np.int64)
+    start_game(pointer(st), pointer(cfg), pointer(comp), pointer(rng), pointer(cards))
+    return st
+
+
+@kernel
+def work_cards(comp):
+    """The length of `start_game`'s work space."""
+    return max(N_CARDS, comp[K_N_ASSIGN])
+
+
+@kernel
+def start_game(st, cfg, comp, rng, cards):
+    """`new_game` into the caller's state vector st (a batch reuses one from game to game);
+    `cards`: work space of `work_cards` integers."""
+    for i in range(STATE_SIZE):
+        st[i] = 0
     st[RACCOON_DIFF] = comp[K_DIFF + RACCOON]
     for c in range(N_CARDS):
         st[OWNER + c] = -1
         st[ON_HAB + c] = -1
         st[LOC + c] = L_BOX
-    cards = np.arange(max(N_CARDS, comp[K_N_ASSIGN]))
-    fill_new_game(pointer(st), pointer(cfg), pointer(comp), pointer(rng), pointer(cards))
-    return st
+    st[AT + L_BOX] = (np.int64(1) << N_CARDS) - 1
+    for i in range(work_cards(comp)):
+        cards[i] = i
+    fill_new_game(st, cfg, comp, rng, cards)
 
 
 @kernel
@@ -683,8 +770,7 @@ def fill_new_game(st, cfg, comp, rng, cards):
         if c == RACCOON:
             raccoon_dealt = True
         else:
-            st[LOC + c] = L_TABLE
-            st[ON_HAB + c] = comp[K_HAB + c]
+            to_table(st, comp, c, comp[K_HAB + c])
     n = n_players(cfg)
     n_assign = comp[K_N_ASSIGN]
     perm = cards  # the assignments' shuffle, in the cards' work space
@@ -717,10 +803,9 @@ def start_turn(st, cfg):
 
 
 @kernel
-def setup_raccoon(st, h):
+def setup_raccoon(st, comp, h):
     """Set-Up 4: the starting player puts a raccoon dealt at set-up into habitat h."""
-    st[LOC + RACCOON] = L_TABLE
-    st[ON_HAB + RACCOON] = h
+    to_table(st, comp, np.int64(RACCOON), h)
     st[DRAWN] = -1
     st[PHASE] = PH_RESEARCH
 
@@ -773,10 +858,9 @@ def after_card(st):
 
 
 @kernel
-def place_card(st, cfg, c, h, sideways):
+def place_card(st, cfg, comp, c, h, sideways):
     p = st[CUR]
-    st[LOC + c] = L_TABLE
-    st[ON_HAB + c] = h
+    to_table(st, comp, c, h)
     st[SIDEWAYS + c] = sideways
     if cfg[C_TOKENS] == 1:
         st[TOKENS + p] += cfg[C_PLACE_TOKENS]
@@ -786,15 +870,15 @@ def place_card(st, cfg, c, h, sideways):
 
 
 @kernel
-def place_drawn(st, cfg, h):
+def place_drawn(st, cfg, comp, h):
     """Option A: the drawn card into habitat h, sideways if an offer for it was refused."""
-    place_card(st, cfg, st[DRAWN], h, 1 if st[OFFERER] >= 0 else 0)
+    place_card(st, cfg, comp, st[DRAWN], h, 1 if st[OFFERER] >= 0 else 0)
     after_card(st)
 
 
 @kernel
 def reserve_card(st, c, p):
-    st[LOC + c] = L_RESERVE
+    move_card(st, c, L_RESERVE, NO_HAB)
     st[OWNER + c] = p
     st[N_RESERVED + p] += 1
 
@@ -823,9 +907,8 @@ def accept_offer(st, cfg):
 
 @kernel
 def discard(st, c):
-    st[LOC + c] = L_DISCARD
+    move_card(st, c, L_DISCARD, NO_HAB)
     st[OWNER + c] = -1
-    st[ON_HAB + c] = -1
     st[SIDEWAYS + c] = 0
     st[DICE_ON + c] = 0
     st[TOK_ON + c] = 0
@@ -836,11 +919,14 @@ def spook(st, cfg, comp, h):
     """Option B: the drawn card and every animal in its habitat are discarded; turn over."""
     p = st[CUR]
     discard(st, st[DRAWN])
-    for c in range(N_CARDS):
-        if st[LOC + c] == L_TABLE and st[ON_HAB + c] == h:
-            if st[TOK_ON + c] > 0:  # cannot happen before Step C; kept for safety of custom flows
-                st[TOKENS + p] += st[TOK_ON + c]
-            discard(st, c)
+    cards = st[HAB_CARDS + h]
+    while cards != 0:
+        c = low_bit(cards)
+        cards &= cards - 1
+        if st[TOK_ON + c] > 0:  # cannot happen before Step C; kept for safety of custom flows
+            st[TOKENS + p] += st[TOK_ON + c]
+        discard(st, c)
+    st[HAB_TOP + h] = 0
     st[ST_SPOOKS + p] += 1
     st[DRAWN] = -1
     st[OFFERER] = -1
@@ -855,9 +941,8 @@ def place_reserved(st, comp, arg):
     """Step A: a reserved card into its habitat (the raccoon into the one `arg` names),
     sideways: it must be photographed this turn."""
     c, h = reserved_placement(comp, arg)
-    st[LOC + c] = L_TABLE
+    to_table(st, comp, c, h)
     st[OWNER + c] = -1
-    st[ON_HAB + c] = h
     st[SIDEWAYS + c] = 1
     st[N_RESERVED + st[CUR]] -= 1
 
@@ -925,11 +1010,11 @@ def pay_reroll(st, cfg, comp, rng, source):
 def photograph(st, cfg, comp, rng, h):
     """Step B: each animal with dice in the explored habitat is rolled on its own."""
     p = st[CUR]
-    table = cards_at(st, L_TABLE)
-    while table != 0:
-        c = low_bit(table)
-        table &= table - 1
-        if st[ON_HAB + c] == h and st[DICE_ON + c] > 0:
+    cards = st[HAB_CARDS + h]
+    while cards != 0:
+        c = low_bit(cards)
+        cards &= cards - 1
+        if st[DICE_ON + c] > 0:
             total = st[TOK_ON + c]
             for _ in range(st[DICE_ON + c]):
                 total += roll(rng)
@@ -942,13 +1027,13 @@ def photograph(st, cfg, comp, rng, h):
                 st[TOK_ON + c] = 0  # spent, to the bank, even if not needed
                 st[DICE_ON + c] = 0
                 st[SIDEWAYS + c] = 0
-                st[ON_HAB + c] = -1
-                st[LOC + c] = L_PORTFOLIO
+                move_card(st, c, L_PORTFOLIO, NO_HAB)
                 st[OWNER + c] = p
                 add_photo(st, cfg, comp, p, c)
             else:
                 st[TOKENS + p] += st[TOK_ON + c]  # kept
                 discard(st, c)
+    st[HAB_TOP + h] = find_top(st, comp, h)
     finish_habitat(st, cfg, comp, h)
 
 
@@ -973,13 +1058,14 @@ def fail_explore(st, cfg, comp, h):
     st[ST_EXPLORE_FAILS + p] += 1
     st[TOKENS + p] += st[POT]
     st[POT] = 0
-    table = cards_at(st, L_TABLE)
-    while table != 0:
-        c = low_bit(table)
-        table &= table - 1
-        if st[ON_HAB + c] == h and st[DICE_ON + c] > 0:
+    cards = st[HAB_CARDS + h]
+    while cards != 0:
+        c = low_bit(cards)
+        cards &= cards - 1
+        if st[DICE_ON + c] > 0:
             st[TOKENS + p] += st[TOK_ON + c]
             discard(st, c)
+    st[HAB_TOP + h] = find_top(st, comp, h)
     finish_habitat(st, cfg, comp, h)
 
 
@@ -1038,7 +1124,10 @@ def review(st, cfg, comp):
     for h in range(N_HAB):
         st[HAB_DICE + h] = 0
         st[RESOLVED + h] = 0
-    for c in range(N_CARDS):
+    table = st[AT + L_TABLE]  # (only a card on the table holds dice, tokens or a mark)
+    while table != 0:
+        c = low_bit(table)
+        table &= table - 1
         st[DICE_ON + c] = 0
         st[SIDEWAYS + c] = 0
         if st[TOK_ON + c] > 0:  # tokens on cards left unresolved return (none in legal play)
@@ -1134,7 +1223,7 @@ def apply_action(st, cfg, comp, rng, action):
     elif kind == A_PASS:
         pass_offer(st, cfg)
     elif kind == A_PLACE:
-        place_drawn(st, cfg, arg)
+        place_drawn(st, cfg, comp, arg)
     elif kind == A_RESERVE:
         reserve_drawn(st)
     elif kind == A_ACCEPT:
@@ -1165,7 +1254,7 @@ def apply_action(st, cfg, comp, rng, action):
     elif kind == A_GIVE_UP:
         fail_explore(st, cfg, comp, st[RES_HAB])
     elif kind == A_SETUP_RACCOON:
-        setup_raccoon(st, arg)
+        setup_raccoon(st, comp, arg)
 
 
 @kernel

@@ -19,15 +19,15 @@ from ... import protocol
 from ...errors import InputError
 from ...sim.kernel import (
     Policy,
-    game_rngs,
     parse_policy,
     pointer,
     policy_arrays,
     result_table,
     root_keys,
     run_blocks,
-    seat_policies,
+    seat_into,
     seated_kinds,
+    seed_game,
     shifted,
 )
 from ..tuning import tuned_policy
@@ -103,21 +103,21 @@ def _record(st, out_i, out_f, row, policy_of_seat):
 
 
 @njit(cache=True)
-def play_game(cfg, comp, kinds, params, rng, seats, search=None):
-    """Play one game to the end; return its final state. `search`: see `uses_search`."""
-    buf = np.empty(E.BUF_SIZE, np.int64)
-    mem = P.new_memory()
-    st = E.new_game(cfg, comp, rng)
+def play_game(st, order, buf, mem, cfg, comp, kinds, params, rng, seats, search=None):
+    """Play one game to the end in the state vector st; `order` (`engine.start_game`'s),
+    `buf` (the action buffer) and `mem` (the policies' memory) are the caller's work space,
+    reused game after game. `search`: see `uses_search`."""
     # the kernels' views (`sim.kernel.pointer`), and each seat's row of parameters
     pst, pcfg, pcomp, prng = pointer(st), pointer(cfg), pointer(comp), pointer(rng)
     pbuf, pmem, pparams = pointer(buf), pointer(mem), pointer(params)
+    E.start_game(pst, pcfg, pcomp, prng, pointer(order))
+    P.clear_memory(pmem)
     par0 = shifted(pparams, seats[0] * params.shape[1])
     par1 = shifted(pparams, seats[1] * params.shape[1])
-    while st[E.PHASE] != E.PH_OVER:
+    while pst[E.PHASE] != E.PH_OVER:
         p = E.decider(pst)
         P.play(pst, pcfg, pcomp, prng, kinds[seats[p]], par0 if p == 0 else par1, pbuf, pmem,
                search)
-    return st
 
 
 @njit(cache=True, nogil=True)
@@ -125,11 +125,18 @@ def play_batch(lo, hi, cfg, comp, kinds, params, key0, key1, first, rotate, out_
                search):
     """Games first+lo .. first+hi-1 (a block of `sim.kernel.run_blocks`); rows (game, seat)
     in order, row g of the run's games for game first+g. `search`: see `uses_search`."""
+    # the work space, laid out once: nothing is allocated game by game
+    st = np.empty(E.STATE_SIZE, np.int64)
+    order = np.empty(E.N_TILES, np.int64)
+    buf = np.empty(E.BUF_SIZE, np.int64)
+    mem = P.new_memory()
+    rng = np.empty(2, np.uint64)
+    seats = np.empty(2, np.int64)
     for g in range(lo, hi):
         game = first + g
-        rng = game_rngs(key0, key1, game)
-        seats = seat_policies(2, kinds.shape[0], game, rotate)
-        st = play_game(cfg, comp, kinds, params, rng, seats, search)
+        seed_game(rng, key0, key1, game)
+        seat_into(seats, kinds.shape[0], game, rotate)
+        play_game(st, order, buf, mem, cfg, comp, kinds, params, rng, seats, search)
         _record(st, out_i, out_f, g * 2, seats)
 
 
@@ -139,6 +146,17 @@ def uses_search(kinds) -> bool | None:
     declared by `sim.kernel.seating` count as seated."""
     kinds = seated_kinds(kinds)
     return True if ((kinds == P.ROLLOUT) | (kinds == P.SEARCH)).any() else None
+
+
+# a first run's compile of the batch kernel on a 2-core machine, without and with the search
+# kinds (benchmarks/compile_time.py)
+COMPILE_SECONDS = (25, 40)
+
+
+def compiling(kinds) -> str:
+    """What a line-up's first run compiles, for `sim.kernel.compile_notice`."""
+    return (f"the Yosemite kernels for this line-up, "
+            f"about {COMPILE_SECONDS[uses_search(kinds) is not None]} s")
 
 
 def run_games(config: YosemiteConfig, policies, first: int, count: int, seed: int,
@@ -153,7 +171,7 @@ def run_games(config: YosemiteConfig, policies, first: int, count: int, seed: in
     out_f = np.zeros(count * 2)
     run_blocks(play_batch, count, config.to_array(), config.comp_vector(), kinds, params,
                np.uint64(key0), np.uint64(key1), first, rotate_seats, out_i, out_f,
-               uses_search(kinds))
+               uses_search(kinds), compiling=compiling(kinds))
     return result_table(INT_COLUMNS, out_i, out_f, pols, first, 2)
 
 

@@ -539,8 +539,20 @@ def legal_actions(st, cfg, comp, out):
 def new_game(cfg, comp, rng):
     """Set-up steps 1-13: deal, lay the park, build the deck, photos and judges, pick a first
     player; the start squares are then chosen as actions (step 13-14)."""
-    st = np.zeros(STATE_SIZE, np.int64)
-    tiles = np.arange(N_TILES)
+    st = np.empty(STATE_SIZE, np.int64)
+    start_game(st, cfg, comp, rng, np.empty(N_TILES, np.int64))
+    return st
+
+
+@kernel
+def start_game(st, cfg, comp, rng, order):
+    """`new_game` into the caller's state vector st (a batch reuses one from game to game);
+    `order`: work space of N_TILES integers for the shuffles."""
+    for i in range(STATE_SIZE):
+        st[i] = 0
+    tiles = order
+    for t in range(N_TILES):
+        tiles[t] = t
     shuffle(rng, tiles, N_TILES)
     k = 0
     for _ in range(cfg[C_DEALT]):
@@ -562,7 +574,9 @@ def new_game(cfg, comp, rng):
         st[LM_OWNER + lm] = -1
     shuffle(rng, shifted(st, DECK), n)
     st[N_DECK] = n
-    photos = np.arange(N_PHOTOS)
+    photos = order  # (the tiles are dealt)
+    for i in range(N_PHOTOS):
+        photos[i] = i
     shuffle(rng, photos, N_PHOTOS)
     removed = cfg[C_PHOTOS_REMOVED]
     for i in range(N_PHOTOS):
@@ -575,7 +589,9 @@ def new_game(cfg, comp, rng):
         st[SLOT + s] = -1
     for s in range(cfg[C_SLOTS]):
         draw_photo(st, s)
-    judges = np.arange(N_ANIMALS)
+    judges = order
+    for i in range(N_ANIMALS):
+        judges[i] = i
     shuffle(rng, judges, N_ANIMALS)
     for i in range(cfg[C_JUDGES]):
         st[JUDGE_IN + judges[i]] = 1
@@ -588,7 +604,6 @@ def new_game(cfg, comp, rng):
         st[FISH + p] = cfg[C_START_FISH] if p == st[FIRST] else cfg[C_START_FISH_SECOND]
         st[POS + p] = -1
     st[PHASE] = PH_PLACE
-    return st
 
 
 @kernel
