@@ -1,9 +1,12 @@
 """Secret assignment card balance (section of reports/shutterbug).
 
-Run from the repository root: python analyses/shutterbug_assignments.py [--games N] [--seed S]
+Run from the repository root:
+    python analyses/shutterbug_assignments.py [--games N] [--seed S] [--out DIR]
 """
 
-from snapsim.games.shutterbug.report import study_main
+import sys
+
+from snapsim.cli.report import study_main
 
 if __name__ == "__main__":
-    study_main("assignments")
+    sys.exit(study_main("shutterbug", "assignments"))

@@ -1,9 +1,12 @@
 """Tip economy (section of reports/shutterbug).
 
-Run from the repository root: python analyses/shutterbug_tips.py [--games N] [--seed S]
+Run from the repository root:
+    python analyses/shutterbug_tips.py [--games N] [--seed S] [--out DIR]
 """
 
-from snapsim.games.shutterbug.report import study_main
+import sys
+
+from snapsim.cli.report import study_main
 
 if __name__ == "__main__":
-    study_main("tips")
+    sys.exit(study_main("shutterbug", "tips"))

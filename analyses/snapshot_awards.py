@@ -1,9 +1,12 @@
 """Awards and assignments: claim timing, score share, assignment balance.
 
-Run from the repository root: python analyses/snapshot_awards.py [--games N] [--seed S]
+Run from the repository root:
+    python analyses/snapshot_awards.py [--games N] [--seed S] [--out DIR]
 """
 
-from snapsim.games.snapshot.report import study_main
+import sys
+
+from snapsim.cli.report import study_main
 
 if __name__ == "__main__":
-    study_main("awards")
+    sys.exit(study_main("snapshot", "awards"))

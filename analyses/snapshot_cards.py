@@ -1,9 +1,12 @@
 """Card value: attempts, photographs and prestige per die for every animal.
 
-Run from the repository root: python analyses/snapshot_cards.py [--games N] [--seed S]
+Run from the repository root:
+    python analyses/snapshot_cards.py [--games N] [--seed S] [--out DIR]
 """
 
-from snapsim.games.snapshot.report import study_main
+import sys
+
+from snapsim.cli.report import study_main
 
 if __name__ == "__main__":
-    study_main("cards")
+    sys.exit(study_main("snapshot", "cards"))

@@ -1,9 +1,12 @@
 """Policy matchup matrix: how much skill decides a game (section of reports/snapshot).
 
-Run from the repository root: python analyses/snapshot_policies.py [--games N] [--seed S]
+Run from the repository root:
+    python analyses/snapshot_policies.py [--games N] [--seed S] [--out DIR]
 """
 
-from snapsim.games.snapshot.report import study_main
+import sys
+
+from snapsim.cli.report import study_main
 
 if __name__ == "__main__":
-    study_main("policies")
+    sys.exit(study_main("snapshot", "policies"))

@@ -1,9 +1,12 @@
 """With and without the raccoon (section of reports/snapshot).
 
-Run from the repository root: python analyses/snapshot_raccoon.py [--games N] [--seed S]
+Run from the repository root:
+    python analyses/snapshot_raccoon.py [--games N] [--seed S] [--out DIR]
 """
 
-from snapsim.games.snapshot.report import study_main
+import sys
+
+from snapsim.cli.report import study_main
 
 if __name__ == "__main__":
-    study_main("raccoon")
+    sys.exit(study_main("snapshot", "raccoon"))

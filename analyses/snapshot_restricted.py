@@ -1,9 +1,12 @@
 """Restricted play (reserving, offers, tokens, re-rolls) and the Simpler Variants.
 
-Run from the repository root: python analyses/snapshot_restricted.py [--games N] [--seed S]
+Run from the repository root:
+    python analyses/snapshot_restricted.py [--games N] [--seed S] [--out DIR]
 """
 
-from snapsim.games.snapshot.report import study_main
+import sys
+
+from snapsim.cli.report import study_main
 
 if __name__ == "__main__":
-    study_main("restricted")
+    sys.exit(study_main("snapshot", "restricted"))

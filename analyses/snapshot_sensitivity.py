@@ -1,9 +1,12 @@
 """Rule sensitivity: photo target, re-roll cost, experience tokens, reserve limit.
 
-Run from the repository root: python analyses/snapshot_sensitivity.py [--games N] [--seed S]
+Run from the repository root:
+    python analyses/snapshot_sensitivity.py [--games N] [--seed S] [--out DIR]
 """
 
-from snapsim.games.snapshot.report import study_main
+import sys
+
+from snapsim.cli.report import study_main
 
 if __name__ == "__main__":
-    study_main("sensitivity")
+    sys.exit(study_main("snapshot", "sensitivity"))

@@ -1,9 +1,12 @@
 """Token economy and push-your-luck by policy (section of reports/snapshot).
 
-Run from the repository root: python analyses/snapshot_tokens.py [--games N] [--seed S]
+Run from the repository root:
+    python analyses/snapshot_tokens.py [--games N] [--seed S] [--out DIR]
 """
 
-from snapsim.games.snapshot.report import study_main
+import sys
+
+from snapsim.cli.report import study_main
 
 if __name__ == "__main__":
-    study_main("tokens")
+    sys.exit(study_main("snapshot", "tokens"))

@@ -9,18 +9,18 @@ on fresh seeds (an existing file is kept otherwise). Once a file exists the poli
     python analyses/tune_all.py --games yosemite --players 2 --budget 200 --iterations 2
 """
 
-import argparse
+import sys
 import time
 from pathlib import Path
 
+from snapsim.cli.common import Parser, guarded
 from snapsim.games.tuning import SEARCHED, data_folder, save_tuned, tune
 
 PLAYERS = {"snapshot": [2, 3, 4, 5], "yosemite": [2], "shutterbug": [2, 3, 4, 5, 6]}
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
-                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap = Parser(prog="analyses/tune_all.py", description=__doc__.splitlines()[0])
     ap.add_argument("--games", nargs="+", default=list(SEARCHED), choices=list(SEARCHED),
                     help="games to tune")
     ap.add_argument("--players", type=int, nargs="+",
@@ -55,4 +55,4 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(guarded(main))  # a bad setting is one line and exit code 2, as for snapsim

@@ -1,10 +1,12 @@
 """Effect of the set-up knobs: tiles dealt, photos removed, judges, hand limit, wilds.
 
 A section of reports/yosemite. Run from the repository root:
-python analyses/yosemite_knobs.py [--games N] [--seed S]
+python analyses/yosemite_knobs.py [--games N] [--seed S] [--out DIR]
 """
 
-from snapsim.games.yosemite.report import study_main
+import sys
+
+from snapsim.cli.report import study_main
 
 if __name__ == "__main__":
-    study_main("knobs")
+    sys.exit(study_main("yosemite", "knobs"))

@@ -1,9 +1,12 @@
 """Landmark token and judge balance (section of reports/yosemite).
 
-Run from the repository root: python analyses/yosemite_landmarks.py [--games N] [--seed S]
+Run from the repository root:
+    python analyses/yosemite_landmarks.py [--games N] [--seed S] [--out DIR]
 """
 
-from snapsim.games.yosemite.report import study_main
+import sys
+
+from snapsim.cli.report import study_main
 
 if __name__ == "__main__":
-    study_main("landmarks")
+    sys.exit(study_main("yosemite", "landmarks"))

@@ -1,9 +1,12 @@
 """Share of points from photos, camping, judges and landmarks (section of reports/yosemite).
 
-Run from the repository root: python analyses/yosemite_scores.py [--games N] [--seed S]
+Run from the repository root:
+    python analyses/yosemite_scores.py [--games N] [--seed S] [--out DIR]
 """
 
-from snapsim.games.yosemite.report import study_main
+import sys
+
+from snapsim.cli.report import study_main
 
 if __name__ == "__main__":
-    study_main("scores")
+    sys.exit(study_main("yosemite", "scores"))

@@ -6,6 +6,7 @@ kernels behind them) are imported on first use.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -38,13 +39,18 @@ def __dir__() -> list[str]:
 
 
 def _writable(folder: str) -> bool:
-    """Whether this user could create files in `folder` (made on demand)."""
-    while not os.path.exists(folder):
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return False
-        folder = parent
-    return os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK)
+    """Whether this process can create files in `folder` (made on demand): tried for real,
+    since os.access says yes to root for places nobody can write (/proc, a read-only
+    mount)."""
+    probe = os.path.join(folder, f".snapsim-probe-{os.getpid()}")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError:
+        return False
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+    return True
 
 
 def _numba_cache_dir() -> None:

@@ -252,6 +252,7 @@ def play_plan(sit, plan, seed, game):
     return got - 0.4 * lost
 
 
+@pytest.mark.slow  # a statistical test: simulated rates vs exact values
 def test_advised_value_equals_the_simulated_average():
     """The top allocation's exact value against its mean over 3,000 seeded plays in the
     engine: |mean - value| < 4 standard errors (a false alarm about once in 16,000)."""

@@ -1,12 +1,20 @@
 """Every bad invocation of every subcommand ends clean: exit code 2, at most two lines on
 stderr saying what is wrong, no traceback, in bounded time, and nothing already in an output
-folder deleted or changed. Good invocations next to the bad ones still work."""
+folder deleted or changed. Good invocations next to the bad ones still work.
+
+The table holds each class of hostile input found so far, each with its other members:
+files that never end or are not files (/dev/zero, a pipe, a folder, a huge file) wherever a
+file is read; outputs that are not snapsim's; Python agents that raise, exit, print, hang,
+answer nonsense or fail on import, through every command that seats one; saved games that
+are damaged or name code; and API calls given the wrong kind of argument."""
 
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import signal
+import sys
 from pathlib import Path
 
 import pytest
@@ -100,7 +108,38 @@ FILES = {
     "sb_points.toml": _edit(SHUTTERBUG_FILE, "points = 4", "points = 1e9"),
     "binary.toml": "\udcff",
     "afile": "a file where a folder is expected\n",
+    "foreign.parquet": "a file some other program wrote\n",
+    # Python agents that misbehave (imported from the work folder)
+    "bad_agents.py": (
+        "import sys, time\n"
+        "def raises_act(obs, legal):\n    raise KeyError('no map')\n"
+        "class RaisesReset:\n"
+        "    def reset(self):\n        raise RuntimeError('cannot reset')\n"
+        "    def act(self, obs, legal):\n        return legal[0]\n"
+        "def exits(obs, legal):\n    sys.exit(3)\n"
+        "def prints(obs, legal):\n    print('thinking...')\n    return legal[0]\n"
+        "def forever(obs, legal):\n    while True:\n        pass\n"
+        "def sleeps(obs, legal):\n    time.sleep(3600)\n"
+        "def nonsense(obs, legal):\n    return 10 ** 12\n"
+        "def long_error(obs, legal):\n    raise ValueError('x\\n' * 5000)\n"),
+    "exits_on_import.py": "import sys\nsys.exit(0)\n",
+    "bad_pkg/__init__.py": "raise RuntimeError('broken package')\n",
+    "bad_pkg/sub.py": "def agent(obs, legal):\n    return legal[0]\n",
+    # saved games: damaged, old, or naming code to run
+    "save_moves.json": json.dumps({"snapsim_play": 2, "game": "yosemite", "players": 2,
+                                   "seat": 1, "opponents": ["greedy"], "seed": 0,
+                                   "hints": False, "moves": [[999999, 0]], "shown": 0}),
+    "save_kinds.json": json.dumps({"snapsim_play": 2, "game": "yosemite", "players": "two",
+                                   "seat": 1, "opponents": ["greedy"], "seed": 0,
+                                   "hints": False, "moves": [], "shown": 0}),
+    "save_old.json": json.dumps({"snapsim_play": 1, "game": "yosemite", "players": 2}),
+    "save_list.json": "[1, 2, 3]",
+    "save_broken.json": '{"snapsim_play": 2, "game": ',
+    "save_code.json": json.dumps({"snapsim_play": 2, "game": "yosemite", "players": 2,
+                                  "seat": 1, "opponents": ["os:system"], "seed": 0,
+                                  "hints": False, "moves": [], "shown": 0}),
 }
+HUGE = 17 * 2**20  # bytes of the huge file: past the reader's cap
 
 
 @pytest.fixture(scope="module")
@@ -108,15 +147,21 @@ def work(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("bad-input")
     for name, text in FILES.items():
         path = folder / name
+        path.parent.mkdir(exist_ok=True)
         if name == "binary.toml":
             path.write_bytes(b"\xff\xfe\x00")
         else:
             path.write_text(text)
+    os.mkfifo(folder / "fifo")  # a pipe nobody writes: reading it would wait forever
+    with (folder / "huge.toml").open("wb") as fh:
+        fh.truncate(HUGE)  # sparse: no disk used
+    sys.path.insert(0, str(folder))  # the agents' modules
     (folder / "sw_out.toml").write_text(f'games = 10\nout = "{folder}/afile/sub"\n[grid]\n'
                                         "photo_target = [7, 8]\n")
     (folder / "kept").mkdir()
     (folder / "kept" / "notes.txt").write_text("mine\n")
-    return folder
+    yield folder
+    sys.path.remove(str(folder))
 
 
 # (subcommand line with {d} for the work folder) — each must end with exit code 2
@@ -288,6 +333,71 @@ BAD = [
     "compare snapshot --players 9", "compare snapshot --variant {d}/missing.toml",
     "compare snapshot --variant {d}/snap_frac.toml", "compare snapshot --variant-set bogus=1",
     "compare snapshot --policies greedy:max_risk=2", "compare nogame",
+    # files that never end, are not files, or are far too big, wherever a file is read
+    *[f"{cmd} {path}" for path in ("/dev/zero", "{d}/fifo", "{d}/kept", "{d}/huge.toml")
+      for cmd in ("components check", "sweep", "advise prep", "advise research",
+                  "play yosemite --load", "simulate snapshot --games 10 --components",
+                  "compare snapshot --games 10 --variant", "compare snapshot --baseline",
+                  "tune snapshot --components", "ladder snapshot --components",
+                  "report snapshot --quick --out {d}/r --components",
+                  "odds spook --components", "simulate snapshot --games 10 --policies",
+                  "rebalance snapshot --target seat_spread=2 --edit start_tokens --out "
+                  "{d}/rb --components", "advise prep {d}/sit.toml --components")],
+    # compare: what its help promises, and its bounds
+    "compare snapshot --players 0", "compare snapshot --players 0-3",
+    "compare snapshot --games auto", "compare snapshot --games auto --detect 0",
+    "compare snapshot --games 10 --policies greedy,greedy --variant-set photo_target=8",
+    # Python agents: each failure is one line naming the agent, through every command (with
+    # --quiet: a run that has started shows its progress bar before the error line)
+    *[f"{cmd} bad_agents:{agent}{tail} --quiet"
+      for agent in ("raises_act", "RaisesReset", "exits", "nonsense", "long_error")
+      for cmd, tail in (("simulate yosemite --games 2 --policies", ",greedy"),
+                        ("compare yosemite --games 10 --no-restricted --variant-set "
+                         "start_fish=4 --policies", ""),
+                        ("tune yosemite --games 2 --iterations 1 --popsize 1 "
+                         "--verify-games 10 --field", ""),
+                        ("ladder yosemite --games 2 --policies greedy,", ""),
+                        ("play yosemite --seat 2 --opponents", ""))
+      if not cmd.startswith("play")] + [
+        f"play yosemite --seat 2 --opponents bad_agents:{agent}"
+        for agent in ("raises_act", "RaisesReset", "exits", "nonsense", "long_error")],
+    *[f"simulate yosemite --games 2 --quiet --policies {ref},greedy{tail}"
+      for ref, tail in (("bad_agents:forever", " --move-timeout 0.5"),
+                        ("bad_agents:sleeps", " --move-timeout 0.5"),
+                        ("bad_pkg.sub:agent", ""), ("exits_on_import:agent", ""),
+                        ("bad_agents:nothing", ""), ("greedy", " --move-timeout -1"),
+                        ("greedy", " --move-timeout nan"))],
+    "play yosemite --seat 2 --opponents bad_agents:forever --move-timeout 0.5",
+    # saved games: damaged, old, of the wrong kind, or naming code nobody asked for
+    *[f"play yosemite --load {{d}}/{name}" for name in (
+        "save_moves.json", "save_kinds.json", "save_old.json", "save_list.json",
+        "save_broken.json", "save_code.json", "sit.toml", "binary.toml")],
+    "play yosemite --load {d}/save_code.json --opponents greedy",
+    # the rebalance command's own flags
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/rb --games 5",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/rb --budget 0",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/rb --budget nan",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/rb --games 100 "
+    "--budget 5",
+    "rebalance snapshot --target nothing=2 --edit start_tokens --out {d}/rb",
+    "rebalance snapshot --target seat_spread=x --edit start_tokens --out {d}/rb",
+    "rebalance snapshot --target seat_spread=2 --edit nothing --out {d}/rb",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/rb --seed -1",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/rb --threads 0",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/rb --players 9",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/rb "
+    "--max-cost 0",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/rb "
+    "--verify-games 3",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/rb "
+    "--strong nope",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/rb "
+    "--optimizer nope",
+    "rebalance nogame --target seat_spread=2 --edit start_tokens --out {d}/rb",
+    "rebalance snapshot --edit start_tokens --out {d}/rb",
+    # the ladder and report flags next to the new ones
+    "report sweep {d}/kept --out /proc/report", "report sweep {d}/afile",
+    "report yosemite --games 5 --out {d}/r",
 ]
 
 # output paths: the folder given must keep everything it already holds
@@ -295,7 +405,6 @@ BAD_OUT = [
     "simulate snapshot --games 10 --out {d}/afile",
     "simulate snapshot --games 10 --out {d}/afile/sub",
     "simulate snapshot --games 10 --out {d}/afile/x.parquet",
-    "simulate snapshot --games 10 --out {d}/kept/none/x.parquet",
     "simulate snapshot --games 10 --out /dev/null",
     "simulate snapshot --games 10 --out /dev/null/x.parquet",
     "simulate snapshot --games 10 --out /proc/x.parquet",
@@ -309,6 +418,17 @@ BAD_OUT = [
     "components export snapshot --out {d}/afile/x.toml",
     "compare snapshot --out {d}/afile", "compare snapshot --out /proc/cmp",
     "tune snapshot --out /proc/tuned.toml", "tune snapshot --out {d}/afile/t.toml",
+    # nothing snapsim did not write is replaced: a file of another program, a file that is
+    # not a saved game, a folder that is not a run
+    "simulate snapshot --games 10 --out {d}/foreign.parquet",
+    "play yosemite --save {d}/kept/notes.txt", "play yosemite --save {d}/afile",
+    "play yosemite --save {d}/kept", "simulate snapshot --games 10 --out {d}/kept",
+    "sweep {d}/sweep.toml --out {d}/kept", "ladder yosemite --games 2 --out {d}/kept",
+    "compare yosemite --games 10 --variant-set start_fish=4 --out {d}/kept",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/kept",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out /proc/rb",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/afile",
+    "report sweep {d}/kept --out {d}/kept",
 ]
 
 GOOD = [
@@ -318,6 +438,12 @@ GOOD = [
     "components check " + str(SNAPSHOT_FILE), "components export yosemite",
     "simulate snapshot --games 8 --quiet --policies greedy:max_risk=0.3 "
     "--set photo_target=8 --out {d}/run",
+    # one policy for every seat, as compare's help says; --games auto for every game
+    "compare snapshot --games 10 --policies greedy --variant-set photo_target=8 "
+    "--no-restricted --quiet",
+    *[f"compare {game} --games auto --detect 50 --variant-set {knob} --no-restricted --quiet"
+      for game, knob in (("snapshot", "photo_target=8"), ("shutterbug", "trading=false"),
+                         ("yosemite", "start_fish=4"))],
 ]
 
 
@@ -381,7 +507,7 @@ def test_the_table_spans_every_subcommand():
     for command in ("odds photo", "odds explore", "odds spook", "odds tokens", "simulate",
                     "sweep", "report snapshot", "report sweep", "advise prep",
                     "advise research", "advise reroll", "tune", "ladder", "components export",
-                    "components check", "compare"):
+                    "components check", "compare", "rebalance", "play"):
         assert any(line.startswith(command) for line in lines), command
 
 
@@ -440,3 +566,113 @@ def test_any_bad_component_value_is_refused(capsys, work, field, value):
     path.write_text(_edit(SNAPSHOT_FILE, field, f"{name} = {text}\n"))
     rc, out, err = run_cli(capsys, f"components check {path}", work)
     assert_clean_refusal(rc, out, err)
+
+
+def test_an_agents_prints_leave_the_json_output_valid(capsys, work):
+    rc, out, err = run_cli(capsys, "simulate yosemite --games 3 --quiet --format json "
+                                   "--policies bad_agents:prints,greedy", work, limit=0)
+    assert rc == 0, err
+    assert json.loads(out)["games"] == 3  # stdout is the command's alone
+    assert "thinking..." in err  # the agent's own words go to stderr, not lost
+
+
+def test_an_agent_past_its_time_is_named_and_the_outer_timer_keeps_its_time(capsys, work):
+    rc, out, err = run_cli(capsys, "simulate yosemite --games 2 --move-timeout 0.5 --quiet "
+                                   "--policies bad_agents:forever,greedy", work)
+    assert_clean_refusal(rc, out, err)
+    assert "agent forever (bad_agents:forever) took more than 0.5 s in act (game 0" in err
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # the table's own alarm ended
+
+
+def test_each_agent_failure_says_what_it_did(capsys, work):
+    said = {"raises_act": "raised KeyError: 'no map' in act", "exits": "called sys.exit(3)",
+            "RaisesReset": "raised RuntimeError: cannot reset in reset",
+            "nonsense": "not a legal action"}
+    for agent, words in said.items():
+        rc, out, err = run_cli(capsys, f"simulate yosemite --games 2 --quiet --policies "
+                                       f"bad_agents:{agent},greedy", work)
+        assert rc == 2 and words in err and "bad_agents" in err, (agent, err)
+    rc, out, err = run_cli(capsys, "simulate yosemite --games 2 --policies "
+                                   "bad_pkg.sub:agent,greedy", work)
+    assert rc == 2 and "RuntimeError: broken package" in err, err
+
+
+def test_a_saved_python_opponent_runs_only_when_named_again(capsys, work, tmp_path):
+    canary = tmp_path / "canary_agent.py"  # leaves a mark when imported
+    mark = tmp_path / "imported"
+    canary.write_text(f"open({str(mark)!r}, 'w').close()\n"
+                      "def agent(obs, legal):\n    return legal[0]\n")
+    save = tmp_path / "save.json"
+    save.write_text(json.dumps({"snapsim_play": 2, "game": "yosemite", "players": 2,
+                                "seat": 1, "opponents": ["canary_agent:agent"], "seed": 0,
+                                "hints": False, "moves": [], "shown": 0}))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        rc, out, err = run_cli(capsys, f"play yosemite --load {save}", work)
+        assert_clean_refusal(rc, out, err)
+        assert "--opponents canary_agent:agent" in err and not mark.exists()
+        rc, out, err = run_cli(capsys, f"play yosemite --load {save} --opponents "
+                                       "canary_agent:agent", work, limit=0)
+        assert mark.exists()  # named on the command line: imported, and the game goes on
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+# ---------------------------------------------------------------- the Python API
+
+
+def _api_cases(work: Path):
+    import snapsim
+    from snapsim.games.snapshot.advisor import advise
+
+    return {
+        "policies as a dict": lambda: snapsim.simulate("yosemite", policies={"a": 1}, games=2),
+        "config as a dict": lambda: snapsim.simulate("yosemite", config={"players": 2}),
+        "components as a list": lambda: snapsim.simulate("yosemite", components=["x"]),
+        "components /dev/zero": lambda: snapsim.simulate("yosemite", components="/dev/zero"),
+        "components a pipe": lambda: snapsim.simulate("yosemite", components=work / "fifo"),
+        "move_timeout as text": lambda: snapsim.simulate("yosemite", move_timeout="x"),
+        "variant_set as a list": lambda: snapsim.compare("yosemite", variant_set=["a"]),
+        "variant_set as text": lambda: snapsim.compare("yosemite", variant_set="start_fish=3"),
+        "variant_set None, no variant": lambda: snapsim.compare("yosemite", variant_set=None),
+        "variants, a missing file": lambda: snapsim.compare("yosemite", variants="none.toml"),
+        "players as text": lambda: snapsim.compare("yosemite", variant_set={"start_fish": 4},
+                                                   players="x"),
+        "detect as text": lambda: snapsim.compare("yosemite", variant_set={"start_fish": 4},
+                                                  games="auto", detect="x"),
+        "ladder policies as a dict": lambda: snapsim.ladder("yosemite", policies={"a": 1}),
+        "load None": lambda: snapsim.load(None),
+        "load ''": lambda: snapsim.load(""),
+        "load a list": lambda: snapsim.load(["a"]),
+        "load a plain file": lambda: snapsim.load(work / "foreign.parquet"),
+        "load a folder of no run": lambda: snapsim.load(work / "kept"),
+        "load /dev/zero": lambda: snapsim.load("/dev/zero"),
+        "run out None": lambda: snapsim.run("yosemite", None, games=2),
+        "run out a list": lambda: snapsim.run("yosemite", ["x"], games=2),
+        "run resume as text": lambda: snapsim.run("yosemite", work / "rr", resume="no"),
+        "advise a file path": lambda: advise(str(work / "sit.toml")),
+        "advise a list": lambda: advise([1, 2]),
+        "advise None": lambda: advise(None),
+    }
+
+
+API_CASES = list(_api_cases(Path(".")))
+
+
+@pytest.mark.parametrize("case", API_CASES)
+def test_bad_api_call_is_one_input_error(work, case):
+    from snapsim.errors import InputError
+
+    with pytest.raises(InputError) as info:
+        _api_cases(work)[case]()
+    assert "\n" not in str(info.value) and "Traceback" not in str(info.value)
+
+
+def test_a_string_where_a_list_belongs_is_one_entry_not_letters():
+    import snapsim
+
+    one = snapsim.simulate("yosemite", policies="greedy", games=3, seed=2)
+    assert set(one.policy.astype(str).str.split("#").str[0]) == {"greedy"}
+    both = snapsim.simulate("yosemite", policies="greedy,random", games=3, seed=2)
+    listed = snapsim.simulate("yosemite", policies=["greedy", "random"], games=3, seed=2)
+    assert both.equals(listed)

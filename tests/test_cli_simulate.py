@@ -133,13 +133,20 @@ def test_bad_input_is_one_line_exit_2(capsys, argv, needle):
     assert "Traceback" not in err
 
 
-def test_out_to_missing_folder_is_one_line_exit_2(capsys, tmp_path):
-    target = tmp_path / "missing" / "x.parquet"
+def test_out_file_in_missing_folders_makes_them(capsys, tmp_path):
+    # as the README writes it: --out runs/3p.parquet where runs/ does not exist yet
+    target = tmp_path / "runs" / "deeper" / "x.parquet"
     rc, out, err = run(capsys, *BASE, "--out", str(target))
-    assert rc == 2 and out == ""
-    assert len(err.splitlines()) == 1 and err.startswith("snapsim: error:")
-    assert "does not exist" in err
-    assert not target.parent.exists()
+    assert rc == 0, err
+    assert len(snapsim.load(target)) == 40 * 4
+    assert sorted(p.name for p in target.parent.iterdir()) == ["x.parquet"]  # no temporary
+
+
+def test_a_failed_out_file_leaves_no_folder_it_made(capsys, tmp_path):
+    target = tmp_path / "runs" / "x.parquet"
+    rc, out, err = run(capsys, *BASE, "--out", str(target), "--policies", "nope")
+    assert rc == 2 and "nope" in err
+    assert not (tmp_path / "runs").exists()
 
 
 def test_process_exit_code_and_stderr():

@@ -135,6 +135,7 @@ def test_paired_estimates_equal_an_independent_computation(planted):
         assert row[value] == pytest.approx(side.won[mask].sum() / mask.sum(), abs=1e-12)
 
 
+@pytest.mark.slow  # a statistical test: simulated rates vs exact values
 def test_ci_covers_a_known_difference():
     """400 synthetic paired data sets with a true difference of 0.3 in a ratio measure."""
     rng = np.random.default_rng(0)
@@ -185,6 +186,7 @@ def test_the_same_file_twice_flags_nothing(game, tmp_path):
     assert set(c.balance.verdict) == {"no meaningful change"}
 
 
+@pytest.mark.slow  # a statistical test: simulated rates vs exact values
 def test_self_comparison_false_positives_at_the_nominal_rate():
     """Unpaired self-comparisons (independent streams) over 20 seeds, with no smallest
     effect (every claim a plain significance test): Holm across the comparison's claims

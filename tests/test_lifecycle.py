@@ -19,6 +19,7 @@ import snapsim
 from snapsim.cli import main
 from snapsim.errors import InputError
 from snapsim.sim.kernel import game_rngs, mix_seed
+from snapsim.sim.locks import exclusive
 
 GAME = "snapshot"
 
@@ -228,3 +229,194 @@ def test_interpreted_seeds_equal_the_compiled_ones_without_overflow_warnings():
     assert out.returncode == 0, out.stderr
     compiled = [[int(x) for x in game_rngs(np.uint64(KEY), np.uint64(5), i)] for i in INDICES]
     assert json.loads(out.stdout) == compiled
+
+
+# ---------------------------------------------------------------- one writer, whole outputs
+
+
+HERE = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}  # this tree's
+
+
+def snapsim_process(*argv, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "snapsim", *map(str, argv)], env=HERE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def snapsim_run(*argv, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "snapsim", *map(str, argv)], env=HERE,
+                          capture_output=True, text=True, timeout=600, **kw)
+
+
+def wait_for(path: Path, proc: subprocess.Popen, seconds: float = 300) -> None:
+    """Until `path` exists (the process has taken its folder), or fail."""
+    deadline = time.monotonic() + seconds  # a cold numba cache compiles for a while
+    while not path.exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, f"{path} did not appear within {seconds} s"
+        time.sleep(0.02)
+
+
+def test_a_second_writer_of_a_run_folder_is_refused_while_the_first_goes_on(tmp_path):
+    out = tmp_path / "run"
+    argv = ("simulate", "yosemite", "--games", 10**8, "--chunk-size", 200, "--out", out,
+            "--threads", 1, "--quiet")  # one core: the second process starts beside it
+    first = snapsim_process(*argv, "--seed", 1)
+    try:
+        wait_for(out / "manifest.json", first)  # writing chunks, its lock held
+        second = snapsim_run(*argv, "--seed", 2)
+        assert first.poll() is None, first.communicate()  # still writing
+    finally:
+        first.kill()  # SIGKILL: its finished chunks stay, and so does its lock file
+        first.wait()
+    assert second.returncode == 2
+    line = [s for s in second.stderr.splitlines() if s.strip()]
+    assert len(line) == 1 and f"being written by another snapsim run (process {first.pid})" \
+        in line[0], second.stderr
+    loaded = snapsim.load(out, allow_partial=True)  # the first run's: nothing of the second
+    games = int(loaded.game.max()) + 1
+    want = snapsim.simulate("yosemite", games=games, seed=1, chunk_size=200)
+    assert loaded.equals(want[loaded.columns])
+    assert json.loads((out / "manifest.json").read_text())["identity"]["seed"] == 1
+    with exclusive(out):  # a dead writer's lock file holds nobody back
+        pass
+    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []  # and is gone
+
+
+def test_two_comparisons_into_one_folder_one_is_refused(tmp_path):
+    out = tmp_path / "cmp"
+    argv = ("compare", "yosemite", "--variant-set", "start_fish=4", "--games", 400,
+            "--out", out, "--quiet")
+    first = snapsim_process(*argv, "--seed", 1)
+    try:
+        wait_for(out / ".snapsim.lock", first)
+        second = snapsim_run(*argv, "--seed", 2, "--force")
+        assert first.wait(timeout=300) == 0, first.communicate()
+    finally:
+        first.kill()
+    assert second.returncode == 2 and "being written by another snapsim run" in second.stderr
+    assert json.loads((out / "provenance.json").read_text())["seed"] == 1
+
+
+def test_a_killed_comparison_leaves_nothing_that_blocks_its_rerun(tmp_path):
+    out = tmp_path / "cmp"
+    argv = ["compare", "yosemite", "--variant-set", "start_fish=4", "--games", 300,
+            "--out", out, "--quiet"]
+    proc = snapsim_process(*argv)
+    try:
+        deadline = time.monotonic() + 300
+        while not list(out.glob(".staging-*/*")):  # killed while writing its files
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        proc.kill()
+    assert [p.name for p in out.iterdir() if not p.name.startswith(".")] == []  # no half
+    assert main([str(a) for a in argv]) == 0  # the rerun is not refused
+    names = {p.name for p in out.iterdir()}
+    assert {"index.html", "report.md", "provenance.json"} <= names
+    assert not [n for n in names if n.startswith(".")]  # the stale staging folder is gone
+
+
+def test_a_chunk_of_another_run_is_recomputed_on_resume_and_refused_by_load(tmp_path, capsys):
+    mine, other = tmp_path / "mine", tmp_path / "other"
+    argv = ("simulate", "yosemite", "--games", 30, "--chunk-size", 10, "--quiet")
+    assert main([*map(str, argv), "--seed", "1", "--out", str(mine)]) == 0
+    assert main([*map(str, argv), "--seed", "2", "--out", str(other)]) == 0
+    want = snapsim.load(mine)
+    (mine / "chunk-000001.parquet").write_bytes((other / "chunk-000001.parquet").read_bytes())
+    with pytest.raises(InputError, match=r"chunk-000001.parquet is not a chunk of the run"):
+        snapsim.load(mine)
+    capsys.readouterr()
+    assert main([*map(str, argv), "--seed", "1", "--out", str(mine), "--resume"]) == 0
+    assert "1 computed now" in capsys.readouterr().out
+    assert snapsim.load(mine).equals(want)
+
+
+def test_load_never_merges_unrelated_runs(tmp_path, monkeypatch):
+    snapsim.run("snapshot", tmp_path / "a", games=4, seed=1)
+    snapsim.run("yosemite", tmp_path / "b", games=4, seed=1)
+    with pytest.raises(InputError, match="not a snapsim run or sweep folder"):
+        snapsim.load(tmp_path)  # two runs side by side are two runs, not one table
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError, match="give a run or sweep folder"):
+        snapsim.load("")  # not "every Parquet file below here"
+    # a sweep folder loads the points its sweep.json names, all of one game
+    sweep = tmp_path / "sweep.toml"
+    sweep.write_text('game = "yosemite"\ngames = 4\n[grid]\nstart_fish = [2, 3]\n')
+    snapsim.sim.run_sweep(snapsim.sim.read_sweep(sweep), out=tmp_path / "sw")
+    point = tmp_path / "sw" / "start_fish=3"
+    for f in point.iterdir():
+        f.unlink()
+    snapsim.run("snapshot", point, games=4, seed=0)  # another game's run put in its place
+    with pytest.raises(InputError, match="snapshot run inside a yosemite sweep"):
+        snapsim.load(tmp_path / "sw")
+
+
+def test_simulate_replaces_its_own_rows_only(tmp_path, capsys):
+    out = tmp_path / "rows.parquet"
+    argv = ["simulate", "yosemite", "--games", "6", "--quiet", "--out", str(out)]
+    assert main(argv) == 0 and main(argv) == 0  # the same command again: its own rows
+    before = out.read_bytes()
+    capsys.readouterr()
+    assert main([*argv, "--seed", "3"]) == 2
+    assert "holds another run's rows (yosemite, seed 0, 6 games)" in one_error_line(capsys)
+    assert out.read_bytes() == before
+    assert main([*argv, "--seed", "3", "--force"]) == 0
+    assert snapsim.load(out).attrs["provenance"]["seed"] == 3
+
+
+# ---------------------------------------------------------------- operating-system errors
+
+
+def limited(size: int):
+    """A child's file-size limit: writing past `size` bytes fails with EFBIG, as a full disk
+    fails with ENOSPC (the signal that would kill the process is ignored, as a shell may)."""
+    import resource
+
+    def apply():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+    return apply
+
+
+@pytest.mark.parametrize("argv, made", [
+    (["components", "export", "snapshot", "--out", "x.toml"], "x.toml"),
+    (["simulate", "yosemite", "--games", "300", "--quiet", "--out", "runs/x.parquet"], "runs"),
+    (["simulate", "yosemite", "--games", "300", "--quiet", "--out", "run"], None),
+    (["compare", "yosemite", "--variant-set", "start_fish=4", "--games", "20", "--quiet",
+      "--no-restricted", "--out", "cmp"], "cmp"),
+    (["ladder", "yosemite", "--games", "4", "--quiet", "--out", "lad"], "lad"),
+], ids=["export", "parquet", "run", "compare", "ladder"])
+def test_a_full_disk_is_one_line_and_leaves_no_partial_file(tmp_path, monkeypatch, argv,
+                                                             made):
+    (tmp_path / "warm").mkdir()
+    monkeypatch.chdir(tmp_path / "warm")
+    assert main(argv) == 0  # unlimited, here: the kernels are in the cache now
+    (tmp_path / "full").mkdir()
+    proc = snapsim_run(*argv, cwd=tmp_path / "full", preexec_fn=limited(2000))
+    lines = [s for s in proc.stderr.splitlines() if s.strip()]
+    assert proc.returncode == 2 and len(lines) == 1, proc.stderr
+    assert lines[0].startswith("snapsim: error: ") and "File too large" in lines[0], lines[0]
+    left = [p for p in (tmp_path / "full").rglob("*") if p.is_file()]
+    if made is None:  # a run keeps the chunks it finished (here none fit) and its manifest
+        assert all(p.stat().st_size > 0 for p in left)
+    else:
+        assert left == [], left  # no empty or half-written file, no temporary, no lock
+
+
+def test_standard_output_on_a_full_disk_is_one_line():
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "snapsim", "odds", "photo"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=300, env=HERE)
+    lines = [s for s in proc.stderr.splitlines() if s.strip()]
+    assert proc.returncode == 2 and len(lines) == 1, proc.stderr
+    assert lines[0].startswith("snapsim: error: No space left on device"), lines[0]
+
+
+def test_the_numba_cache_fallback_tries_to_write_instead_of_asking_os_access(tmp_path):
+    # root passes os.access for /proc, where nothing can be created
+    assert not snapsim._writable("/proc/snapsim-cache")
+    assert snapsim._writable(str(tmp_path / "new" / "cache"))
+    assert list((tmp_path / "new" / "cache").iterdir()) == []  # the probe is removed

@@ -585,6 +585,7 @@ def _binom_ok(k, n, p):
     return stats.binomtest(int(k), int(n), float(p)).pvalue > ALPHA
 
 
+@pytest.mark.slow  # a statistical test: simulated rates vs exact values
 def test_sampled_photograph_matches_exact():
     rng = np.random.default_rng(11)
     rolls = rng.integers(1, 7, size=(N_SAMPLES, 2)).sum(axis=1)
@@ -592,6 +593,7 @@ def test_sampled_photograph_matches_exact():
     assert _binom_ok(k, N_SAMPLES, photo_success(2, 1, 8))
 
 
+@pytest.mark.slow  # a statistical test: simulated rates vs exact values
 def test_sampled_explore_with_rerolls_matches_exact():
     rng = np.random.default_rng(12)
     dice, target, rerolls, cost = 2, 5, 2, 2
@@ -615,6 +617,7 @@ def test_sampled_explore_with_rerolls_matches_exact():
     assert abs(paid.mean() - exact.expected_paid) < 5 * paid.std() / N_SAMPLES**0.5
 
 
+@pytest.mark.slow  # a statistical test: simulated rates vs exact values
 def test_sampled_research_matches_exact():
     rng = np.random.default_rng(13)
     tops = [5, 3, 7, 0]

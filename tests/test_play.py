@@ -142,7 +142,7 @@ def test_a_saved_game_of_another_game_is_one_line(tmp_path, capsys):
 
 def test_a_file_that_is_not_a_saved_game_is_one_line(tmp_path, capsys):
     bad = tmp_path / "bad.json"
-    bad.write_text('{"snapsim_play": 1, "game": "yosemite"}')
+    bad.write_text('{"snapsim_play": 2, "game": "yosemite"}')
     rc, _, err = cli(capsys, "play", "yosemite", "--load", bad)
     assert rc == 2
     assert f"--load {bad}: not a saved snapsim game" in one_error_line(err)
@@ -219,3 +219,34 @@ def test_what_another_seat_got_in_a_trade_stays_hidden():
     assert all(" P1: " in line for line in shown if "-> got" in line)
     for line in others:
         assert f"  {line.split(' -> got ')[0]}" in shown
+
+
+def test_a_huge_number_at_the_prompt_is_not_a_move():
+    # a million digits: no integer conversion of it is even tried
+    rc, out = played(new_session("yosemite", 2, seed=1), "9" * 1_000_000, "quit")
+    assert rc == 0 and "'99999999999999999...' is not a move here" in out
+
+
+@pytest.mark.parametrize("edit", ["move", "policy move", "extra move", "settings"])
+def test_an_edited_save_is_refused_in_one_line(tmp_path, capsys, edit):
+    session = new_session("yosemite", 2, seat=2, seed=4)
+    played(session, "1", "2", "quit", str(tmp_path / "g.json"))
+    body = json.loads((tmp_path / "g.json").read_text())
+    if edit == "move":  # a move that is not legal there
+        body["moves"][-1][0] = 10**6
+    elif edit == "policy move":  # a move the built-in player would not make
+        k = next(i for i, (_, by_policy) in enumerate(body["moves"]) if by_policy)
+        body["moves"][k][0] = next(code for code in
+                                   new_session("yosemite", 2, seat=2, seed=4)
+                                   .game.legal_action_ids().tolist()
+                                   if code != body["moves"][k][0])
+    elif edit == "extra move":
+        body["moves"].append([0, 0])
+        body["moves"] *= 500
+    else:
+        body["seed"] = -5
+    (tmp_path / "g.json").write_text(json.dumps(body))
+    rc, _, err = cli(capsys, "play", "yosemite", "--load", tmp_path / "g.json")
+    assert rc == 2
+    line = one_error_line(err)
+    assert "cannot be played there" in line or "not a saved snapsim game" in line

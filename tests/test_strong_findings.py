@@ -226,7 +226,9 @@ def test_the_skill_ladder_section_renders(tmp_path):
         "random", "greedy", "trader", "lookahead"}
     assert "Left out: search (a search policy, played from 1,000 games" in meta["text"]
     k = len(ratings)
-    assert (ratings.ci_low <= ratings.rating).all() and (ratings.rating <= ratings.ci_high).all()
+    bounded = ratings[ratings.ci_low.notna()]  # the reference, greedy (0), has no interval
+    assert set(ratings.policy) - set(bounded.policy) <= {"greedy"}
+    assert (bounded.ci_low <= bounded.rating).all() and (bounded.rating <= bounded.ci_high).all()
     assert ratings.rating.is_monotonic_decreasing
     pairwise = pd.read_csv(tmp_path / "ladder_pairwise.csv")
     assert len(pairwise) == k * (k - 1)

@@ -41,6 +41,7 @@ def test_saved_tuned_policy_loads_by_name(tiny, tmp_path):
 BUNDLED = sorted(tuned_policies())
 
 
+@pytest.mark.slow  # a statistical test: simulated rates vs exact values
 @pytest.mark.parametrize("name", BUNDLED)
 def test_bundled_tuned_policy_beats_greedy_on_fresh_seeds(name):
     players = int(name.split("-")[1].rstrip("p"))

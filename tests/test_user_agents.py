@@ -123,7 +123,8 @@ def test_illegal_action_names_seat_action_and_legal_ones_and_keeps_finished_game
     text = str(err.value)
     assert "\n" not in text
     # seats as people number them: the agent sat at the 0-based seat 1
-    assert "seat 2 (agent bad) chose 'fly' in game 3, not a legal action; legal now: " in text
+    assert "seat 2 (agent bad, test_user_agents:" in text
+    assert ") chose 'fly' in game 3, not a legal action; legal now: " in text
     assert "3 games finished before it" in text
     finished = err.value.finished
     assert sorted(set(finished.game)) == [0, 1, 2]
@@ -134,7 +135,7 @@ def test_illegal_action_names_seat_action_and_legal_ones_and_keeps_finished_game
 
 def test_an_agent_that_raises_is_named_with_its_exception():
     with pytest.raises(AgentError, match=r"^agent bad \(test_user_agents:BadAfter\) raised "
-                                         r"KeyError: 'no map' \(game 0, seat \d\); 0 games "
+                                         r"KeyError: 'no map' in act \(game 0, seat \d\); 0 games "
                                          "finished"):
         snapsim.simulate("shutterbug", players=2, games=2, seed=0,
                          policies=[BadAfter(0, KeyError("no map")), "greedy"])
@@ -195,7 +196,7 @@ def test_cli_out_run_keeps_finished_chunks_when_the_agent_fails(tmp_path, monkey
                      "--games", 4, "--chunk-size", 2, "--out", out, "--quiet")
     assert rc == 2
     line = one_error_line(err)
-    assert "(agent illegal) chose -1 in game 0" in line
+    assert "(agent illegal, " in line and ") chose -1 in game 0" in line
     assert f"the 0 finished chunks stay in {out}" in line
     assert not list(out.glob("chunk-*"))
 

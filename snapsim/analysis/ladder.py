@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..sim.checks import MAX_IN_MEMORY_GAMES, whole
+from ..sim.checks import MAX_IN_MEMORY_GAMES, entries, whole
 from .stats import wilson_interval
 
 ALPHA = 0.01  # pseudo-comparisons between every pair: keeps an unbeaten rating finite
@@ -44,6 +44,15 @@ REPS = 500  # bootstrap resamples of the rating intervals
 REFERENCE = "greedy"  # rating 0 when in the field: the reports' line-up
 MAX_RUNS = 1000  # line-ups of one ladder, each with its rotations
 SEARCH_KINDS = frozenset({"search", "rollout"})  # Monte Carlo kinds: far dearer per game
+MIN_DEALS = 10  # deals a bootstrap resamples before its intervals mean anything
+
+
+def interval_text(lo: float, hi: float, fmt: str = "+.3f") -> str:
+    """A rating interval for people: "[lo, hi]", or what stands in for one (NaN bounds: the
+    reference, fixed at 0, or too little data to bound the rating)."""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return "[no interval]"
+    return f"[{lo:{fmt}}, {hi:{fmt}}]"
 
 
 @dataclass
@@ -84,8 +93,13 @@ class Ladder:
                  f"{self.seed} (Bradley-Terry log-strength"
                  f"{', greedy = 0' if REFERENCE in self.policies else ''}, 95% bootstrap CI)"]
         for r in self.ratings.itertuples():
-            lines.append(f"  {r.policy:<18} {r.rating:+7.3f}  [{r.ci_low:+.3f}, "
-                         f"{r.ci_high:+.3f}]  win rate {r.win_rate:.3f} over {r.games:,} seats")
+            shown = "(reference)" if r.policy == self.provenance.get("reference") else \
+                interval_text(r.ci_low, r.ci_high)
+            lines.append(f"  {r.policy:<18} {r.rating:+7.3f}  {shown}  win rate "
+                         f"{r.win_rate:.3f} over {r.games:,} seats")
+        if self.ratings.ci_low.isna().any():
+            lines.append(f"  [no interval]: too few deals ({MIN_DEALS} at least) or results "
+                         "that cannot bound a rating (never or always ahead); play more games")
         return "\n".join(lines)
 
 
@@ -189,7 +203,7 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
     n = spec.players(config)
     if n < 2:
         raise InputError(f"a ladder needs tables of at least 2 players, got {n}")
-    names = list(policies) if policies else default_field(spec.name, n)
+    names = entries(policies, "policies") if policies else default_field(spec.name, n)
     pols = [resolve_policy(spec.name, p) for p in names]
     labels = [p.name for p in pols]
     if len(set(labels)) != len(labels) or len(labels) < 2:
@@ -290,6 +304,10 @@ def rate(results: pd.DataFrame, labels: list[str], seed: int = 0, reps: int = RE
         boot[r] = fit((weights @ flat).reshape(total.shape))
         boot[r] -= boot[r][anchor].mean()
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
+    # no interval where the data give none: the reference (0 by definition), a bootstrap of
+    # too few deals, or resamples that all agree (a policy never or always ahead)
+    unbounded = anchor & (reference in labels) | (hi - lo <= 1e-9) | (len(mats) < MIN_DEALS)
+    lo, hi = np.where(unbounded, np.nan, lo), np.where(unbounded, np.nan, hi)
     seats = results.groupby(results.policy.astype(str)).won.agg(["size", "mean"])
     ratings = pd.DataFrame({"policy": labels, "rating": rating, "ci_low": lo, "ci_high": hi,
                             "games": [int(seats["size"].get(n, 0)) for n in labels],
@@ -370,7 +388,9 @@ class Standings:
 
     def _rating(self, name: str) -> str:
         r = self.lad.ratings.set_index("policy").loc[name]
-        return f"{name} {r.rating:+.2f} [{r.ci_low:+.2f}, {r.ci_high:+.2f}]"
+        shown = "(the reference)" if name == self.lad.provenance.get("reference") else \
+            interval_text(r.ci_low, r.ci_high, "+.2f")
+        return f"{name} {r.rating:+.2f} {shown}"
 
     def _share(self, a: str, b: str) -> str:
         m = self.lad.pairwise[(self.lad.pairwise.policy == a)

@@ -89,8 +89,10 @@ def per_game_first(df: pd.DataFrame, column: str) -> np.ndarray:
     return df.groupby("game")[column].first().sort_index().to_numpy(dtype=float)
 
 
-def measures(df: pd.DataFrame, spec: MeasureSpec, config=None) -> list[Measure]:
-    """Every generic and game-declared measure of one run's (game, seat) table."""
+def measures(df: pd.DataFrame, spec: MeasureSpec, config) -> list[Measure]:
+    """Every generic and game-declared measure of one run's (game, seat) table; `config`, the
+    run's, names its categories (a game's assignments are its components'), so every caller
+    gives it (None only with a spec that has no categories)."""
     won, score = seat_matrix(df, "won"), seat_matrix(df, "score")
     games, seats = won.shape
     ones = np.ones_like(won)

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 
-from ..errors import SnapsimError
 from ..version import __version__
 from . import (
     advise,
@@ -20,7 +17,7 @@ from . import (
     simulate,
     tune,
 )
-from .common import Parser
+from .common import Parser, guarded
 
 # The command groups in `snapsim --help` order. Each module adds its commands to the
 # subparsers with `add(sub)`, every command's parser naming the function that runs it
@@ -67,20 +64,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    try:
-        args = build_parser().parse_args(argv)
-        code = args.run(args)
-        if code:
-            return code
-    except SnapsimError as exc:
-        print(f"snapsim: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("snapsim: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # output piped into `head` and closed: not an error
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-    return 0
+def _run(args) -> int | None:
+    """The command, under its --move-timeout when it has one (a line-up with agents)."""
+    if getattr(args, "move_timeout", None) is None:
+        return args.run(args)
+    from ..sim.agents import move_timeout
 
+    with move_timeout(args.move_timeout):
+        return args.run(args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return guarded(lambda: _run(build_parser().parse_args(argv)))

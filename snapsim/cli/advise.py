@@ -8,6 +8,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..sim.checks import whole
+from ..sim.files import read_text
 from .common import Parser, emit
 
 
@@ -18,7 +19,7 @@ def read_situation(path: str) -> dict:
 
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_text(p)
     except OSError as exc:
         raise InputError(f"{p.name}: cannot read {path!r} ({exc.strerror or exc})") from None
     except UnicodeDecodeError:

@@ -1,16 +1,78 @@
-"""What the commands share: the one-line-error parser, number and policy lists, rule
-knobs, output tables and backend sizes."""
+"""What the commands share: the error boundary, the one-line-error parser, number and policy
+lists, rule knobs, output tables and backend sizes."""
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
 import sys
 
 import pandas as pd
 
-from ..errors import InputError
-from ..sim.checks import whole
+from ..errors import InputError, SnapsimError
+from ..sim.checks import MOVE_TIMEOUT, whole
+
+# what to do about an operating-system error, by its errno
+OS_HINTS = {errno.ENOSPC: "free some space or write elsewhere",
+            errno.EDQUOT: "free some space or write elsewhere",
+            errno.EFBIG: "the system allows no larger file there; write elsewhere",
+            errno.EROFS: "the place is read-only; write elsewhere",
+            errno.EACCES: "choose a place you may write to",
+            errno.EPERM: "choose a place you may write to",
+            errno.EMFILE: "too many open files; raise the limit (ulimit -n)",
+            errno.EIO: "the device failed; check it or write elsewhere"}
+
+
+def os_error_line(exc: OSError) -> str:
+    """An operating-system error as one line: what failed, where, and what to do."""
+    what = exc.strerror or str(exc) or type(exc).__name__
+    where = f" ({exc.filename})" if exc.filename else ""
+    hint = OS_HINTS.get(exc.errno, "check the path and try again")
+    return f"{what}{where}; {hint}"
+
+
+def _silence_stdout() -> None:
+    """Standard output cannot take more (closed pipe, full disk): send what is still
+    buffered nowhere, so the interpreter's flush at exit does not fail a second time."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _flush_stdout() -> None:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        exc.filename = exc.filename or "standard output"
+        raise
+
+
+def guarded(call) -> int:
+    """Run a command (`call()` returns its exit code or None) at the boundary every snapsim
+    command shares: a user's mistake or an operating-system error is one line on stderr and
+    exit code 2, Ctrl-C exit code 130, a closed output pipe no error at all."""
+    try:
+        code = call()
+        _flush_stdout()  # a full disk behind stdout shows here, not at exit
+        return code or 0
+    except SnapsimError as exc:
+        print(f"snapsim: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("snapsim: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # output piped into `head` and closed: not an error
+        _silence_stdout()
+        return 0
+    except OSError as exc:  # a full disk, a read-only place, a device error: one line
+        try:
+            sys.stdout.flush()
+        except OSError:
+            _silence_stdout()
+        print(f"snapsim: error: {os_error_line(exc)}", file=sys.stderr)
+        return 2
 
 
 class Help(argparse.ArgumentDefaultsHelpFormatter):
@@ -132,6 +194,13 @@ def read_knobs(args) -> dict:
         get_game(args.game)  # an unknown game is named before the file
         knobs["components"] = args.components
     return knobs
+
+
+def add_move_timeout(p) -> None:
+    """--move-timeout, for every command whose line-up may hold a Python agent."""
+    p.add_argument("--move-timeout", type=float, default=MOVE_TIMEOUT, metavar="SECONDS",
+                   help="seconds a Python agent (module:object) may take for one move before "
+                        f"the run stops, naming it; 0: no limit (default: {MOVE_TIMEOUT:g})")
 
 
 MAX_WORKERS = 1024  # threads or processes of one run

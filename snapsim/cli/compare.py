@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numpy as np
 
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
-from .common import add_smallest, check_backend_sizes, int_list, parse_knob, policy_list
+from ..sim.locks import exclusive
+from .common import (
+    add_move_timeout,
+    add_smallest,
+    check_backend_sizes,
+    int_list,
+    parse_knob,
+    policy_list,
+)
 
 
 def _compare(args) -> int | None:
@@ -37,17 +47,19 @@ def _compare(args) -> int | None:
         whole(args.strong_games, "--strong-games", 10, MAX_IN_MEMORY_GAMES)
     if args.out:
         out_folder(args.out)
-    if args.out and not args.force:
-        check_out_free(args.out)
-    result = compare(args.game, baseline=args.baseline, variants=args.variant, variant_set=knobs,
-                     players=players, policies=policies, games=games, seed=args.seed,
-                     detect=args.detect, threads=args.threads,
-                     restricted=not args.no_restricted, progress=not args.quiet,
-                     strong=args.strong, strong_games=args.strong_games, smallest=smallest)
-    print(result.summary())
-    if args.out:
-        print(f"comparison written to {result.write(args.out, force=args.force)} (report.md, "
-              "figures, CSV tables and provenance.json beside it)")
+    with exclusive(args.out) if args.out else nullcontext():  # one writer, start to end
+        if args.out and not args.force:
+            check_out_free(args.out)
+        result = compare(args.game, baseline=args.baseline, variants=args.variant,
+                         variant_set=knobs, players=players, policies=policies, games=games,
+                         seed=args.seed, detect=args.detect, threads=args.threads,
+                         restricted=not args.no_restricted, progress=not args.quiet,
+                         strong=args.strong, strong_games=args.strong_games,
+                         smallest=smallest)
+        print(result.summary())
+        if args.out:
+            print(f"comparison written to {result.write(args.out, force=args.force)} "
+                  "(report.md, figures, CSV tables and provenance.json beside it)")
     return None
 
 
@@ -90,5 +102,6 @@ def add(sub) -> None:
                    help="write into --out even if it holds another run (default: refuse)")
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar (default: shown)")
+    add_move_timeout(p)
     p.set_defaults(run=_compare)
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
-from .common import add_smallest, check_backend_sizes, policy_list, read_knobs
+from ..sim.locks import exclusive
+from .common import add_move_timeout, add_smallest, check_backend_sizes, policy_list, read_knobs
 
 
 def _ladder(args) -> None:
@@ -25,18 +28,19 @@ def _ladder(args) -> None:
     policies = policy_list(args.policies)
     if args.out:
         out_folder(args.out)
-        if not args.force:
+    with exclusive(args.out) if args.out else nullcontext():  # one writer, start to end
+        if args.out and not args.force:
             check_out_free(args.out)
-    result = ladder(args.game, args.players, policies, args.games, args.seed, args.threads,
-                    reps=args.reps, progress=not args.quiet, search_games=args.search_games,
-                    **knobs)
-    claims = result.claims(smallest)
-    print(result.summary())
-    print("\n".join(claims))
-    if args.out:
-        path = write_ladder(result, args.out, force=args.force, smallest=smallest)
-        print(f"ladder written to {path} (ratings.csv, pairwise.csv, ladder.png and "
-              "provenance.json beside it)")
+        result = ladder(args.game, args.players, policies, args.games, args.seed, args.threads,
+                        reps=args.reps, progress=not args.quiet,
+                        search_games=args.search_games, **knobs)
+        claims = result.claims(smallest)
+        print(result.summary())
+        print("\n".join(claims))
+        if args.out:
+            path = write_ladder(result, args.out, force=args.force, smallest=smallest)
+            print(f"ladder written to {path} (ratings.csv, pairwise.csv, ladder.png and "
+                  "provenance.json beside it)")
 
 
 def add(sub) -> None:
@@ -65,5 +69,6 @@ def add(sub) -> None:
                    help="write into --out even if it holds another run (default: refuse)")
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar (default: shown)")
+    add_move_timeout(p)
     p.set_defaults(run=_ladder)
 

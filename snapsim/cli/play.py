@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from ..sim.checks import whole
+from .common import add_move_timeout
 
 
 def _play(args) -> int:
-    from ..play import load, new_session, play
+    from ..play import check_save_file, load, new_session, play
 
+    if args.save:
+        check_save_file(args.save)
     if args.load:
-        session = load(args.load, args.game)
+        session = load(args.load, args.game, args.opponents)
     else:
         whole(args.seed, "--seed", 0)
-        session = new_session(args.game, args.players, args.seat, args.opponents, args.seed,
-                              args.hints)
+        session = new_session(args.game, args.players, args.seat, args.opponents or "greedy",
+                              args.seed, args.hints)
     if args.hints:
         session.hints = True
     return play(session, save_to=args.save or args.load)
@@ -25,14 +28,18 @@ def add(sub) -> None:
     p.add_argument("--players", type=int, help="number of players (default: the game's usual "
                                                "count)")
     p.add_argument("--seat", type=int, default=1, help="your seat, 1 = P1")
-    p.add_argument("--opponents", default="greedy",
+    p.add_argument("--opponents",
                    help="the other seats: one policy spec for all or one per seat, "
-                        "comma-separated (e.g. tuned-4p, search for Snapshot, module:object)")
+                        "comma-separated (e.g. tuned-4p, search for Snapshot, module:object); "
+                        "with --load, the saved game's own, which a saved Python agent needs "
+                        "(default: greedy)")
     p.add_argument("--hints", action="store_true", help="show the numbers snapsim computes "
                                                         "for your seat at each decision")
     p.add_argument("--seed", type=int, default=0, help="root seed: same seed, same game")
     saving = p.add_mutually_exclusive_group()
-    saving.add_argument("--save", help="save the game to this file on quit or Ctrl-C")
+    saving.add_argument("--save", help="save the game to this file on quit or Ctrl-C (a new "
+                                       "file or a saved game, never another file)")
     saving.add_argument("--load", help="continue a saved game (its settings are used)")
+    add_move_timeout(p)
     p.set_defaults(run=_play)
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
-from .common import add_smallest, check_backend_sizes
+from ..sim.locks import exclusive
+from .common import Parser, add_move_timeout, add_smallest, check_backend_sizes, guarded
 
 QUICK_GAMES = 300
+REPORT_GAMES = 20_000
+REPORT_SEED = 1
 
 
 def _in_committed_reports(out) -> bool:
@@ -32,7 +37,9 @@ def _report(args) -> None:
     spec = get_game(args.game)
     if spec.report is None:
         raise InputError(f"no report for game {args.game!r} yet")
-    games = QUICK_GAMES if args.quick else whole(args.games, "--games", 1, MAX_IN_MEMORY_GAMES)
+    games = args.games if args.games is not None else QUICK_GAMES if args.quick else \
+        REPORT_GAMES
+    whole(games, "--games", 1, MAX_IN_MEMORY_GAMES)
     studies = [s.strip() for s in args.studies.split(",")] if args.studies else None
     from ..sim.variants import load_variant
 
@@ -42,19 +49,20 @@ def _report(args) -> None:
     if args.quick and args.out and _in_committed_reports(out) and not args.force:
         raise InputError(f"--quick does not write into {out}: its reports are full runs; give "
                          "another --out or add --force")
-    if args.force:  # clear another run's report there; unforced, the report refuses it
-        claim_report_folder(out, spec.name, args.seed, games, comps, force=True,
-                            smallest=Smallest.parse(args.smallest_effect))
     strong = None if args.strong.strip().lower() == "none" else args.strong
     smallest = Smallest.parse(args.smallest_effect)
     for flag, value in (("--strong-games", args.strong_games),
                         ("--ladder-games", args.ladder_games)):
         if value is not None:
             whole(value, flag, 10, MAX_IN_MEMORY_GAMES)
-    path = spec.report(out, games=games, seed=args.seed, studies=studies, threads=args.threads,
-                       components=comps, progress=not args.quiet, strong=strong,
-                       strong_games=args.strong_games, ladder_games=args.ladder_games,
-                       smallest=smallest)
+    with exclusive(out):  # one writer, start to end
+        if args.force:  # clear another run's report there; unforced, the report refuses it
+            claim_report_folder(out, spec.name, args.seed, games, comps, force=True,
+                                smallest=smallest)
+        path = spec.report(out, games=games, seed=args.seed, studies=studies,
+                           threads=args.threads, components=comps, progress=not args.quiet,
+                           strong=strong, strong_games=args.strong_games,
+                           ladder_games=args.ladder_games, smallest=smallest)
     print(f"report written to {path} (and report.md, figures, CSV tables beside it)")
 
 
@@ -63,15 +71,72 @@ def _report_sweep(args) -> None:
 
     if args.folder is None:
         raise InputError("give the sweep's folder: snapsim report sweep DIR")
-    given = [o for o, v in (("--studies", args.studies), ("--components", args.components),
-                            ("--quick", args.quick), ("--strong-games", args.strong_games),
+    given = [o for o, v in (("--games", args.games), ("--studies", args.studies),
+                            ("--components", args.components), ("--quick", args.quick),
+                            ("--strong-games", args.strong_games),
                             ("--ladder-games", args.ladder_games),
-                            ("--smallest-effect", args.smallest_effect)) if v]
+                            ("--smallest-effect", args.smallest_effect))
+             if v not in (None, False) and v != []]
     if given:
         raise InputError(f"{given[0]} does not apply to a sweep report (its games are played)")
+    if args.out:
+        out_folder(args.out)
     path = sweep_report(args.folder, out=args.out, objective=args.objective or OBJECTIVE,
                         force=args.force, progress=not args.quiet)
     print(f"sweep report written to {path} (and report.md, figures, CSV tables beside it)")
+
+
+def study_main(game: str, study: str, argv: list[str] | None = None) -> int:
+    """An `analyses/` script: one study's section written again into a report folder (by
+    default the game's committed report), and the report rendered again, under the command's
+    rules (one error line, exit code 2). Its games and seed default to the report's already
+    in the folder, so the section matches the rest; another n goes to another folder."""
+    parser = Parser(prog=f"analyses/{game}_{study}.py",
+                    description=f"Write the '{study}' section of the {game} report again and "
+                                "render the report again.")
+    parser.add_argument("--games", type=int, help="games per configuration (default: the "
+                                                  "report's in --out, else 20,000)")
+    parser.add_argument("--seed", type=int, help="root seed (default: the report's in --out, "
+                                                 "else 1)")
+    parser.add_argument("--out", default=f"reports/{game}", help="the report folder")
+    parser.add_argument("--force", action="store_true",
+                        help="replace another run's report in --out (default: refuse)")
+    parser.add_argument("--threads", type=int, help="numba threads (default: all cores)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_smallest(parser)
+    return guarded(lambda: _study(parser.parse_args(argv), game, study))
+
+
+def _study(args, game: str, study: str) -> None:
+    from pathlib import Path
+
+    from ..analysis.effects import Smallest
+    from ..report.studies import claim_report_folder
+    from ..sim import get_game
+    from ..sim.files import read_text
+    from ..sim.provenance import PROVENANCE_FILE
+
+    spec = get_game(game)
+    check_backend_sizes(args)
+    out_folder(args.out)
+    try:
+        made = json.loads(read_text(Path(args.out) / PROVENANCE_FILE))
+    except (OSError, ValueError):
+        made = {}
+    made = made if isinstance(made, dict) else {}
+    games = args.games if args.games is not None else made.get("games", REPORT_GAMES)
+    seed = args.seed if args.seed is not None else made.get("seed", REPORT_SEED)
+    whole(games, "--games", 1, MAX_IN_MEMORY_GAMES)
+    whole(seed, "--seed", 0)
+    smallest = Smallest.parse(args.smallest_effect)
+    with exclusive(args.out):  # one writer, start to end
+        if args.force:
+            claim_report_folder(args.out, spec.name, seed, games, None, force=True,
+                                smallest=smallest)
+        path = spec.report(args.out, games=games, seed=seed, studies=[study],
+                           threads=args.threads, progress=not args.quiet, smallest=smallest)
+    print(f"section {study} written at {games:,} games, seed {seed}; report rendered again "
+          f"as {path}")
 
 
 def add(sub) -> None:
@@ -79,8 +144,9 @@ def add(sub) -> None:
                                       "report on a sweep (report sweep DIR)")
     p.add_argument("game", help="game name: snapshot, yosemite or shutterbug; or sweep")
     p.add_argument("folder", nargs="?", help="after `sweep`: the sweep's output folder")
-    p.add_argument("--games", type=int, default=20_000, help="games per configuration")
-    p.add_argument("--seed", type=int, default=1, help="root seed")
+    p.add_argument("--games", type=int, help=f"games per configuration (default: "
+                                             f"{REPORT_GAMES:,}; with --quick {QUICK_GAMES})")
+    p.add_argument("--seed", type=int, default=REPORT_SEED, help="root seed")
     p.add_argument("--out", help="output folder (default: reports/GAME, with --quick "
                                  "GAME-quick-report; a sweep's: DIR/report)")
     p.add_argument("--objective", help="sweep report: the measure to minimise, e.g. 'game "
@@ -88,7 +154,8 @@ def add(sub) -> None:
     p.add_argument("--force", action="store_true", help="replace another run's report in "
                    "the output folder (default: refuse)")
     p.add_argument("--quick", action="store_true",
-                   help=f"{QUICK_GAMES} games per configuration (a smoke run)")
+                   help=f"a smoke run: {QUICK_GAMES} games per configuration (unless --games) "
+                        "into GAME-quick-report")
     p.add_argument("--studies", help="comma-separated subset of the game's studies (snapshot: "
                                      "luck, seats, policies, restricted, cards, awards, raccoon, "
                                      "sensitivity, tokens, ladder, fixes; yosemite: luck, first, "
@@ -115,5 +182,6 @@ def add(sub) -> None:
     add_smallest(p)
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_move_timeout(p)
     p.set_defaults(run=_report)
 

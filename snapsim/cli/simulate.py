@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..sim.checks import out_file, out_folder
-from .common import check_backend_sizes, emit, policy_list, read_knobs
+from .common import add_move_timeout, check_backend_sizes, emit, policy_list, read_knobs
 
 
 def _summary(title: str, by_policy: pd.DataFrame, by_seat: pd.DataFrame, fmt: str,
@@ -41,6 +41,9 @@ def _simulate(args) -> int | None:
 
     from ..analysis.stats import win_table, win_table_from_sums
     from ..sim import run, simulate
+    from ..sim.provenance import provenance
+    from ..sim.runner import prepare
+    from ..sim.store import claim_file, save_table
 
     check_backend_sizes(args)
     knobs = read_knobs(args)
@@ -59,6 +62,9 @@ def _simulate(args) -> int | None:
     extra = {"games": args.games, "seed": args.seed}
     out = Path(args.out) if args.out else None
     if out is not None and out.suffix != ".parquet":  # a folder: chunked, resumable dataset
+        if args.force:
+            raise InputError("--force replaces a .parquet --out file; a dataset folder is "
+                             "finished with --resume, or give a new folder")
         out_folder(out)
         try:
             res = run(args.game, out, resume=args.resume, **common)
@@ -72,11 +78,14 @@ def _simulate(args) -> int | None:
         return None
     if args.resume:
         raise InputError("--resume needs --out DIR (a dataset folder)")
-    if out is not None:
+    if out is not None:  # refused before the games are played, and again when written
         out_file(out)
+        spec, config, pols = prepare(args.game, args.players, policies, **knobs)
+        claim_file(out, provenance(spec.name, config, pols, args.seed, args.games,
+                                   rotate_seats=not args.no_rotate), args.force)
     df = simulate(args.game, **common)
     if out is not None:
-        df.to_parquet(out, index=False)
+        save_table(df, out, force=args.force)
     _summary(title, win_table(df, "policy"), win_table(df, "seat"), args.format, extra)
     if out is not None and args.format == "table":
         print(f"rows written to {out}")
@@ -140,12 +149,17 @@ def add(sub) -> None:
     p.add_argument("--out", help="a .parquet file for every (game, seat) row, or a folder for "
                                  "a chunked, resumable Parquet dataset")
     p.add_argument("--chunk-size", type=int, default=5_000, help="games per chunk")
+    p.add_argument("--force", action="store_true",
+                   help="replace a --out .parquet file that holds another run's rows or a "
+                        "file snapsim did not write (default: refuse)")
     _backend_options(p)
+    add_move_timeout(p)
     p.set_defaults(run=_simulate)
 
     p = sub.add_parser("sweep", help="run a grid of rule knobs / player counts / line-ups")
     p.add_argument("file", help="sweep TOML file (see snapsim.sim.sweep)")
     p.add_argument("--out", help="dataset folder (overrides `out` in the file)")
     _backend_options(p)
+    add_move_timeout(p)
     p.set_defaults(run=_sweep)
 

@@ -7,7 +7,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_file, out_folder, whole
-from .common import check_backend_sizes, emit, read_knobs
+from .common import add_move_timeout, check_backend_sizes, emit, read_knobs
 
 
 def _tune(args) -> None:
@@ -77,5 +77,6 @@ def add(sub) -> None:
                                  "current folder)")
     p.add_argument("--force", action="store_true",
                    help="replace --out if it exists (default: refuse)")
+    add_move_timeout(p)
     p.set_defaults(run=_tune)
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ..errors import InputError
+from ..sim.files import read_toml, write_text
 from ..sim.kernel import Policy
 
 # Searched parameters and ranges per game: around each default, inside the valid range.
@@ -186,8 +187,11 @@ def save_tuned(result: TuneResult, path: str | Path | None = None, force: bool =
                   f"components_sha256 = {json.dumps(comps['sha256'])}",
                   f"knobs = {json.dumps(json.dumps(prov['knobs']))}",
                   f"seed = {prov['seed']}", f"games_per_candidate = {prov['games']}"]
-    try:
-        path.write_text("\n".join(lines) + "\n")
+    try:  # whole or not at all, and never over a file that appeared meanwhile, unless forced
+        write_text(path, "\n".join(lines) + "\n", replace=force)
+    except FileExistsError:
+        raise InputError(f"{path} already exists; give another --out or add --force to "
+                         "replace it") from None
     except OSError as exc:
         raise InputError(f"cannot write {path} ({exc.strerror or exc}); choose a writable "
                          "place with --out") from None
@@ -199,7 +203,7 @@ def read_tuned(game: str, path) -> tuple[str, tuple[float, ...]]:
     `game` line is a Snapshot one: files written before tuning covered every game)."""
     P = policies_module(game)
     try:
-        data = tomllib.loads(Path(path).read_text())
+        data = read_toml(path)
         if data.get("game", "snapshot") != game:
             raise ValueError(f"tuned for {data['game']}, not {game}")
         params = list(P.DEFAULT_PARAMS[data["base"]])

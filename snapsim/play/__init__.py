@@ -5,7 +5,14 @@ moves in words, and with hints the numbers snapsim can compute for that seat now
 (snapsim.play.hints). The other seats' moves are shown in words as the game log writes them.
 Type a move's number, or: auto (the built-in greedy policy plays your seat to the end),
 hints, quit, help. Ctrl-C or quit offers to save; a saved game loads and continues exactly as
-it would have (the position and the random streams are saved).
+it would have.
+
+A saved game is its settings and the moves played, not the engine's state: loading plays the
+moves again from the seed (asking the built-in players again for theirs, which must agree),
+so a damaged or edited file is refused in one line instead of reaching the engine, and the
+position is exactly the one the rules lead to. A saved game's Python opponents
+(``module:object``) are code: loading never imports them unless the person loading names
+them again with --opponents.
 """
 
 from __future__ import annotations
@@ -19,10 +26,14 @@ import numpy as np
 
 from ..errors import InputError
 from ..protocol import GameState, game_class
-from ..sim.agents import UserAgent, policy_or_agent
+from ..sim.agents import _REFERENCE, UserAgent, agent_move, policy_or_agent
+from ..sim.checks import whole
+from ..sim.files import read_text, write_text
 from ..sim.registry import get_game
 
-SAVE_FORMAT = 1
+SAVE_FORMAT = 2
+MAX_MOVES = 100_000  # moves in a saved game (a whole game has a few hundred)
+MAX_ANSWER = 6  # characters of a move number typed at the prompt
 # a ShutterBug trade's tip, seen by the two traders only
 PRIVATE = re.compile(r" -> got .*?(?=(?: \(forced\))?$)")
 HELP = ("type the number of a move, or: auto (greedy plays your seat to the end), hints (the "
@@ -43,6 +54,12 @@ class Session:
     shown: int = 0  # log lines already printed
     auto: bool = False
     bots: dict = field(default_factory=dict, repr=False)  # seat -> Python agent
+    moves: list = field(default_factory=list)  # [action id, 1 if the seat's policy chose it]
+
+    def apply(self, action, by_policy: bool) -> None:
+        """Play one move and remember it (a saved game is its moves)."""
+        self.game.apply(action)
+        self.moves.append([int(action), int(by_policy)])
 
 
 def _bot(spec, entry: str):
@@ -61,12 +78,7 @@ def new_session(game: str, players: int | None = None, seat: int = 1, opponents:
     n = spec.players(config)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= n:
         raise InputError(f"--seat must be 1-{n} for {n} players, got {seat!r}")
-    specs = [s.strip() for s in str(opponents).split(",") if s.strip()] or ["greedy"]
-    if len(specs) == 1:
-        specs = specs * (n - 1)
-    if len(specs) != n - 1:
-        raise InputError(f"--opponents: give one policy for all or {n - 1} (one per other "
-                         f"seat), got {len(specs)}")
+    specs = _opponent_list(opponents, n)
     others = [k for k in range(n) if k != seat - 1]
     bots = {k: b for k, s in zip(others, specs, strict=True)
             if (b := _bot(spec, s)) is not None}
@@ -78,37 +90,118 @@ def new_session(game: str, players: int | None = None, seat: int = 1, opponents:
     return Session(spec.name, n, seat - 1, specs, seed, hints, g, bots=bots)
 
 
+def _opponent_list(opponents, n: int) -> list[str]:
+    """The other seats' specs, one per seat, from one spec for all or one per seat."""
+    specs = [s.strip() for s in str(opponents).split(",") if s.strip()] or ["greedy"]
+    if len(specs) == 1:
+        specs = specs * (n - 1)
+    if len(specs) != n - 1:
+        raise InputError(f"--opponents: give one policy for all or {n - 1} (one per other "
+                         f"seat), got {len(specs)}")
+    return specs
+
+
 # ---------------------------------------------------------------- saving
 
 
 def save(session: Session, path) -> None:
-    """Write the settings and the position (state and random streams) as JSON."""
-    g = session.game
+    """Write the settings and the moves played as JSON, whole or not at all; never over a
+    file that is not a saved game."""
+    check_save_file(path)
     body = {"snapsim_play": SAVE_FORMAT, "game": session.game_name,
             "players": session.players, "seat": session.seat + 1,
             "opponents": session.opponents, "seed": session.seed, "hints": session.hints,
-            "position": g.serialize().decode(), "log": g.log, "shown": session.shown}
-    Path(path).write_text(json.dumps(body, indent=1))
+            "moves": session.moves, "shown": session.shown}
+    write_text(path, json.dumps(body, indent=1))
 
 
-def load(path, game: str | None = None) -> Session:
-    """A saved game, ready to continue exactly where it stopped (of `game`, if given)."""
+def _saved_body(path) -> dict:
+    """The JSON of a saved game (InputError when it is none)."""
     try:
-        body = json.loads(Path(path).read_text())
-        if body.get("snapsim_play") != SAVE_FORMAT:
-            raise ValueError("not a snapsim play file")
-        session = new_session(body["game"], body["players"], body["seat"],
-                              ",".join(body["opponents"]), body["seed"], body["hints"])
-        session.game.deserialize(body["position"])
-        session.game.log[:] = body["log"]
-        session.shown = int(body["shown"])
+        body = json.loads(read_text(path))
     except OSError as exc:
-        raise InputError(f"--load {path}: cannot read it ({exc.strerror})") from None
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise InputError(f"--load {path}: cannot read it ({exc.strerror or exc})") from None
+    except ValueError as exc:  # not JSON, not UTF-8
         raise InputError(f"--load {path}: not a saved snapsim game ({exc})") from None
-    if game is not None and session.game_name != get_game(game).name:
-        raise InputError(f"--load {path} holds a {session.game_name} game, not {game}")
+    if not isinstance(body, dict) or "snapsim_play" not in body:
+        raise InputError(f"--load {path}: not a saved snapsim game (no snapsim_play entry)")
+    if body["snapsim_play"] != SAVE_FORMAT:
+        raise InputError(f"--load {path}: saved in format {body['snapsim_play']!r}, not "
+                         f"{SAVE_FORMAT}; start a new game")
+    return body
+
+
+def check_save_file(path) -> None:
+    """A save goes to a new file or over a saved game, never over any other file."""
+    p = Path(path).expanduser()
+    if p.is_dir():
+        raise InputError(f"--save {path}: is a folder; give a file name")
+    if p.exists():
+        try:
+            _saved_body(p)
+        except InputError:
+            raise InputError(f"--save {path}: the file exists and is not a saved snapsim game; "
+                             "give another file name") from None
+
+
+def _runs_code(spec, entry: str) -> bool:
+    """Whether a saved opponent is a Python agent (code), decided without importing it."""
+    try:
+        spec.make_policy(entry)
+        return False
+    except InputError:
+        return bool(_REFERENCE.fullmatch(entry))
+
+
+def load(path, game: str | None = None, opponents: str | None = None) -> Session:
+    """A saved game, ready to continue exactly where it stopped (of `game`, if given). Its
+    moves are played again from the seed, so a damaged file is refused in one line. Python
+    opponents it names are imported only when `opponents` names them again."""
+    body = _saved_body(path)
+    try:
+        name, players, seat = body["game"], body["players"], body["seat"]
+        saved, seed, hints = body["opponents"], body["seed"], body["hints"]
+        moves, shown = body["moves"], body["shown"]
+        if not isinstance(name, str) or not isinstance(hints, bool) or \
+                not isinstance(saved, list) or not all(isinstance(s, str) for s in saved):
+            raise ValueError("a setting has the wrong kind")
+        whole(players, "players", 1, 100)
+        whole(seed, "seed", 0)
+        whole(shown, "shown", 0)
+        if not isinstance(moves, list) or len(moves) > MAX_MOVES or not all(
+                isinstance(m, list) and len(m) == 2 and all(
+                    isinstance(x, int) and not isinstance(x, bool) for x in m) for m in moves):
+            raise ValueError("moves must be a list of [action, 0 or 1] pairs")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"--load {path}: not a saved snapsim game ({exc})") from None
+    spec = get_game(name)
+    if game is not None and spec.name != get_game(game).name:
+        raise InputError(f"--load {path} holds a {spec.name} game, not {game}")
+    if opponents is None:
+        code = [s for s in saved if _runs_code(spec, s)]
+        if code:
+            raise InputError(f"--load {path}: its opponents include the Python agent "
+                             f"{code[0]}, which runs code; to continue, name the opponents "
+                             f"yourself: --opponents {','.join(saved)}")
+    elif _opponent_list(opponents, len(saved) + 1) != saved:
+        raise InputError(f"--load {path}: --opponents must be the saved game's own, "
+                         f"{','.join(saved)}")
+    session = new_session(spec.name, players, seat, ",".join(saved), seed, hints)
+    _replay(session, moves, path)
+    session.shown = min(shown, len(session.game.log))
     return session
+
+
+def _replay(session: Session, moves: list, path) -> None:
+    """Play the saved moves again; one that is not legal, or a built-in player's move it
+    would not make, means the file was damaged or edited."""
+    g = session.game
+    for k, (code, by_policy) in enumerate(moves):
+        if g.is_terminal or code not in set(g.legal_action_ids().tolist()) or (
+                by_policy and int(g.policy_action()) != code):
+            raise InputError(f"--load {path}: move {k + 1} of {len(moves)} cannot be played "
+                             "there (the file is damaged or was edited); start a new game")
+        session.apply(code, bool(by_policy))
 
 
 # ---------------------------------------------------------------- showing
@@ -169,19 +262,25 @@ def offer_save(session: Session, default, read, write) -> None:
         return
     try:
         save(session, path)
+    except InputError as exc:
+        write(f"not saved: {exc}")
+        return
     except OSError as exc:
-        write(f"cannot save to {path} ({exc.strerror}); not saved")
+        write(f"cannot save to {path} ({exc.strerror or exc}); not saved")
         return
     write(f"saved to {path}; continue with: snapsim play {session.game_name} --load {path}")
 
 
-def _opponent_move(session: Session, seat: int):
+def _opponent_move(session: Session, seat: int) -> None:
+    """Another seat's move: its built-in policy's, or its Python agent's (contained, and
+    checked to be legal)."""
     g, bot = session.game, session.bots.get(seat)
     if bot is None:
-        return g.policy_action()
+        session.apply(g.policy_action(), by_policy=True)
+        return
     # a Python agent's generator: from the seed, seat and moves so far
     rng = np.random.default_rng(np.random.SeedSequence(session.seed, spawn_key=(seat, len(g.log))))
-    return bot.act(g.observation(seat), g.legal_actions(), rng)
+    session.apply(agent_move(g, bot, seat, 0, rng), by_policy=False)
 
 
 def _show_log(session: Session, write) -> None:
@@ -209,9 +308,11 @@ def _play(session: Session, read, write, save_to) -> int:
     while not g.is_terminal:
         _show_log(session, write)
         seat = g.current_player
-        if seat != session.seat or session.auto:
-            g.apply(_opponent_move(session, seat) if seat != session.seat
-                    else g.policy_action())
+        if seat != session.seat:
+            _opponent_move(session, seat)
+            continue
+        if session.auto:
+            session.apply(g.policy_action(), by_policy=True)
             continue
         legal = g.legal_actions()
         write(view(session))
@@ -230,11 +331,12 @@ def _play(session: Session, read, write, save_to) -> int:
             if answer.lower() in ("h", "hints"):
                 write(hints(g, seat))
                 continue
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                g.apply(legal[int(answer) - 1])
+            if answer.isdigit() and len(answer) <= MAX_ANSWER and 1 <= int(answer) <= len(legal):
+                session.apply(legal[int(answer) - 1], by_policy=False)
                 break
             if answer.lower() not in ("?", "help"):
-                write(f"{answer!r} is not a move here: {HELP}")
+                shown = answer if len(answer) <= 20 else answer[:17] + "..."
+                write(f"{shown!r} is not a move here: {HELP}")
             else:
                 write(HELP)
     _show_log(session, write)

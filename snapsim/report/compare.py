@@ -32,11 +32,12 @@ from ..analysis.paired import games_to_detect, spread_difference
 from ..analysis.verdict import Balance, Side, balance_rows, sentence
 from ..errors import InputError, SnapsimError
 from ..sim.agents import resolve_policy
+from ..sim.checks import entries, mapping, number, whole
 from ..sim.component_files import differences
 from ..sim.provenance import PROVENANCE_FILE, provenance
 from ..sim.registry import get_game
 from ..sim.runner import simulate
-from ..sim.store import check_out_free
+from ..sim.store import check_out_free, staged
 from ..sim.variants import load_variant
 from . import figures as F
 from .render import Report, Section, write_report
@@ -254,9 +255,13 @@ class Comparison:
     def write(self, out, force: bool = False) -> Path:
         """index.html (self-contained), report.md, one CSV per table, provenance.json."""
         out = Path(out)
-        if not force:
-            check_out_free(out)
-        out.mkdir(parents=True, exist_ok=True)
+        with staged(out, clear=force) as stage:  # one writer; the files appear when whole
+            if not force:
+                check_out_free(out)
+            self._write(stage.path)
+        return out / "index.html"
+
+    def _write(self, out: Path) -> Path:
         note = (f"n = {self.provenance['games']:,} paired games per side, seed "
                 f"{self.provenance['seed']}")
         intro = Section("0-verdicts", 0, "Verdicts", "Is the variant better balanced (the "
@@ -331,6 +336,18 @@ class _Sides:
         self.main.setdefault(id(config), df)
         self.bar.update(1)
         return df
+
+
+def _lineup(pols, seats: int):
+    """The line-up at a player count: one policy for all seats, or one per seat."""
+    if not pols:
+        return None
+    if len(pols) == 1:
+        return pols * seats
+    if len(pols) != seats:
+        raise InputError(f"{seats} players need {seats} policies (or one for all), got "
+                         f"{len(pols)}")
+    return list(pols)
 
 
 def _config(variant, players, knobs, label):
@@ -408,7 +425,8 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     smallest = smallest or Smallest()
     spec = get_game(game)
     mspec: MeasureSpec = spec.measures or MeasureSpec()
-    variant_set = dict(variant_set or {})
+    variant_set = mapping(variant_set, "variant_set", "rule knobs, e.g. {'photo_target': 8}")
+    variants = entries(variants, "variants", split=False) if variants is not None else []
     base = load_variant(game, baseline)
     base_label = "standard" if baseline in (None, "standard") else _label(base.components,
                                                                           "baseline")
@@ -429,12 +447,20 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
         changes += [f"knob {key} {_knob(getattr(default, key))} → {_knob(value)}"
                     for key, value in variant_set.items()]
         out.append(Variant(label, side, variant_set, changes))
-    counts = [None] if players is None else [int(p) for p in np.atleast_1d(players)]
+    counts = [None] if players is None else [whole(p, "players", 1)
+                                              for p in entries(players, "players")]
     configs = {(v.label, n): (_config(base, n, {}, base_label),
                               _config(v.variant, n, v.knobs, v.label))
                for v in out for n in counts}
-    pols = [resolve_policy(spec.name, p) for p in policies] if policies else None
+    pols = [resolve_policy(spec.name, p) for p in entries(policies, "policies")] \
+        if policies is not None else None
+    for cfg_b, _ in configs.values():  # a line-up that fits no player count fails first
+        _lineup(pols, spec.players(cfg_b))
     if games == "auto":
+        if detect is not None:
+            number(detect, "detect (points of seat spread)", 0)
+            if detect == 0:
+                raise InputError("detect must be a positive number of points, got 0")
         if detect is None:
             raise InputError("--games auto needs --detect POINTS (the seat-spread change to "
                              "detect)")
@@ -453,7 +479,7 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
             for n in counts:
                 cfg_b, cfg_v = configs[(v.label, n)]
                 n_seats = spec.players(cfg_b)
-                lineup = pols or [spec.default_policy] * n_seats
+                lineup = _lineup(pols, n_seats) or [spec.default_policy] * n_seats
                 key = ("base", n)
                 if key not in cache:
                     cache[key] = side_measures(runner, cfg_b, lineup, mspec, restrictions,
@@ -474,14 +500,13 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
                            for r in table.itertuples()]
     flags = Flags(table, mspec.outlier_groups, smallest).register(standard)
     verdict = Balance(balance, smallest, games).register(standard)
+    named = pols or [spec.make_policy(spec.default_policy)]
     record = {"baseline": {"label": base_label,
-                           **provenance(game, next(iter(configs.values()))[0],
-                                        [spec.make_policy(p) for p in
-                                         (pols or [spec.default_policy])], seed, games)},
+                           **provenance(game, next(iter(configs.values()))[0], named, seed,
+                                        games)},
               "variants": [{"label": v.label, "changes": v.changes,
-                            **provenance(game, configs[(v.label, counts[0])][1],
-                                         [spec.make_policy(p) for p in
-                                          (pols or [spec.default_policy])], seed, games)}
+                            **provenance(game, configs[(v.label, counts[0])][1], named, seed,
+                                         games)}
                            for v in out],
               "players": [spec.players(configs[(out[0].label, n)][0]) for n in counts],
               "paired": paired, "restricted": sorted(restrictions), "bootstrap": bootstrap,
@@ -583,8 +608,9 @@ def _auto_games(spec, configs, policies, seed, threads, detect, reps) -> int:
         lineup = policies or [spec.default_policy] * spec.players(cfg_b)
         pair = [simulate(spec.name, config=c, policies=lineup, games=PILOT_GAMES, seed=seed,
                          threads=threads) for c in (cfg_b, cfg_v)]
-        spreads = [next(m for m in measures(df, spec.measures or MeasureSpec())
-                        if m.name == PRIMARY).spread for df in pair]
+        spreads = [next(m for m in measures(df, spec.measures or MeasureSpec(), cfg)
+                        if m.name == PRIMARY).spread for df, cfg in zip(pair, (cfg_b, cfg_v),
+                                                                         strict=True)]
         d = spread_difference(spreads[0], spreads[1], seed=seed, reps=reps)
         need = max(need, games_to_detect(d.se, PILOT_GAMES, detect))
     if need > MAX_AUTO_GAMES:

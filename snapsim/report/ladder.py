@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..analysis.ladder import interval_text
 from ..sim.provenance import PROVENANCE_FILE, footer
-from ..sim.store import check_out_free
+from ..sim.store import check_out_free, staged
 from . import figures as F
 from .words import DOCS_PAGE, glossary
 
@@ -16,9 +17,20 @@ def write_ladder(ladder, out, force: bool = False, smallest=None) -> Path:
     returns the path of ladder.md, which opens with a glossary of the terms it uses and the
     ladder's claims under one standard (`Ladder.claims`, against `smallest`)."""
     out = Path(out)
-    if not force:
-        check_out_free(out)
-    out.mkdir(parents=True, exist_ok=True)
+    with staged(out, clear=force) as stage:  # one writer; the files appear when whole
+        if not force:
+            check_out_free(out)
+        _write(ladder, stage.path, smallest)
+    return out / "ladder.md"
+
+
+def shown(r) -> str:
+    """A rating's interval in the table, or why it has none."""
+    text = interval_text(r.ci_low, r.ci_high)
+    return text.strip("[]").replace(", ", " to ")
+
+
+def _write(ladder, out: Path, smallest) -> None:
     ladder.ratings.to_csv(out / "ratings.csv", index=False)
     ladder.pairwise.to_csv(out / "pairwise.csv", index=False)
     note = f"n = {ladder.games:,} games, seed {ladder.seed}; whiskers: 95% bootstrap CI"
@@ -44,7 +56,8 @@ def write_ladder(ladder, out, force: bool = False, smallest=None) -> Path:
              + "Intervals: 95% bootstrap over deals.", "",
              "![ratings](ladder.png)", "",
              "| policy | rating | 95% CI | seats | win rate |", "|---|---:|---|---:|---:|"]
-    lines += [f"| {r.policy} | {r.rating:+.3f} | {r.ci_low:+.3f} to {r.ci_high:+.3f} | "
+    lines += [f"| {r.policy} | {r.rating:+.3f} | "
+              f"{'reference' if r.policy == prov.get('reference') else shown(r)} | "
               f"{r.games:,} | {r.win_rate:.3f} |" for r in ladder.ratings.itertuples()]
     by_policy = ladder.pairwise.groupby("policy").share.agg(["min", "max"])
     extreme = [name for name in order if name in by_policy.index
@@ -66,6 +79,4 @@ def write_ladder(ladder, out, force: bool = False, smallest=None) -> Path:
     lines[2:2] = (["## How to read this ladder", ""] + [f"- **{t}**: {m}" for t, m in terms]
                   + ["", f"The full glossary: {DOCS_PAGE} in the snapsim documentation.", ""])
     lines += ["", footer(prov), ""]
-    path = out / "ladder.md"
-    path.write_text("\n".join(lines))
-    return path
+    (out / "ladder.md").write_text("\n".join(lines))

@@ -48,6 +48,7 @@ from ..errors import InputError
 from ..sim.agents import resolve_policy
 from ..sim.backends import check_backend
 from ..sim.checks import MAX_IN_MEMORY_GAMES, number, whole
+from ..sim.files import read_text
 from ..sim.locks import LOCK, exclusive
 from ..sim.provenance import PROVENANCE_FILE, components_record
 from ..sim.registry import get_game
@@ -485,7 +486,7 @@ def _claim(out: Path, identity: dict, force: bool) -> dict | None:
     stored = None
     if settings.exists():
         try:
-            stored = json.loads(settings.read_text())
+            stored = json.loads(read_text(settings))
         except (OSError, ValueError):
             stored = None
     why = None

@@ -183,10 +183,11 @@ def _md_table(df: pd.DataFrame, name: str, words: dict, rows: int = MD_ROWS) -> 
     return "\n".join([head, sep, *body, *tail])
 
 
-def write_report(out: str | Path, report: Report) -> Path:
+def write_report(out: str | Path, report: Report, into: str | Path | None = None) -> Path:
     """Render every saved section in `out` into report.md and a self-contained index.html:
     a glossary of the terms used, the summary, the key findings with their design meaning,
-    then each section with its findings, figures and tables."""
+    then each section with its findings, figures and tables; written into `out` (or into
+    `into`, the staging folder of a report being written)."""
     out = Path(out)
     sections = _load_sections(out)
     meta = ", ".join(f"{k}: {v}" for k, v in report.meta.items())
@@ -256,6 +257,7 @@ def write_report(out: str | Path, report: Report) -> Path:
         md += ["", "---", "", report.footer]
         h.append(f"<hr><footer><small>{html.escape(report.footer)}</small></footer>")
     h.append("</body></html>")
-    (out / "report.md").write_text("\n".join(md) + "\n")
-    (out / "index.html").write_text("\n".join(h))
+    into = out if into is None else Path(into)
+    (into / "report.md").write_text("\n".join(md) + "\n")
+    (into / "index.html").write_text("\n".join(h))
     return out / "index.html"

@@ -9,7 +9,6 @@ the report), so a key finding states only what passes it."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 from collections.abc import Callable
@@ -40,7 +39,11 @@ from ..analysis.paired import Ratio, spread_interval, spread_value
 from ..analysis.stats import mean_interval, wilson_interval
 from ..errors import InputError
 from ..sim import get_game, simulate
+from ..sim.checks import entries
+from ..sim.files import read_text
+from ..sim.locks import exclusive
 from ..sim.provenance import PROVENANCE_FILE, components_record, footer
+from ..sim.store import content, staged
 from ..sim.variants import load_variant
 from ..version import __version__
 from . import figures as F
@@ -814,7 +817,7 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
     line-up (`strong`, None for greedy only), test every claim under one standard against
     the smallest effects of interest (`smallest`, default `Smallest()`), save the sections
     and render the report (`words`: plain words for its knob and column names)."""
-    names = list(studies) if chosen is None else list(chosen)
+    names = list(studies) if chosen is None else entries(chosen, "studies")
     bad = [n for n in names if n not in studies]
     if bad:
         raise InputError(f"unknown study {bad[0]!r}; choose from {', '.join(studies)}")
@@ -834,8 +837,15 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
     out = Path(out)
     if components is not None:  # a variant file's knobs are played by every study
         components = load_variant(game, components)
-    claim_report_folder(out, game, seed, games, components, smallest=smallest)
-    out.mkdir(parents=True, exist_ok=True)
+    with exclusive(out):  # one writer from the claim to the last file
+        claim_report_folder(out, game, seed, games, components, smallest=smallest)
+        return _build(game, title, studies, names, out, games, seed, threads, components,
+                      progress, runs_type, meta, strong, strong_games, ladder_games, smallest,
+                      words)
+
+
+def _build(game, title, studies, names, out: Path, games, seed, threads, components, progress,
+           runs_type, meta, strong, strong_games, ladder_games, smallest, words) -> Path:
     runs = runs_type(game, games, seed, threads, components, strong=strong,
                      strong_games=strong_games, ladder_games=ladder_games, smallest=smallest,
                      out=out)
@@ -853,8 +863,6 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
             sections.append(studies[n][0](runs))
             bar.update(runs.bar_cap - bar.n)
     runs.finish(sections, saved_claims(out, {s.key for s in sections}))
-    for section in sections:
-        section.save(out)
     runs.records["standard"] = {"method": runs.standard.method, "claims": len(runs.standard),
                                 "alpha": runs.standard.alpha}
     table = runs.found.get("strong")
@@ -863,15 +871,21 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
         meta = {**(meta or {}), "strong line-up": (
             ", ".join(dict.fromkeys(table.strong_line_up)) + f": {len(table)} findings, "
             + ", ".join(f"{counts[k]} {k}" for k in LABELS if counts.get(k, 0)))}
-    record = report_provenance(game, runs, names)
-    (out / PROVENANCE_FILE).write_text(json.dumps(record, indent=1))
-    standard = (f"Every claim in this report is an estimate classed against the smallest "
-                f"effects of interest ({smallest.text()}), or a ranking, tested under one "
-                f"standard: {runs.standard.text()}.")
-    return write_report(out, Report(title, {"games per configuration": f"{games:,}",
-                                            "seed": seed, **(meta or {}),
-                                            "snapsim": __version__}, footer(record),
-                                    words=words or {}, standard=standard))
+    with staged(out) as stage:  # each file appears whole; provenance.json comes last
+        for section in sections:
+            section.save(stage.path)
+        stage.commit()  # the report renders every section in the folder, old and new
+        runs.out = out
+        record = report_provenance(game, runs, names)
+        (stage.path / PROVENANCE_FILE).write_text(json.dumps(record, indent=1))
+        standard = (f"Every claim in this report is an estimate classed against the smallest "
+                    f"effects of interest ({smallest.text()}), or a ranking, tested under one "
+                    f"standard: {runs.standard.text()}.")
+        return write_report(out, Report(title, {"games per configuration": f"{games:,}",
+                                                "seed": seed, **(meta or {}),
+                                                "snapsim": __version__}, footer(record),
+                                        words=words or {}, standard=standard),
+                            into=stage.path)
 
 
 def saved_claims(out: Path, rebuilt: set[str]) -> dict[str, float]:
@@ -880,7 +894,7 @@ def saved_claims(out: Path, rebuilt: set[str]) -> dict[str, float]:
     kept: dict[str, float] = {}
     for path in sorted((out / SECTIONS).glob("*.json")) if (out / SECTIONS).is_dir() else []:
         try:
-            meta = json.loads(path.read_text())
+            meta = json.loads(read_text(path))
         except (OSError, ValueError):
             continue
         if meta.get("key") not in rebuilt:
@@ -903,11 +917,11 @@ def claim_report_folder(out, game: str, seed: int, games: int, components=None,
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {str(out)!r} is a file; give a folder for the report")
-    if not out.exists() or not any(out.iterdir()):
+    if not out.exists() or not content(out):
         return
     if (out / PROVENANCE_FILE).exists():
         try:
-            old = json.loads((out / PROVENANCE_FILE).read_text())
+            old = json.loads(read_text(out / PROVENANCE_FILE))
         except (OSError, ValueError):
             old = {}
         old = old if isinstance(old, dict) else {}
@@ -944,7 +958,7 @@ def report_provenance(game: str, runs: Runs, studies: list[str]) -> dict:
               "games": runs.games, "studies": studies, "configurations": configs,
               "strong": runs.strong, **runs.records}
     try:  # one study re-run alone keeps what the other studies recorded
-        old = json.loads((Path(runs.out) / PROVENANCE_FILE).read_text()) if runs.out else {}
+        old = json.loads(read_text(Path(runs.out) / PROVENANCE_FILE)) if runs.out else {}
     except (OSError, ValueError):
         old = {}
     if all(old.get(k) == record[k] for k in ("game", "components", "seed", "games")):
@@ -955,22 +969,6 @@ def report_provenance(game: str, runs: Runs, studies: list[str]) -> dict:
         for key, value in old.items():  # e.g. the ladder of a study not re-run
             record.setdefault(key, value)
     return record
-
-
-def study_main(game: str, build: Callable[..., Path], study: str, default_games: int,
-               argv=None) -> None:
-    """Command line of an `analyses/` script: regenerate one study's section in place."""
-    ap = argparse.ArgumentParser(description=f"Regenerate the '{study}' section of the "
-                                             f"{game} report and re-render the report.")
-    ap.add_argument("--games", type=int, default=default_games, help="games per configuration")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", default=f"reports/{game}")
-    ap.add_argument("--smallest-effect", action="append", default=[], metavar="KIND=VALUE",
-                    help="smallest effect of interest, as for `snapsim report` (default: "
-                         "rate=2, points=0.5, rounds=0.25, turns=0.5, relative=10)")
-    args = ap.parse_args(argv)
-    print(build(args.out, games=args.games, seed=args.seed, studies=[study],
-                smallest=Smallest.parse(args.smallest_effect)))
 
 
 # ---------------------------------------------------------------- smallest fixes
@@ -997,7 +995,9 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
     patch written beside the report as fix-<name>.toml."""
     from .rebalance import rebalance
 
-    budget = max(0.25, FIX_BUDGET * min(1.0, ctx.games / reference_games))
+    # in proportion to the games, down to the least budget rebalance takes (a smoke-sized
+    # report spends seconds on its fixes, not minutes)
+    budget = max(0.1, FIX_BUDGET * min(1.0, ctx.games / reference_games))
     s = Section("10-fixes", order, "Smallest fixes found",
                 "For the report's worst findings, `snapsim rebalance` searched the fewest "
                 "changes that bring the game within a designer's targets and verified them on "

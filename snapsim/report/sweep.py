@@ -29,9 +29,11 @@ from ..analysis.balance import ALPHA, holm
 from ..analysis.measures import Measure, MeasureSpec, measures
 from ..analysis.paired import ratio_difference, spread_difference, spread_interval, spread_value
 from ..errors import InputError
+from ..sim.files import read_text
+from ..sim.locks import exclusive
 from ..sim.provenance import PROVENANCE_FILE
 from ..sim.registry import get_game
-from ..sim.store import MANIFEST, chunk_plan
+from ..sim.store import MANIFEST, chunk_plan, content, staged
 from ..sim.sweep import SWEEP_FILE, load
 from ..version import __version__
 from . import figures as F
@@ -70,7 +72,7 @@ def _read(folder: Path) -> dict:
         raise InputError(f"{folder} is not a sweep folder (no {SWEEP_FILE}); give the output "
                          "folder of `snapsim sweep`")
     try:
-        data = json.loads(meta.read_text())
+        data = json.loads(read_text(meta))
         if not all(k in data for k in ("game", "games", "seed", "chunk_size")) or \
                 not isinstance(data["runs"], list) or not data["runs"]:
             raise ValueError
@@ -86,7 +88,7 @@ def _check_complete(folder: Path, data: dict) -> None:
         total = len(chunk_plan(data["games"], data["chunk_size"]))
         done = 0
         try:
-            manifest = json.loads((folder / run["folder"] / MANIFEST).read_text())
+            manifest = json.loads(read_text(folder / run["folder"] / MANIFEST))
             total, done = manifest["chunks_total"], len(manifest["chunks"])
         except (OSError, ValueError, KeyError, TypeError):
             pass
@@ -119,10 +121,10 @@ def _clear(out: Path, record: dict, force: bool) -> None:
     files, so no section of it survives into the new one."""
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {str(out)!r} is a file; give a folder for the report")
-    if not out.exists() or not any(out.iterdir()):
+    if not out.exists() or not content(out):
         return
     try:
-        old = json.loads((out / PROVENANCE_FILE).read_text())
+        old = json.loads(read_text(out / PROVENANCE_FILE))
     except (OSError, ValueError):
         old = None
     if old != record and not force:
@@ -131,7 +133,7 @@ def _clear(out: Path, record: dict, force: bool) -> None:
                          "to replace it")
     for meta in (out / SECTIONS).glob("*.json"):
         try:
-            section = json.loads(meta.read_text())
+            section = json.loads(read_text(meta))
             names = [f"{n}.png" for n in section["figures"]] + [f"{n}.csv" for n in
                                                                  section["tables"]]
         except (OSError, ValueError, KeyError, TypeError):
@@ -306,15 +308,22 @@ def sweep_report(folder, out=None, objective: str = "seat_spread", force: bool =
     folder = Path(folder)
     data = _read(folder)
     out = Path(out) if out is not None else folder / "report"
-    game, seed, runs = data["game"], data["seed"], data["runs"]
+    game, runs = data["game"], data["runs"]
     mspec = replace(get_game(game).measures or MeasureSpec(), categories=(), economy=())
     keys = list(runs[0]["labels"])
     _check_complete(folder, data)
+    with exclusive(out):  # one writer from the check of the folder to the last file
+        return _report(folder, data, out, objective, force, progress, mspec, keys)
+
+
+def _report(folder: Path, data: dict, out: Path, objective: str, force: bool, progress: bool,
+            mspec: MeasureSpec, keys: list) -> Path:
+    game, seed, runs = data["game"], data["seed"], data["runs"]
     players = {run["players"] for run in runs}
     rows, points, known, name, record, bar = [], [], [], None, None, None
     for run in runs:
         df = load(folder / run["folder"])
-        found = [m for m in measures(df, mspec) if m.group in GROUPS]
+        found = [m for m in measures(df, mspec, None) if m.group in GROUPS]
         del df
         known += [m.name for m in found if m.name not in known]
         name = _objective_name(objective, known)
@@ -345,17 +354,20 @@ def sweep_report(folder, out=None, objective: str = "seat_spread", force: bool =
     note = (f"policies {lineups}; {counts} players; n = {data['games']:,} games per setting; "
             f"seed {seed}")
     best, best_table = _best(points, seed)
-    out.mkdir(parents=True, exist_ok=True)
-    _best_section(best_table, table, name, best, keys, len(points), note).save(out)
-    for k, key in enumerate(keys, start=1):
-        _knob_section(k, key, keys, table, name, best, note).save(out)
-    everything = Section(f"{len(keys) + 1}-measures", len(keys) + 1, "Every measure at every "
-                         "setting", "Value and 95% CI of each balance measure at each point.")
-    everything.tables["sweep_measures"] = table
-    everything.save(out)
-    (out / PROVENANCE_FILE).write_text(json.dumps(record, indent=1))
-    return write_report(out, Report(f"{game}: sweep over {', '.join(keys)}",
-                                    {"points": len(runs), "games per point":
-                                     f"{data['games']:,}", "seed": seed, "objective": name,
-                                     "snapsim": __version__},
-                                    _footer(record, folder)))
+    with staged(out) as stage:  # the files appear when whole; provenance.json comes last
+        into = stage.path
+        _best_section(best_table, table, name, best, keys, len(points), note).save(into)
+        for k, key in enumerate(keys, start=1):
+            _knob_section(k, key, keys, table, name, best, note).save(into)
+        everything = Section(f"{len(keys) + 1}-measures", len(keys) + 1, "Every measure at "
+                             "every setting", "Value and 95% CI of each balance measure at "
+                             "each point.")
+        everything.tables["sweep_measures"] = table
+        everything.save(into)
+        (into / PROVENANCE_FILE).write_text(json.dumps(record, indent=1))
+        write_report(into, Report(f"{game}: sweep over {', '.join(keys)}",
+                                  {"points": len(runs), "games per point":
+                                   f"{data['games']:,}", "seed": seed, "objective": name,
+                                   "snapsim": __version__},
+                                  _footer(record, folder)))
+    return out / "index.html"

@@ -14,33 +14,126 @@ callable with that signature. It sees only its seat's observation (the step clas
 A line-up holding an agent plays through the game's step class, one game after another in
 this process (Python agents hold the interpreter, so threads would not help and worker
 processes would need to import them); a line-up of built-in policies keeps the batch path.
+
+An agent is contained: whatever it prints goes to stderr (standard output stays the
+command's, so --format json/csv stays valid), and an exception, a call to sys.exit, an
+illegal answer or a move that takes longer than the move time limit (`move_timeout`, default
+MOVE_TIMEOUT seconds; on the command line --move-timeout) ends the run with one AgentError
+line naming the agent and what it did, the games finished before it kept. The limit is a
+timer signal, so it holds in the main thread of a POSIX system, for agents running Python
+code (a call stuck inside C code ends when that call returns).
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import importlib
 import importlib.util
 import os
 import re
+import signal
 import sys
+import threading
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from .checks import MOVE_TIMEOUT, number
 from .kernel import Policy, result_table, seat_policies
 
 _REFERENCE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 SHOWN_LEGAL = 6  # legal actions named in an illegal-move error
+SHOWN_MESSAGE = 200  # characters of an agent's own error message repeated in ours
+_LIMIT: contextvars.ContextVar[float] = contextvars.ContextVar("move_timeout",
+                                                               default=MOVE_TIMEOUT)
 
 
 class AgentError(InputError):
-    """An agent failed (raised, or chose an illegal action); `finished` holds the rows of
-    the games completed before it (same schema as a run's table)."""
+    """An agent failed (raised, exited, ran out of time, or chose an illegal action);
+    `finished` holds the rows of the games completed before it (same schema as a run's
+    table)."""
 
     finished: pd.DataFrame | None = None
+
+
+@contextlib.contextmanager
+def move_timeout(seconds: float | None) -> Iterator[None]:
+    """Within the block, an agent may take at most `seconds` for one move (0: no limit;
+    None: leave the limit as it is)."""
+    if seconds is None:
+        yield
+        return
+    token = _LIMIT.set(number(seconds, "move timeout (seconds, 0: no limit)", 0))
+    try:
+        yield
+    finally:
+        _LIMIT.reset(token)
+
+
+class _OutOfTime(BaseException):
+    """Raised into an agent's call by the timer (a BaseException: `except Exception` in the
+    agent's own code does not swallow it)."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Interrupt the block after `seconds` (main thread, POSIX; elsewhere no limit). A timer
+    already running for an outer caller (e.g. a test's alarm) keeps its time."""
+    if (not seconds or not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+    outer, interval = signal.getitimer(signal.ITIMER_REAL)
+    if outer and outer <= seconds:  # the outer timer ends first: leave it in charge
+        yield
+        return
+    armed = [True]
+
+    def ring(signum, frame):
+        if armed[0]:
+            raise _OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    started = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer:
+            left = outer - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3), interval)
+
+
+def _one_line(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= SHOWN_MESSAGE else text[:SHOWN_MESSAGE - 3] + "..."
+
+
+def contained(who: str, what: str, call, *args):
+    """`call(*args)` of the user's code named `who`, doing `what` ("act", "reset", ...): its
+    prints go to stderr, and an exception, sys.exit or running past the move time limit
+    becomes one AgentError line."""
+    limit = _LIMIT.get()
+    try:
+        with contextlib.redirect_stdout(sys.stderr), _time_limit(limit):
+            return call(*args)
+    except _OutOfTime:
+        raise AgentError(f"{who} took more than {limit:g} s in {what} and was stopped; make "
+                         "it faster or raise --move-timeout (move_timeout=)") from None
+    except SystemExit as exc:
+        raise AgentError(f"{who} called sys.exit({exc.code!r}) in {what}; an agent returns "
+                         "a move instead of ending the program") from None
+    except Exception as exc:  # noqa: BLE001 - any failure of the user's code ends the run
+        raise AgentError(f"{who} raised {type(exc).__name__}: {_one_line(exc)} in "
+                         f"{what}") from None
 
 
 @dataclass(frozen=True)
@@ -52,16 +145,21 @@ class UserAgent:
     reference: str
     agent: object = field(compare=False, repr=False)
 
-    def act(self, observation, legal_actions, rng):
-        """The agent's choice, its generator set first when the object takes attributes."""
+    @property
+    def who(self) -> str:
+        return f"agent {self.name} ({self.reference})"
+
+    def act(self, observation, legal_actions, rng, where: str = ""):
+        """The agent's choice, its generator set first when the object takes attributes;
+        contained (see `contained`), `where` naming the game and seat in messages."""
         with contextlib.suppress(AttributeError):  # a bound method, a builtin, __slots__
             self.agent.rng = rng
         act = getattr(self.agent, "act", self.agent)
-        return act(observation, legal_actions)
+        return contained(self.who, f"act{where}", act, observation, legal_actions)
 
-    def reset(self) -> None:
+    def reset(self, where: str = "") -> None:
         if callable(getattr(self.agent, "reset", None)):
-            self.agent.reset()
+            contained(self.who, f"reset{where}", self.agent.reset)
 
 
 def is_agent(policy) -> bool:
@@ -71,11 +169,8 @@ def is_agent(policy) -> bool:
 def from_object(obj, reference: str | None = None) -> UserAgent:
     """Wrap an object with ``act`` or a callable; a class is made with no arguments."""
     if isinstance(obj, type):
-        try:
-            obj = obj()
-        except Exception as exc:  # noqa: BLE001 - the user's constructor: say what it raised
-            raise InputError(f"agent {reference or obj.__name__}: making it with no arguments "
-                             f"raised {type(exc).__name__}: {exc}") from None
+        obj = contained(f"agent {reference or obj.__name__}", "its constructor (called with "
+                        "no arguments)", obj)
     act = getattr(obj, "act", obj)
     owner = obj if hasattr(obj, "__qualname__") else type(obj)  # a function, else its class
     ref = reference or f"{owner.__module__}:{owner.__qualname__}"
@@ -94,12 +189,13 @@ def load(reference: str) -> UserAgent:
     module_name, _, attr = reference.partition(":")
     _search_here()
     try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        raise InputError(f"agent {reference}: no module named {exc.name!r}") from None
-    except Exception as exc:  # noqa: BLE001 - the user's module failed while importing
-        raise InputError(f"agent {reference}: importing {module_name} raised "
-                         f"{type(exc).__name__}: {exc}") from None
+        module = contained(f"agent {reference}", f"importing {module_name}",
+                           importlib.import_module, module_name)
+    except AgentError as exc:
+        cause = exc.__context__
+        if isinstance(cause, ModuleNotFoundError) and cause.name:
+            raise InputError(f"agent {reference}: no module named {cause.name!r}") from None
+        raise
     obj = module
     for part in attr.split("."):
         if not hasattr(obj, part):
@@ -115,11 +211,16 @@ def _search_here() -> None:
 
 
 def _module_exists(name: str) -> bool:
+    """Whether `name` is an importable module; finding a dotted name imports its packages,
+    the user's code, so a package that fails on import is one AgentError naming it."""
     _search_here()
     try:
-        return importlib.util.find_spec(name) is not None
-    except (ImportError, ValueError):
-        return False
+        return contained(f"agent module {name}", "importing its package",
+                         importlib.util.find_spec, name) is not None
+    except AgentError as exc:
+        if isinstance(exc.__context__, ImportError | ValueError):
+            return False
+        raise
 
 
 def policy_or_agent(spec, entry):
@@ -180,19 +281,16 @@ def agent_move(game, agent: UserAgent, seat: int, index: int, rng):
     """Ask `agent` at `seat` for its move in game `index`; an exception or an illegal answer
     is an AgentError naming the agent, the seat and the game."""
     legal = game.legal_actions()
-    try:
-        choice = agent.act(game.observation(seat), legal, rng)
-    except Exception as exc:  # noqa: BLE001 - any failure of the user's code ends the run
-        raise AgentError(f"agent {agent.name} ({agent.reference}) raised "
-                         f"{type(exc).__name__}: {exc} (game {index}, seat {seat + 1})") from exc
+    choice = agent.act(game.observation(seat), legal, rng, f" (game {index}, seat {seat + 1})")
     code = _code(choice)
     codes = [_code(a) for a in legal]
     if code not in codes:
         shown = ", ".join(f"{game.action_to_string(a)} ({_code(a)})"
                           for a in legal[:SHOWN_LEGAL])
         more = f" and {len(legal) - SHOWN_LEGAL} more" if len(legal) > SHOWN_LEGAL else ""
-        raise AgentError(f"seat {seat + 1} (agent {agent.name}) chose {choice!r} in game {index}, "
-                         f"not a legal action; legal now: {shown}{more}")
+        raise AgentError(f"seat {seat + 1} (agent {agent.name}, {agent.reference}) chose "
+                         f"{_one_line(repr(choice))} in game {index}, not a legal action; "
+                         f"legal now: {shown}{more}")
     return legal[codes.index(code)]
 
 
@@ -207,7 +305,7 @@ def play(game: str, config, policies, seed: int, index: int, rotate_seats: bool)
     for seat, k in enumerate(seats):
         if is_agent(policies[k]):
             rngs[seat] = agent_rng(seed, index, seat)
-            policies[k].reset()
+            policies[k].reset(f" (game {index}, seat {seat + 1})")
     while not g.is_over():
         seat = g.current_player
         agent = policies[seats[seat]]

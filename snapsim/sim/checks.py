@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import tempfile
 from numbers import Integral, Real
+from os import PathLike
 from pathlib import Path
 
 from ..errors import InputError
@@ -16,6 +17,8 @@ INT64_MAX = 2**63 - 1
 # Games of one run held in memory: about 1 KB each (a row per seat), so a few GB at most;
 # more are streamed to a dataset folder (snapsim.run, the CLI's --out DIR).
 MAX_IN_MEMORY_GAMES = 2_000_000
+# Seconds a Python agent may take for one move before the run stops (snapsim.sim.agents).
+MOVE_TIMEOUT = 60.0
 
 
 def _shown(value) -> str:
@@ -73,11 +76,22 @@ def flag(value, name: str) -> bool:
     return value
 
 
+def path_arg(value, name: str) -> Path:
+    """A file or folder argument as a Path: a string or path object, nothing else."""
+    if isinstance(value, bool) or not isinstance(value, str | PathLike):
+        raise InputError(f"{name} must be a file or folder path, got {_shown(value)}")
+    if not str(value).strip():
+        raise InputError(f"{name} is empty: give a path")
+    return Path(value).expanduser()
+
+
 def out_folder(path, name: str = "--out") -> Path:
     """Make sure files can be written in the output folder `path` (made later, by the writer)
     before any work is done; nothing is created or changed. A file in the way or an
     unwritable place is one InputError."""
     folder = Path(path).expanduser()
+    if not str(path).strip():
+        raise InputError(f"{name} is empty: give a folder name")
     if folder.exists() and not folder.is_dir():
         raise InputError(f"{name} {str(path)!r} is a file, not a folder; give a folder name")
     existing = folder
@@ -96,20 +110,40 @@ def out_folder(path, name: str = "--out") -> Path:
 
 
 def out_file(path, name: str = "--out"):
-    """Make sure the output file `path` can be written, before any work is done; an existing
-    file is left as it is."""
+    """Make sure the output file `path` can be written (its missing folders are made when it
+    is), before any work is done; nothing is created or changed."""
     file = Path(path).expanduser()
     if file.is_dir():
         raise InputError(f"{name} {str(path)!r} is a folder; give a file name")
-    if not file.parent.is_dir():
-        raise InputError(f"{name} {str(path)!r}: folder {str(file.parent)!r} does not exist")
-    existed = file.exists()
-    try:
-        with file.open("ab"):
-            pass
-    except OSError as exc:
-        raise InputError(f"{name} {str(path)!r}: cannot write there ({exc.strerror or exc}); "
-                         "choose a writable place") from None
-    if not existed:
-        file.unlink()
+    if file.exists() and not file.is_file():
+        raise InputError(f"{name} {str(path)!r} is not a regular file; give a file name")
+    out_folder(file.parent, name)
     return file
+
+
+def entries(value, name: str, split: bool = True) -> list:
+    """A list argument as a list: a list or tuple as given, one string as the command line
+    reads it (comma-separated with `split`, e.g. "greedy" or "greedy,random"; else one
+    entry, e.g. a file path), and any other single value as a list of one. A string is never
+    taken letter by letter."""
+    if isinstance(value, str):
+        items = [s.strip() for s in value.split(",")] if split else [value.strip()]
+        items = [s for s in items if s]
+        if not items:
+            raise InputError(f"{name} is empty; give at least one entry or leave it out")
+        return items
+    if isinstance(value, list | tuple | range) or type(value).__name__ == "ndarray":
+        return list(value)
+    if isinstance(value, dict | set | frozenset):
+        raise InputError(f"{name} must be a list, got a {type(value).__name__}")
+    return [value]
+
+
+def mapping(value, name: str, what: str) -> dict:
+    """A mapping argument as a dict (None: empty); a list, a string or a file path where a
+    mapping belongs is an InputError saying what goes there."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InputError(f"{name} must be a mapping of {what}, got {_shown(value)}")
+    return dict(value)

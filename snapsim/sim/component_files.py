@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
+from .checks import out_file
+from .files import write_bytes
 from .registry import get_game
 from .toml_loader import KNOBS
 from .variants import bundled_file, file_tables, guess_game, load_for, load_variant
@@ -41,17 +43,19 @@ def export(game: str, out=None, force: bool = False) -> bytes | Path:
     data = bundled_file(game).read_bytes()
     if out is None:
         return data
-    out = Path(out)
+    out = Path(out).expanduser()
     if out.is_dir():
         raise InputError(f"--out {str(out)!r} is a folder; give a file name, e.g. "
                          f"{out / (game + '-variant.toml')}")
     if out.exists() and not force:
         raise InputError(f"{out} already exists; choose another name or add --force to "
                          "replace it")
-    if not out.parent.exists():
-        raise InputError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
-    try:
-        out.write_bytes(data)
+    out_file(out)
+    try:  # whole or not at all: a full disk leaves no empty file behind
+        write_bytes(out, data, replace=force)
+    except FileExistsError:
+        raise InputError(f"{out} already exists; choose another name or add --force to "
+                         "replace it") from None
     except OSError as exc:
         raise InputError(f"cannot write {out} ({exc.strerror or exc}); choose a writable "
                          "place with --out") from None

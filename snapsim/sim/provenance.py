@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 from ..version import __version__
+from .files import read_bytes
 from .registry import get_game
 
 PROVENANCE_FILE = "provenance.json"
@@ -22,7 +23,7 @@ PROVENANCE_FILE = "provenance.json"
 
 @functools.lru_cache(maxsize=64)
 def _file_sha256(path: str, mtime_ns: int, size: int) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return hashlib.sha256(read_bytes(path)).hexdigest()
 
 
 def file_sha256(path) -> str:

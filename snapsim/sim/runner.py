@@ -18,8 +18,10 @@ from tqdm import tqdm
 
 from ..errors import InputError
 from .agents import AgentError, StepBackend, is_agent, policy_or_agent
+from .agents import move_timeout as agent_move_timeout
 from .backends import Task, check_backend, make_backend
-from .checks import MAX_IN_MEMORY_GAMES, whole
+from .checks import MAX_IN_MEMORY_GAMES, entries, flag, path_arg, whole
+from .locks import exclusive
 from .provenance import describe, provenance
 from .registry import get_game
 from .store import RunStore, chunk_plan
@@ -49,13 +51,16 @@ def prepare(game: str, players=None, policies=None, config=None, components=None
         else:
             config = spec.make_config(**knobs, **({} if players is None else
                                                   {"players": players}))
+    elif not isinstance(config, type(spec.make_config())):
+        raise InputError(f"config must be a {type(spec.make_config()).__name__} (or give "
+                         f"players and knobs instead), got {type(config).__name__}")
     elif knobs or variant is not None:
         if variant is not None:
             knobs = {**variant.knobs.for_players(spec.players(config)), **knobs,
                      "components": variant.components}
         config = config.replace(**knobs)
     n = spec.players(config)
-    specs = [spec.default_policy] * n if policies is None else list(policies)
+    specs = [spec.default_policy] * n if policies is None else entries(policies, "policies")
     pols = [policy_or_agent(spec, p) for p in specs]
     if len(pols) == 1:
         pols = pols * n
@@ -100,7 +105,7 @@ def simulate(game: str, players: int | None = None, policies=None, games: int = 
              seed: int = 0, rotate_seats: bool = True, threads: int | None = None,
              config=None, components=None, chunk_size: int = DEFAULT_CHUNK,
              progress: bool = False, workers: int | None = None, scheduler: str | None = None,
-             **knobs) -> pd.DataFrame:
+             move_timeout: float | None = None, **knobs) -> pd.DataFrame:
     """Play `games` games and return one row per (game, seat), in game order.
 
     Game i depends only on (config, policies, seed, i), so the table is the same for any
@@ -139,6 +144,10 @@ def simulate(game: str, players: int | None = None, policies=None, games: int = 
         Run chunks in this many local worker processes.
     scheduler : str, optional
         Dask scheduler address, ``tcp://HOST:PORT``, or ``local:N`` for a local cluster.
+    move_timeout : float, optional
+        Seconds a Python agent may take for one move before the run stops with an
+        AgentError naming it (default: 60, or the limit set by an enclosing
+        `snapsim.sim.agents.move_timeout`; 0: no limit).
     **knobs
         Rule knobs, the game config's fields (e.g. ``photo_target=8``).
 
@@ -148,6 +157,13 @@ def simulate(game: str, players: int | None = None, policies=None, games: int = 
         One row per (game, seat); the columns of each game are listed under Output schemas,
         and ``df.attrs["provenance"]`` says what made the table.
     """
+    with agent_move_timeout(move_timeout):
+        return _simulate(game, players, policies, games, seed, rotate_seats, threads, config,
+                         components, chunk_size, progress, workers, scheduler, knobs)
+
+
+def _simulate(game, players, policies, games, seed, rotate_seats, threads, config, components,
+              chunk_size, progress, workers, scheduler, knobs) -> pd.DataFrame:
     spec, config, pols = prepare(game, players, policies, config, components, **knobs)
     if whole(games, "games", 1) > MAX_IN_MEMORY_GAMES:
         raise InputError(f"{games} games cannot be held in memory (at most "
@@ -266,7 +282,7 @@ def run(game: str, out, players: int | None = None, policies=None, games: int = 
         seed: int = 0, rotate_seats: bool = True, threads: int | None = None, config=None,
         components=None, chunk_size: int = DEFAULT_CHUNK, resume: bool = False,
         progress: bool = False, workers: int | None = None, scheduler: str | None = None,
-        **knobs) -> RunResult:
+        move_timeout: float | None = None, **knobs) -> RunResult:
     """Stream a run to the folder `out`: one Parquet file per chunk plus manifest.json.
 
     Chunks are written as they finish, so memory stays flat however many games. After an
@@ -288,9 +304,15 @@ def run(game: str, out, players: int | None = None, policies=None, games: int = 
     RunResult
         The folder, chunk counts and win sums per policy and per seat.
     """
-    spec, config, pols = prepare(game, players, policies, config, components, **knobs)
-    return run_points(spec, [Point(Path(out), config, pols, {})], games, seed, rotate_seats,
-                      chunk_size, resume, progress, threads, workers, scheduler)[0]
+    out = path_arg(out, "out")
+    flag(resume, "resume")
+    with agent_move_timeout(move_timeout):
+        spec, config, pols = prepare(game, players, policies, config, components, **knobs)
+        _check_run(games, chunk_size, seed)
+        with exclusive(out):  # one writer: a second run given this folder is refused
+            return run_points(spec, [Point(Path(out), config, pols, {})], games, seed,
+                              rotate_seats, chunk_size, resume, progress, threads, workers,
+                              scheduler)[0]
 
 
 def run_points(spec, points: list[Point], games, seed, rotate_seats, chunk_size, resume,

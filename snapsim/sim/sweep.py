@@ -45,10 +45,12 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 
 from ..errors import InputError, SnapsimError
-from .checks import flag, whole
+from .checks import flag, path_arg, whole
+from .files import read_text, read_toml, write_text
+from .locks import exclusive
 from .provenance import components_record
 from .runner import DEFAULT_CHUNK, MAX_GAMES, Point, prepare, run_points
-from .store import MANIFEST
+from .store import MANIFEST, chunk_file, content, file_provenance, file_run, run_id
 from .variants import load_variant
 
 SWEEP_KEYS = {"game", "games", "seed", "chunk_size", "rotate_seats", "players", "policies",
@@ -102,7 +104,7 @@ def read_sweep(path) -> Sweep:
     path = Path(path)
     name = path.name
     try:
-        data = tomllib.loads(path.read_text())
+        data = read_toml(path)
     except OSError as exc:
         raise InputError(f"{name}: cannot read {str(path)!r} ({exc.strerror or exc})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -203,7 +205,7 @@ def _partitioning(path: Path):
     meta = path / SWEEP_FILE
     if not meta.exists():
         return None  # one run: its chunk files side by side
-    points = json.loads(meta.read_text())["points"]
+    points = _read_json(meta)["points"]
     if not points or not points[0]:
         return None
     kinds = {bool: pa.bool_(), int: pa.int64(), float: pa.float64()}
@@ -230,6 +232,32 @@ def point_folder(root: Path, labels: dict) -> Path:
     return folder
 
 
+def _claim_sweep(root: Path, record: dict, resume: bool) -> str | None:
+    """The sweep.json already in `root` (None if none); a folder holding another sweep, or
+    files that are no sweep, is refused so two sweeps never mix in one folder."""
+    meta = root / SWEEP_FILE
+    if not meta.exists():
+        if content(root):
+            raise InputError(f"{root} exists and is not a snapsim sweep folder; choose another "
+                             "output folder")
+        return None
+    try:
+        before = read_text(meta)
+        old = json.loads(before)
+    except (OSError, ValueError):
+        raise InputError(f"{meta} is unreadable; delete the folder to start again") from None
+    key = next((k for k in record if not isinstance(old, dict) or old.get(k) != record[k]),
+               None)
+    if key is None or (resume and key == "runs" and all(
+            old.get(k) == record[k] for k in record if k != "runs")):
+        return before  # the same grid: each point's own manifest checks its settings
+    if resume:
+        raise InputError(f"cannot resume {root}: it holds a sweep with other {key}; use the "
+                         "same sweep file")
+    raise InputError(f"{root} holds another sweep (other {key}); choose another output "
+                     "folder")
+
+
 def run_sweep(sweep: Sweep, out=None, resume=False, progress=False, threads=None,
               workers=None, scheduler=None):
     """Run every point (only missing chunks when resuming); returns (labels, result) pairs."""
@@ -245,22 +273,23 @@ def run_sweep(sweep: Sweep, out=None, resume=False, progress=False, threads=None
                      "knobs": {k: v for k, v in knobs.items() if k != "components"},
                      "lineup": lineup, "players": spec.players(config),
                      "components": components_record(sweep.game, config.components)})
-    root.mkdir(parents=True, exist_ok=True)
-    meta = root / SWEEP_FILE
-    before = meta.read_text() if meta.exists() else None
-    meta.write_text(json.dumps(
-        {"game": sweep.game, "games": sweep.games, "seed": sweep.seed,
-         "chunk_size": sweep.chunk_size, "rotate_seats": sweep.rotate_seats,
-         "points": [p.labels for p in points], "runs": runs}, indent=1))
-    try:
-        results = run_points(spec, points, sweep.games, sweep.seed, sweep.rotate_seats,
-                             sweep.chunk_size, resume, progress, threads, workers, scheduler)
-    except InputError:  # refused (e.g. resumed with other settings): the old record stands
-        if before is None:
-            meta.unlink()
-        else:
-            meta.write_text(before)
-        raise
+    record = {"game": sweep.game, "games": sweep.games, "seed": sweep.seed,
+              "chunk_size": sweep.chunk_size, "rotate_seats": sweep.rotate_seats,
+              "points": [p.labels for p in points], "runs": runs}
+    with exclusive(root):  # one writer: a second sweep given this folder is refused
+        meta = root / SWEEP_FILE
+        before = _claim_sweep(root, json.loads(json.dumps(record)), resume)
+        write_text(meta, json.dumps(record, indent=1))
+        try:
+            results = run_points(spec, points, sweep.games, sweep.seed, sweep.rotate_seats,
+                                 sweep.chunk_size, resume, progress, threads, workers,
+                                 scheduler)
+        except InputError:  # refused (e.g. resumed with other settings): the old record stands
+            if before is None:
+                meta.unlink()
+            else:
+                write_text(meta, before)
+            raise
     return [(p.labels, r) for p, r in zip(points, results, strict=True)]
 
 
@@ -269,8 +298,10 @@ def load(path: str | os.PathLike, allow_partial: bool = False,
     """Load a run or sweep folder (or one .parquet file) as one DataFrame, in order.
 
     Rows come sorted by the swept values, then game and seat, so a loaded run equals the
-    `simulate` table of the same settings. Parquet files in folders starting with "." or "_"
-    (e.g. a report written inside) are not data.
+    `simulate` table of the same settings. Only the chunks a run's manifest lists are read
+    (a report written inside is not data), each checked to be that run's own, and a sweep
+    folder loads the points its sweep.json names, all of one game: unrelated runs are never
+    merged into one table.
 
     Parameters
     ----------
@@ -295,19 +326,30 @@ def load(path: str | os.PathLike, allow_partial: bool = False,
     --------
     >>> df = snapsim.load("runs/sweep", photo_target=8)
     """
-    path = Path(path)
+    if path is None or (isinstance(path, str) and not path.strip()):
+        raise InputError("load: give a run or sweep folder, or a .parquet file snapsim wrote, "
+                         "e.g. snapsim.load(\"runs/big\")")
+    path = path_arg(path, "load")
+    flag(allow_partial, "allow_partial")
     if not path.exists():
         raise InputError(f"{path} does not exist; give a run or sweep folder")
     if path.is_file():
-        return pd.read_parquet(path)
+        return _load_file(path, filters)
+    if not path.is_dir():
+        raise InputError(f"{path} is neither a file nor a folder; give a run or sweep folder")
     if not allow_partial:
         _refuse_unfinished(path)
-    # the Parquet files only: a report written inside the folder is not part of the data
-    files = sorted(str(f) for f in path.rglob("*.parquet")
-                   if not any(part.startswith((".", "_")) for part in f.relative_to(path).parts))
+    if (path / SWEEP_FILE).exists():
+        sweep = _read_json(path / SWEEP_FILE)
+        files = [f for run in sweep["runs"]
+                 for f in _run_files(path / run["folder"], sweep["game"])]
+    elif (path / MANIFEST).exists():
+        files = _run_files(path)
+    else:
+        raise InputError(f"{path} is not a snapsim run or sweep folder (no {MANIFEST} or "
+                         f"{SWEEP_FILE}); give the folder a run (--out DIR) or a sweep wrote")
     if not files:
-        raise InputError(f"{path} holds no results (no .parquet files); give a run or sweep "
-                         "folder")
+        raise InputError(f"{path} holds no finished chunks yet; finish the run with --resume")
     ds = pads.dataset(files, format="parquet", partitioning=_partitioning(path),
                       partition_base_dir=str(path))
     expr = None
@@ -325,14 +367,68 @@ def load(path: str | os.PathLike, allow_partial: bool = False,
     return df
 
 
+def _read_json(path: Path) -> dict:
+    """A record snapsim wrote (manifest.json, sweep.json); unreadable is one line."""
+    try:
+        data = json.loads(read_text(path))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path} is unreadable ({getattr(exc, 'strerror', None) or exc}); "
+                         "run the same command again with --resume to rebuild it") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{path} is not a snapsim record; give a run or sweep folder")
+    return data
+
+
+def _run_files(folder: Path, game: str | None = None) -> list[str]:
+    """The chunk files a run's manifest lists, each checked to be that run's own (its tag):
+    a chunk of another run, or any other file, is never loaded into it; in a sweep every
+    point must be a run of the sweep's game."""
+    if not (folder / MANIFEST).exists():
+        return []  # a sweep point not started yet (allow_partial)
+    manifest = _read_json(folder / MANIFEST)
+    try:
+        identity, chunks = manifest["identity"], manifest["chunks"]
+        indices = [int(c["index"]) for c in chunks]
+    except (KeyError, TypeError, ValueError):
+        raise InputError(f"{folder / MANIFEST} is not a snapsim manifest; run the same command "
+                         "again with --resume to rebuild it") from None
+    if game is not None and identity.get("game") != game:
+        raise InputError(f"{folder} is a {identity.get('game')} run inside a {game} sweep; "
+                         "a sweep folder holds the points of one sweep only")
+    want = run_id(identity)
+    files = []
+    for index in sorted(indices):
+        path = folder / chunk_file(index)
+        if file_run(path) != want:
+            raise InputError(f"{path} is not a chunk of the run in {folder} (another run's "
+                             "file, or damaged); run the same command with --resume to "
+                             "recompute it")
+        files.append(str(path))
+    return files
+
+
+def _load_file(path: Path, filters: dict) -> pd.DataFrame:
+    """One .parquet file snapsim wrote (simulate --out FILE, or a table saved with its
+    provenance); any other file is refused rather than taken for results."""
+    if file_run(path) is None and file_provenance(path) is None:
+        raise InputError(f"{path} is not a table snapsim wrote (no snapsim record in it); give "
+                         "a run or sweep folder, or read other files with pandas.read_parquet")
+    df = pd.read_parquet(path)
+    for key, value in filters.items():
+        if key not in df.columns:
+            raise InputError(f"cannot filter on {key!r}; columns are {', '.join(df.columns)}")
+        df = df[df[key] == value]
+    return df.reset_index(drop=True) if filters else df
+
+
 def _missing_chunks(folder: Path, chunks_total: int) -> int:
     """Chunks of a run folder not yet written (all of them if it has no manifest yet)."""
-    try:
-        manifest = json.loads((folder / MANIFEST).read_text())
-        return manifest["chunks_total"] - len(manifest["chunks"])
-    except FileNotFoundError:
+    if not (folder / MANIFEST).exists():
         return chunks_total
-    except (OSError, ValueError, KeyError, TypeError):
+    manifest = _read_json(folder / MANIFEST)
+    try:
+        return manifest["chunks_total"] - len(manifest["chunks"])
+    except (KeyError, TypeError):
         raise InputError(f"{folder / MANIFEST} is unreadable; run the same command again "
                          "with --resume to rebuild it") from None
 
@@ -340,10 +436,13 @@ def _missing_chunks(folder: Path, chunks_total: int) -> int:
 def _refuse_unfinished(path: Path) -> None:
     """An interrupted run or sweep is refused, naming what is missing and how to finish it."""
     if (path / SWEEP_FILE).exists():
-        sweep = json.loads((path / SWEEP_FILE).read_text())
-        total = -(-sweep["games"] // sweep["chunk_size"])
-        missing = {run["folder"]: _missing_chunks(path / run["folder"], total)
-                   for run in sweep["runs"]}
+        sweep = _read_json(path / SWEEP_FILE)
+        try:
+            total = -(-sweep["games"] // sweep["chunk_size"])
+            folders = [run["folder"] for run in sweep["runs"]]
+        except (KeyError, TypeError):
+            raise InputError(f"{path / SWEEP_FILE} is not a snapsim sweep record") from None
+        missing = {folder: _missing_chunks(path / folder, total) for folder in folders}
         short = [folder for folder, n in missing.items() if n]
         if short:
             raise InputError(
@@ -354,7 +453,7 @@ def _refuse_unfinished(path: Path) -> None:
     elif (path / MANIFEST).exists():
         missing = _missing_chunks(path, 0)
         if missing:
-            total = json.loads((path / MANIFEST).read_text())["chunks_total"]
+            total = _read_json(path / MANIFEST)["chunks_total"]
             raise InputError(
                 f"{path} is an interrupted run: {missing} of {total} chunks missing; finish "
                 "it by running the same command with --resume (snapsim.run(..., "
@@ -366,12 +465,12 @@ def _folder_provenance(path: Path) -> dict:
     record, by folder)."""
     def read(file: Path) -> dict:
         try:
-            return json.loads(file.read_text())
+            return json.loads(read_text(file))
         except (OSError, ValueError):
             return {}
 
     if (path / SWEEP_FILE).exists():
-        points = {str(m.parent.relative_to(path)): read(m).get("provenance", {})
-                  for m in sorted(path.rglob(MANIFEST))}
+        points = {run["folder"]: read(path / run["folder"] / MANIFEST).get("provenance", {})
+                  for run in read(path / SWEEP_FILE).get("runs", [])}
         return {"sweep": read(path / SWEEP_FILE), "points": points}
     return read(path / MANIFEST).get("provenance", {})

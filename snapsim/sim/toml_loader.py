@@ -10,6 +10,7 @@ from typing import Any
 
 from ..errors import ComponentError, InputError
 from . import checks
+from .files import read_toml
 
 MAX_POINTS = 1000  # any printed value (prestige, points, chart steps): sums stay far from int64
 KNOBS = "knobs"  # a variant file's rule knobs (snapsim.sim.variants), beside the components
@@ -56,8 +57,7 @@ class TomlLoader:
 
     def _load_file(self) -> dict[str, Any]:
         try:
-            with self.path.open("rb") as fh:
-                return tomllib.load(fh)
+            return read_toml(self.path)
         except OSError as exc:
             raise self.fail("file", f"cannot read ({exc.strerror or exc}); check the path "
                                     "given to --components") from None

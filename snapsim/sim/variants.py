@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ComponentError, InputError, SnapsimError
+from .files import read_toml
 from .registry import get_game
 from .toml_loader import KNOBS
 
@@ -125,8 +126,7 @@ def parse_knobs(game: str, table, where: str) -> Knobs:
 
 @functools.lru_cache(maxsize=32)
 def _file_tables(path: str, mtime_ns: int, size: int) -> dict:
-    with open(path, "rb") as fh:
-        return tomllib.load(fh)
+    return read_toml(path)
 
 
 def file_tables(path) -> dict:

@@ -36,7 +36,6 @@ from ...report.studies import (
     seat_advantage,
     win_rate,
 )
-from ...report.studies import study_main as shared_study_main
 
 PLAYERS = (2, 3, 4, 5, 6)
 POLICIES = ("greedy", "trader", "lookahead", "random")
@@ -482,8 +481,3 @@ def build(out="reports/shutterbug", games: int = 3000, seed: int = 1, studies=No
                         studies, threads, components, progress, meta={"components": source},
                         strong=strong, strong_games=strong_games,
                         ladder_games=ladder_games, smallest=smallest, words=WORDS)
-
-
-def study_main(study: str, argv=None) -> None:
-    """Command line of an `analyses/` script: regenerate one study's section in place."""
-    shared_study_main("shutterbug", build, study, 3000, argv)

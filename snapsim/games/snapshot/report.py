@@ -42,7 +42,6 @@ from ...report.studies import (
     seat_spread,
     win_rate,
 )
-from ...report.studies import study_main as shared_study_main
 from .api import details
 from .config import FIVE_PLAYER_NOTE, RULEBOOK_TARGET, players_label
 
@@ -827,8 +826,3 @@ def build(out="reports/snapshot", games: int = 20_000, seed: int = 1, studies=No
                         STUDIES, out, games, seed, studies, threads, components, progress,
                         runs_type=Ctx, strong=strong, strong_games=strong_games,
                         ladder_games=ladder_games, smallest=smallest, words=WORDS)
-
-
-def study_main(study: str, argv=None) -> None:
-    """Command line of an `analyses/` script: regenerate one study's section in place."""
-    shared_study_main("snapshot", build, study, 20_000, argv)

@@ -18,6 +18,7 @@ from ...analysis.effects import Claim, Estimate, Smallest, Standard
 from ...odds import research_odds, token_table
 from ...report import figures as F
 from ...sim.kernel import game_rngs, policy_arrays, root_keys, run_blocks, seat_policies
+from ...sim.store import staged
 from . import engine as E
 from . import policies as P
 from .advisor import advise
@@ -439,9 +440,14 @@ def section_tuned(g: Guide, data: Path = DATA) -> None:
 
 def build_strategy(out="reports/snapshot", games: int = 2000, seed: int = 1,
                    data: Path = DATA) -> Path:
-    """Write strategy.md (and strategy_*.png / strategy_*.csv) into `out`; returns its path."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    """Write strategy.md (and strategy_*.png / strategy_*.csv) into `out`; returns its path.
+    One writer at a time, and the files appear together when all are written."""
+    with staged(out) as stage:
+        _build_strategy(stage.path, games, seed, data)
+    return Path(out) / "strategy.md"
+
+
+def _build_strategy(out: Path, games: int, seed: int, data: Path) -> None:
     t0 = time.perf_counter()
     g = Guide(out)
     value, base = token_value_table(games, seed)
@@ -458,7 +464,5 @@ def build_strategy(out="reports/snapshot", games: int = 2000, seed: int = 1,
     section_value(g, value, base, games, seed)
     section_tuned(g, data)
     g.add(f"_Built in {time.perf_counter() - t0:.0f} s._")
-    path = out / "strategy.md"
-    path.write_text("\n".join(g.lines))
-    return path
+    (out / "strategy.md").write_text("\n".join(g.lines))
 

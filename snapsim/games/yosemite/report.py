@@ -36,7 +36,6 @@ from ...report.studies import (
     ratio,
     win_rate,
 )
-from ...report.studies import study_main as shared_study_main
 from .api import ANIMAL_KEYS
 from .components import ANIMALS
 from .config import YosemiteConfig
@@ -520,12 +519,12 @@ def study_policies(ctx: Ctx) -> Section:
                 f"against greedy and against tuned-2p alone over {n_search:,} games each; "
                 "each win rate's distance from an even 50% classed against the smallest "
                 "effect of interest.")
-    runs = []
-    for k, (a, b, n) in enumerate((("greedy", "random", ctx.games),
-                                   ("search", "greedy", n_search),
-                                   ("search", "tuned-2p", n_search))):
+    runs, first = [], 0
+    for a, b, n in (("greedy", "random", ctx.games), ("search", "greedy", n_search),
+                    ("search", "tuned-2p", n_search)):
         df = ctx.sim((a, b), games=n)
-        runs.append(df.assign(game=df.game + k * ctx.games, policy=df.policy.astype(str)))
+        runs.append(df.assign(game=df.game + first, policy=df.policy.astype(str)))
+        first += n  # each run's games numbered after the last's, whichever is longer
     t = B.matchup_table(pd.concat(runs, ignore_index=True)).drop(columns=["p_adjusted",
                                                                           "significant"])
     claims = ctx.classes(s, "matchups", t, [f"{r.policy} vs {r.opponent}" for r in t.itertuples()],
@@ -570,8 +569,3 @@ def build(out="reports/yosemite", games: int = 5_000, seed: int = 1, studies=Non
                         studies, threads, components, progress, runs_type=Ctx, strong=strong,
                         strong_games=strong_games, ladder_games=ladder_games,
                         smallest=smallest, words=WORDS)
-
-
-def study_main(study: str, argv=None) -> None:
-    """Command line of an `analyses/` script: regenerate one study's section in place."""
-    shared_study_main("yosemite", build, study, 5_000, argv)

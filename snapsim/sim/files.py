@@ -1,0 +1,118 @@
+"""Reading the files a user names: component and variant files, sweep and situation files,
+saved games, tuned policies. Only a regular file of bounded size is read, so /dev/zero, a
+pipe, a folder or a huge file given by mistake is refused in one line instead of hanging or
+filling the memory. A refusal is an OSError whose `strerror` says what the path is, so the
+readers' own "cannot read FILE (why)" messages carry it unchanged."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+import tomllib
+from pathlib import Path
+
+# Input files are small text: the largest bundled component file is tens of KB, a saved
+# game a few KB. Anything bigger than this is not what the user meant to give.
+MAX_INPUT_BYTES = 16 * 2**20
+
+
+class FileRefused(OSError):
+    """A path that is not a regular file, or a file larger than snapsim reads."""
+
+
+def _not_regular(mode: int) -> str | None:
+    """What a path is when it is not a regular file (None when it is one)."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder, not a file"
+    if stat.S_ISFIFO(mode):
+        return "a pipe, not a regular file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device, not a regular file"
+    if stat.S_ISSOCK(mode):
+        return "a socket, not a regular file"
+    return "not a regular file"
+
+
+def read_bytes(path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of the regular file `path`, at most `limit` of them; anything else is a
+    FileRefused (an OSError), as a missing or unreadable file is an OSError."""
+    path = Path(path).expanduser()
+    why = _not_regular(os.stat(path).st_mode)  # a pipe is never opened: that would block
+    if why is not None:
+        raise FileRefused(errno.EINVAL, why, str(path))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as fh:
+        why = _not_regular(os.fstat(fd).st_mode)  # swapped for another kind since the stat
+        if why is not None:
+            raise FileRefused(errno.EINVAL, why, str(path))
+        data = fh.read(limit + 1)  # /proc files say size 0: the cap is on what is read
+    if len(data) > limit:
+        raise FileRefused(errno.EFBIG, f"larger than {limit // 2**20} MB, far more than any "
+                                       "snapsim input file", str(path))
+    return data
+
+
+def read_text(path, limit: int = MAX_INPUT_BYTES) -> str:
+    """A regular file's text (UTF-8); UnicodeDecodeError when it is not UTF-8."""
+    return read_bytes(path, limit).decode("utf-8")
+
+
+def read_toml(path) -> dict:
+    """A TOML file's tables (tomllib.TOMLDecodeError when its syntax is wrong)."""
+    return tomllib.loads(read_text(path))
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path, write, replace: bool = True) -> Path:
+    """Write `path` through a temporary file beside it, renamed into place only once `write`
+    (called with the temporary path) has finished, so a crash or a full disk leaves the old
+    file or none, never half of one. With `replace=False` a file that appeared at `path`
+    meanwhile is kept (FileExistsError). The file gets the permissions the user's umask gives
+    any new file (mkstemp alone would make it private, 0600)."""
+    path = Path(path)
+    made = [p for p in (path.parent, *path.parent.parents) if not p.exists()]
+    path.parent.mkdir(parents=True, exist_ok=True)  # as users expect of --out runs/3p.parquet
+    done = False
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+        os.close(fd)
+        try:
+            os.chmod(tmp, 0o666 & ~_umask())
+            write(tmp)
+            if replace:
+                os.replace(tmp, path)
+            else:
+                os.link(tmp, path)  # fails if the name is taken: never over another's file
+            done = True
+        finally:
+            Path(tmp).unlink(missing_ok=True)
+    finally:
+        if not done:  # a failed write leaves no folder it made either
+            for folder in made:
+                try:
+                    folder.rmdir()
+                except OSError:
+                    break
+    return path
+
+
+def write_bytes(path, data: bytes, replace: bool = True) -> Path:
+    """`data` written to `path` whole or not at all (see write_atomic)."""
+    return write_atomic(path, lambda tmp: Path(tmp).write_bytes(data), replace)
+
+
+def write_text(path, text: str, replace: bool = True) -> Path:
+    """`text` written to `path` (UTF-8) whole or not at all (see write_atomic)."""
+    return write_bytes(path, text.encode("utf-8"), replace)
