@@ -41,6 +41,10 @@ def test_every_section_figure_and_table_is_written(quick_report):
     assert html.count("data:image/png;base64,") == n_figures
     assert not re.search(r"src='[^d]", html)
     assert "Key findings" in md and "games per configuration: 300, seed: 1" in md
+    # the strategy guide beside it, linked from both renderings
+    assert "href='strategy.md'" in html and "](strategy.md)" in md
+    guide = (out / "strategy.md").read_text()
+    assert guide.index("## Rules of thumb") < guide.index("## 1. Where the next token")
     # every caption, under its figure in both renderings, says how the figure was made (the
     # skill ladder plays its own number of games)
     for s in sections:

@@ -111,7 +111,7 @@ def decision(g: ShutterbugGame, rng) -> int:
 
 # every kind; the search at a small budget that still plays several candidates out
 SPECS = [k if k != "search" else "search:rollouts=3:candidates=3:depth=0:z=0"
-         for k in KIND_NAMES]
+         for k in KIND_NAMES] + ["rules"]  # and the rules of thumb
 
 
 @pytest.mark.parametrize("position", POSITIONS, ids=lambda f: f.__name__)

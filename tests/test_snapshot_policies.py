@@ -51,7 +51,7 @@ from snapsim.sim.kernel import seating
 
 FULL = SnapshotConfig()
 KINDS = ["random", "greedy", "cautious", "aggressive", "collector", "exact",
-         "search:rollouts=3:candidates=2:margin=0", *sorted(tuned_policies())]
+         "search:rollouts=3:candidates=2:margin=0", *sorted(tuned_policies()), "rules"]
 
 
 def _game(policy):

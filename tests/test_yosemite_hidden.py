@@ -13,6 +13,7 @@ from snapsim.sim.kernel import policy_arrays
 
 KINDS = ("random", "greedy", "rollout:rollouts=2", "search:rollouts=2:candidates=3:margin=0")
 assert {k.split(":")[0] for k in KINDS} == set(P.KIND_NAMES)  # every kind is checked
+KINDS += ("rules",)  # and the rules of thumb (greedy with their numbers)
 
 
 def decide(g, spec, state, rng):

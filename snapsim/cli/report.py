@@ -49,6 +49,8 @@ def _report(args) -> None:
     if args.quick and args.out and _in_committed_reports(out) and not args.force:
         raise InputError(f"--quick does not write into {out}: its reports are full runs; give "
                          "another --out or add --force")
+    if args.strategy_only:
+        return _strategy(spec.name, out, games, args)
     strong = None if args.strong.strip().lower() == "none" else args.strong
     smallest = Smallest.parse(args.smallest_effect)
     for flag, value in (("--strong-games", args.strong_games),
@@ -64,6 +66,21 @@ def _report(args) -> None:
                            strong=strong, strong_games=args.strong_games,
                            ladder_games=args.ladder_games, smallest=smallest)
     print(f"report written to {path} (and report.md, figures, CSV tables beside it)")
+    if studies is None and not args.components:  # the whole report: its strategy guide too
+        _strategy(spec.name, out, games, args)
+
+
+def _strategy(game: str, out, games: int, args) -> None:
+    """The game's strategy guide (strategy.md) written into the report folder `out`, its
+    measurements at a tenth of the report's games (at least 20) per arm."""
+    from ..games.guide import guide_games, write_strategy
+
+    if args.components:
+        raise InputError("the strategy guide measures the bundled components only; drop "
+                         "--components or --strategy-only")
+    path = write_strategy(game, out, games=guide_games(games), seed=args.seed,
+                          threads=args.threads)
+    print(f"strategy guide written to {path}")
 
 
 def _report_sweep(args) -> None:
@@ -167,6 +184,11 @@ def add(sub) -> None:
                                      "skill and the deal decide; fixes: the smallest fixes "
                                      "`snapsim rebalance` finds for the worst findings)")
     p.add_argument("--components", help="component TOML file (default: bundled)")
+    p.add_argument("--strategy-only", action="store_true",
+                   help="write only the strategy guide (strategy.md: the rules of thumb, "
+                        "measured, the exact tables where the game has them, the closest calls) "
+                        "into the report folder, at a tenth of --games per arm (default: off; "
+                        "the whole report writes it too)")
     p.add_argument("--strong", default="tuned",
                    help="line-up that re-measures every key finding to label it (holds, weakens, "
                         "strengthens, reverses, appears, vanishes, unresolved, not comparable): a "

@@ -49,6 +49,7 @@ SEARCHED = {
                    "tip_value": (0.0, 2.0), "w_city": (0.0, 3.0), "look": (0.0, 1.5)},
 }
 VERIFY_AGAINST = "greedy"
+RULES = "rules"  # the policy name of a game's rules of thumb, bundled as data/rules.toml
 VERIFY_OFFSET = 1_000_003  # verification seed = tuning seed + this: games never seen tuning
 
 
@@ -234,9 +235,10 @@ def tuned_names(game: str) -> list[str]:
 
 
 def tuned_policy(game: str, spec) -> Policy | None:
-    """`spec` as a Policy when it names a bundled tuned policy of `game` (`tuned-<N>p`) or a
-    tuned-policy file (`path.toml`), with `:key=value` overrides either way; else None (a
-    game's make_policy can start with `tuned_policy(game, spec) or ...`)."""
+    """`spec` as a Policy when it names a bundled tuned policy of `game` (`tuned-<N>p`), its
+    rules of thumb (`rules`) or a tuned-policy file (`path.toml`), with `:key=value`
+    overrides either way; else None (a game's make_policy can start with
+    `tuned_policy(game, spec) or ...`)."""
     from ..sim.kernel import parse_policy
 
     if not isinstance(spec, str):
@@ -249,6 +251,9 @@ def tuned_policy(game: str, spec) -> Policy | None:
     elif head.lower() in tuned_names(game):
         name = head.lower()
         kind, params = bundled_tuned(game, name)
+    elif head.lower() == RULES and (data_folder(game) / f"{RULES}.toml").is_file():
+        name = RULES  # the rules of thumb (games/rules.py): greedy with their numbers
+        kind, params = read_tuned(game, data_folder(game) / f"{RULES}.toml")
     else:
         return None
     P = policies_module(game)

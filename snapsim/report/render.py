@@ -105,6 +105,7 @@ class Report:
     footer: str = ""  # what made it (components, knobs, seed, n, version)
     words: dict = field(default_factory=dict)  # raw name -> plain words (columns, knobs)
     standard: str = ""  # the report's multiplicity standard and smallest effects, in words
+    guide: str = ""  # the strategy guide written beside the report (a file name), if any
 
 
 def _load_sections(out: Path) -> list[dict]:
@@ -245,13 +246,19 @@ def write_report(out: str | Path, report: Report, into: str | Path | None = None
                            for t, m in used] + ["</dl>"]
     terms_h.append(f"<p>The full glossary, with the reasons for the defaults: "
                    f"<code>{DOCS_PAGE}</code> in the snapsim documentation.</p>")
-    md = [f"# {report.title}", "", meta, "", *terms_md, *top_md, *body_md]
+    guide_md, guide_h = [], []
+    if report.guide:
+        said = "the rules of thumb, measured, and the game's strategy tables"
+        guide_md = [f"Strategy guide: [{report.guide}]({report.guide}) ({said}).", ""]
+        guide_h = [f"<p>Strategy guide: <a href='{html.escape(report.guide)}'>"
+                   f"{html.escape(report.guide)}</a> ({said}).</p>"]
+    md = [f"# {report.title}", "", meta, "", *guide_md, *terms_md, *top_md, *body_md]
     h = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(report.title)}"
          "</title><style>body{font-family:sans-serif;max-width:1000px;margin:auto;padding:1em}"
          "table{border-collapse:collapse;font-size:12px;margin:.5em 0}td,th{border:1px solid "
          "#ccc;padding:2px 6px;text-align:right}img{max-width:100%}.f{background:#f4f7fb;"
          "padding:.5em 1em}dd{margin:0 0 .3em 1.5em}</style></head><body>",
-         f"<h1>{html.escape(report.title)}</h1><p>{html.escape(meta)}</p>",
+         f"<h1>{html.escape(report.title)}</h1><p>{html.escape(meta)}</p>", *guide_h,
          *terms_h, *top_h, *body_h]
     if report.footer:
         md += ["", "---", "", report.footer]

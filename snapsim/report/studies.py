@@ -884,7 +884,8 @@ def _build(game, title, studies, names, out: Path, games, seed, threads, compone
         return write_report(out, Report(title, {"games per configuration": f"{games:,}",
                                                 "seed": seed, **(meta or {}),
                                                 "snapsim": __version__}, footer(record),
-                                        words=words or {}, standard=standard),
+                                        words=words or {}, standard=standard,
+                                        guide="strategy.md"),
                             into=stage.path)
 
 

@@ -19,6 +19,7 @@ from ...odds import research_odds, token_table
 from ...report import figures as F
 from ...sim.kernel import game_rngs, policy_arrays, root_keys, run_blocks, seat_policies
 from ...sim.store import staged
+from ..rules import guide_parts
 from . import engine as E
 from . import policies as P
 from .advisor import advise
@@ -439,17 +440,18 @@ def section_tuned(g: Guide, data: Path = DATA) -> None:
 
 
 def build_strategy(out="reports/snapshot", games: int = 2000, seed: int = 1,
-                   data: Path = DATA) -> Path:
+                   data: Path = DATA, threads: int | None = None) -> Path:
     """Write strategy.md (and strategy_*.png / strategy_*.csv) into `out`; returns its path.
     One writer at a time, and the files appear together when all are written."""
     with staged(out) as stage:
-        _build_strategy(stage.path, games, seed, data)
+        _build_strategy(stage.path, games, seed, data, threads)
     return Path(out) / "strategy.md"
 
 
-def _build_strategy(out: Path, games: int, seed: int, data: Path) -> None:
+def _build_strategy(out: Path, games: int, seed: int, data: Path, threads=None) -> None:
     t0 = time.perf_counter()
     g = Guide(out)
+    rules, closing = guide_parts("snapshot", out, games, seed, threads)
     value, base = token_value_table(games, seed)
     photo_phase = base[:, 0].sum() / max(1.0, base[:, 4].sum())
     g.add("# Snapshot strategy guide",
@@ -457,12 +459,14 @@ def _build_strategy(out: Path, games: int, seed: int, data: Path) -> None:
           f"seed = {seed}). Sections 1-3 are exact; section 4 uses seeded simulations, each "
           "estimate with its 95% CI and its class against the smallest effect of interest "
           "(meaningful, negligible or unresolved; docs/reading-reports.md explains the terms). "
-          "Seats are numbered from 1.")
+          "Seats are numbered from 1. The rules of thumb come first; the exact tables follow.")
+    g.add(*rules)
     section_tokens(g)
     section_splits(g)
     section_research(g, photo_phase, float(value.score_per_token.iloc[0]), games, seed)
     section_value(g, value, base, games, seed)
     section_tuned(g, data)
+    g.add(*closing)
     g.add(f"_Built in {time.perf_counter() - t0:.0f} s._")
     (out / "strategy.md").write_text("\n".join(g.lines))
 
