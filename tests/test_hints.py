@@ -208,3 +208,12 @@ def test_a_hint_on_a_time_budget_says_how_many_rollouts_it_used():
     g = position("yosemite", 2, 9)
     text = hints(g, g.current_player, Budget(seconds=0.05))
     assert "rollouts each in 0.05 s" in text and "greedy would play" in text
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--hint-budget", 0], "hint budget (seconds) must be"),
+    (["--hint-rollouts", -3], "rollouts must be a whole number"),
+])
+def test_play_bad_hint_budgets_are_one_line(argv, says, capsys):
+    rc, _, err = cli(capsys, "play", "yosemite", "--hints", *argv)
+    assert rc == 2 and says in one_error_line(err)
