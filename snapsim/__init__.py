@@ -15,13 +15,15 @@ from .version import __version__ as __version__
 
 if TYPE_CHECKING:
     from .analysis.ladder import ladder
+    from .play.advice import advise
     from .report.compare import Comparison
     from .report.rebalance import Rebalance
     from .sim.runner import run, simulate
     from .sim.sweep import load
 
 _LAZY = {"simulate": "snapsim.sim.runner", "run": "snapsim.sim.runner",
-         "load": "snapsim.sim.sweep", "ladder": "snapsim.analysis.ladder"}
+         "load": "snapsim.sim.sweep", "ladder": "snapsim.analysis.ladder",
+         "advise": "snapsim.play.advice"}
 
 
 def __getattr__(name: str) -> Any:
@@ -127,4 +129,4 @@ def rebalance(game: str, **kwargs: Any) -> Rebalance:
     return search(game, **kwargs)
 
 
-__all__ = ["compare", "ladder", "load", "rebalance", "run", "simulate"]
+__all__ = ["advise", "compare", "ladder", "load", "rebalance", "run", "simulate"]

@@ -18,9 +18,11 @@ from snapsim.games.snapshot.advisor import research_advice
 from snapsim.odds.explore import face_success
 from snapsim.play import load, new_session, play, view
 from snapsim.play.hints import hints, situation
+from snapsim.play.wins import Budget
 from snapsim.protocol import new_game
 
 GAMES = ("yosemite", "shutterbug", "snapshot")
+FEW = Budget(rollouts=8)  # hints' rollouts per move: the numbers are the same on any machine
 
 
 def script(*lines):
@@ -47,8 +49,8 @@ def test_cli_game_with_hints_bad_entry_save_then_load_to_the_end(game, tmp_path,
                                                                  monkeypatch):
     saved = tmp_path / "game.json"
     monkeypatch.setattr("sys.stdin", io.StringIO("fly\n0\nhints\n1\nquit\n\n"))
-    rc, out, err = cli(capsys, "play", game, "--players", 2, "--hints", "--seed", 3, "--save",
-                       saved)
+    rc, out, err = cli(capsys, "play", game, "--players", 2, "--hints", "--hint-rollouts", 8,
+                       "--seed", 3, "--save", saved)
     assert rc == 0, err
     assert "--- you are P1 ---" in out and "hints:" in out
     assert "'fly' is not a move here: type the number of a move" in out
@@ -171,11 +173,11 @@ def test_hints_do_not_change_with_what_the_seat_cannot_see(name):
     shown = 0
     for g in positions(name, seed=5, every=9, count=4):
         me = g.current_player
-        before = hints(g, me)
+        before = hints(g, me, FEW)
         twin = g.clone()
         HIDE[name](twin, 7)
         assert not np.array_equal(twin.state, g.state)
-        assert hints(twin, me) == before
+        assert hints(twin, me, FEW) == before
         shown += len(before.splitlines()) > 2
     assert shown  # some position had numbers, not only the greedy pick
 
@@ -185,7 +187,7 @@ def test_snapshot_research_hint_is_the_advisors_numbers_for_the_seats_situation(
     assert g.phase == "research"
     me = g.current_player
     r = research_advice(situation(g, me), components=g.config.components)
-    text = hints(g, me)
+    text = hints(g, me, FEW)
     assert f"P(spook) {r['p_spook_next']:.3f}" in text
     assert f"draw {r['value_draw']:.2f}, stop {r['value_stop']:.2f}" in text
     # only cards the seat has not seen count: the table's animals are not among them
@@ -198,7 +200,7 @@ def test_snapshot_reroll_hint_gives_p_explored_after_each_reroll():
             break
     assert g.phase == "re-roll"
     me = g.current_player
-    text = hints(g, me)
+    text = hints(g, me, FEW)
     resolved = [line for line in g.log if f"P{me + 1}: resolve in " in line][-1]
     habitat = next(h for h in g.config.components.habitats if f"resolve in {h.name}" in resolved)
     q = 1 - face_success(habitat.explore)

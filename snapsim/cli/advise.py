@@ -1,4 +1,6 @@
-"""`snapsim advise`: exact best moves for a Snapshot situation (prep, research, reroll)."""
+"""`snapsim advise`: the moves of a saved game's current decision ranked by win chance
+(--load, every game), and exact best moves for a Snapshot situation (prep, research,
+reroll)."""
 
 from __future__ import annotations
 
@@ -72,6 +74,29 @@ def _advise(args) -> None:
         emit(table.drop(columns=A.ODDS_LISTS), args.format, title)
 
 
+def _advise_saved(args) -> None:
+    from ..play.advice import advise
+    from ..play.wins import Budget
+
+    if args.kind is not None:
+        raise InputError(f"advise {args.kind} reads a situation file; --load, --seat, "
+                         "--budget and --rollouts go with advise --load SAVE alone")
+    if not args.load:
+        raise InputError("advise needs a saved game (--load SAVE) or one of prep, research, "
+                         "reroll; see snapsim advise --help")
+    if args.seat is not None:
+        whole(args.seat, "--seat", 1)
+    whole(args.seed, "--seed", 0)
+    budget = Budget.of(args.budget, args.rollouts)
+    advice = advise(args.load, args.seat, budget, args.seed)
+    if args.format == "json":
+        print(json.dumps(advice.to_dict(), indent=2))
+    elif args.format == "csv":
+        emit(advice.moves, "csv")
+    else:
+        print(advice.summary())
+
+
 def _units(summary: dict, fmt: str, units: dict) -> dict:
     """JSON names each field's unit; the table's title already does."""
     return {**summary, "units": units} if fmt == "json" else summary
@@ -89,9 +114,25 @@ def _animal(text: str) -> tuple:
 
 
 def add(sub) -> None:
-    p = sub.add_parser("advise", help="exact best moves for a Snapshot situation")
-    kinds = p.add_subparsers(dest="kind", required=True, parser_class=Parser)
+    p = sub.add_parser("advise", help="rank the moves of a saved game's decision by win "
+                                      "chance (--load), or exact best moves for a Snapshot "
+                                      "situation (prep, research, reroll)")
     fmt = dict(choices=["table", "csv", "json"], default="table", help="output format")
+    p.add_argument("--load", metavar="SAVE",
+                   help="a game saved by snapsim play (its save command, quit or Ctrl-C): "
+                        "advise its current decision (default: none)")
+    p.add_argument("--seat", type=int, help="the seat to advise, 1 = P1 (default: the seat "
+                                            "to move, the only one with moves to rank)")
+    p.add_argument("--budget", type=float, default=2.0, metavar="SECONDS",
+                   help="time on one core for the win chances (default: 2)")
+    p.add_argument("--rollouts", type=int, metavar="N",
+                   help="exactly N rollouts per move instead: the same numbers on any "
+                        "machine (default: none, the time budget decides)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the rollouts: same save, "
+                                                       "seed and rollouts, same numbers")
+    p.add_argument("--format", **fmt)
+    p.set_defaults(run=_advise_saved)
+    kinds = p.add_subparsers(dest="kind", parser_class=Parser)
     for kind, text in (("prep", "rank every dice and token allocation"),
                        ("research", "draw one more card or stop")):
         q = kinds.add_parser(kind, help=text)

@@ -8,6 +8,9 @@ from .common import add_move_timeout
 
 def _play(args) -> int:
     from ..play import check_save_file, load, new_session, play
+    from ..play.wins import Budget
+
+    budget = Budget.of(args.hint_budget, args.hint_rollouts)
 
     if args.save:
         check_save_file(args.save)
@@ -19,6 +22,7 @@ def _play(args) -> int:
                               args.seed, args.hints)
     if args.hints:
         session.hints = True
+    session.budget = budget
     return play(session, save_to=args.save or args.load)
 
 
@@ -35,6 +39,12 @@ def add(sub) -> None:
                         "(default: greedy)")
     p.add_argument("--hints", action="store_true", help="show the numbers snapsim computes "
                                                         "for your seat at each decision")
+    p.add_argument("--hint-budget", type=float, default=2.0, metavar="SECONDS",
+                   help="time on one core for ranking your moves by win chance in a hint "
+                        "(default: 2; rollouts are added until it is spent)")
+    p.add_argument("--hint-rollouts", type=int, metavar="N",
+                   help="rank your moves from exactly N rollouts each instead, the same "
+                        "numbers on any machine (default: none, the time budget decides)")
     p.add_argument("--seed", type=int, default=0, help="root seed: same seed, same game")
     saving = p.add_mutually_exclusive_group()
     saving.add_argument("--save", help="save the game to this file on quit or Ctrl-C (a new "

@@ -4,8 +4,9 @@ Each turn of yours shows what your seat may see (its observation only), the numb
 moves in words, and with hints the numbers snapsim can compute for that seat now
 (snapsim.play.hints). The other seats' moves are shown in words as the game log writes them.
 Type a move's number, or: auto (the built-in greedy policy plays your seat to the end),
-hints, quit, help. Ctrl-C or quit offers to save; a saved game loads and continues exactly as
-it would have.
+hints, save (write the game to a file and play on), quit, help. Ctrl-C or quit offers to
+save; a saved game loads and continues exactly as it would have, and `snapsim advise --load`
+ranks the moves of its current decision.
 
 A saved game is its settings and the moves played, not the engine's state: loading plays the
 moves again from the seed (asking the built-in players again for theirs, which must agree),
@@ -30,6 +31,7 @@ from ..sim.agents import _REFERENCE, UserAgent, agent_move, policy_or_agent
 from ..sim.checks import whole
 from ..sim.files import read_text, write_text
 from ..sim.registry import get_game
+from .wins import Budget
 
 SAVE_FORMAT = 2
 MAX_MOVES = 100_000  # moves in a saved game (a whole game has a few hundred)
@@ -37,7 +39,8 @@ MAX_ANSWER = 6  # characters of a move number typed at the prompt
 # a ShutterBug trade's tip, seen by the two traders only
 PRIVATE = re.compile(r" -> got .*?(?=(?: \(forced\))?$)")
 HELP = ("type the number of a move, or: auto (greedy plays your seat to the end), hints (the "
-        "numbers for this moment), quit (offers to save), help")
+        "numbers for this moment), save (write the game to a file and play on), quit (offers "
+        "to save), help")
 
 
 @dataclass
@@ -55,6 +58,7 @@ class Session:
     auto: bool = False
     bots: dict = field(default_factory=dict, repr=False)  # seat -> Python agent
     moves: list = field(default_factory=list)  # [action id, 1 if the seat's policy chose it]
+    budget: Budget = field(default_factory=Budget)  # a hint's rollouts (not saved)
 
     def apply(self, action, by_policy: bool) -> None:
         """Play one move and remember it (a saved game is its moves)."""
@@ -317,10 +321,11 @@ def _play(session: Session, read, write, save_to) -> int:
         legal = g.legal_actions()
         write(view(session))
         if session.hints:
-            write(hints(g, seat))
+            write(hints(g, seat, session.budget, session.seed))
         write(menu(session, legal))
         while True:
-            answer = _ask(f"P{seat + 1} move [1-{len(legal)}, auto, hints, quit]: ", read)
+            answer = _ask(f"P{seat + 1} move [1-{len(legal)}, auto, hints, save, quit]: ",
+                          read)
             if answer is None or answer.lower() in ("q", "quit", "exit"):
                 offer_save(session, save_to, read, write)
                 return 0
@@ -329,7 +334,10 @@ def _play(session: Session, read, write, save_to) -> int:
                 write(f"{g.policies[seat].name} plays P{seat + 1} from here")
                 break
             if answer.lower() in ("h", "hints"):
-                write(hints(g, seat))
+                write(hints(g, seat, session.budget, session.seed))
+                continue
+            if answer.lower() in ("s", "save"):
+                offer_save(session, save_to, read, write)
                 continue
             if answer.isdigit() and len(answer) <= MAX_ANSWER and 1 <= int(answer) <= len(legal):
                 session.apply(legal[int(answer) - 1], by_policy=False)

@@ -4,13 +4,15 @@
 Snapshot: the exact advisor (snapsim.games.snapshot.advisor) on the seat's situation:
 P(spook) of the next draw and the value of drawing against stopping during research; every
 preparation ranked by expected prestige with P(photograph) per animal; P(explored) after each
-further re-roll. Yosemite and ShutterBug: the points each legal move scores at once and the
-move the built-in greedy policy would make.
+further re-roll. Every game: the legal moves ranked by the seat's estimated win chance
+(snapsim.play.wins: determinized rollouts, each with a 95% interval and the points it scores
+at once) and the move the seat's built-in policy would make.
 """
 
 from __future__ import annotations
 
 from ..protocol import GameState
+from .wins import Budget, move_chances
 
 TOP_PREPARATIONS = 3
 
@@ -98,25 +100,30 @@ def snapshot_hints(game: GameState, seat: int) -> list[str]:
     return []
 
 
-# ---------------------------------------------------------------- Yosemite, ShutterBug
+# ---------------------------------------------------------------- every game
 
 
-def move_points(game: GameState, seat: int) -> list[str]:
-    """Each legal move's points: the seat's score after the move (and any forced moves after
-    it) minus its score now."""
-    now = int(game.scores().score[seat])
-    out = []
-    for i, action in enumerate(game.legal_actions()):
-        twin = game.clone()
-        twin.apply(action)
-        gain = int(twin.scores().score[seat]) - now
-        out.append(f"{i + 1}: {gain:+d}")
-    return [f"  your score now {now}; points each move scores at once: " + ", ".join(out)]
+def chance_lines(table, budget: Budget) -> list[str]:
+    """The ranked moves of `wins.move_chances` as lines: number, win chance and interval,
+    points now, the move."""
+    n = int(table.rollouts.iloc[0]) if len(table) else 0
+    spent = "" if budget.rollouts is not None else f" in {budget.seconds:g} s"
+    lines = [f"  your moves by estimated win chance ({n:,} rollouts each{spent}; 95% "
+             "interval; points scored at once):"]
+    for row in table.itertuples():
+        lines.append(f"  {row.move:>3}. win {100 * row.win_chance:5.1f}% "
+                     f"[{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}]  "
+                     f"{row.points:+d} now  {row.text}")
+    return lines
 
 
-GAME_HINTS = {"snapshot": snapshot_hints, "yosemite": move_points, "shutterbug": move_points}
+GAME_HINTS = {"snapshot": snapshot_hints}
 
 
-def hints(game: GameState, seat: int) -> str:
-    """The hint lines for `seat` now."""
-    return "\n".join(["hints:", *GAME_HINTS[game.NAME](game, seat), greedy_line(game, seat)])
+def hints(game: GameState, seat: int, budget: Budget | None = None, seed: int = 0) -> str:
+    """The hint lines for `seat` (the seat to move) now: the game's exact numbers, the legal
+    moves ranked by win chance (`wins.move_chances`) and the built-in policy's move."""
+    budget = budget or Budget()
+    exact = GAME_HINTS.get(game.NAME, lambda g, s: [])(game, seat)
+    table = move_chances(game, seat, budget, seed)
+    return "\n".join(["hints:", *exact, *chance_lines(table, budget), greedy_line(game, seat)])

@@ -751,6 +751,7 @@ def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
 
 # ---------------------------------------------------------------- search
 
+NO_END = np.int64(1 << 30)  # a playout's last round that plays the game to its end
 MARGIN = 0.05  # a playout's value: the win share plus this per point of lead over the best rival
 
 
@@ -919,6 +920,52 @@ def search_action(st, cfg, comp, rng, par, buf, n, fs, js, sim_rng):
                              sjs)
         add_leads(row, lead, lead_sq, m)
     return js[I_CANDS + chosen(lead, lead_sq, m, rollouts, par[P_MARGIN], par[P_Z])]
+
+
+@kernel
+def move_wins(st, cfg, comp, par, key, first, count, moves, m, fs, js, rs, wins):
+    """The mover's win shares summed over rollouts first .. first+count-1 of each of the m
+    `moves`, into wins[:m]: rollout r redeals what the mover cannot see once (`determinize`,
+    from `key` and r only) and plays every move in that world with the same chance draws,
+    then every seat greedy with parameters `par` to the game's end (`playout`). (fs, js, rs):
+    a scratch of `new_scratch`."""
+    me = st[E.CUR]
+    world = shifted(js, I_WORLD)
+    sim = shifted(js, I_SIM)
+    sim_buf = shifted(js, I_SIM_BUF)
+    sfs = shifted(fs, F_PLAY)
+    sjs = shifted(js, I_PLAY)
+    sjs[I_SEAT] = -1  # the playouts work their values out afresh
+    for r in range(first, first + count):
+        for i in range(E.STATE_SIZE):
+            world[i] = st[i]
+        seed_stream(rs, 0, key, 3 * r)
+        determinize(world, cfg, comp, me, rs, js)
+        for j in range(m):
+            for i in range(E.STATE_SIZE):
+                sim[i] = world[i]
+            seed_stream(rs, 0, key, 3 * r + 1)
+            seed_stream(rs, 1, key, 3 * r + 2)
+            k = E.step(sim, cfg, comp, rs, moves[j], sim_buf)
+            playout(sim, cfg, comp, rs, par, sim_buf, k, me, NO_END, sfs, sjs)
+            wins[j] += E.win_share(sim, cfg, me)
+
+
+def rollout_wins(game, moves, key: int, first: int, count: int) -> np.ndarray:
+    """The win shares of the seat to move in step game `game`, summed over rollouts first ..
+    first+count-1 of each of `moves` (`move_wins`, every seat on the search kind's base:
+    the bundled tuned weights for the player count), from `key` (a digest of what the seat
+    sees) and the rollout numbers only. Reads the game, never changes it."""
+    wins = np.zeros(len(moves))
+    if len(moves):
+        kinds = np.array([SEARCH], np.int64)
+        params = np.array([DEFAULT_PARAMS["search"]], np.float64)
+        on_base(kinds, params, game.config.players)
+        fs, js, rs = new_scratch(game._cfg, game._comp)
+        move_wins(game.state, game._cfg, game._comp, params[0], np.uint64(key),
+                  np.int64(first), np.int64(count), np.asarray(moves, np.int64),
+                  np.int64(len(moves)), fs, js, rs, wins)
+    return wins
 
 
 @kernel

@@ -37,6 +37,7 @@ the rest of the package reads them from here.
 
 from pathlib import Path
 
+import numpy as np
 from numba import njit
 
 from ...sim.kernel import pointer
@@ -60,6 +61,7 @@ from .layout import (
     N_PARAMS,
     RANDOM,
     SEARCH,
+    new_memory,
 )
 from .plans import MAX_T, NEG  # noqa: F401
 from .preparation import (  # noqa: F401
@@ -71,7 +73,7 @@ from .preparation import (  # noqa: F401
     plan_value,
     prepare,
 )
-from .search import search_action
+from .search import move_wins, search_action
 from .values import card_value, value_of  # noqa: F401
 
 _ALLOW = (1.0, 1.0, 1.0, 1.0)
@@ -123,3 +125,17 @@ def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, search=None,
     return base_action(st, cfg, comp, ptab, rng, par, buf, n, mem)
 
 
+
+
+def rollout_wins(game, moves, key: int, first: int, count: int) -> np.ndarray:
+    """The win shares of the seat to move in step game `game`, summed over rollouts first ..
+    first+count-1 of each of `moves` (`search.move_wins`, every seat on the search kind's
+    base), from `key` (a digest of what the seat sees) and the rollout numbers only. Reads
+    the game, never changes it."""
+    wins = np.zeros(len(moves))
+    if len(moves):
+        move_wins(game.state, game._cfg, game._comp, game._ptab,
+                  np.array(DEFAULT_PARAMS["search"], np.float64), np.uint64(key),
+                  np.int64(first), np.int64(count), np.asarray(moves, np.int64),
+                  np.int64(len(moves)), new_memory(), wins)
+    return wins

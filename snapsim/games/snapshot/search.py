@@ -443,3 +443,57 @@ def search_action(st, cfg, comp, ptab, rng, par, buf, n, mem):
             m += 1
     totals_of(st, cfg, comp, ptab, par, mem, m, L.NO)
     return mem[L.S_MOVES + pick(as_floats(shifted(mem, L.S_TOTALS)), m, margin_total)]
+
+
+# ---------------------------------------------------------------- a seat's win chances
+
+
+@kernel
+def finish_preparation(s, cfg, comp, ptab, rng, par, buf, mem, me):
+    """Play the rest of `me`'s Preparation step by step on the base's moves, each checked to
+    be legal (else the step's last legal action: its end where the rules allow it): after a
+    move the base's plan did not make, its fast path's plan may not fit the dice left."""
+    while s[E.PHASE] != E.PH_OVER and E.decider(s) == me and (
+            s[E.PHASE] == E.PH_PREP_RESERVED or s[E.PHASE] == E.PH_PREP_DICE
+            or s[E.PHASE] == E.PH_PREP_TOKENS):
+        n = E.legal_actions(s, cfg, comp, buf)
+        a = base_action(s, cfg, comp, ptab, rng, par, buf, n, mem)
+        legal = False
+        for i in range(n):
+            if buf[i] == a:
+                legal = True
+        E.apply_action(s, cfg, comp, rng, a if legal else buf[n - 1])
+
+
+@kernel
+def move_wins(st, cfg, comp, ptab, par, key, first, count, moves, m, mem, wins):
+    """The seat to move's win shares summed over rollouts first .. first+count-1 of each of
+    the m `moves`, into wins[:m]. Rollout r samples what the seat cannot see once (`sample`,
+    from `key` and r only), then plays every move in that world with the same streams
+    (common random numbers), the rest of its Preparation by `finish_preparation` and then
+    every seat on the base heuristic `par` to the end (`playout`)."""
+    st = pointer(st)
+    cfg = pointer(cfg)
+    comp = pointer(comp)
+    ptab = pointer(ptab)
+    par = pointer(par)
+    moves = pointer(moves)
+    mem = pointer(mem)
+    wins = pointer(wins)
+    me = E.decider(st)
+    u = streams(mem)
+    s = shifted(mem, L.S_PLAY)
+    pmem = shifted(mem, L.S_PMEM)
+    buf = shifted(mem, L.S_BUF)
+    rng = shifted(u, 3)
+    for r in range(first, first + count):
+        sample(st, cfg, comp, me, key, r, mem)
+        for j in range(m):
+            copy_into(s, shifted(mem, L.S_DET), E.STATE_SIZE)
+            u[3] = u[1]
+            u[4] = u[2]
+            L.clear_memory(pmem)
+            E.apply_action(s, cfg, comp, rng, moves[j])
+            finish_preparation(s, cfg, comp, ptab, rng, par, buf, pmem, me)
+            playout(s, cfg, comp, ptab, par, rng, pmem, buf, me)
+            wins[j] += E.win_share(s, cfg, me)

@@ -34,7 +34,17 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Param, as_floats, as_uints, kernel, next_u64, pointer, randint, shifted
+from ...sim.kernel import (
+    Param,
+    as_floats,
+    as_uints,
+    kernel,
+    mix_seed,
+    next_u64,
+    pointer,
+    randint,
+    shifted,
+)
 from ..tuning import read_tuned
 from . import engine as E
 
@@ -756,6 +766,46 @@ def playout_totals(st, cfg, comp, rng, par, mem, c, follow):
             E.apply_action(sim, cfg, comp, rng2, cand[i])
             total[i] += playout(sim, cfg, comp, rng2, par, buf2, p, mem2)
     return total
+
+
+@kernel
+def move_wins(st, cfg, comp, par, mem, key, first, count, moves, m, wins):
+    """The mover's win shares summed over rollouts first .. first+count-1 of each of the m
+    `moves`, into wins[:m]: rollout r samples what the mover cannot see once (`sample`, seeded
+    from `key` and r only) and plays every move from that sample with the same stream, then
+    greedy players with parameters `par` to the end (`playout`)."""
+    p = st[E.CUR]
+    buf2 = shifted(mem, W_BUF)
+    mem2 = shifted(mem, W_PLAN)
+    rng2 = as_uints(shifted(mem, W_RNG))
+    sampled = as_uints(shifted(mem, W_SAMPLED))
+    seen = shifted(mem, W_SEEN)
+    sim = shifted(mem, W_SIM)
+    for r in range(first, first + count):
+        sample(st, comp, mix_seed(key, r), p, seen, rng2, sampled, shifted(mem, W_POOL))
+        for i in range(m):
+            for j in range(E.STATE_SIZE):
+                sim[j] = seen[j]
+            rng2[0] = sampled[0]
+            rng2[1] = sampled[1]
+            clear_memory(mem2)
+            E.apply_action(sim, cfg, comp, rng2, moves[i])
+            playout(sim, cfg, comp, rng2, par, buf2, p, mem2)
+            wins[i] += E.win_share(sim, p)
+
+
+def rollout_wins(game, moves, key: int, first: int, count: int) -> np.ndarray:
+    """The win shares of the seat to move in step game `game`, summed over rollouts first ..
+    first+count-1 of each of `moves` (`move_wins`, both seats on the search kind's base),
+    from `key` (a digest of what the seat sees) and the rollout numbers only. Reads the
+    game, never changes it."""
+    wins = np.zeros(len(moves))
+    if len(moves):
+        move_wins(game.state, game._cfg, game._comp,
+                  np.array(DEFAULT_PARAMS["search"], np.float64), new_memory(),
+                  np.uint64(key), np.int64(first), np.int64(count),
+                  np.asarray(moves, np.int64), np.int64(len(moves)), wins)
+    return wins
 
 
 @kernel

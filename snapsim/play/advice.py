@@ -1,0 +1,106 @@
+"""`snapsim.advise` and `snapsim advise --load`: advice for the decision a game stands at, in
+any phase of any game, from what the seat to move sees: its legal moves ranked by estimated
+win chance (snapsim.play.wins) with the points each scores at once, and for Snapshot the
+exact numbers of `snapsim play --hints` (research odds, the advisor's best preparations,
+P(explored) after each re-roll)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from ..errors import InputError
+from ..protocol import GameState
+from . import Session, load
+from .hints import TOP_PREPARATIONS, chance_lines, situation, snapshot_hints
+from .wins import UNITS, Budget, check_seat, move_chances
+
+
+@dataclass
+class Advice:
+    """The advice for one decision: `moves` (ranked, best first), Snapshot's exact numbers
+    (`exact`: as lines; `snapshot`: as numbers), and what made it."""
+
+    game: str
+    seat: int  # 0-based
+    phase: str
+    budget: Budget
+    seed: int
+    moves: pd.DataFrame
+    exact: list[str] = field(default_factory=list)
+    snapshot: dict = field(default_factory=dict)
+
+    def summary(self) -> str:
+        head = (f"{self.game}: P{self.seat + 1} to move ({self.phase}); advice from what "
+                f"P{self.seat + 1} sees (seed {self.seed})")
+        return "\n".join([head, *self.exact, *chance_lines(self.moves, self.budget)])
+
+    def to_dict(self) -> dict:
+        """Plain numbers, each field's unit named in `units`."""
+        rows = [{"rank": int(r.rank), "move": int(r.move), "action": int(r.action),
+                 "text": r.text, "win_chance": float(r.win_chance),
+                 "interval": [float(r.ci_low), float(r.ci_high)], "rollouts": int(r.rollouts),
+                 "points": int(r.points)} for r in self.moves.itertuples()]
+        out = {"game": self.game, "seat": self.seat + 1, "phase": self.phase,
+               "seed": self.seed, "budget": self.budget.describe(), "moves": rows,
+               "units": {"seat": "seat number, 1 = P1", "rank": "1 = best", **UNITS}}
+        if self.snapshot:
+            out["snapshot"] = self.snapshot
+        return out
+
+
+def _snapshot_numbers(game: GameState, seat: int) -> dict:
+    """Snapshot's exact numbers for the seat, as numbers (the same advisor calls as the
+    hints' lines): research odds, the best preparations, P(explored) per re-roll."""
+    from ..games.snapshot import advisor as A
+
+    out: dict = {}
+    comp, phase = game.config.components, game.phase
+    if phase == "research":
+        r = A.research_advice(situation(game, seat), "your seat", components=comp)
+        r.pop("cards")
+        out["research"] = {**r, "units": A.RESEARCH_UNITS}
+    if phase == "research" or phase.startswith("prepare"):
+        table = A.advise(situation(game, seat), "your seat", top=TOP_PREPARATIONS,
+                         components=comp).table
+        table = table.drop(columns=["plan", *A.ODDS_TEXT])
+        out["preparations"] = {"rows": table.to_dict(orient="records"),
+                               "units": A.PREP_UNITS}
+    if phase == "re-roll":
+        obs = game.observation(seat)
+        habitat = next(h for h in comp.habitats if h.name == obs["resolving"])
+        k = obs["tokens"][seat] // game.config.reroll_cost
+        t = A.rerolls_table(habitat.explore, k, 0, game.config.reroll_cost) if k else None
+        out["rerolls"] = {"habitat": habitat.name, "explore": habitat.explore,
+                          "p_explored_after": [] if t is None else
+                          [float(p) for p in t.p_explored],
+                          "units": {"p_explored_after": "probability (0-1) after 1, 2, ... "
+                                                        "more re-rolls from the supply"}}
+    return out
+
+
+def advise(state, seat: int | None = None, budget: Budget | None = None, seed: int = 0,
+           *, seconds: float | None = None, rollouts: int | None = None) -> Advice:
+    """Advice for the decision `state` stands at, for `seat` (1-based; default: the seat to
+    move, the only one with moves to rank). `state`: a step game (snapsim.protocol.GameState),
+    a loaded save (snapsim.play.load) or a save's path. The budget: `rollouts` per move
+    (reproducible) or `seconds` on one core (default 2), or a `wins.Budget`. Reads the game,
+    never changes it."""
+    if isinstance(state, str | Path):
+        state = load(state)
+    game = state.game if isinstance(state, Session) else state
+    if not isinstance(game, GameState):
+        raise InputError("advise needs a game (snapsim.protocol.GameState), a loaded save or "
+                         f"a save's path, got {type(state).__name__}")
+    if seat is None:
+        seat = game.current_player + 1 if not game.is_terminal else 1
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise InputError(f"seat must be a seat number 1-{game.config.players}, got {seat!r}")
+    me = check_seat(game, seat - 1)
+    budget = budget or Budget.of(seconds, rollouts)
+    exact = snapshot_hints(game, me) if game.NAME == "snapshot" else []
+    numbers = _snapshot_numbers(game, me) if game.NAME == "snapshot" else {}
+    return Advice(game.NAME, me, game.phase, budget, seed,
+                  move_chances(game, me, budget, seed), exact, numbers)

@@ -1,0 +1,141 @@
+"""A seat's win chance with each legal move, estimated by determinized rollouts: the shared
+part for the three games (each game's policies module supplies `rollout_wins`, its kernel
+of one batch of rollouts; snapsim/games/<game>/policies.py).
+
+A rollout deals afresh what the seat cannot see, consistently with what it sees (the other
+hands, the deck order, the unseen photos or assignments, by the game's search kind's own
+`determinize`), then plays every legal move in that same world with the same chance draws
+(common random numbers) and every seat on the game's built-in search base to the end. A
+move's win chance is the seat's mean win share over the rollouts (a shared win counts its
+share), with a 95% Wilson interval: the rollouts are independent draws of the hidden cards
+and the dice, so the interval covers what more rollouts of the same players would give. It
+is the chance under those players, not under perfect play.
+
+All the randomness comes from a digest of the seat's observation and a seed, so the same
+view and seed give the same numbers, whatever the hidden cards are; the game is only read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..analysis.stats import wilson_interval
+from ..errors import InputError
+from ..protocol import GameState
+from ..sim.checks import number, whole
+
+DEFAULT_SECONDS = 2.0  # a hint's time on one core
+MAX_ROLLOUTS = 1_000_000  # the most a fixed count may ask for
+FIRST_BATCH = 8  # rollouts timed before the rest of a time budget is sized
+SLICE = 0.1  # seconds of rollouts between two looks at the clock
+UNITS = {"move": "the move's number in the list of legal moves (1 = first)",
+         "action": "the move's action id (snapsim's step API)",
+         "text": "the move in words",
+         "win_chance": "fraction 0-1: the seat's estimated chance to win after this move "
+                       "(shared wins count their share)",
+         "interval": "fraction 0-1, [low, high]: 95% Wilson interval of win_chance",
+         "rollouts": "count: rollouts (games played to the end) behind win_chance",
+         "points": "points: the seat's score after the move (and the forced moves after it) "
+                   "minus its score now"}
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much rollout a hint gets: a fixed number of rollouts per move (reproducible), or
+    seconds on one core (rollouts are added in batches until the time is up, so how many
+    depends on the machine)."""
+
+    seconds: float | None = DEFAULT_SECONDS
+    rollouts: int | None = None
+
+    @classmethod
+    def of(cls, seconds=None, rollouts=None) -> Budget:
+        """A checked budget: `rollouts` when given, else `seconds` (default 2)."""
+        if rollouts is not None:
+            return cls(None, whole(rollouts, "rollouts", 1, MAX_ROLLOUTS))
+        if seconds is None:
+            return cls()
+        return cls(number(seconds, "hint budget (seconds)", 0.01, 3600), None)
+
+    def describe(self) -> str:
+        return (f"{self.rollouts} rollouts" if self.rollouts is not None
+                else f"{self.seconds:g} s")
+
+
+def view_key(game: GameState, seat: int, seed: int = 0) -> int:
+    """A 64-bit digest of what `seat` sees (its observation tensor), the game and `seed`:
+    the only source of a hint's randomness."""
+    h = hashlib.blake2b(digest_size=8)
+    h.update(f"{game.NAME}|{seat}|{int(seed)}|".encode())
+    h.update(np.ascontiguousarray(game.observation_tensor(seat)).tobytes())
+    return int.from_bytes(h.digest(), "little")
+
+
+def check_seat(game: GameState, seat) -> int:
+    """`seat` (0-based) when it is the one to decide now; else a one-line InputError."""
+    if game.is_terminal:
+        raise InputError("the game is over: there is no move to advise")
+    n = game.config.players
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < n:
+        shown = int(seat) + 1 if isinstance(seat, int | np.integer) else repr(seat)
+        raise InputError(f"seat must be 1-{n} for {n} players, got {shown}")
+    if int(seat) != game.current_player:
+        raise InputError(f"it is P{game.current_player + 1}'s decision now, not "
+                         f"P{int(seat) + 1}'s: only the seat to move has moves to rank")
+    return int(seat)
+
+
+def _rollouts(game: GameState, moves: np.ndarray, key: int, budget: Budget):
+    """(win shares summed per move, rollouts) within the budget."""
+    run = game.POLICIES.rollout_wins
+    if budget.rollouts is not None:
+        return run(game, moves, key, 0, budget.rollouts), budget.rollouts
+    run(game, moves, key, 0, 0)  # compiles the kernel (the first time) before the clock
+    start = time.perf_counter()
+    deadline = start + budget.seconds
+    wins = run(game, moves, key, 0, FIRST_BATCH)
+    done = FIRST_BATCH
+    while (now := time.perf_counter()) < deadline:
+        per = (now - start) / done  # seconds a rollout of every move takes
+        batch = max(1, int(min(SLICE, deadline - now) / per))
+        wins += run(game, moves, key, done, batch)
+        done += batch
+    return wins, done
+
+
+def move_points(game: GameState, seat: int, moves) -> list[int]:
+    """Each move's points now: the seat's score after it (and any forced moves after it)
+    minus its score before (on copies: the game is unchanged)."""
+    now = int(game.scores().score[seat])
+    out = []
+    for action in moves:
+        twin = game.clone()
+        twin.apply(int(action))
+        out.append(int(twin.scores().score[seat]) - now)
+    return out
+
+
+def move_chances(game: GameState, seat: int, budget: Budget | None = None,
+                 seed: int = 0) -> pd.DataFrame:
+    """The legal moves of `seat` (the seat to move, 0-based) ranked by estimated win chance,
+    best first: move (its number in the legal list, 1-based), action, text, win_chance
+    (0-1) with its 95% Wilson interval (ci_low, ci_high), rollouts, points (scored at once).
+    Reads only what the seat sees; the game is unchanged."""
+    seat = check_seat(game, seat)
+    budget = budget or Budget()
+    moves = game.legal_action_ids()
+    wins, n = _rollouts(game, moves, view_key(game, seat, seed), budget)
+    lo, hi = wilson_interval(wins, n)
+    table = pd.DataFrame({
+        "move": np.arange(1, len(moves) + 1), "action": moves.astype(int),
+        "text": [game.action_to_string(int(a)) for a in moves],
+        "win_chance": wins / n, "ci_low": lo, "ci_high": hi,
+        "rollouts": np.full(len(moves), n), "points": move_points(game, seat, moves)})
+    table = table.sort_values(["win_chance", "move"], ascending=[False, True], kind="stable")
+    table.insert(0, "rank", np.arange(1, len(table) + 1))
+    return table.reset_index(drop=True)
