@@ -191,6 +191,26 @@ class GameState(ABC):
     def action_to_string(self, action: int) -> str:
         return self.decode(action).kind
 
+    # ------------------------------------------------------------ a player's screen
+    # about how long a first game's kernels take to compile (a line-up of built-in players)
+    PREPARE_SECONDS = 30
+
+    @abstractmethod
+    def table_view(self, player: int) -> list[str]:
+        """What `player` sees at the table, in plain words, one line each (read from their
+        observation: nothing another seat hides)."""
+
+    def mid_move(self) -> bool:
+        """Whether the step API is inside one choice the rules make whole (several step
+        actions for one move), so a player's screen offers the whole move at once."""
+        return False
+
+    def choice_to_string(self, chosen, played) -> str:
+        """A whole move in words: the step actions `chosen`, which played `played` (those and
+        the forced moves after each: a game may name the move by them, but never by what
+        follows a chance event)."""
+        return "; then ".join(self.action_to_string(c) for c in chosen)
+
     # ------------------------------------------------------------ metadata
     @property
     def info(self) -> GameInfo:
@@ -308,7 +328,9 @@ class GameState(ABC):
         self._asked = None
         # what engine.step does, one move at a time so that forced moves are logged too
         forced = False
+        self.played = []  # this call's moves: `action`, then the forced ones after it
         while True:
+            self.played.append(code)
             if self.log is None:
                 E.apply_action(self.state, self._cfg, self._comp, self._rng, code)
             else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ import snapsim
 from snapsim.games.snapshot import advisor as A
 from snapsim.play import load
 from snapsim.play.hints import hints, situation
-from snapsim.play.wins import Budget, move_chances
+from snapsim.play.wins import Budget, _rollouts, move_chances, view_key
 from snapsim.protocol import new_game
 
 FEW = Budget(rollouts=24)
@@ -217,3 +218,31 @@ def test_a_hint_on_a_time_budget_says_how_many_rollouts_it_used():
 def test_play_bad_hint_budgets_are_one_line(argv, says, capsys):
     rc, _, err = cli(capsys, "play", "yosemite", "--hints", *argv)
     assert rc == 2 and says in one_error_line(err)
+
+
+def test_a_screens_whole_move_is_rated_after_all_its_step_actions_and_numbered_as_there():
+    """A 2-token Snapshot re-roll is one move on screen (two step actions): the hint rates
+    it from the position both tokens reach, under the screen's number and words."""
+    from snapsim.play import choices
+
+    g = new_game("snapshot", players=2, seed=0, policies=["random", "random"])
+    for _ in range(87):  # to a re-roll paid from the supply or a card (found by search)
+        g.apply(g.policy_action())
+    me, moves = g.current_player, choices(g)
+    assert g.phase == "re-roll" and any(len(chosen) > 1 for chosen, _ in moves)
+    budget = Budget.of(rollouts=40)
+    table = move_chances(g, me, budget, seed=3, choices=moves).set_index("move")
+    assert sorted(table.index) == list(range(1, len(moves) + 1))
+    for number, (chosen, done) in enumerate(moves, start=1):
+        row = table.loc[number]
+        assert row.text == g.choice_to_string(chosen, done)
+        twin = g.clone()
+        for code in chosen[:-1]:
+            twin.apply(code)
+        # the same rollouts as the screen's move's: the same view key, the same last step
+        wins, n = _rollouts(twin, np.array([chosen[-1]]), view_key(g, me, 3), budget)
+        assert (row.win_chance, row.rollouts) == (pytest.approx(wins[0] / n), n)
+    text = hints(g, me, budget, seed=3, choices=moves)
+    for number, (chosen, done) in enumerate(moves, start=1):
+        assert re.search(rf"^\s+{number}\. win .*{re.escape(g.choice_to_string(chosen, done))}$",
+                         text, re.M)

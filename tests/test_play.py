@@ -6,17 +6,21 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from cli_helpers import cli, one_error_line
+from numba import njit
 from test_shutterbug_hidden import hide_differently as shutterbug_hide
 from test_snapshot_policies import hide_differently as snapshot_hide
 from test_yosemite_hidden import hidden_variant
 
 from snapsim.games.snapshot.advisor import research_advice
+from snapsim.games.yosemite import YosemiteGame
 from snapsim.odds.explore import face_success
-from snapsim.play import load, new_session, play, view
+from snapsim.play import choices, load, new_session, play, preparing, view
 from snapsim.play.hints import hints, situation
 from snapsim.play.wins import Budget
 from snapsim.protocol import new_game
@@ -105,14 +109,122 @@ def test_end_of_input_without_save_file_quits_unsaved():
     assert rc == 0 and out.endswith("not saved")
 
 
-def test_the_view_is_the_seats_observation():
-    session = new_session("yosemite", seat=2, seed=4)
-    text = view(session)
-    obs = session.game.observation(1)
-    assert text.splitlines()[0] == "--- you are P2 ---"
-    hand = "; ".join(f"{k}: {v}" for k, v in obs["hand"].items())
-    assert f"  hand: {hand}" in text.splitlines()
-    assert f"  opponent hand size: {obs['opponent_hand_size']}" in text.splitlines()
+ENGINE_WORDS = ("sideways:", "end triggered", "camping token: -1", "opponent hand size",
+                ": False", ": True", "resolving:", "_")
+
+
+@pytest.mark.parametrize("game, shown", [
+    ("snapshot", [r"^  table:$", r"^    Shoreline \(explore: a die of 2 or more\)",
+                  r"^  tracking tokens: you \d+, P2 \d+$", r"^  your assignment: "]),
+    ("yosemite", [r"^  park \(animal/bonus", r"^    a  \[P1\]\w+/\w+ ",
+                  r"^    e  (\S+\s+){4}\S+$", r"^  your hand: ", r"^  photos face up:$",
+                  r"^  judges: \w", r"^  you: fish 2, tents 0, photos none$"]),
+    ("shutterbug", [r"^  pawns:$", r"^    you: \w[\w ]* \(city\); not placed yet$",
+                    r"^  your tips: ", r"^  tips held: you 3, P2 3"]),
+])
+def test_the_cli_screen_is_in_plain_words(game, shown, capsys, monkeypatch):
+    """A scripted session: the first move, then a look at the screen it leads to."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\nquit\n\n"))
+    rc, out, err = cli(capsys, "play", game, "--players", 2, "--seed", 3)
+    assert rc == 0, err
+    screen = out.split("--- you are P1 ---")[-1]
+    for pattern in shown:
+        assert re.search(pattern, screen, re.M), (pattern, screen)
+    body = [line for line in screen.splitlines() if not re.match(r"^\s+\d+\. ", line)]
+    for word in ENGINE_WORDS:
+        assert not any(word in line for line in body), word
+
+
+def screen_player(out, prefs, limit=3000):
+    """A player who reads the last menu on screen and types the number of the first move
+    whose words match a preference (else 1)."""
+    asked = []
+
+    def read(prompt):
+        asked.append(prompt)
+        if len(asked) > limit:
+            raise EOFError
+        menu = next((m for line in reversed(out)
+                     if (m := re.findall(r"^\s+(\d+)\. (.*)$", line, re.M))), [])
+        return next((num for pref in prefs for num, text in menu if re.search(pref, text)),
+                    "1")
+
+    return read
+
+
+def test_snapshot_screen_shows_the_dice_placed_and_every_roll():
+    session = new_session("snapshot", 2, seed=0)
+    out = []
+    prefs = [r"^re-roll a die", r"^done placing tokens", r"^put a die on the \w+ habitat",
+             r"^put a die on the", r"^stop"]
+    assert play(session, read=screen_player(out, prefs), write=out.append) == 0
+    text = "\n".join(out)
+    assert session.game.is_terminal
+    # Preparation: a die put on a habitat shows on the next screen
+    placed = re.search(r"P1: put a die on the (\w+) habitat", text)
+    after = text[placed.end():]
+    assert re.search(rf"^    {placed.group(1)} \(explore: a die of \d or more\), 1 die on the "
+                     "habitat", after, re.M)
+    # every roll as it happens: dice, the value needed, the outcome
+    rolls = re.findall(r"P1: resolve in \w+.* -> (\w+) explore (?:die|dice) rolled ([\d, ]+) "
+                       r"\(needs a (\d) or more\): (explored|not explored)", text)
+    assert rolls
+    for _, dice, need, outcome in rolls:
+        assert (max(map(int, dice.split(", "))) >= int(need)) == (outcome == "explored")
+    animals = re.findall(r"(?:; |-> )([a-z -]+) rolled ([\d +]+)(?: \+ (\d+) tokens?)? = (\d+) "
+                         r"\(needs (\d+)\): (photographed|missed)", text)
+    assert animals
+    for _, dice, tokens, total, need, outcome in animals:
+        assert sum(map(int, dice.split(" + "))) + int(tokens or 0) == int(total)
+        assert (int(total) >= int(need)) == (outcome == "photographed")
+    # the re-roll decision shows the failed roll, and a 2-token re-roll is one choice
+    failed = re.search(r"^  (\w+) is not explored yet: the exploring (?:die|dice) rolled "
+                       r"[\d, ]+ \(needs a (\d) or more\); a re-roll costs 2 tokens", text, re.M)
+    assert failed
+    assert re.search(r"^\s+1\. re-roll a die, paying 2 tokens from your supply$", text, re.M)
+    assert re.search(r"P1: pay a re-roll token from your supply \(forced\) -> \w+ re-rolled \d "
+                     r"\(needs a \d or more\): (not )?explored", text)
+
+
+def test_a_re_roll_is_one_choice_on_screen_and_token_by_token_in_the_step_api():
+    g = new_game("snapshot", players=2, seed=2, policies=["random", "random"])
+    while not (g.phase == "re-roll" and g.observation(g.current_player)["tokens"][
+            g.current_player] >= 4):
+        assert not g.is_terminal
+        g.apply(g.policy_action())
+    steps = g.legal_actions()
+    assert {a.kind for a in steps} == {"re-roll token", "give up"}
+    moves = choices(g)
+    assert len(moves) == len(steps)  # here: the supply or give up, each once
+    (chosen, played), = [m for m in moves if g.decode(m[0][0]).kind == "re-roll token"]
+    assert [g.decode(c).kind for c in played[:2]] == ["re-roll token"] * 2
+    tokens = g.observation(g.current_player)["tokens"][g.current_player]
+    for code in chosen:
+        g.apply(code)
+    assert g.observation(g.current_player)["tokens"][g.current_player] <= tokens - 2 + 2 * \
+        (g.phase != "re-roll")  # paid two (given back only if the habitat is given up)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_screen_does_not_change_with_what_the_seat_cannot_see(name):
+    """Another seat's hidden hand or assignment and the deck order re-dealt: the seat's
+    screen stays the same, line for line."""
+    for g in positions(name, seed=5, every=7, count=4):
+        me = g.current_player
+        before = view(SimpleNamespace(game=g, seat=me))
+        twin = g.clone()
+        HIDE[name](twin, 7)
+        assert not np.array_equal(twin.state, g.state)
+        assert view(SimpleNamespace(game=twin, seat=me)) == before
+
+
+def test_a_first_compile_is_announced_once():
+    out = []
+    with preparing("yosemite", out.append):
+        njit(lambda x: x + 1)(1)  # a function no cache holds: compiled here
+        njit(lambda x: x + 2)(1)
+    assert out == [f"preparing the game engine, about {YosemiteGame.PREPARE_SECONDS} s, once "
+                   "(later games start at once)"]
 
 
 @pytest.mark.parametrize("argv, message", [

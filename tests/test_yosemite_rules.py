@@ -2,6 +2,7 @@
 
 import copy
 
+import numpy as np
 import pytest
 from yosemite_helpers import (
     BEAR,
@@ -30,8 +31,16 @@ from yosemite_helpers import (
 )
 
 from snapsim.errors import InputError
-from snapsim.games.yosemite import YosemiteConfig, YosemiteGame, load_components, run_games
+from snapsim.games.yosemite import (
+    YosemiteConfig,
+    YosemiteGame,
+    load_components,
+    make_policy,
+    run_games,
+)
 from snapsim.games.yosemite import engine as E
+from snapsim.games.yosemite import policies as P
+from snapsim.sim.kernel import game_rngs, root_keys
 
 
 def setup_state(seed: int = 3, **knobs):
@@ -137,25 +146,129 @@ def test_explore_c_takes_the_token_and_stays_YO_EXC_1():
     assert s[E.POS] == sq(1, 1) and s[E.PARK + sq(1, 1)] == E.N_TILES + 2
 
 
-def test_empty_landmark_allows_only_step_or_fish_YO_EXC_2():
-    g = game_in_turn(p0=sq(1, 1), p1=sq(4, 4), fish=(1, 0))
+def on_empty_landmark(fish, g=None):
+    """Player 0's turn begins on the empty landmark tile at b2 (landmark 0, its token taken)
+    with `fish` fish; landmark 1's tile, its token on it, lies at b3; the rest are animals."""
+    g = g or game_in_turn(p0=sq(1, 1), p1=sq(4, 4), fish=(fish, 0))
     put_landmark(g, sq(1, 1), 0, token=False)
-    assert {a.kind for a in g.legal_actions()} == {"eat fish", "stop eating"}
-    g.apply(code(E.A_STOP_EATING))
-    assert {a.kind for a in g.legal_actions()} == {"step"}
-    g.apply(code(E.A_STEP, 1))  # Explore A from an empty landmark: a fish, turn over
-    assert g.state[E.FISH] == 2 and g.state[E.POS] == sq(2, 1) and g.current_player == 1
+    put_landmark(g, sq(1, 2), 1)
+    E.start_turn(g.state)  # the turn begins where the pawn now stands
+    return g
 
 
-def test_eat_fish_from_empty_landmark_onto_an_animal_then_explore_b_YO_EXC_2_YO_FSH_1():
-    g = game_in_turn(p0=sq(1, 1), p1=sq(4, 4), fish=(1, 0))
-    put_landmark(g, sq(1, 1), 0, token=False)
-    t = put(g, sq(1, 2), SHEEP, TENT)
-    g.apply(code(E.A_EAT, 3))  # the last fish: straight on to Explore
-    assert g.phase == "explore" and g.state[E.POS] == sq(1, 2)
+def test_empty_landmark_eating_may_not_end_on_a_landmark_with_its_token_YO_EXC_2():
+    g = on_empty_landmark(fish=1)
+    # one fish: up, down and left reach animal tiles; right would end on landmark 1's tile
+    assert codes(g) == {code(E.A_EAT, 0), code(E.A_EAT, 1), code(E.A_EAT, 2),
+                        code(E.A_STOP_EATING)}
+    g = on_empty_landmark(fish=2)  # two fish: over landmark 1's tile, never stopping there
+    g.apply(code(E.A_EAT, 3))
+    assert g.state[E.POS] == sq(1, 2) and g.phase == "eat fish"
+    # on: up, down, right onto animals; back left onto the empty landmark with no fish left: no
+    assert codes(g) == {code(E.A_EAT, 0), code(E.A_EAT, 1), code(E.A_EAT, 3)}
+    g.apply(code(E.A_EAT, 3))  # the last fish: onto the animal tile at b4, on to Explore
+    s = g.state
+    assert s[E.POS] == sq(1, 3) and s[E.FISH] == 0 and g.phase == "explore"
     assert {a.kind for a in g.legal_actions()} == {"step", "animal move"}
-    g.apply(code(E.A_ANIMAL, sq(1, 4)))
-    assert g.state[E.TILE_OWNER + t] == 0 and g.state[E.TILE_LOC + t] == E.L_HAND
+    assert s[E.LM_TOKEN_ON + 1] == 1 and s[E.LM_OWNER + 1] == -1  # the token stays there
+
+
+def test_empty_landmark_eating_out_and_back_must_go_on_to_an_animal_YO_EXC_2():
+    g = on_empty_landmark(fish=3)
+    g.apply(code(E.A_EAT, 1))  # down onto an animal tile: stopping there is allowed
+    assert code(E.A_STOP_EATING) in codes(g)
+    g.apply(code(E.A_EAT, 0))  # back onto the empty landmark, one fish left
+    assert g.state[E.POS] == sq(1, 1)
+    assert codes(g) == {code(E.A_EAT, 0), code(E.A_EAT, 1), code(E.A_EAT, 2)}  # not b3, no stop
+
+
+def test_empty_landmark_eating_nothing_takes_explore_a_YO_EXC_2_YO_EXA_1():
+    g = on_empty_landmark(fish=1)
+    g.apply(code(E.A_STOP_EATING))
+    assert codes(g) == {code(E.A_STEP, d) for d in range(4)}  # A only: no B, no C
+    g.apply(code(E.A_STEP, 3))  # A may step onto landmark 1's tile (not eating)
+    s = g.state
+    assert s[E.FISH] == 2 and s[E.POS] == sq(1, 2) and g.current_player == 1
+    assert s[E.LM_TOKEN_ON + 1] == 1
+
+
+def test_empty_landmark_with_no_animal_in_reach_leaves_only_explore_a_YO_EXC_2():
+    g = game_in_turn(p0=sq(0, 0), p1=sq(1, 0), fish=(1, 0))
+    put_landmark(g, sq(0, 0), 0, token=False)
+    put_landmark(g, sq(0, 1), 1)
+    E.start_turn(g.state)
+    assert codes(g) == {code(E.A_STOP_EATING)}  # right: a landmark, down: the opponent
+    g.apply(code(E.A_STOP_EATING))  # then the one step right, forced
+    s = g.state
+    assert s[E.POS] == sq(0, 1) and s[E.FISH] == 2 and g.current_player == 1
+
+
+def test_a_turn_that_begins_on_an_empty_landmark_after_play_is_bound_YO_EXC_2():
+    # player 0 steps onto the empty landmark (A), player 1 steps; player 0's next turn
+    # begins there
+    g = on_empty_landmark(fish=0)
+    g.state[E.POS] = sq(2, 1)
+    E.start_turn(g.state)
+    assert g.phase == "explore" and g.state[E.LM_START] == 0
+    g.apply(code(E.A_STEP, 0))
+    assert g.current_player == 1 and g.state[E.POS] == sq(1, 1) and g.phase == "explore"
+    g.apply(code(E.A_STEP, 0))
+    assert g.current_player == 0 and g.phase == "eat fish" and g.state[E.FISH] == 1
+    assert code(E.A_EAT, 3) not in codes(g)  # no eating onto landmark 1's tile
+    assert code(E.A_EAT, 0) in codes(g) and code(E.A_STOP_EATING) in codes(g)
+
+
+def test_a_turn_begun_elsewhere_may_still_eat_onto_a_landmark_and_take_it_YO_EXC_1():
+    g = on_empty_landmark(fish=1)
+    g.state[E.POS] = sq(2, 2)  # an animal tile below landmark 1's
+    E.start_turn(g.state)
+    g.apply(code(E.A_EAT, 0))
+    assert code(E.A_LANDMARK) in codes(g)
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "tuned-2p", "rollout:rollouts=2",
+                                  "search:rollouts=2:candidates=4:margin=0"])
+def test_every_policy_keeps_to_the_empty_landmark_rule_YO_EXC_2(spec):
+    """Landmark 1's token would score 9 (three matching photos): the old reading ate onto it
+    and took it; now every kind eats on to an animal tile or takes A, through legal moves."""
+    for fish in (1, 2, 3):
+        g = on_empty_landmark(fish)
+        g = YosemiteGame(seed=0, policies=[spec, "greedy"]).deserialize(g.serialize())
+        g.state[E.LM_MATCH + 1] = 3
+        assert g.state[E.LM_START] == 1
+        while g.current_player == 0:
+            g.apply(g.policy_action())  # `apply` refuses an illegal move
+            s = g.state
+            if g.phase == "explore" and g.current_player == 0:
+                assert s[E.EATEN] == 0 or E.tile_animal(s, g._comp, s[E.POS]) >= 0
+        assert g.state[E.LM_OWNER + 1] == -1
+
+
+def test_the_batch_greedy_moves_are_legal_after_empty_landmark_starts_YO_EXC_2():
+    """The batch plays greedy's fish steps from its memory without listing legal actions
+    (`policies.greedy_play`); played the same way here, each is checked against the list."""
+    config = YosemiteConfig()
+    cfg, comp = config.to_array(), config.comp_vector()
+    par = np.array(make_policy("tuned-2p").params)
+    key0, key1 = root_keys(4)
+    bound = ate = 0
+    for game in range(8):
+        rng = game_rngs(np.uint64(key0), np.uint64(key1), game)
+        st, buf, mem = E.new_game(cfg, comp, rng), E.action_buffer(), P.new_memory()
+        while st[E.PHASE] != E.PH_OVER:
+            n = E.legal_actions(st, cfg, comp, buf)
+            legal = set(buf[:n].tolist())
+            if P.greedy_lists(st):
+                a = buf[0] if n == 1 else P.listed_action(st, cfg, comp, par, buf, n)
+            else:
+                a = P.greedy_move(st, cfg, comp, par, buf, mem)
+            assert int(a) in legal
+            if st[E.LM_START] == 1 and st[E.PHASE] == E.PH_EXPLORE:
+                assert st[E.EATEN] == 0 or E.tile_animal(st, comp, st[E.POS]) >= 0
+                bound += 1
+                ate += st[E.EATEN] > 0
+            E.apply_action(st, cfg, comp, rng, a)
+    assert bound >= 10 and ate >= 3  # the rule was met often, eating on and taking A
 
 
 def test_eat_fish_onto_a_landmark_with_its_token_then_explore_c_YO_EXC_1_YO_FSH_1():

@@ -7,23 +7,24 @@ from .common import add_move_timeout
 
 
 def _play(args) -> int:
-    from ..play import check_save_file, load, new_session, play
+    from ..play import check_save_file, load, new_session, play, preparing
     from ..play.wins import Budget
 
     budget = Budget.of(args.hint_budget, args.hint_rollouts)
 
     if args.save:
         check_save_file(args.save)
-    if args.load:
-        session = load(args.load, args.game, args.opponents)
-    else:
-        whole(args.seed, "--seed", 0)
-        session = new_session(args.game, args.players, args.seat, args.opponents or "greedy",
-                              args.seed, args.hints)
-    if args.hints:
-        session.hints = True
-    session.budget = budget
-    return play(session, save_to=args.save or args.load)
+    with preparing(args.game, print):
+        if args.load:
+            session = load(args.load, args.game, args.opponents)
+        else:
+            whole(args.seed, "--seed", 0)
+            session = new_session(args.game, args.players, args.seat,
+                                  args.opponents or "greedy", args.seed, args.hints)
+        if args.hints:
+            session.hints = True
+        session.budget = budget
+        return play(session, save_to=args.save or args.load)
 
 
 def add(sub) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from ..protocol import GameState, game_class
 from ..sim.agents import _REFERENCE, UserAgent, agent_move, policy_or_agent
 from ..sim.checks import whole
 from ..sim.files import read_text, write_text
+from ..sim.kernel import compile_notice
 from ..sim.registry import get_game
 from .wins import Budget
 
@@ -211,38 +213,52 @@ def _replay(session: Session, moves: list, path) -> None:
 # ---------------------------------------------------------------- showing
 
 
-def _value(value, players: int) -> str:
-    """An observation value on one line: per-seat lists as P1..Pn, tables as key: value."""
-    if isinstance(value, dict):
-        return "; ".join(f"{k}: {_value(v, players)}" for k, v in value.items()) or "-"
-    if isinstance(value, list | tuple):
-        if len(value) == players and all(isinstance(v, list | dict) for v in value):
-            return " | ".join(f"P{i + 1}: {_value(v, players)}" for i, v in enumerate(value))
-        return ", ".join(_value(v, players) for v in value) or "-"
-    return "-" if value is None else str(value)
-
-
 def view(session: Session) -> str:
-    """What your seat sees now (its observation, nothing else), one line per item."""
-    obs = session.game.observation(session.seat)
+    """What your seat sees now, in plain words (the game's table view, which reads only your
+    seat's observation)."""
     lines = [f"--- you are P{session.seat + 1} ---"]
-    for key, value in obs.items():
-        if key == "player":
-            continue
-        if key == "current_player":
-            value = f"P{value + 1}"
-        if key == "park":  # Yosemite's 5x5 board: one line per row
-            lines.append("  park:")
-            lines += [f"    {'abcde'[r]}  " + " | ".join(t or "." for t in row)
-                      for r, row in enumerate(value)]
-            continue
-        lines.append(f"  {key.replace('_', ' ')}: {_value(value, session.players)}")
+    lines += [f"  {line}" for line in session.game.table_view(session.seat)]
     return "\n".join(lines)
 
 
-def menu(session: Session, legal) -> str:
-    return "\n".join(f"  {i + 1:>2}. {session.game.action_to_string(a)}"
-                     for i, a in enumerate(legal))
+def choices(game: GameState) -> list[tuple[list[int], list[int]]]:
+    """The moves on screen, each (the step actions to play, those and the forced ones they
+    bring: what the move does): one action, or where the rules make one choice of several
+    step decisions (`GameState.mid_move`, e.g. a re-roll's tokens), every complete sequence
+    of them once. The step API keeps its own granularity."""
+    out: list[tuple[list[int], list[int]]] = []
+
+    def extend(twin, chosen, done):
+        if twin.is_terminal or twin.current_player != game.current_player or \
+                not twin.mid_move():
+            out.append((chosen, done))
+            return
+        for code in twin.legal_action_ids().tolist():
+            nxt = twin.clone()
+            nxt.apply(code)
+            extend(nxt, chosen + [code], done + nxt.played)
+
+    for code in game.legal_action_ids().tolist():
+        twin = game.clone()
+        twin.log = None
+        twin.apply(code)
+        extend(twin, [code], list(twin.played))
+    return out
+
+
+def menu(session: Session, moves) -> str:
+    return "\n".join(f"  {i + 1:>2}. {session.game.choice_to_string(chosen, done)}"
+                     for i, (chosen, done) in enumerate(moves))
+
+
+@contextmanager
+def preparing(game: str, say):
+    """Within the block, a first game's compile of the game engine is announced once, with
+    how long it takes (`sim.kernel.compile_notice`); later games load it from the cache."""
+    seconds = game_class(get_game(game).name).PREPARE_SECONDS
+    with compile_notice(f"preparing the game engine, about {seconds} s, once (later games "
+                        "start at once)", say):
+        yield
 
 
 # ---------------------------------------------------------------- playing
@@ -318,10 +334,10 @@ def _play(session: Session, read, write, save_to) -> int:
         if session.auto:
             session.apply(g.policy_action(), by_policy=True)
             continue
-        legal = g.legal_actions()
+        legal = choices(g)
         write(view(session))
         if session.hints:
-            write(hints(g, seat, session.budget, session.seed))
+            write(hints(g, seat, session.budget, session.seed, legal))
         write(menu(session, legal))
         while True:
             answer = _ask(f"P{seat + 1} move [1-{len(legal)}, auto, hints, save, quit]: ",
@@ -334,13 +350,14 @@ def _play(session: Session, read, write, save_to) -> int:
                 write(f"{g.policies[seat].name} plays P{seat + 1} from here")
                 break
             if answer.lower() in ("h", "hints"):
-                write(hints(g, seat, session.budget, session.seed))
+                write(hints(g, seat, session.budget, session.seed, legal))
                 continue
             if answer.lower() in ("s", "save"):
                 offer_save(session, save_to, read, write)
                 continue
             if answer.isdigit() and len(answer) <= MAX_ANSWER and 1 <= int(answer) <= len(legal):
-                session.apply(legal[int(answer) - 1], by_policy=False)
+                for code in legal[int(answer) - 1][0]:
+                    session.apply(code, by_policy=False)
                 break
             if answer.lower() not in ("?", "help"):
                 shown = answer if len(answer) <= 20 else answer[:17] + "..."

@@ -105,14 +105,16 @@ def snapshot_hints(game: GameState, seat: int) -> list[str]:
 
 def chance_lines(table, budget: Budget) -> list[str]:
     """The ranked moves of `wins.move_chances` as lines: number, win chance and interval,
-    points now, the move."""
-    n = int(table.rollouts.iloc[0]) if len(table) else 0
+    points now, the move (and its rollouts where moves had different numbers of them)."""
+    counts = set(table.rollouts.tolist())
     spent = "" if budget.rollouts is not None else f" in {budget.seconds:g} s"
-    lines = [f"  your moves by estimated win chance ({n:,} rollouts each{spent}; 95% "
+    each = f"{counts.pop():,} rollouts each" if len(counts) == 1 else "rollouts per move in ()"
+    lines = [f"  your moves by estimated win chance ({each}{spent}; 95% "
              "interval; points scored at once):"]
     for row in table.itertuples():
+        own = "" if not counts else f" ({row.rollouts:,})"
         lines.append(f"  {row.move:>3}. win {100 * row.win_chance:5.1f}% "
-                     f"[{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}]  "
+                     f"[{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}]{own}  "
                      f"{row.points:+d} now  {row.text}")
     return lines
 
@@ -120,10 +122,12 @@ def chance_lines(table, budget: Budget) -> list[str]:
 GAME_HINTS = {"snapshot": snapshot_hints}
 
 
-def hints(game: GameState, seat: int, budget: Budget | None = None, seed: int = 0) -> str:
+def hints(game: GameState, seat: int, budget: Budget | None = None, seed: int = 0,
+          choices=None) -> str:
     """The hint lines for `seat` (the seat to move) now: the game's exact numbers, the legal
-    moves ranked by win chance (`wins.move_chances`) and the built-in policy's move."""
+    moves (or a play screen's `choices`, numbered as there) ranked by win chance
+    (`wins.move_chances`) and the built-in policy's move."""
     budget = budget or Budget()
     exact = GAME_HINTS.get(game.NAME, lambda g, s: [])(game, seat)
-    table = move_chances(game, seat, budget, seed)
+    table = move_chances(game, seat, budget, seed, choices)
     return "\n".join(["hints:", *exact, *chance_lines(table, budget), greedy_line(game, seat)])

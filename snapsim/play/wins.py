@@ -121,21 +121,59 @@ def move_points(game: GameState, seat: int, moves) -> list[int]:
 
 
 def move_chances(game: GameState, seat: int, budget: Budget | None = None,
-                 seed: int = 0) -> pd.DataFrame:
+                 seed: int = 0, choices=None) -> pd.DataFrame:
     """The legal moves of `seat` (the seat to move, 0-based) ranked by estimated win chance,
     best first: move (its number in the legal list, 1-based), action, text, win_chance
     (0-1) with its 95% Wilson interval (ci_low, ci_high), rollouts, points (scored at once).
-    Reads only what the seat sees; the game is unchanged."""
+    With `choices` (a play screen's moves: each the step actions it plays and what they
+    played), those are ranked instead, numbered as on the screen; a move of several step
+    actions is rated after all of them. Reads only what the seat sees; the game is
+    unchanged."""
     seat = check_seat(game, seat)
     budget = budget or Budget()
-    moves = game.legal_action_ids()
-    wins, n = _rollouts(game, moves, view_key(game, seat, seed), budget)
+    key = view_key(game, seat, seed)
+    if choices is None:
+        moves = game.legal_action_ids()
+        wins, n = _rollouts(game, moves, key, budget)
+        n = np.full(len(moves), n)
+        texts = [game.action_to_string(int(a)) for a in moves]
+        points = move_points(game, seat, moves)
+        actions = moves.astype(int)
+    else:
+        wins, n, points = _choice_rollouts(game, seat, choices, key, budget)
+        texts = [game.choice_to_string(chosen, done) for chosen, done in choices]
+        actions = np.array([chosen[0] for chosen, _ in choices], dtype=int)
     lo, hi = wilson_interval(wins, n)
     table = pd.DataFrame({
-        "move": np.arange(1, len(moves) + 1), "action": moves.astype(int),
-        "text": [game.action_to_string(int(a)) for a in moves],
+        "move": np.arange(1, len(texts) + 1), "action": actions, "text": texts,
         "win_chance": wins / n, "ci_low": lo, "ci_high": hi,
-        "rollouts": np.full(len(moves), n), "points": move_points(game, seat, moves)})
+        "rollouts": n, "points": points})
     table = table.sort_values(["win_chance", "move"], ascending=[False, True], kind="stable")
     table.insert(0, "rank", np.arange(1, len(table) + 1))
     return table.reset_index(drop=True)
+
+
+def _choice_rollouts(game: GameState, seat: int, choices, key: int, budget: Budget):
+    """(win shares, rollouts, points) of each screen move: the moves that share their first
+    step actions are rated together from the position those actions reach (common random
+    numbers within a group); a time budget is shared out by the moves in each group."""
+    groups: dict[tuple, list[int]] = {}
+    for i, (chosen, _) in enumerate(choices):
+        groups.setdefault(tuple(chosen[:-1]), []).append(i)
+    wins = np.zeros(len(choices))
+    n = np.zeros(len(choices), dtype=np.int64)
+    points = [0] * len(choices)
+    for prefix, members in groups.items():
+        twin = game.clone()
+        twin.log = None
+        for code in prefix:
+            twin.apply(code)
+        last = np.array([choices[i][0][-1] for i in members], dtype=np.int64)
+        share = budget if budget.rollouts is not None else \
+            Budget(budget.seconds * len(members) / len(choices), None)
+        got, done = _rollouts(twin, last, key, share)
+        wins[members], n[members] = got, done
+        before = int(game.scores().score[seat]) - int(twin.scores().score[seat])
+        for i, p in zip(members, move_points(twin, seat, last), strict=True):
+            points[i] = p - before
+    return wins, n, points

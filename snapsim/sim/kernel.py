@@ -354,13 +354,17 @@ def run_blocks(kernel, count: int, *args, compiling: str = "") -> None:
 class _FirstCompile(event.Listener):
     """Says `text` at the first compile it hears of (see `compile_notice`)."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, say=None):
         self.text = text
+        self.say = say
         self.said = False
 
     def on_start(self, event):
         if not self.said:
             self.said = True
+            if self.say is not None:
+                self.say(self.text)
+                return
             from tqdm import tqdm
 
             if getattr(tqdm, "_instances", None):  # a progress bar on show (not --quiet)
@@ -372,15 +376,16 @@ class _FirstCompile(event.Listener):
 
 
 @contextmanager
-def compile_notice(text: str):
+def compile_notice(text: str, say=None):
     """Within the block, the first kernel numba compiles (one not in its on-disk cache) is
     announced on one line, `text` saying what and how long it takes, above the progress bar
     on show; without one (library calls, --quiet) nothing is said. Loading kernels from the
-    cache says nothing either."""
+    cache says nothing either. `say`: where the line goes instead, as `text` itself (a game
+    at the terminal, which has no progress bar)."""
     if not text:
         yield
         return
-    listener = _FirstCompile(text)
+    listener = _FirstCompile(text, say)
     event.register("numba:compile", listener)
     try:
         yield

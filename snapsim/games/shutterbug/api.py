@@ -219,6 +219,7 @@ class ShutterbugGame(protocol.GameState):
     PHASES = ("keep an assignment", "move", "trade", "photograph", "pay tips", "discard", "over",
               "choose a starting city")
     DECISIONS_PER_UNIT = 1000  # per round and player
+    PREPARE_SECONDS = COMPILE_SECONDS[0]  # a first game at the terminal (`snapsim play`)
 
     _make_policy = staticmethod(make_policy)
 
@@ -277,6 +278,43 @@ class ShutterbugGame(protocol.GameState):
             "assignment": {"name": a.name, "sides": [[(comp.creatures[c], m) for c, m in side]
                                                      for side in a.sides]},
         }
+
+    def table_view(self, player: int) -> list[str]:
+        """What `player` sees at the table, in words: where every pawn stands (city or the
+        space's terrain and creature), the photo tiles on the map, the tips in their own hand
+        and how many the others hold, each player's photos and their own assignment."""
+        obs = self.observation(player)  # the seat's view: what follows reads nothing more
+        comp = self.config.components
+        you = lambda p: "you" if p == player else f"P{p + 1}"  # noqa: E731
+
+        def space(name):
+            sp = comp.spaces[comp.space_index(name)]
+            if sp.city:
+                return f"{name} (city)"
+            return f"{name} ({comp.terrains[sp.terrain]}, {comp.creatures[sp.creature]})"
+
+        lines = [f"round {obs['round']}: {you(obs['current_player'])} to play "
+                 f"({self.phase})"]
+        lines.append("pawns:")
+        for p, pawns in enumerate(obs["pawns"]):
+            where = "; ".join(space(x) if x else "not placed yet" for x in pawns)
+            lines.append(f"  {you(p)}: {where}")
+        lines.append("photo tiles on the map (space: qualities): " + (
+            "; ".join(f"{name} {', '.join(map(str, q))}" for name, q in obs["board"].items())
+            or "none") + f"; {obs['tiles_in_bag']} in the bag")
+        lines.append("your tips: " + (", ".join(f"{k} {name}" for name, k in obs["hand"].items())
+                                      or "none"))
+        lines.append("tips held: " + ", ".join(f"{you(p)} {k}"
+                                               for p, k in enumerate(obs["hand_sizes"])) +
+                     f"; tip deck {obs['deck_size']}")
+        for p, tiles in enumerate(obs["portfolios"]):
+            got = [f"{comp.creatures[comp.tiles[t].creature]} (quality {comp.tiles[t].quality})"
+                   for t in tiles]
+            lines.append(f"{you(p)} photos: {', '.join(got) or 'none'}")
+        a = obs["assignment"]
+        sides = [", ".join(f"{c} {m}+" for c, m in side) for side in a["sides"]]
+        lines.append(f"your assignment {a['name']}: side 1 {sides[0]}; side 2 {sides[1]}")
+        return lines
 
     def _tensor(self, player, t):
         """Layout: seat, decider, phase, round, steps taken this turn, own assignment, own

@@ -273,13 +273,22 @@ class Action(protocol.Action):
     FIELDS = ("card", "habitat")
 
     def describe(self, comp) -> str:
+        card = comp.cards[self.card].name if self.card is not None else None
+        habitat = comp.habitats[self.habitat].name if self.habitat is not None else None
+        plain = {"die on habitat": f"put a die on the {habitat} habitat (to explore it)",
+                 "die on animal": f"put a die on the {card}",
+                 "dice done": "done placing dice",
+                 "token": f"put a tracking token on the {card}",
+                 "tokens done": "done placing tokens",
+                 "re-roll token": "pay a re-roll token " + (f"from the {card} card" if card
+                                                            else "from your supply")}
+        if self.kind in plain:
+            return plain[self.kind]
         parts = [self.kind]
-        if self.card is not None:
-            parts.append(comp.cards[self.card].name)
-        elif self.kind == "re-roll token":
-            parts.append("from the supply")
-        if self.habitat is not None:
-            parts.append(f"in {comp.habitats[self.habitat].name}")
+        if card is not None:
+            parts.append(card)
+        if habitat is not None:
+            parts.append(f"in {habitat}")
         return " ".join(parts)
 
 
@@ -317,6 +326,7 @@ class SnapshotGame(protocol.GameState):
     PHASES = ("research", "offer", "decide", "prepare: reserved", "prepare: dice",
               "prepare: tokens", "photograph", "re-roll", "over", "set-up")
     DECISIONS_PER_UNIT = 1000  # per round and player
+    PREPARE_SECONDS = COMPILE_SECONDS[0]  # a first game at the terminal (`snapsim play`)
 
     def __init__(self, *args, **kwargs):
         self._ptab = photo_table()
@@ -359,7 +369,41 @@ class SnapshotGame(protocol.GameState):
                 events.append(f"{comp.cards[i].name} {_LOC_NAMES[now]}")
         if events:
             line += " [" + ", ".join(events) + "]"
+        rolls = self._rolls_text(action, before)
+        if rolls:
+            line += " -> " + "; ".join(rolls)
         self.log.append(line)
+
+    def _rolls_text(self, action, before) -> list[str]:
+        """The dice `action` rolled (engine.ROLLS), in words: the exploring dice or re-roll
+        against the habitat's explore value, each animal's dice and tokens against its
+        difficulty, with the outcome."""
+        s, comp = self.state, self.config.components
+        first, last = int(before[E.ROLL_N]), int(s[E.ROLL_N])
+        got = [int(s[E.ROLLS + k % E.ROLL_KEEP]) for k in range(first, last)]
+        if not got:
+            return []
+        h = action.habitat if action.kind == "resolve" else int(before[E.RES_HAB])
+        habitat = comp.habitats[h]
+        out = []
+        explore = [v % 8 for v in got if v // 8 in (E.R_EXPLORE, E.R_REROLL)]
+        if explore:
+            ok = max(explore) >= habitat.explore
+            what = "re-rolled" if got[0] // 8 == E.R_REROLL else \
+                f"explore {'die' if len(explore) == 1 else 'dice'} rolled"
+            out.append(f"{habitat.name} {what} {', '.join(map(str, explore))} (needs a "
+                       f"{habitat.explore} or more): {'explored' if ok else 'not explored'}")
+        cards = dict.fromkeys(v // 8 - E.R_ANIMAL for v in got if v // 8 >= E.R_ANIMAL)
+        for c in cards:
+            dice = [v % 8 for v in got if v // 8 == E.R_ANIMAL + c]
+            tokens = int(before[E.TOK_ON + c])
+            total = sum(dice) + tokens
+            need = int(E.card_difficulty(before, self._comp, c))
+            parts = " + ".join(map(str, dice)) + (f" + {tokens} token{'s' * (tokens > 1)}"
+                                                   if tokens else "")
+            out.append(f"{comp.cards[c].name} rolled {parts} = {total} (needs {need}): "
+                       f"{'photographed' if total >= need else 'missed'}")
+        return out
 
     def observation(self, player: int) -> dict:
         """What `player` can see: everything public plus their own assignment."""
@@ -398,6 +442,115 @@ class SnapshotGame(protocol.GameState):
                            "chart": a.chart},
             "end_triggered": bool(s[E.END_TRIGGERED]),
         }
+
+    _PHASE_WORDS = {
+        "research": "Research: draw a card or stop",
+        "offer": "Research: the drawn card may be offered to reserve",
+        "decide": "Research: what to do with the drawn card",
+        "prepare: reserved": "Preparation: place your reserved cards",
+        "prepare: dice": "Preparation: place your dice",
+        "prepare: tokens": "Preparation: place tracking tokens",
+        "photograph": "Photography: choose the habitat to resolve next",
+        "re-roll": "Photography: the exploring roll failed; re-roll or give up",
+        "set-up": "Set-up: put the raccoon into a habitat",
+        "over": "the game is over"}
+
+    def table_view(self, player: int) -> list[str]:
+        """What `player` sees at the table, in words: the habitats with their animals and the
+        dice and tokens put on them, the roll being re-rolled, tokens, cards in front of each
+        player, their own assignment (no other seat's, no deck order)."""
+        obs = self.observation(player)  # the seat's view: what follows reads nothing more
+        comp, s = self.config.components, self.state
+        cur = int(E.decider(s))
+        lines = [f"round {obs['round']}: P{cur + 1} to play ({self._PHASE_WORDS[self.phase]})"]
+        lines.append("tracking tokens: " + ", ".join(
+            f"{'you' if p == player else f'P{p + 1}'} {t}" for p, t in enumerate(obs["tokens"])))
+        deck = f"deck: {obs['deck_size']} cards"
+        if obs["end_triggered"]:
+            deck += " (the deck has run out: the game ends after this round)"
+        lines.append(deck)
+        if obs["drawn"]:
+            lines.append(f"drawn card: {self._card(int(s[E.DRAWN]))}")
+        lines.append("table:")
+        for h, hab in enumerate(comp.habitats):
+            dice = int(s[E.HAB_DICE + h])
+            head = f"  {hab.name} (explore: a die of {hab.explore} or more)"
+            if dice:
+                head += f", {dice} {'die' if dice == 1 else 'dice'} on the habitat"
+            if s[E.RES_HAB] == h:
+                head += ", being explored"
+            lines.append(head + ":")
+            animals = [c for c in range(E.N_CARDS)
+                       if s[E.LOC + c] == E.L_TABLE and s[E.ON_HAB + c] == h]
+            lines += [f"    {self._card(c, table=True)}" for c in animals] or ["    (no animals)"]
+        if self.phase == "re-roll":
+            h = int(s[E.RES_HAB])
+            need = self.config.reroll_cost
+            lines.append(f"{comp.habitats[h].name} is not explored yet: {self._last_roll()} "
+                         f"(needs a {comp.habitats[h].explore} or more); a re-roll costs "
+                         f"{need} token{'s' * (need > 1)}, {int(s[E.POT])} paid into "
+                         "re-rolls of this habitat so far (back to you if it is not explored)")
+        if self.phase.startswith("prepare"):
+            lines.append(f"dice left to place: {int(s[E.DICE_LEFT])}")
+        for p in range(self.config.players):
+            who = "you" if p == player else f"P{p + 1}"
+            lines.append(f"{who}: photos {', '.join(obs['portfolios'][p]) or 'none'}; "
+                         f"reserved {', '.join(obs['reserves'][p]) or 'none'}")
+        a = obs["assignment"]
+        lines.append(f"your assignment: {a['name']} (cover animals: {', '.join(a['cover'])}; "
+                     f"symbols: {', '.join(a['symbols'])})")
+        lines.append("awards left by habitat: " + ", ".join(
+            f"{name} {k}" for name, k in zip([h.name for h in comp.habitats] + ["Generalist"],
+                                             obs["awards_left"], strict=False)))
+        lines.append(f"discard pile: {', '.join(obs['discards']) or 'empty'}")
+        return lines
+
+    def _last_roll(self) -> str:
+        """The failed exploring roll: the habitat's dice, or the die last re-rolled."""
+        s = self.state
+        n = int(s[E.ROLL_N])
+        if n == 0:
+            return "no roll yet"
+        got = [int(s[E.ROLLS + k % E.ROLL_KEEP]) for k in range(n - 1, max(-1, n - E.ROLL_KEEP
+                                                                           - 1), -1)]
+        if got[0] // 8 == E.R_REROLL:
+            return f"the re-roll was a {got[0] % 8}"
+        dice = [v % 8 for v in got[:int(s[E.HAB_DICE + s[E.RES_HAB]])]]
+        return f"the exploring {'die' if len(dice) == 1 else 'dice'} rolled " + \
+            ", ".join(map(str, reversed(dice)))
+
+    def _card(self, c: int, table: bool = False) -> str:
+        """A card in words: name, difficulty, prestige; on the table, its dice and tokens."""
+        card, s = self.config.components.cards[c], self.state
+        text = f"{card.name} (difficulty {int(E.card_difficulty(s, self._comp, c))}, " \
+               f"prestige {card.prestige})"
+        if table:
+            dice, tokens = int(s[E.DICE_ON + c]), int(s[E.TOK_ON + c])
+            if dice:
+                text += f", {dice} {'die' if dice == 1 else 'dice'}"
+            if tokens:
+                text += f", {tokens} tracking token{'s' * (tokens > 1)}"
+            if s[E.SIDEWAYS + c]:
+                text += ", turned sideways (must be photographed this turn)"
+        return text
+
+    def choice_to_string(self, chosen, played) -> str:
+        """A re-roll paid in one go: its tokens' sources (chosen, or the only ones left)."""
+        if decode(chosen[0]).kind != "re-roll token":
+            return super().choice_to_string(chosen, played)
+        acts = [decode(c) for c in played[:self.config.reroll_cost - self.state[E.PAY_PENDING]]]
+        names = self.config.components.cards
+        sources = {}
+        for a in acts:
+            where = "your supply" if a.card is None else f"the {names[a.card].name} card"
+            sources[where] = sources.get(where, 0) + 1
+        return "re-roll a die, paying " + " and ".join(
+            f"{k} token{'s' * (k > 1)} from {where}" for where, k in sources.items())
+
+    def mid_move(self) -> bool:
+        """Whether the step API is inside one choice the rules make whole: a re-roll whose
+        tokens are part paid."""
+        return self.phase == "re-roll" and self.state[E.PAY_PENDING] > 0
 
     def _tensor(self, player, t):
         """Layout: seat, decider, phase, round, deck size, end triggered, tokens by seat,

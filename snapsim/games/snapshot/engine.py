@@ -250,6 +250,12 @@ HAB_DICE = _field("HAB_DICE", N_HAB)
 RESOLVED = _field("RESOLVED", N_HAB)
 AWARD_NEXT = _field("AWARD_NEXT", N_CAT)
 REROLLS_TURN = _field("REROLLS_TURN")  # re-rolls bought this turn
+# the dice as they fall, for the game's log and a player's screen (no rule reads them): ROLLS
+# keeps the last ROLL_KEEP, each its value + 8 * what rolled it (`R_EXPLORE`, `R_REROLL`,
+# R_ANIMAL + card), in a ring indexed by ROLL_N, the dice rolled so far
+ROLL_KEEP = 32
+ROLL_N = _field("ROLL_N")
+ROLLS = _field("ROLLS", ROLL_KEEP)
 # per player
 TOKENS = _field("TOKENS", MAX_PLAYERS)
 ASSIGN = _field("ASSIGN", MAX_PLAYERS)
@@ -301,10 +307,22 @@ STATE_SIZE = _layout.size
 # ---------------------------------------------------------------- randomness
 
 
+R_EXPLORE, R_REROLL, R_ANIMAL = 0, 1, 2  # what rolled a die (ROLLS): R_ANIMAL + card
+
+
 @kernel
 def roll(rng):
     """One d6 from the chance stream."""
     return randint(rng, 0, 6) + 1
+
+
+@kernel
+def rolled(st, rng, what):
+    """One d6 from the chance stream, kept in ROLLS as rolled by `what`."""
+    v = roll(rng)
+    st[ROLLS + st[ROLL_N] % ROLL_KEEP] = v + 8 * what
+    st[ROLL_N] += 1
+    return v
 
 
 # ---------------------------------------------------------------- small queries
@@ -976,7 +994,7 @@ def explore(st, cfg, comp, rng, h):
     st[PAY_FLOOR] = 0
     success = False
     for _ in range(st[HAB_DICE + h]):
-        if roll(rng) >= comp[K_EXPLORE + h]:
+        if rolled(st, rng, R_EXPLORE) >= comp[K_EXPLORE + h]:
             success = True
     if success:
         explored(st, cfg, comp, rng, h)
@@ -1002,7 +1020,7 @@ def pay_reroll(st, cfg, comp, rng, source):
         st[ST_REROLLS + p] += 1
         st[REROLLS_TURN] += 1
         h = st[RES_HAB]
-        if roll(rng) >= comp[K_EXPLORE + h]:
+        if rolled(st, rng, R_REROLL) >= comp[K_EXPLORE + h]:
             explored(st, cfg, comp, rng, h)
 
 
@@ -1017,7 +1035,7 @@ def photograph(st, cfg, comp, rng, h):
         if st[DICE_ON + c] > 0:
             total = st[TOK_ON + c]
             for _ in range(st[DICE_ON + c]):
-                total += roll(rng)
+                total += rolled(st, rng, R_ANIMAL + c)
             st[ST_ATTEMPTS + p] += 1
             st[CS_ATTEMPTS + c] += 1
             st[CS_DICE + c] += st[DICE_ON + c]

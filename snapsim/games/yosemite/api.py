@@ -189,8 +189,15 @@ class Action(protocol.Action):
 
     FIELDS = ("square", "direction", "slot", "animal", "count")
 
+    _WORDS = {"eat fish": "eat a fish and move", "step": "A: move one space",
+              "animal move": "B: the animal's move", "take landmark": "C: take the landmark "
+                                                                     "token",
+              "push": "move your opponent", "no push": "leave your opponent",
+              "photo": "take the photo in", "no photo": "take no photo",
+              "pay": "pay", "discard": "discard a"}
+
     def describe(self) -> str:
-        parts = [self.kind]
+        parts = [self._WORDS.get(self.kind, self.kind)]
         if self.count is not None:
             parts.append(str(self.count))
         if self.direction is not None:
@@ -236,6 +243,7 @@ class YosemiteGame(protocol.GameState):
     ACTION_SPAN = 64
     PHASES = PHASES
     DECISIONS_PER_UNIT = 200  # per turn and player
+    PREPARE_SECONDS = COMPILE_SECONDS[0]  # a first game at the terminal (`snapsim play`)
 
     _make_policy = staticmethod(make_policy)
 
@@ -326,6 +334,81 @@ class YosemiteGame(protocol.GameState):
                                                      if s[E.LM_OWNER + lm] >= 0 else "board")
                                 for lm in range(E.N_LM)},
         }
+
+    _PHASE_WORDS = {"start square": "choose your start square (an animal tile)",
+                    "eat fish": "Eat Fish: eat one fish to move one space, or stop",
+                    "explore": "Explore: A (one space and a fish), B (the animal's move) or "
+                               "C (take the landmark token)",
+                    "push": "move your opponent", "camera": "Camera: take a photo or not",
+                    "pay": "pay for the photo", "discard": "discard down to the hand limit",
+                    "over": "the game is over"}
+    _SHORT = {"red fox": "fox", "bighorn sheep": "sheep", "black bear": "bear",
+              "rattlesnake": "snake", "cougar": "cougar"}
+
+    def table_view(self, player: int) -> list[str]:
+        """What `player` sees at the table, in words: the park as a 5x5 grid with both pawns,
+        fish, their own hand, the face-up photos and what they need, photos taken, judges,
+        camping track, landmark tokens; of the opponent's hand only its size and the tiles
+        seen taken (the rest is hidden)."""
+        obs = self.observation(player)  # the seat's view: what follows reads nothing more
+        comp, s = self.config.components, self.state
+        cur = self.current_player
+        you = lambda p: "you" if p == player else f"P{p + 1}"  # noqa: E731
+        lines = [f"turn {obs['turn']}: {you(cur)} to play ({self._PHASE_WORDS[self.phase]})"]
+        if self.phase in ("eat fish", "explore") and s[E.LM_START] == 1:
+            lines.append("  (the turn began on an empty landmark tile: eating must end on an "
+                         "animal tile; without eating, only A)")
+        width = 16
+        lines.append("park (animal/bonus; [P1] [P2] the pawns):")
+        lines.append(("     " + "".join(f"{c + 1:<{width}}" for c in range(E.SIZE))).rstrip())
+        for r in range(E.SIZE):
+            cells = []
+            for c in range(E.SIZE):
+                sq = r * E.SIZE + c
+                t = int(s[E.PARK + sq])
+                if t >= E.N_TILES:
+                    lm = t - E.N_TILES
+                    text = comp.landmarks[lm].split()[0][:8] + \
+                        ("*" if s[E.LM_TOKEN_ON + lm] else "(empty)")
+                elif t >= 0:
+                    tile = comp.tiles[t]
+                    bonus = ("", "/fish", "/tent", "/camera")[tile.bonus]
+                    text = self._SHORT[ANIMALS[tile.animal]] + bonus
+                else:
+                    text = "."
+                pawns = "".join(f"[P{p + 1}]" for p in range(2) if s[E.POS + p] == sq)
+                cells.append(f"{(pawns + text)[:width - 1]:<{width}}")
+            lines.append(f"  {'abcde'[r]}  " + "".join(cells).rstrip())
+        lines.append("  (* a landmark tile holding its token)")
+        for p in range(2):
+            lines.append(f"{you(p)}: fish {obs['fish'][p]}, tents {obs['tents'][p]}, photos "
+                         f"{', '.join(obs['photos_taken'][p]) or 'none'}")
+        lines.append("your hand: " + (", ".join(f"{k} {a}" for a, k in obs["hand"].items() if k)
+                                      or "empty"))
+        seen = ", ".join(f"{k} {a}" for a, k in obs["opponent_tiles_seen"].items() if k)
+        lines.append(f"opponent's hand: {obs['opponent_hand_size']} tiles (seen taken: "
+                     f"{seen or 'none'})")
+        lines.append("photos face up:")
+        for k in range(self.config.photo_slots):
+            ph = int(s[E.SLOT + k])
+            if ph >= 0:
+                photo = comp.photos[ph]
+                lines.append(f"  {k + 1}. {photo.name} ({comp.landmarks[photo.landmark]}), "
+                             f"{photo.points} points: needs "
+                             f"{', '.join(ANIMALS[a] for a in photo.animals)}")
+        camp = int(obs["camping_token"])
+        lines.append("camping token: " + ("not on the track yet" if camp == 0 else
+                                          f"on {you(0 if camp > 0 else 1)}'s side, space "
+                                          f"{abs(camp)}"))
+        lines.append(f"judges: {', '.join(obs['judges'])}")
+        tokens = []
+        for name, where in obs["landmark_tokens"].items():
+            place = {"park": "on its tile", "board": "not in the park yet"}.get(where) or \
+                "taken by " + you(int(where[1:]) - 1)
+            tokens.append(f"{name} {place}")
+        lines.append("landmark tokens: " + "; ".join(tokens))
+        lines.append(f"photo deck: {obs['photo_deck']}; tile deck: {obs['tile_deck']}")
+        return lines
 
     def _tensor(self, player, t):
         """Layout: seat, decider, phase, turn, pawn squares, fish, camping token, tents, own

@@ -186,6 +186,9 @@ N_DECK = _field("N_DECK")
 N_PHOTO_DECK = _field("N_PHOTO_DECK")
 FROM = _field("FROM")  # square left by Explore B this turn (-1: none)
 MOVED = _field("MOVED")  # animal whose movement was used this turn (-1: none)
+# 1: the turn began on a landmark tile without its token, so eating must end on an animal tile
+LM_START = _field("LM_START")
+EATEN = _field("EATEN")  # fish eaten this turn
 PUSH_MIN = _field("PUSH_MIN")
 PUSH_MAX = _field("PUSH_MAX")
 PAY_SLOT = _field("PAY_SLOT")  # the photo being paid for
@@ -461,6 +464,30 @@ def can_enter(st, p, sq):
 
 
 @kernel
+def may_stop_eating(st, comp, sq, eaten):
+    """Whether eating may end on sq with `eaten` fish eaten this turn: anywhere, unless the
+    turn began on an empty landmark tile (YO-EXC-2); then only on an animal tile, or with no
+    fish eaten (Explore A follows)."""
+    return st[LM_START] == 0 or eaten == 0 or tile_animal(st, comp, sq) >= 0
+
+
+@kernel
+def may_eat_to(st, comp, p, sq, buf):
+    """Whether p may eat one fish to step onto sq: p may enter it and, after a turn begun on
+    an empty landmark tile, an animal tile is still within the fish left (YO-EXC-2; the
+    distances go to the action buffer buf's scratch)."""
+    if not can_enter(st, p, sq):
+        return False
+    if st[LM_START] == 0:
+        return True
+    distances(sq, st[POS + 1 - p], st[FISH + p] - 1, buf, DIST_AT, buf)
+    for s in range(N_SQ):
+        if buf[DIST_AT + s] >= 0 and tile_animal(st, comp, s) >= 0:
+            return True
+    return False
+
+
+@kernel
 def decider(st):
     return st[CUR]
 
@@ -485,24 +512,27 @@ def legal_actions(st, cfg, comp, out):
             if s != opp and tile_animal(st, comp, s) >= 0:
                 out[n] = act(A_START, s)
                 n += 1
-    elif ph in (PH_FISH, PH_EXPLORE):
-        kind = A_EAT if ph == PH_FISH else A_STEP
+    elif ph == PH_FISH:
         for d in range(4):
-            if can_enter(st, p, neighbour(pos, d)):
-                out[n] = act(kind, d)
+            if may_eat_to(st, comp, p, neighbour(pos, d), out):
+                out[n] = act(A_EAT, d)
                 n += 1
-        if ph == PH_FISH:
+        if may_stop_eating(st, comp, pos, st[EATEN]):
             out[n] = act(A_STOP_EATING)
             n += 1
+    elif ph == PH_EXPLORE:
+        for d in range(4):
+            if can_enter(st, p, neighbour(pos, d)):
+                out[n] = act(A_STEP, d)
+                n += 1
+        a = tile_animal(st, comp, pos)
+        if a >= 0:
+            n = animal_dests(pos, opp, a, out, 0, n)
         else:
-            a = tile_animal(st, comp, pos)
-            if a >= 0:
-                n = animal_dests(pos, opp, a, out, 0, n)
-            else:
-                lm = tile_landmark(st, pos)
-                if st[LM_TOKEN_ON + lm] == 1:
-                    out[n] = act(A_LANDMARK)
-                    n += 1
+            lm = tile_landmark(st, pos)
+            if st[LM_TOKEN_ON + lm] == 1:
+                out[n] = act(A_LANDMARK)
+                n += 1
     elif ph == PH_PUSH:
         distances(opp, pos, st[PUSH_MAX], out, DIST_AT, out)
         for s in range(N_SQ):
@@ -625,6 +655,9 @@ def draw_photo(st, slot):
 def start_turn(st):
     st[FROM] = -1
     st[MOVED] = -1
+    st[EATEN] = 0
+    lm = tile_landmark(st, st[POS + st[CUR]])
+    st[LM_START] = 1 if lm >= 0 and st[LM_TOKEN_ON + lm] == 0 else 0
     st[PHASE] = PH_FISH if st[FISH + st[CUR]] > 0 else PH_EXPLORE
 
 
@@ -907,6 +940,7 @@ def apply_action(st, cfg, comp, rng, action):
     elif kind == A_EAT:
         st[FISH + p] -= 1
         st[ST_FISH_EATEN + p] += 1
+        st[EATEN] += 1
         st[POS + p] = neighbour(st[POS + p], arg)
         if st[FISH + p] == 0:
             st[PHASE] = PH_EXPLORE

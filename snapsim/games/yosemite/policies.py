@@ -345,7 +345,9 @@ def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
 
     The start square (no fish eaten) is valued first; any other square is skipped when even
     its tile or a fish plus the best square a move could end on, less the fish eaten, cannot
-    beat the last plan kept, so most squares never list their moves.
+    beat the last plan kept, so most squares never list their moves. A square eating may not
+    end on (`engine.may_stop_eating`) is never planned, and the way to a square the rule
+    allows is made of legal fish steps: each step leaves that square within the fish left.
     """
     p = st[E.CUR]
     pos = st[E.POS + p]
@@ -360,8 +362,9 @@ def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
     cut = NEG  # the value to beat: the last kept once n are kept
     for i in range(E.N_SQ + 1):
         q = pos if i == 0 else i - 1
-        if buf[REACH_AT + q] < 0 or (i > 0 and q == pos):
-            continue
+        if buf[REACH_AT + q] < 0 or (i > 0 and q == pos) or \
+                not E.may_stop_eating(st, comp, q, st[E.EATEN] + (1 if i > 0 else 0)):
+            continue  # out of reach, or eating may not end there (YO-EXC-2)
         cost = par[P_FISH] * buf[REACH_AT + q]
         tile = sv[q]
         if max(gain_fish, tile) + top - cost < cut - 1e-9 * (1.0 + abs(cut)):
