@@ -6,6 +6,7 @@ other kinds in test_snapshot_policies.py, test_yosemite_hidden.py and test_shutt
 """
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from snapsim.cli import main
@@ -123,3 +124,25 @@ def test_strategy_only_writes_the_guide(tmp_path, capsys):
     for name in ("strategy_rules.csv", "strategy_rules_win_rates.csv",
                  "strategy_rules_ablation.csv", "strategy_differences.csv"):
         assert (out / name).is_file()
+
+
+def test_each_rules_worth_is_classed_against_the_smallest_effect_under_one_standard():
+    from snapsim.games.rules import ablation_classes, verdict_sentence
+
+    drops = pd.DataFrame({
+        "rule": ["a", "a", "b", "c", "d"], "players": [2, 3, 2, 2, 2],
+        "win_rate_lost": [0.10, -0.10, 0.001, 0.02, 0.0],
+        "ci_low": [0.08, -0.12, -0.005, -0.05, 0.0],
+        "ci_high": [0.12, -0.08, 0.007, 0.09, 0.0]})
+    classes = ablation_classes(drops)
+    assert classes == {("a", 2): "worth keeping", ("a", 3): "costs win rate",
+                       ("b", 2): "too small to matter", ("c", 2): "not settled"}
+    assert verdict_sentence(drops[drops.rule == "a"], classes) == \
+        "Worth keeping at 2p; costs win rate at 3p."
+    assert verdict_sentence(drops[drops.rule == "d"], classes) == ""
+    # Holm across the family: alone, a claim with p = 0.03 passes; among many it does not
+    one = pd.DataFrame({"rule": ["e"], "players": [2], "win_rate_lost": [0.0],
+                        "ci_low": [-0.0182], "ci_high": [0.0182]})
+    assert ablation_classes(one)[("e", 2)] == "too small to matter"
+    many = pd.concat([one] + [one.assign(rule=f"e{i}") for i in range(9)])
+    assert set(ablation_classes(many).values()) == {"not settled"}

@@ -187,7 +187,7 @@ def test_choices_that_can_no_longer_be_picked_are_dropped_and_the_pick_is_kept(p
         par = _par(f"search:rollouts={rollouts}:margin={margin}:lead={lead}")
         got = move_totals(g, par, moves)
         mem = P.new_memory()
-        key = decision_key(st, cfg, mem)
+        key = np.uint64(decision_key(st, cfg, mem))  # a digest: 64 bits, unsigned
         full = np.zeros(len(moves))
         for r in range(rollouts):
             sample(st, cfg, comp, g.current_player, key, r, mem)

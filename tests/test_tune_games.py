@@ -63,8 +63,10 @@ def test_cli_refuses_to_save_an_insignificant_result_and_writes_nothing(game, tm
                                                                         capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     bundled = sorted(p.name for p in T.data_folder(game).iterdir())
+    # two verification games can never be significant: even 2 wins of 2 leave the interval
+    # reaching below the fair share (Wilson: 34% to 100%), whatever the tuner found
     rc, out, _ = cli(capsys, "tune", game, "--games", 20, "--iterations", 1, "--popsize", 1,
-                     "--verify-games", 40, "--seed", 2, "--threads", 1)
+                     "--verify-games", 2, "--seed", 2, "--threads", 1)
     assert rc == 0 and "NOT significant: not saved" in out
     assert list(tmp_path.iterdir()) == []
     assert sorted(p.name for p in T.data_folder(game).iterdir()) == bundled

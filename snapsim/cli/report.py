@@ -72,7 +72,7 @@ def _report(args) -> None:
 
 def _strategy(game: str, out, games: int, args) -> None:
     """The game's strategy guide (strategy.md) written into the report folder `out`, its
-    measurements at a tenth of the report's games (at least 20) per arm."""
+    measurements at the report's games (at least 20) per arm."""
     from ..games.guide import guide_games, write_strategy
 
     if args.components:
@@ -187,7 +187,7 @@ def add(sub) -> None:
     p.add_argument("--strategy-only", action="store_true",
                    help="write only the strategy guide (strategy.md: the rules of thumb, "
                         "measured, the exact tables where the game has them, the closest calls) "
-                        "into the report folder, at a tenth of --games per arm (default: off; "
+                        "into the report folder, at --games per arm (default: off; "
                         "the whole report writes it too)")
     p.add_argument("--strong", default="tuned",
                    help="line-up that re-measures every key finding to label it (holds, weakens, "

@@ -31,7 +31,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
+from ..analysis.effects import NEGLIGIBLE, Smallest, Standard, claim
 from ..errors import InputError
 from ..sim.files import write_text
 from ..sim.kernel import Policy, policy_arrays
@@ -458,13 +460,22 @@ def guide_parts(game: str, out: Path, games: int, seed: int, threads: int | None
             f"at {_pct(rec['agreement'])} of those positions; greedy plays it at "
             f"{_pct(rec['greedy_agreement'])}. Play them as the policy `rules` "
             f"(`snapsim simulate {game} --policies rules,greedy`).", ""]
+    classes = ablation_classes(drops)
     for i, r in enumerate(RULES[game], 1):
         lost = drops[drops.rule == r.key]
         worth = "; ".join(f"{row.players}p {_pct(row.win_rate_lost)} [{_pct(row.ci_low)}, "
                           f"{_pct(row.ci_high)}]" for row in lost.itertuples())
-        head.append(f"{i}. **{r.say(table.value.iloc[i - 1])}** ({r.decision}; greedy plays "
-                    f"{table.greedy.iloc[i - 1]:g}.) Win rate lost against greedy when this "
-                    f"rule is dropped (greedy's number instead): {worth}.")
+        value, greedy = table.value.iloc[i - 1], table.greedy.iloc[i - 1]
+        verdict = ("It is greedy's own number, so dropping it changes nothing."
+                   if value == greedy else verdict_sentence(lost, classes))
+        head.append(f"{i}. **{r.say(value)}** ({r.decision}; greedy plays {greedy:g}.) Win "
+                    f"rate lost against greedy when this rule is dropped (greedy's number "
+                    f"instead): {worth}. {verdict}")
+    head += ["", f"Each rule's verdict classes the win rate lost at each player count against "
+             f"the smallest effect of interest ({SMALLEST_RATE:g} pp) under Holm's correction "
+             f"across the {len(classes)} ablations of this guide (docs/reading-reports.md): "
+             "worth keeping or costs win rate (meaningful), too small to matter (negligible), "
+             "or not settled at this number of games (unresolved)."]
     head += ["", f"Win rate of `rules` with its 95% Wilson interval, in {games:,} games per "
              f"row (seed {seed}, seats rotated), one `rules` seat against copies of the "
              "opponent:", "", _md(rates.assign(
@@ -495,6 +506,46 @@ def guide_parts(game: str, out: Path, games: int, seed: int, threads: int | None
     tail += difference_sentences(diff)
     tail += ["", "(table: `strategy_differences.csv`)", ""]
     return head, tail
+
+
+SMALLEST_RATE = Smallest().rate  # pp: the reports' smallest effect of interest on a win rate
+
+
+def ablation_classes(drops: pd.DataFrame) -> dict[tuple, str]:
+    """(rule, players) -> worth keeping, costs win rate, too small to matter or not settled:
+    the win rate lost when the rule is dropped, classed against the smallest effect of
+    interest under one Holm standard across the guide's ablations (a rule that is greedy's
+    own number has nothing to class and is left out)."""
+    standard, kinds = Standard(), {}
+    for row in drops.itertuples():
+        if row.ci_high == row.ci_low:
+            continue
+        se = (row.ci_high - row.ci_low) / (2 * stats.norm.ppf(0.975))
+        kind, p = claim(row.win_rate_lost, se, SMALLEST_RATE / 100)
+        key = (row.rule, row.players)
+        standard.add(repr(key), p)
+        kinds[key] = (kind, row.win_rate_lost)
+    words = {}
+    for key, (kind, lost) in kinds.items():
+        if not standard.passes(repr(key)):
+            words[key] = "not settled"
+        elif kind == NEGLIGIBLE:
+            words[key] = "too small to matter"
+        else:
+            words[key] = "worth keeping" if lost > 0 else "costs win rate"
+    return words
+
+
+def verdict_sentence(lost: pd.DataFrame, classes: dict[tuple, str]) -> str:
+    """'Worth keeping at 2p, 5p; not settled at 3p, 4p.' for one rule's ablations."""
+    by: dict[str, list[str]] = {}
+    for row in lost.itertuples():
+        word = classes.get((row.rule, row.players))
+        if word:
+            by.setdefault(word, []).append(f"{row.players}p")
+    order = ["worth keeping", "costs win rate", "too small to matter", "not settled"]
+    parts = [f"{w} at {', '.join(by[w])}" for w in order if w in by]
+    return ("; ".join(parts) + ".").capitalize() if parts else ""
 
 
 def difference_sentences(diff: pd.DataFrame) -> list[str]:
