@@ -121,6 +121,11 @@ def test_strengthens():
 def test_reverses():
     row = one(est(0.06, 0.005), est(-0.06, 0.005))
     assert row.label == "reverses"
+    # neither estimate settled, but the change between the line-ups is, across zero: not
+    # "strengthens" although the strong effect is the larger
+    row = one(est(-0.03, 0.008), est(0.058, 0.02))
+    assert (row.class_measured, row.class_strong, row.class_change) == \
+        ("unresolved", "unresolved", "meaningful") and row.label == "reverses"
 
 
 def test_vanishes_and_appears():

@@ -8,7 +8,8 @@ finding gets one label:
 
 - **not comparable**: the strong line-up cannot express the measure, seen in its games (the
   action measured is never taken, or the two settings compared play identical games);
-- **reverses**: meaningful under both, with opposite signs;
+- **reverses**: opposite signs, and either meaningful under both or the difference between
+  the line-ups meaningful (a meaningful move across zero: neither weaker nor stronger);
 - **vanishes** / **appears**: meaningful under the first line-up and negligible under the
   strong one / the other way round;
 - **weakens** / **strengthens**: the difference between the line-ups is itself meaningful,
@@ -74,6 +75,8 @@ def label(measured: str, strong: str, change: str, effect: float, strong_effect:
     if (measured, strong) == (NEGLIGIBLE, MEANINGFUL):
         return "appears"
     if change == MEANINGFUL:
+        if np.sign(effect) * np.sign(strong_effect) < 0:
+            return "reverses"
         return "weakens" if abs(strong_effect) < abs(effect) else "strengthens"
     if measured == strong == MEANINGFUL or measured == strong == NEGLIGIBLE:
         return "holds"

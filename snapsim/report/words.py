@@ -117,8 +117,8 @@ GLOSSARY = (
     ("labels", r"HOLDS|WEAKENS|STRENGTHENS|REVERSES|APPEARS|VANISHES|UNRESOLVED|NOT COMPARABLE|"
      r"\bholds\b|weakens|strengthens|reverses|appears|vanishes|not comparable",
      "how a finding fares under strong play: holds (the same class both times), weakens or "
-     "strengthens (the change itself is meaningful), reverses (meaningful with opposite "
-     "signs), vanishes or appears (meaningful under one line-up, negligible under the "
+     "strengthens (the change itself is meaningful), reverses (opposite signs, "
+     "meaningful under both or a meaningful move across zero), vanishes or appears (meaningful under one line-up, negligible under the "
      "other), unresolved, not comparable (the strong line-up never does what is measured)."),
     ("skill, deal and rest shares", r"skill share|deal share|skill decides",
      "how much of a seat's result the policy decides (skill), what the deal gives the seat "
