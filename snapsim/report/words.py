@@ -117,6 +117,10 @@ GLOSSARY = (
     ("labels", r"HOLDS|WEAKENS|STRENGTHENS|REVERSES|APPEARS|VANISHES|UNRESOLVED|NOT COMPARABLE|"
      r"\bholds\b|weakens|strengthens|reverses|appears|vanishes|not comparable",
      "how a finding fares under strong play: holds (the same class both times), weakens or "
+     "strengthens (the change itself is meaningful), reverses (opposite signs, meaningful "
+     "under both or a meaningful move across zero), vanishes or appears (meaningful under one "
+     "line-up, negligible under the other), unresolved, not comparable (the strong line-up "
+     "never does what is measured)."), weakens or "
      "strengthens (the change itself is meaningful), reverses (opposite signs, "
      "meaningful under both or a meaningful move across zero), vanishes or appears (meaningful under one line-up, negligible under the "
      "other), unresolved, not comparable (the strong line-up never does what is measured)."),
