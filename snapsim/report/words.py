@@ -120,10 +120,7 @@ GLOSSARY = (
      "strengthens (the change itself is meaningful), reverses (opposite signs, meaningful "
      "under both or a meaningful move across zero), vanishes or appears (meaningful under one "
      "line-up, negligible under the other), unresolved, not comparable (the strong line-up "
-     "never does what is measured)."), weakens or "
-     "strengthens (the change itself is meaningful), reverses (opposite signs, "
-     "meaningful under both or a meaningful move across zero), vanishes or appears (meaningful under one line-up, negligible under the "
-     "other), unresolved, not comparable (the strong line-up never does what is measured)."),
+     "never does what is measured)."),
     ("skill, deal and rest shares", r"skill share|deal share|skill decides",
      "how much of a seat's result the policy decides (skill), what the deal gives the seat "
      "whoever plays it (deal), and the chance of play (rest), from the same deals played in "
