@@ -54,7 +54,7 @@ def load_cached(path: str | os.PathLike[str] | None, bundled: Path, loader,
         stat = resolved.stat()
     except OSError as exc:
         raise ComponentError(f"{target.name}: file: cannot open {str(target)!r} "
-                             f"({exc.strerror or exc}); check the path given to --components"
+                             f"({exc.strerror or exc}); check the file's path"
                              ) from None
     return _cached(loader.parse, str(resolved), stat.st_mtime_ns, stat.st_size)
 

@@ -59,8 +59,8 @@ class TomlLoader:
         try:
             return read_toml(self.path)
         except OSError as exc:
-            raise self.fail("file", f"cannot read ({exc.strerror or exc}); check the path "
-                                    "given to --components") from None
+            raise self.fail("file", f"cannot read {str(self.path)!r} ({exc.strerror or exc}); "
+                                    "check the file's path") from None
         except UnicodeDecodeError:
             raise self.fail("file", "is not UTF-8 text; save it as UTF-8 TOML") from None
         except tomllib.TOMLDecodeError as exc:
