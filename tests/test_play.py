@@ -364,3 +364,26 @@ def test_an_edited_save_is_refused_in_one_line(tmp_path, capsys, edit):
     assert rc == 2
     line = one_error_line(err)
     assert "cannot be played there" in line or "not a saved snapsim game" in line
+
+
+def test_a_yosemite_photo_and_its_payment_are_one_choice_on_screen():
+    """A photo paid animal by animal in the step API is one move on screen per way to pay,
+    named by the tiles it costs; choosing it pays exactly those tiles."""
+    g = new_game("yosemite", seed=0, policies=["greedy", "greedy"])
+    for _ in range(22):  # to a camera decision with two ways to pay one photo (found by search)
+        g.apply(g.policy_action())
+    assert g.phase == "camera"
+    moves = choices(g)
+    texts = [g.choice_to_string(chosen, done) for chosen, done in moves]
+    assert texts == ["take the photo in slot 2, paying 1 bighorn sheep tile, 1 black bear tile",
+                     "take the photo in slot 2, paying 2 bighorn sheep tiles, 1 black bear tile",
+                     "take no photo"]
+    chosen, _ = moves[1]
+    assert len(chosen) == 2 and g.decode(chosen[1]).kind == "pay"  # the step API's own steps
+    me = g.current_player
+    hand = g.observation(me)["hand"]
+    for code in chosen:
+        g.apply(code)
+    after = g.observation(me)["hand"]
+    assert {a: hand[a] - after.get(a, 0) for a in hand if hand[a] != after.get(a, 0)} == \
+        {"bighorn sheep": 2, "black bear": 1}

@@ -268,6 +268,27 @@ class YosemiteGame(protocol.GameState):
     def action_to_string(self, action: int) -> str:
         return self.decode(action).describe()
 
+    def mid_move(self) -> bool:
+        """Whether the step API is inside one choice the rules make whole: a photo's payment,
+        which it takes animal by animal."""
+        return self.phase == "pay"
+
+    def choice_to_string(self, chosen, played) -> str:
+        """A photo taken and paid in one go: the tiles it costs, by animal."""
+        first = self.decode(chosen[0])
+        if first.kind != "photo":
+            return super().choice_to_string(chosen, played)
+        twin = self.clone()
+        twin.log = None
+        for code in chosen:
+            twin.apply(code)
+        p = self.current_player
+        paid = [(int(self.state[E.HAND + p * E.N_ANIMALS + a])
+                 - int(twin.state[E.HAND + p * E.N_ANIMALS + a]), name)
+                for a, name in enumerate(ANIMALS)]
+        return f"{first.describe()}, paying " + ", ".join(
+            f"{k} {name} tile{'s' * (k > 1)}" for k, name in paid if k > 0)
+
     def _log(self, who, action, before, forced):
         comp = self.config.components
         s = self.state
