@@ -206,7 +206,7 @@ def _play(config, policies, first, count, seed, rotate_seats, details):
 
 # a first run's compile of the batch kernel on a 2-core machine, without and with the search
 # and exact kinds (benchmarks/compile_time.py)
-COMPILE_SECONDS = (25, 70)
+COMPILE_SECONDS = (25, 45)
 
 
 def compiling(kinds) -> str:

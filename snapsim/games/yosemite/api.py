@@ -150,7 +150,7 @@ def uses_search(kinds) -> bool | None:
 
 # a first run's compile of the batch kernel on a 2-core machine, without and with the search
 # kinds (benchmarks/compile_time.py)
-COMPILE_SECONDS = (25, 40)
+COMPILE_SECONDS = (15, 25)
 
 
 def compiling(kinds) -> str:
