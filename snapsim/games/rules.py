@@ -491,11 +491,6 @@ def guide_parts(game: str, out: Path, games: int, seed: int, threads: int | None
     tail += [f"- {r.rule}: {r.value:g} against {r.runner_up:g} "
              f"({round(r.agreement_lost_by_runner_up * rec['positions']):,} of "
              f"{rec['positions']:,} positions)" for r in close.itertuples()]
-    small = drops[drops.ci_low <= 0]
-    if len(small):
-        tail += ["", "Rules whose measured worth is not told apart from nothing at some player "
-                 "count (their interval reaches 0): "
-                 + ", ".join(f"{r.rule} ({r.players}p)" for r in small.itertuples()) + "."]
     diff = differences(game, max(1, games // 200), seed)
     diff.to_csv(out / "strategy_differences.csv", index=False)
     tail += ["", "## What the tuned policy does differently from greedy", "",
