@@ -236,3 +236,9 @@ def test_holm_adjusted_p_values_match_statsmodels_definition():
     expected = np.maximum.accumulate(p[order] * (4 - np.arange(4)))
     got = pd.Series([standard.adjusted(k) for k in keys]).to_numpy()[order]
     assert got == pytest.approx(np.minimum(expected, 1))
+
+
+def test_a_share_that_rounds_to_zero_prints_without_a_sign():
+    from snapsim.analysis.effects import pct
+
+    assert (pct(-0.00001), pct(-0.001), pct(0.4567)) == ("0.0%", "-0.1%", "45.7%")

@@ -263,7 +263,8 @@ class Claim:
 
 
 def pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    text = f"{100 * x:.1f}%"
+    return "0.0%" if text == "-0.0%" else text  # a tiny negative estimate rounds to no sign
 
 
 def show(value: float, unit: str, signed: bool = True, named: bool = True) -> str:

@@ -762,10 +762,10 @@ def luck_section(ctx: Runs, order: int, players, opponents=("greedy", "random"))
         return (f"{ctx.players_label(r.players)}: {r.policy} wins {pct(r.win_rate)} "
                 f"[{pct(r.win_rate_ci_low)}, {pct(r.win_rate_ci_high)}] against {others} "
                 f"(fair share {pct(r.fair_share)}); skill decides "
-                f"{100 * r.skill_share:.1f}% [{100 * r.skill_share_ci_low:.1f}%, "
-                f"{100 * r.skill_share_ci_high:.1f}%] of the variance of a seat's result, the "
-                f"deal {100 * r.deal_share:.1f}% [{100 * r.deal_share_ci_low:.1f}%, "
-                f"{100 * r.deal_share_ci_high:.1f}%], the chance of play the rest.")
+                f"{pct(r.skill_share)} [{pct(r.skill_share_ci_low)}, "
+                f"{pct(r.skill_share_ci_high)}] of the variance of a seat's result, the "
+                f"deal {pct(r.deal_share)} [{pct(r.deal_share_ci_low)}, "
+                f"{pct(r.deal_share_ci_high)}], the chance of play the rest.")
 
     s.findings += [line(r) for r in table.itertuples()]
     main = table[table.players == (4 if 4 in set(table.players) else table.players.iloc[0])]
@@ -779,10 +779,10 @@ def luck_section(ctx: Runs, order: int, players, opponents=("greedy", "random"))
                          f"{pct(x.win_rate_ci_high)}] against {opp}" for opp, x in rows.iterrows())
         return (f"Luck and skill, {ctx.players_label(n)}: {r.policy} {wins} (fair share "
                 f"{pct(r.fair_share)}); against {rows.index[0]} skill decides "
-                f"{100 * r.skill_share:.1f}% [{100 * r.skill_share_ci_low:.1f}%, "
-                f"{100 * r.skill_share_ci_high:.1f}%] of a seat's result and the deal "
-                f"{100 * r.deal_share:.1f}% [{100 * r.deal_share_ci_low:.1f}%, "
-                f"{100 * r.deal_share_ci_high:.1f}%].")
+                f"{pct(r.skill_share)} [{pct(r.skill_share_ci_low)}, "
+                f"{pct(r.skill_share_ci_high)}] of a seat's result and the deal "
+                f"{pct(r.deal_share)} [{pct(r.deal_share_ci_low)}, "
+                f"{pct(r.deal_share_ci_high)}].")
 
     def summary() -> list[str]:
         out = [count_line(n) for n in sorted(set(table.players), key=lambda k: (k != 4, k))]
