@@ -142,8 +142,22 @@ FILES = {
 HUGE = 17 * 2**20  # bytes of the huge file: past the reader's cap
 
 
+def _compile_the_step_games() -> None:
+    """Every game's step API played once with the built-in policies, before any alarm: a
+    first compile on a loaded machine can outlast a refusal's limit, and an alarm that lands
+    inside numba's compiler leaves the function half built for the rest of the process."""
+    from snapsim.protocol import new_game
+
+    for game in ("snapshot", "yosemite", "shutterbug"):
+        g = new_game(game, seed=0)
+        while not g.is_terminal:
+            g.legal_actions()
+            g.apply(g.policy_action())
+
+
 @pytest.fixture(scope="module")
 def work(tmp_path_factory) -> Path:
+    _compile_the_step_games()
     folder = tmp_path_factory.mktemp("bad-input")
     for name, text in FILES.items():
         path = folder / name

@@ -502,7 +502,7 @@ def test_not_utf8(tmp_path):
 def test_missing_file(tmp_path):
     path = tmp_path / "nope.toml"
     with pytest.raises(
-        ComponentError, match=r"^nope\.toml: file: cannot open .*nope\.toml.*--components"
+        ComponentError, match=r"^nope\.toml: file: cannot open .*nope\.toml.*check the file"
     ) as info:
         load_components(path)
     assert "\n" not in str(info.value)
