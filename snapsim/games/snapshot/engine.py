@@ -1291,7 +1291,7 @@ def step(st, cfg, comp, rng, action, buf):
     return n
 
 
-@kernel
+@kernel(inline="always")
 def settle(st, cfg, comp, rng, buf):
     """Play forced moves until a real decision (or the end); returns its legal-action count."""
     st = pointer(st)

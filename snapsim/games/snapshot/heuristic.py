@@ -355,7 +355,7 @@ def heuristic_decision(st, cfg, comp, ptab, rng, par, buf, mem):
         E.apply_action(st, cfg, comp, rng, a)
 
 
-@kernel
+@kernel(inline="always")
 def heuristic_turns(st, cfg, comp, ptab, rng, kinds, params, width, seats, buf, mem):
     """The batch's fast path over several decisions: `heuristic_decision` for each, while
     the seat to decide plays one of the greedy kinds (seat s plays kinds[seats[s]] with the

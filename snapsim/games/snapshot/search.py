@@ -398,11 +398,9 @@ def totals_of(st, cfg, comp, ptab, par, mem, count, plans):
         for i in range(count):
             if totals[i] == -np.inf:
                 continue
-            if plans:
-                totals[i] += rollout(cfg, comp, ptab, par, me, mem, L.NO_MOVE, i)
-            else:
-                totals[i] += rollout(cfg, comp, ptab, par, me, mem, mem[L.S_MOVES + i],
-                                     L.NO_MOVE)
+            # one call of the inlined rollout, not one per branch (each compiles a copy)
+            move, plan = (L.NO_MOVE, i) if plans else (mem[L.S_MOVES + i], L.NO_MOVE)
+            totals[i] += rollout(cfg, comp, ptab, par, me, mem, move, plan)
         left = spread * (rollouts - r - 1)
         bar = totals[0] + margin_total  # what a choice must reach to be picked
         for i in range(1, count):
