@@ -392,7 +392,7 @@ def plan_tokens_onto(cfg, comp, ptab, par, work, mem, tokens):
                 v, d = work[F_VAL + i], mem[W_DIFF + i]
                 mem[W_TOKENS + i] = t
                 gained += work[F_PEH + mem[W_IHAB + i]] * (
-                    photo_p(ptab, a, t, d) * (v - lam * t) - photo_p(ptab, a, 0, d) * v)
+                    photo_p(ptab, a, t, d) * (v - lam * t) - photo_p(ptab, a, np.int64(0), d) * v)
         left = 0
     for b in range(m):
         mem[W_BK + b] = -1  # to find
@@ -488,13 +488,13 @@ def plan(st, cfg, comp, ptab, par, mem, with_reserved, write):
     return best
 
 
-@kernel
+@kernel(inline="always")
 def plan_value(st, cfg, comp, ptab, par, mem, write):
     """The value of the dice step's plan (no reserved card placed); stored if `write`."""
     return plan(st, cfg, comp, ptab, par, mem, NO, write)
 
 
-@kernel
+@kernel(inline="always")
 def make_plan(st, cfg, comp, ptab, par, exact, mem):
     """Store the dice step's plan in `mem`, unless this turn's is there and the table is the
     one it was made for (the reserved-cards step placed what it planned): the heuristic
@@ -511,7 +511,7 @@ def make_plan(st, cfg, comp, ptab, par, exact, mem):
 # ---------------------------------------------------------------- the plan's actions
 
 
-@kernel
+@kernel(inline="always")
 def reserved_action(st, cfg, comp, ptab, par, buf, n, exact, mem):
     """Step A: the next reserved card the turn's plan places (in card order; the plan is
     made at the step's first decision), if legal; else the step ends. The exact kind
@@ -555,7 +555,7 @@ def token_action(st, mem):
     return a
 
 
-@kernel
+@kernel(inline="always")
 def prepare(st, cfg, comp, ptab, rng, par, buf, mem):
     """A greedy-kind seat's step of Phase 2 (reserved cards, dice or tokens) in one go: the
     actions its policy takes one decision at a time, applied with `engine.apply_action`.

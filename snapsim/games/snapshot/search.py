@@ -156,8 +156,8 @@ def state_key(st, n, seed, h):
     h[0] = np.uint64(seed) ^ np.uint64(0x5DEECE66D)
     for i in range(n):
         h[0] ^= np.uint64(st[i] & 0xFFFFFFFF) * np.uint64(0x9E3779B1) + np.uint64(i)
-        next_u64(h, 0)
-    return next_u64(h, 0)
+        next_u64(h, np.int64(0))  # (slot 0 as a numpy scalar: see `sim.kernel.CHANCE`)
+    return next_u64(h, np.int64(0))
 
 
 @kernel
@@ -179,9 +179,9 @@ def sample(st, cfg, comp, me, key, r, mem):
     st = pointer(st)
     mem = pointer(mem)
     u = streams(mem)
-    seed_stream(u, 0, key, 3 * r)
-    seed_stream(u, 1, key, 3 * r + 1)
-    seed_stream(u, 2, key, 3 * r + 2)
+    seed_stream(u, np.int64(0), key, 3 * r)  # (numpy scalars: see `sim.kernel.CHANCE`)
+    seed_stream(u, np.int64(1), key, 3 * r + 1)
+    seed_stream(u, np.int64(2), key, 3 * r + 2)
     det = shifted(mem, L.S_DET)
     copy_into(det, st, E.STATE_SIZE)
     determinize(det, cfg, comp, me, u, shifted(mem, L.S_PLAY))
