@@ -123,8 +123,9 @@ def play_game(st, cards, cfg, comp, ptab, kinds, params, rng, seats, buf, mem, s
         k = seats[E.decider(st_)]
         kind = kinds[k]
         if P.on_fast_path(kind):
-            P.heuristic_turns(st, cfg, comp, ptab, rng, kinds, params, params.shape[1], seats,
-                              buf, mem)
+            P.heuristic_turns(st_, cfg_, comp_, pointer(ptab), rng_, pointer(kinds),
+                              pointer(params), params.shape[1], pointer(seats), buf_,
+                              pointer(mem))
             listed = False
         elif not listed:
             n = E.settle(st_, cfg_, comp_, rng_, buf_)  # the forced moves may change who decides

@@ -48,7 +48,7 @@ from ...sim.kernel import (
 )
 from . import engine as E
 from . import layout as L
-from .heuristic import base_action, heuristic_decision
+from .heuristic import base_action, heuristic_turns
 from .preparation import exact_allocations, plan_value
 
 LEAD_CAP = 20  # score points of lead (or deficit) a rollout's value counts at most
@@ -202,12 +202,23 @@ def value(st, cfg, me, lead):
     return E.win_share(st, cfg, me) + lead * margin
 
 
+@kernel
+def playout_lineup(mem):
+    """The work space's line-up of a playout (`playout`): one greedy kind at every seat."""
+    lineup = shifted(mem, L.S_LINEUP)
+    lineup[0] = L.GREEDY
+    for p in range(E.MAX_PLAYERS):
+        lineup[1 + p] = 0
+    return lineup
+
+
 @kernel(inline="always")
-def playout(s, cfg, comp, ptab, par, rng, mem, buf, me):
+def playout(s, cfg, comp, ptab, par, rng, mem, buf, me, lineup):
     """Play `s` to the end with every seat on the base heuristic `par`, on the batch's fast
-    path (`heuristic.heuristic_decision`); its `value` to `me`."""
-    while s[E.PHASE] != E.PH_OVER:
-        heuristic_decision(s, cfg, comp, ptab, rng, par, buf, mem)
+    path (`heuristic.heuristic_turns`, the line-up `playout_lineup`: the batch's compiled
+    call, not another copy of the heuristic compiled into the search); its `value` to `me`."""
+    heuristic_turns(s, cfg, comp, ptab, rng, lineup, par, np.int64(0), shifted(lineup, 1), buf,
+                    mem)
     return value(s, cfg, me, par[L.P_LEAD])
 
 
@@ -230,7 +241,7 @@ def rollout(cfg, comp, ptab, par, me, mem, move, plan):
     else:
         hab, dice, tok = plan_row(mem, plan)
         write_plan(pmem, s, hab, dice, tok)
-    return playout(s, cfg, comp, ptab, par, rng, pmem, buf, me)
+    return playout(s, cfg, comp, ptab, par, rng, pmem, buf, me, playout_lineup(mem))
 
 
 @kernel
@@ -493,5 +504,5 @@ def move_wins(st, cfg, comp, ptab, par, key, first, count, moves, m, mem, wins):
             L.clear_memory(pmem)
             E.apply_action(s, cfg, comp, rng, moves[j])
             finish_preparation(s, cfg, comp, ptab, rng, par, buf, pmem, me)
-            playout(s, cfg, comp, ptab, par, rng, pmem, buf, me)
+            playout(s, cfg, comp, ptab, par, rng, pmem, buf, me, playout_lineup(mem))
             wins[j] += E.win_share(s, cfg, me)
