@@ -211,7 +211,7 @@ def _play(config, policies, first, count, seed, rotate_seats, details):
 
 # a first run's compile of the batch kernel on a 2-core machine, without and with the search
 # and exact kinds (benchmarks/compile_time.py)
-COMPILE_SECONDS = (25, 45)
+COMPILE_SECONDS = (20, 35)
 
 
 def compiling(kinds) -> str:
