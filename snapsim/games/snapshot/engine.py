@@ -1286,7 +1286,7 @@ def apply_action(st, cfg, comp, rng, action):
         setup_raccoon(st, comp, arg)
 
 
-@kernel
+@kernel(inline="always")
 def step(st, cfg, comp, rng, action, buf):
     """Apply `action`, then every forced move (a decision with a single legal action).
 

@@ -446,7 +446,7 @@ def store_plan(st, mem, raccoon_hab):
     mem[M_TURN] = turns_played(st)
 
 
-@kernel
+@kernel(inline="always")
 def plan_with(st, cfg, comp, ptab, par, mem, work, tokens, reserved, raccoon_hab, store_above):
     """The best plan over the table's animals and the reserved cards in `reserved` (the
     raccoon in `raccoon_hab`); returns its expected value, and stores it as the turn's plan
@@ -672,7 +672,7 @@ def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
     return row[0]
 
 
-@kernel
+@kernel(inline="always")
 def exact_reserved_action(st, cfg, comp, ptab, par, buf, n, mem):
     """The exact kind's Step A: of the legal placements of reserved cards in buf, the one
     that raises the advisor's best plan most; the step's end if none does."""
