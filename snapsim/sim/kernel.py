@@ -241,6 +241,11 @@ def _wrapping_mul_jit(a, b):
     return lambda a, b: np.uint64(a) * np.uint64(b)
 
 
+# The streams by number, as numpy scalars: a plain 0 or 1 passed to a compiled call is a
+# constant numba compiles a version of the call for, one per stream.
+CHANCE, POLICY = np.int64(0), np.int64(1)
+
+
 @njit(cache=True)
 def next_u64(rng, stream):
     """splitmix64: a tiny counter-based generator whose whole state is one uint64."""
@@ -261,7 +266,7 @@ def randint(rng, stream, n):
 def shuffle(rng, items, n):
     """Fisher-Yates over items[:n] on the chance stream (stream 0)."""
     for i in range(n - 1, 0, -1):
-        j = randint(rng, 0, i + 1)
+        j = randint(rng, CHANCE, i + 1)
         items[i], items[j] = items[j], items[i]
 
 
@@ -281,8 +286,8 @@ def mix_seed(key, index):
     """Seed of stream `index` under root `key`: independent of how games are chunked."""
     tmp = np.empty(1, np.uint64)
     tmp[0] = key ^ wrapping_mul(index, np.uint64(0xD1B54A32D192ED03))
-    next_u64(tmp, 0)
-    return next_u64(tmp, 0)
+    next_u64(tmp, CHANCE)
+    return next_u64(tmp, CHANCE)
 
 
 @njit(cache=True)
@@ -305,8 +310,8 @@ def game_rngs(key0, key1, game):
 @njit(cache=True)
 def seed_game(rng, key0, key1, game):
     """`game_rngs` into the caller's rng (a batch reuses one from game to game)."""
-    seed_stream(rng, 0, np.uint64(key0), np.uint64(game))
-    seed_stream(rng, 1, np.uint64(key1), np.uint64(game))
+    seed_stream(rng, CHANCE, np.uint64(key0), np.uint64(game))
+    seed_stream(rng, POLICY, np.uint64(key1), np.uint64(game))
 
 
 @njit(cache=True)

@@ -111,30 +111,35 @@ def play_game(st, cards, cfg, comp, ptab, kinds, params, rng, seats, buf, mem, s
     listing of the legal actions, a whole preparation step at a time, as many decisions in
     one call as come to heuristic seats in a row); the others are asked as the step API asks
     them, after the forced moves are played (`engine.settle`)."""
-    P.clear_memory(mem)
-    E.start_game(pointer(st), pointer(cfg), pointer(comp), pointer(rng), pointer(cards))
-    n = E.settle(st, cfg, comp, rng, buf)
+    # the engine's calls take the arrays as pointers, as the fast path passes them: one
+    # compiled version of each (the caller keeps the arrays alive)
+    st_, cfg_, comp_, rng_, buf_ = pointer(st), pointer(cfg), pointer(comp), pointer(rng), \
+        pointer(buf)
+    P.clear_memory(pointer(mem))
+    E.start_game(st_, cfg_, comp_, rng_, pointer(cards))
+    n = E.settle(st_, cfg_, comp_, rng_, buf_)
     listed = True  # buf holds the n legal actions of the decision now
     while st[E.PHASE] != E.PH_OVER:
-        k = seats[E.decider(st)]
+        k = seats[E.decider(st_)]
         kind = kinds[k]
         if P.on_fast_path(kind):
-            P.heuristic_turns(st, cfg, comp, ptab, rng, kinds, params, params.shape[1], seats,
-                              buf, mem)
+            P.heuristic_turns(st_, cfg_, comp_, pointer(ptab), rng_, pointer(kinds),
+                              pointer(params), params.shape[1], pointer(seats), buf_,
+                              pointer(mem))
             listed = False
         elif not listed:
-            n = E.settle(st, cfg, comp, rng, buf)  # the forced moves may change who decides
+            n = E.settle(st_, cfg_, comp_, rng_, buf_)  # the forced moves may change who decides
             listed = True
         else:
             if kind == P.RANDOM:
-                a = P.random_action(rng, buf, n)
+                a = P.random_action(rng_, buf_, n)
             elif search is not None or exact is not None:
                 a = P.policy_action(st, cfg, comp, ptab, rng, kind, params[k], buf, n, mem,
                                     search, exact)
             else:
                 raise ValueError("a line-up seating a search or exact policy passes "
                                  "search=True or exact=True")
-            n = E.step(st, cfg, comp, rng, a, buf)
+            n = E.step(st_, cfg_, comp_, rng_, a, buf_)
 
 
 @njit(cache=True, nogil=True)
@@ -147,12 +152,12 @@ def play_batch(lo, hi, cfg, comp, ptab, kinds, params, key0, key1, first, rotate
     token) are filled when they have a row per game (pass zero-row arrays to skip them).
     `search` and `exact`: see `uses_search`.
     """
-    n = E.n_players(cfg)
+    n = E.n_players(pointer(cfg))
     # the work space, laid out once: nothing is allocated game by game
     buf = np.empty(E.MAX_LEGAL, np.int64)
     mem = P.new_memory()
     st = np.empty(E.STATE_SIZE, np.int64)
-    cards = np.empty(E.work_cards(comp), np.int64)
+    cards = np.empty(E.work_cards(pointer(comp)), np.int64)
     rng = np.empty(2, np.uint64)
     seats = np.empty(n, np.int64)
     for g in range(lo, hi):
@@ -161,7 +166,7 @@ def play_batch(lo, hi, cfg, comp, ptab, kinds, params, key0, key1, first, rotate
         seat_into(seats, kinds.shape[0], game, rotate)
         play_game(st, cards, cfg, comp, ptab, kinds, params, rng, seats, buf, mem, search,
                   exact)
-        _record(st, cfg, out_i, out_f, g * n, seats)
+        _record(pointer(st), pointer(cfg), out_i, out_f, g * n, seats)
         if out_cards.shape[0] > 0:
             for c in range(E.N_CARDS):
                 out_cards[g, c, 0] = st[E.CS_ATTEMPTS + c]
@@ -206,7 +211,7 @@ def _play(config, policies, first, count, seed, rotate_seats, details):
 
 # a first run's compile of the batch kernel on a 2-core machine, without and with the search
 # and exact kinds (benchmarks/compile_time.py)
-COMPILE_SECONDS = (25, 45)
+COMPILE_SECONDS = (20, 35)
 
 
 def compiling(kinds) -> str:

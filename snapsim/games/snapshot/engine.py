@@ -23,7 +23,17 @@ awards, game end).
 import numpy as np
 from numba.extending import overload
 
-from ...sim.kernel import Layout, bit_count, kernel, low_bit, pointer, randint, shifted, shuffle
+from ...sim.kernel import (
+    CHANCE,
+    Layout,
+    bit_count,
+    kernel,
+    low_bit,
+    pointer,
+    randint,
+    shifted,
+    shuffle,
+)
 from .components import MAX_DIFFICULTY
 
 N_CARDS = 37  # 36 animals + the raccoon
@@ -307,13 +317,14 @@ STATE_SIZE = _layout.size
 # ---------------------------------------------------------------- randomness
 
 
-R_EXPLORE, R_REROLL, R_ANIMAL = 0, 1, 2  # what rolled a die (ROLLS): R_ANIMAL + card
+# what rolled a die (ROLLS): R_ANIMAL + card (numpy scalars: see `sim.kernel.CHANCE`)
+R_EXPLORE, R_REROLL, R_ANIMAL = np.int64(0), np.int64(1), np.int64(2)
 
 
 @kernel
 def roll(rng):
     """One d6 from the chance stream."""
-    return randint(rng, 0, 6) + 1
+    return randint(rng, CHANCE, np.int64(6)) + 1
 
 
 @kernel
@@ -1275,7 +1286,7 @@ def apply_action(st, cfg, comp, rng, action):
         setup_raccoon(st, comp, arg)
 
 
-@kernel
+@kernel(inline="always")
 def step(st, cfg, comp, rng, action, buf):
     """Apply `action`, then every forced move (a decision with a single legal action).
 
@@ -1291,7 +1302,7 @@ def step(st, cfg, comp, rng, action, buf):
     return n
 
 
-@kernel
+@kernel(inline="always")
 def settle(st, cfg, comp, rng, buf):
     """Play forced moves until a real decision (or the end); returns its legal-action count."""
     st = pointer(st)

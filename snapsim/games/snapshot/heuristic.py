@@ -23,7 +23,16 @@ moves. The kernels take `sim.kernel.pointer`s, as the engine's do.
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import bit_count, is_legal, kernel, low_bit, pointer, randint, shifted
+from ...sim.kernel import (
+    POLICY,
+    bit_count,
+    is_legal,
+    kernel,
+    low_bit,
+    pointer,
+    randint,
+    shifted,
+)
 from . import engine as E
 from .layout import (
     M_CAP,
@@ -275,7 +284,7 @@ def exact_reroll(st, cfg, comp, ptab, par, p, mem):
     return E.act(E.A_GIVE_UP)
 
 
-@kernel
+@kernel(inline="always")
 def reroll_action(st, cfg, comp, ptab, par, buf, n, exact, mem):
     """Re-Rolls: the greedy kinds' `greedy_reroll` (the exact kind: `exact_reroll`), if
     legal; else the first legal action (a re-roll once begun must be paid in full: any
@@ -326,7 +335,7 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
     return a
 
 
-@kernel
+@kernel(inline="always")
 def heuristic_decision(st, cfg, comp, ptab, rng, par, buf, mem):
     """The batch's fast path for a seat of the greedy kinds (`on_fast_path`): play its
     decision now, as `heuristic_action` (or, for a whole preparation step,
@@ -382,11 +391,11 @@ def heuristic_turns(st, cfg, comp, ptab, rng, kinds, params, width, seats, buf, 
 @kernel
 def random_action(rng, buf, n):
     """The random kind: one of the n legal actions in buf, uniformly (the policy stream)."""
-    a = buf[randint(rng, 1, n)]
+    a = buf[randint(rng, POLICY, n)]
     return a
 
 
-@kernel
+@kernel(inline="always")
 def base_action(st, cfg, comp, ptab, rng, par, buf, n, mem):
     """`heuristic_action` of the heuristic kinds but exact, as a call of its own: the callers
     off the hot path (the step API, a search's own moves) share it, instead of each having

@@ -114,6 +114,7 @@ PLAN_MEMORY = W_FLOATS + F_ODDS + _H * _D * (ODDS_REROLLS + 1) * 2  # the heuris
 # playout's legal actions, the moves compared, the candidate plans (rows of habitat dice,
 # card dice, card tokens) and the advisor's rows in value order, the random streams
 # (uint64: the world's, the rollout's two, the playout's two, a digest's), the totals (floats)
+# and a playout's line-up (one greedy kind, then every seat's index into it: zeros)
 MAX_CANDIDATES = 16  # the `candidates` parameter's upper bound
 PLAN_ROW = E.N_HAB + 2 * E.N_CARDS
 S_PMEM = PLAN_MEMORY
@@ -125,7 +126,8 @@ S_PLANS = S_MOVES + E.MAX_LEGAL
 S_ORDER = S_PLANS + (MAX_CANDIDATES + 1) * PLAN_ROW
 S_RNG = S_ORDER + MAX_CANDIDATES
 S_TOTALS = S_RNG + 6
-MEMORY_SIZE = S_TOTALS + E.MAX_LEGAL
+S_LINEUP = S_TOTALS + E.MAX_LEGAL
+MEMORY_SIZE = S_LINEUP + 1 + E.MAX_PLAYERS
 
 # Constant arguments of compiled calls, as numpy scalars: numba compiles a function once more
 # for each plain constant it is called with (the constant is its argument's type), so `-1`

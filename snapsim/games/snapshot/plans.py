@@ -179,10 +179,14 @@ def search(ptab, hab, diff, val, mandatory, targets, dice, tokens, cost, lam, to
                         if kept[r, 0] < kept[worst, 0]:
                             worst = r
                     if v > kept[worst, 0] + 1e-12:
+                        # element by element: an array copied into a slice compiles numba's
+                        # shape-mismatch error message, seconds of a first run's compile
                         kept[worst, 0] = v
-                        kept[worst, 1:1 + n_hab] = hd
-                        kept[worst, 1 + n_hab:1 + n_hab + n] = dice_on
-                        kept[worst, 1 + n_hab + n:1 + n_hab + 2 * n] = tok
+                        for h in range(n_hab):
+                            kept[worst, 1 + h] = hd[h]
+                        for i in range(n):
+                            kept[worst, 1 + n_hab + i] = dice_on[i]
+                            kept[worst, 1 + n_hab + n + i] = tok[i]
                         kept[worst, 1 + n_hab + 2 * n] = cap
                 # next animal allocation
                 k = 0
@@ -291,7 +295,8 @@ def reroll_search(ptab, dice, diff, val, tok, stake, supply, pot, cost, lam, tar
                     best_p = p + q * p_ok[child]
                     best_l = p * pot2 + q * lost[child]
                     if at_root:
-                        pay[:] = x
+                        for j in range(m + 1):  # (not pay[:] = x: see `search`)
+                            pay[j] = x[j]
             j = lo
             while j <= m:
                 if x[j] < have[j] and s < owe:

@@ -392,7 +392,7 @@ def plan_tokens_onto(cfg, comp, ptab, par, work, mem, tokens):
                 v, d = work[F_VAL + i], mem[W_DIFF + i]
                 mem[W_TOKENS + i] = t
                 gained += work[F_PEH + mem[W_IHAB + i]] * (
-                    photo_p(ptab, a, t, d) * (v - lam * t) - photo_p(ptab, a, 0, d) * v)
+                    photo_p(ptab, a, t, d) * (v - lam * t) - photo_p(ptab, a, np.int64(0), d) * v)
         left = 0
     for b in range(m):
         mem[W_BK + b] = -1  # to find
@@ -446,7 +446,7 @@ def store_plan(st, mem, raccoon_hab):
     mem[M_TURN] = turns_played(st)
 
 
-@kernel
+@kernel(inline="always")
 def plan_with(st, cfg, comp, ptab, par, mem, work, tokens, reserved, raccoon_hab, store_above):
     """The best plan over the table's animals and the reserved cards in `reserved` (the
     raccoon in `raccoon_hab`); returns its expected value, and stores it as the turn's plan
@@ -488,13 +488,13 @@ def plan(st, cfg, comp, ptab, par, mem, with_reserved, write):
     return best
 
 
-@kernel
+@kernel(inline="always")
 def plan_value(st, cfg, comp, ptab, par, mem, write):
     """The value of the dice step's plan (no reserved card placed); stored if `write`."""
     return plan(st, cfg, comp, ptab, par, mem, NO, write)
 
 
-@kernel
+@kernel(inline="always")
 def make_plan(st, cfg, comp, ptab, par, exact, mem):
     """Store the dice step's plan in `mem`, unless this turn's is there and the table is the
     one it was made for (the reserved-cards step placed what it planned): the heuristic
@@ -511,7 +511,7 @@ def make_plan(st, cfg, comp, ptab, par, exact, mem):
 # ---------------------------------------------------------------- the plan's actions
 
 
-@kernel
+@kernel(inline="always")
 def reserved_action(st, cfg, comp, ptab, par, buf, n, exact, mem):
     """Step A: the next reserved card the turn's plan places (in card order; the plan is
     made at the step's first decision), if legal; else the step ends. The exact kind
@@ -555,7 +555,7 @@ def token_action(st, mem):
     return a
 
 
-@kernel
+@kernel(inline="always")
 def prepare(st, cfg, comp, ptab, rng, par, buf, mem):
     """A greedy-kind seat's step of Phase 2 (reserved cards, dice or tokens) in one go: the
     actions its policy takes one decision at a time, applied with `engine.apply_action`.
@@ -672,7 +672,7 @@ def exact_plan(st, cfg, comp, ptab, par, extra_card, extra_hab, mem, write):
     return row[0]
 
 
-@kernel
+@kernel(inline="always")
 def exact_reserved_action(st, cfg, comp, ptab, par, buf, n, mem):
     """The exact kind's Step A: of the legal placements of reserved cards in buf, the one
     that raises the advisor's best plan most; the step's end if none does."""

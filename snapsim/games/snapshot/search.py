@@ -48,7 +48,7 @@ from ...sim.kernel import (
 )
 from . import engine as E
 from . import layout as L
-from .heuristic import base_action, heuristic_decision
+from .heuristic import base_action, heuristic_turns
 from .preparation import exact_allocations, plan_value
 
 LEAD_CAP = 20  # score points of lead (or deficit) a rollout's value counts at most
@@ -156,8 +156,8 @@ def state_key(st, n, seed, h):
     h[0] = np.uint64(seed) ^ np.uint64(0x5DEECE66D)
     for i in range(n):
         h[0] ^= np.uint64(st[i] & 0xFFFFFFFF) * np.uint64(0x9E3779B1) + np.uint64(i)
-        next_u64(h, 0)
-    return next_u64(h, 0)
+        next_u64(h, np.int64(0))  # (slot 0 as a numpy scalar: see `sim.kernel.CHANCE`)
+    return next_u64(h, np.int64(0))
 
 
 @kernel
@@ -179,9 +179,9 @@ def sample(st, cfg, comp, me, key, r, mem):
     st = pointer(st)
     mem = pointer(mem)
     u = streams(mem)
-    seed_stream(u, 0, key, 3 * r)
-    seed_stream(u, 1, key, 3 * r + 1)
-    seed_stream(u, 2, key, 3 * r + 2)
+    seed_stream(u, np.int64(0), key, 3 * r)  # (numpy scalars: see `sim.kernel.CHANCE`)
+    seed_stream(u, np.int64(1), key, 3 * r + 1)
+    seed_stream(u, np.int64(2), key, 3 * r + 2)
     det = shifted(mem, L.S_DET)
     copy_into(det, st, E.STATE_SIZE)
     determinize(det, cfg, comp, me, u, shifted(mem, L.S_PLAY))
@@ -202,12 +202,23 @@ def value(st, cfg, me, lead):
     return E.win_share(st, cfg, me) + lead * margin
 
 
+@kernel
+def playout_lineup(mem):
+    """The work space's line-up of a playout (`playout`): one greedy kind at every seat."""
+    lineup = shifted(mem, L.S_LINEUP)
+    lineup[0] = L.GREEDY
+    for p in range(E.MAX_PLAYERS):
+        lineup[1 + p] = 0
+    return lineup
+
+
 @kernel(inline="always")
-def playout(s, cfg, comp, ptab, par, rng, mem, buf, me):
+def playout(s, cfg, comp, ptab, par, rng, mem, buf, me, lineup):
     """Play `s` to the end with every seat on the base heuristic `par`, on the batch's fast
-    path (`heuristic.heuristic_decision`); its `value` to `me`."""
-    while s[E.PHASE] != E.PH_OVER:
-        heuristic_decision(s, cfg, comp, ptab, rng, par, buf, mem)
+    path (`heuristic.heuristic_turns`, the line-up `playout_lineup`: the batch's compiled
+    call, not another copy of the heuristic compiled into the search); its `value` to `me`."""
+    heuristic_turns(s, cfg, comp, ptab, rng, lineup, par, np.int64(0), shifted(lineup, 1), buf,
+                    mem)
     return value(s, cfg, me, par[L.P_LEAD])
 
 
@@ -230,7 +241,7 @@ def rollout(cfg, comp, ptab, par, me, mem, move, plan):
     else:
         hab, dice, tok = plan_row(mem, plan)
         write_plan(pmem, s, hab, dice, tok)
-    return playout(s, cfg, comp, ptab, par, rng, pmem, buf, me)
+    return playout(s, cfg, comp, ptab, par, rng, pmem, buf, me, playout_lineup(mem))
 
 
 @kernel
@@ -398,11 +409,9 @@ def totals_of(st, cfg, comp, ptab, par, mem, count, plans):
         for i in range(count):
             if totals[i] == -np.inf:
                 continue
-            if plans:
-                totals[i] += rollout(cfg, comp, ptab, par, me, mem, L.NO_MOVE, i)
-            else:
-                totals[i] += rollout(cfg, comp, ptab, par, me, mem, mem[L.S_MOVES + i],
-                                     L.NO_MOVE)
+            # one call of the inlined rollout, not one per branch (each compiles a copy)
+            move, plan = (L.NO_MOVE, i) if plans else (mem[L.S_MOVES + i], L.NO_MOVE)
+            totals[i] += rollout(cfg, comp, ptab, par, me, mem, move, plan)
         left = spread * (rollouts - r - 1)
         bar = totals[0] + margin_total  # what a choice must reach to be picked
         for i in range(1, count):
@@ -495,5 +504,5 @@ def move_wins(st, cfg, comp, ptab, par, key, first, count, moves, m, mem, wins):
             L.clear_memory(pmem)
             E.apply_action(s, cfg, comp, rng, moves[j])
             finish_preparation(s, cfg, comp, ptab, rng, par, buf, pmem, me)
-            playout(s, cfg, comp, ptab, par, rng, pmem, buf, me)
+            playout(s, cfg, comp, ptab, par, rng, pmem, buf, me, playout_lineup(mem))
             wins[j] += E.win_share(s, cfg, me)
