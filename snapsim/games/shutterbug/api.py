@@ -130,7 +130,7 @@ def play_batch(lo, hi, cfg, comp, kinds, params, key0, key1, first, rotate, out_
 
 # a first run's compile of the batch kernel on a 2-core machine, without and with the search
 # kind (benchmarks/compile_time.py)
-COMPILE_SECONDS = (20, 35)
+COMPILE_SECONDS = (20, 30)
 
 
 def compiling(kinds) -> str:

@@ -518,14 +518,16 @@ def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
     return most, step
 
 
-@kernel(inline="always")
+@kernel
 def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
     """The first step of the best route for the rest of the turn (both pawns in the team
     game), or -1 to stop. Tips past the turn's limit are not drawn, so they count for
     nothing. The route is planned afresh at every step from what the player sees now
     (`seat_values` worked out), in the policy's scratch, so asking for a move never writes
     to the game. `per_step` also keeps the best route's value by first step (the search's
-    candidates) in fs[F_STEP + pawn_space], stopping in fs[F_STEP + STOP_SLOT]."""
+    candidates) in fs[F_STEP + pawn_space], stopping in fs[F_STEP + STOP_SLOT]. A compiled
+    call of its own (per_step a numpy bool), which the heuristic's and the search's kernels
+    share, instead of a copy compiled into each."""
     route_values(st, cfg, comp, par, p, fs, js)
     horizon = min(HORIZON, cfg[E.C_MAX_STEPS] - st[E.STEPS])
     must = 1 if st[E.STEPS] == 0 else 0
@@ -624,7 +626,7 @@ def move_action(st, cfg, comp, par, buf, n, fs, js):
         a = cheapest(buf, n, E.A_SWAP, fs)
         if a >= 0 and fs[F_KV + E.act_arg(a)] <= par[P_SWAP_MAX]:
             return a
-    target = planned_step(st, cfg, comp, par, st[E.CUR], fs, js)
+    target = planned_step(st, cfg, comp, par, st[E.CUR], fs, js, np.bool_(False))
     if target >= 0 and is_legal(buf, n, E.act(E.A_MOVE, target)):
         return E.act(E.A_MOVE, target)
     if is_legal(buf, n, E.act(E.A_STOP)):
@@ -834,7 +836,7 @@ def move_scores(st, cfg, comp, par, buf, n, out, fs, js):
     for i in range(n):
         out[i] = NEG
     if ph == E.PH_MOVE:
-        planned_step(st, cfg, comp, par, st[E.CUR], fs, js, True)
+        planned_step(st, cfg, comp, par, st[E.CUR], fs, js, np.bool_(True))
     elif ph == E.PH_CITY:
         city_weights(st, fs)
     for i in range(n):
