@@ -88,6 +88,12 @@ def column_words(name: str, extra: dict | None = None) -> str:
     return plain if words is None or words == plain else f"{words} ({name})"
 
 
+def in_words(name: str, words: dict) -> str:
+    """A name (a rule knob, a measure) in the plain words `words` gives it, the name in
+    brackets; the name alone when `words` has none."""
+    return f"{words[name]} ({name})" if name in words else name
+
+
 # ---------------------------------------------------------------- glossary
 
 GLOSSARY = (

@@ -42,6 +42,7 @@ from ...report.studies import (
     seat_spread,
     win_rate,
 )
+from ...report.words import in_words
 from .api import details
 from .config import FIVE_PLAYER_NOTE, RULEBOOK_TARGET, players_label
 
@@ -72,7 +73,7 @@ WORDS = {"photo_target": "photographs that end the game", "reroll_cost": "tokens
 
 def knob(name: str) -> str:
     """A rule knob in plain words, its name in brackets."""
-    return f"{WORDS[name]} ({name})" if name in WORDS else name
+    return in_words(name, WORDS)
 
 
 class Ctx(Runs):

@@ -36,6 +36,7 @@ from ...report.studies import (
     ratio,
     win_rate,
 )
+from ...report.words import in_words
 from .api import ANIMAL_KEYS
 from .components import ANIMALS
 from .config import YosemiteConfig
@@ -60,7 +61,7 @@ WORDS = {"tiles_dealt": "animal tiles dealt at set-up", "photos_removed":
 
 def knob(name: str) -> str:
     """A rule knob in plain words, its name in brackets."""
-    return f"{WORDS[name]} ({name})" if name in WORDS else name
+    return in_words(name, WORDS)
 
 
 def rate_estimates(t: pd.DataFrame, fair: float) -> list[Estimate]:
