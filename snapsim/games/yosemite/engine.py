@@ -15,8 +15,8 @@ counts that still leave a complete payment are legal, so each distinct set of di
 (matching tiles and wild pairs, two of one animal standing in for any animal) is exactly one
 sequence of choices.
 
-The action buffer has `BUF_SIZE` entries: the legal actions at the front, scratch for path
-searches, then the policies' working space, so neither listing moves nor asking a policy ever
+The action buffer has `BUF_SIZE` entries: the legal actions at the front, then the policies'
+working space, so neither listing moves nor asking a policy ever
 writes to the state or allocates.
 
 The park is 5x5, square = row * 5 + column. Tiles 0..44 are the animal tiles (component
@@ -137,11 +137,9 @@ MAX_LEGAL = 64
 # the policies' working space, the buffer's tail: per thread, preallocated, and never part of
 # the game state, so asking a policy for a move allocates nothing and changes nothing
 POLICY_SCRATCH = 3 * MAX_LEGAL
-# legal actions, scratch for `distances` (squares' steps, then its queue), then the policies'
-# working space; read by offset (a view of an array costs reference counting)
-DIST_AT = MAX_LEGAL
-QUEUE_AT = DIST_AT + N_SQ
-POLICY_AT = QUEUE_AT + N_SQ
+# legal actions, then the policies' working space; read by offset (a view of an array costs
+# reference counting)
+POLICY_AT = MAX_LEGAL
 BUF_SIZE = POLICY_AT + POLICY_SCRATCH
 
 
@@ -251,10 +249,10 @@ NEIGHBOURS = _neighbours()  # the square one step from each square in each direc
 
 
 def _within():
-    """Per reach 0..3 and square: the squares at most that many steps away (ignoring the
-    opponent), in square order, then -1."""
-    out = np.full((4, N_SQ, N_SQ), -1, np.int64)
-    for reach in range(4):
+    """Per reach 0..MAX_REACH and square: the squares at most that many steps away (ignoring
+    the opponent), in square order, then -1."""
+    out = np.full((MAX_REACH + 1, N_SQ, N_SQ), -1, np.int64)
+    for reach in range(MAX_REACH + 1):
         for a in range(N_SQ):
             near = [b for b in range(N_SQ)
                     if abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE) <= reach]
@@ -262,6 +260,7 @@ def _within():
     return out
 
 
+MAX_REACH = 2 * (SIZE - 1)  # corner to corner: every square
 WITHIN = _within()
 
 
@@ -276,30 +275,24 @@ def manhattan(a, b):
     return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
 
 
-@kernel
-def distances(frm, block, max_d, dist, at, buf):
-    """Orthogonal steps from frm to every square s (-1: beyond max_d) into dist[at + s], never
-    entering `block`; the action buffer buf holds the search's queue."""
-    for i in range(N_SQ):
-        dist[at + i] = -1
-    dist[at + frm] = 0
-    buf[QUEUE_AT] = frm
-    head, tail = 0, 1
-    while head < tail:
-        s = buf[QUEUE_AT + head]
-        head += 1
-        if dist[at + s] == max_d:
-            continue
-        for d in range(4):
-            nb = neighbour(s, d)
-            if nb >= 0 and nb != block and dist[at + nb] < 0:
-                dist[at + nb] = dist[at + s] + 1
-                buf[QUEUE_AT + tail] = nb
-                tail += 1
+@kernel(inline="always")
+def steps(a, b, block):
+    """Orthogonal steps from a to b (neither of them `block`) never entering `block`: the
+    Manhattan distance, unless a and b share a row or column with `block` between them, when
+    the way round through the next row or column takes two more. (Off a straight line two
+    shortest ways share no square, so one square blocks at most one of them.)"""
+    ra, ca, rb, cb = a // SIZE, a % SIZE, b // SIZE, b % SIZE
+    rk, ck = block // SIZE, block % SIZE
+    d = abs(ra - rb) + abs(ca - cb)
+    if block >= 0 and ((ra == rb == rk and min(ca, cb) < ck < max(ca, cb)) or
+                       (ca == cb == ck and min(ra, rb) < rk < max(ra, rb))):
+        d += 2
+    return d
 
 
 def action_buffer():
-    """A buffer for `legal_actions`, `step` and the policies (legal actions, then scratch)."""
+    """A buffer for `legal_actions`, `step` and the policies (legal actions, then their
+    working space)."""
     return np.empty(BUF_SIZE, np.int64)
 
 
@@ -318,7 +311,7 @@ def tile_landmark(st, sq):
 @kernel
 def animal_dests(frm, opp, animal, buf, at, n):
     """Append A_ANIMAL actions for every end square of `animal`'s movement from frm to the n
-    actions at buf[at:] (the action buffer: its scratch is used); return how many there are.
+    actions at buf[at:]; return how many there are.
 
     Fox 1-3 and rattlesnake 1-2 steps in any directions, sheep any distance in one direction,
     bear exactly 2 in one direction, cougar to the edge; only the rattlesnake may end on the
@@ -338,9 +331,8 @@ def animal_dests(frm, opp, animal, buf, at, n):
                     buf[at + n] = act(A_ANIMAL, s)
                     n += 1
         else:
-            distances(frm, opp, reach, buf, DIST_AT, buf)
             for s in range(N_SQ):
-                if buf[DIST_AT + s] >= 0:
+                if s != opp and steps(frm, s, opp) <= reach:
                     buf[at + n] = act(A_ANIMAL, s)
                     n += 1
         if animal == SNAKE and gap in (1, 2):
@@ -472,17 +464,16 @@ def may_stop_eating(st, comp, sq, eaten):
 
 
 @kernel
-def may_eat_to(st, comp, p, sq, buf):
+def may_eat_to(st, comp, p, sq):
     """Whether p may eat one fish to step onto sq: p may enter it and, after a turn begun on
-    an empty landmark tile, an animal tile is still within the fish left (YO-EXC-2; the
-    distances go to the action buffer buf's scratch)."""
+    an empty landmark tile, an animal tile is still within the fish left (YO-EXC-2)."""
     if not can_enter(st, p, sq):
         return False
     if st[LM_START] == 0:
         return True
-    distances(sq, st[POS + 1 - p], st[FISH + p] - 1, buf, DIST_AT, buf)
+    opp = st[POS + 1 - p]
     for s in range(N_SQ):
-        if buf[DIST_AT + s] >= 0 and tile_animal(st, comp, s) >= 0:
+        if s != opp and steps(sq, s, opp) <= st[FISH + p] - 1 and tile_animal(st, comp, s) >= 0:
             return True
     return False
 
@@ -514,7 +505,7 @@ def legal_actions(st, cfg, comp, out):
                 n += 1
     elif ph == PH_FISH:
         for d in range(4):
-            if may_eat_to(st, comp, p, neighbour(pos, d), out):
+            if may_eat_to(st, comp, p, neighbour(pos, d)):
                 out[n] = act(A_EAT, d)
                 n += 1
         if may_stop_eating(st, comp, pos, st[EATEN]):
@@ -534,9 +525,8 @@ def legal_actions(st, cfg, comp, out):
                 out[n] = act(A_LANDMARK)
                 n += 1
     elif ph == PH_PUSH:
-        distances(opp, pos, st[PUSH_MAX], out, DIST_AT, out)
         for s in range(N_SQ):
-            if out[DIST_AT + s] > 0:
+            if s != pos and s != opp and steps(opp, s, pos) <= st[PUSH_MAX]:
                 out[n] = act(A_PUSH, s)
                 n += 1
         if st[PUSH_MIN] == 0:

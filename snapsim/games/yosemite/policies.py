@@ -83,19 +83,17 @@ AV_WORK = AV_LM + E.N_LM
 TV_SIZE = AV_WORK + 2 * E.N_ANIMALS
 
 
-# the greedy player's working arrays in the action buffer's policy tail: reach (squares by fish
-# eaten), moves (one square's animal moves), then as floats av (`tile_worths`) and sv (square
-# values)
-REACH_AT = E.POLICY_AT
-MOVES_AT = REACH_AT + E.N_SQ
+# the greedy player's working arrays in the action buffer's policy tail: moves (one square's
+# animal moves), then as floats av (`tile_worths`) and sv (square values)
+MOVES_AT = E.POLICY_AT
 FLOATS_AT = MOVES_AT + E.MAX_LEGAL
 
 
 @kernel
 def work(buf):
-    """The greedy player's working arrays: (reach, moves, av, sv)."""
+    """The greedy player's working arrays: (moves, av, sv)."""
     av, sv = floats(buf)
-    return shifted(buf, REACH_AT), shifted(buf, MOVES_AT), av, sv
+    return shifted(buf, MOVES_AT), av, sv
 
 
 @kernel
@@ -116,8 +114,7 @@ assert BEST_AT + 4 <= E.BUF_SIZE
 M_TURN = 0  # the turn the plan is for (-1: none)
 M_TARGET = 1  # the square it eats its way to
 M_ACTION = 2  # the explore action there
-M_DIST = 3  # every square's fish steps to the target (the way there)
-M_PAY_TURN = M_DIST + E.N_SQ  # the turn a photo's payment is planned for (-1: none)
+M_PAY_TURN = 3  # the turn a photo's payment is planned for (-1: none)
 M_PAY_SLOT = M_PAY_TURN + 1  # the photo's slot
 M_PAY = M_PAY_SLOT + 1  # tiles of each animal to pay
 PLAN_SIZE = M_PAY + E.N_ANIMALS
@@ -159,14 +156,11 @@ def clear_memory(mem):
 
 
 @kernel
-def remember(st, mem, target, action, buf):
-    """Keep plan (target, action) for this turn, with the way to the target."""
+def remember(st, mem, target, action):
+    """Keep plan (target, action) for this turn (the way there is `eat_toward`'s)."""
     mem[M_TURN] = st[E.TURN]
     mem[M_TARGET] = target
     mem[M_ACTION] = action
-    p = st[E.CUR]
-    if target != st[E.POS + p]:  # the way back from the target, as far as the fish go
-        E.distances(target, st[E.POS + 1 - p], st[E.FISH + p], mem, M_DIST, buf)
 
 
 # ---------------------------------------------------------------- values
@@ -356,16 +350,18 @@ def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
     tval = as_floats(shifted(out, at + 3 * room))
     # the most any square a move ends on can add (a move back to q adds 0)
     top = par[P_NEXT] * square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
-    E.distances(pos, opp, fish, buf, REACH_AT, buf)
     gain_fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
     k = 0
     cut = NEG  # the value to beat: the last kept once n are kept
     for i in range(E.N_SQ + 1):
-        q = pos if i == 0 else i - 1
-        if buf[REACH_AT + q] < 0 or (i > 0 and q == pos) or \
+        q = pos if i == 0 else E.WITHIN[min(fish, E.MAX_REACH), pos, i - 1]
+        if q < 0:
+            break
+        reach = E.steps(pos, q, opp)
+        if q == opp or reach > fish or (i > 0 and q == pos) or \
                 not E.may_stop_eating(st, comp, q, st[E.EATEN] + (1 if i > 0 else 0)):
             continue  # out of reach, or eating may not end there (YO-EXC-2)
-        cost = par[P_FISH] * buf[REACH_AT + q]
+        cost = par[P_FISH] * reach
         tile = sv[q]
         if max(gain_fish, tile) + top - cost < cut - 1e-9 * (1.0 + abs(cut)):
             continue  # nothing here can reach the last kept (margin: rounding)
@@ -556,14 +552,19 @@ def pay_found(st, cfg, comp, par, buf):
 
 @kernel
 def eat_toward(st, mem):
-    """The first fish step on the remembered way to the plan's square (stop eating there)."""
+    """The first fish step on a shortest way to the plan's square, the first in direction
+    order (stop eating there, or where the fish left cannot reach it)."""
     p = st[E.CUR]
     pos = st[E.POS + p]
-    if pos != mem[M_TARGET]:
-        for d in range(4):
-            nb = E.neighbour(pos, d)
-            if E.can_enter(st, p, nb) and mem[M_DIST + nb] == mem[M_DIST + pos] - 1:
-                return E.act(E.A_EAT, d)
+    target = mem[M_TARGET]
+    opp = st[E.POS + 1 - p]
+    if pos != target:
+        left = E.steps(pos, target, opp)
+        if left <= st[E.FISH + p]:
+            for d in range(4):
+                nb = E.neighbour(pos, d)
+                if E.can_enter(st, p, nb) and E.steps(nb, target, opp) == left - 1:
+                    return E.act(E.A_EAT, d)
     return E.act(E.A_STOP_EATING)
 
 
@@ -576,7 +577,7 @@ def turn_action(st, cfg, comp, par, buf, mem):
     ph = st[E.PHASE]
     if mem[M_TURN] != st[E.TURN] or (ph == E.PH_EXPLORE and st[E.POS + p] != mem[M_TARGET]):
         target, action = plan(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf)
-        remember(st, mem, target, action, buf)
+        remember(st, mem, target, action)
     if ph == E.PH_FISH:
         return eat_toward(st, mem)
     return mem[M_ACTION]
@@ -602,8 +603,8 @@ def greedy_move(st, cfg, comp, par, buf, mem):
     if ph == E.PH_PAY:
         return pay_action(st, cfg, comp, par, buf, mem)
     # discard: the animal whose tiles are worth least
-    av = tile_worths(st, cfg, comp, par, p, own_hand(st, p), work(buf)[2])
-    keep = work(buf)[3]
+    av = tile_worths(st, cfg, comp, par, p, own_hand(st, p), work(buf)[1])
+    keep = work(buf)[2]
     for a in range(E.N_ANIMALS):
         keep[a] = -NEG
     for t in range(E.N_TILES):  # an animal's worth: its tiles' worth without the bonus
@@ -631,7 +632,7 @@ def listed_action(st, cfg, comp, par, buf, n):
     as I know their hand."""
     ph = st[E.PHASE]
     p = st[E.CUR]
-    _, moves, av, sv = work(buf)
+    moves, av, sv = work(buf)
     if ph == E.PH_PLACE:
         square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
     else:
@@ -765,7 +766,7 @@ def playout_totals(st, cfg, comp, rng, par, mem, c, follow):
             rng2[1] = sampled[1]
             clear_memory(mem2)
             if follow:
-                remember(sim, mem2, tq[i], ta[i], buf2)
+                remember(sim, mem2, tq[i], ta[i])
             E.apply_action(sim, cfg, comp, rng2, cand[i])
             total[i] += playout(sim, cfg, comp, rng2, par, buf2, p, mem2)
     return total
@@ -848,7 +849,7 @@ def search_action(st, cfg, comp, rng, par, buf, n, mem):
         if c == 0:
             return greedy_action(st, cfg, comp, par, buf, n, mem)
         for i in range(c):
-            remember(st, mem, tq[i], ta[i], buf)
+            remember(st, mem, tq[i], ta[i])
             cand[i] = turn_action(st, cfg, comp, par, buf, mem)
     else:
         base = greedy_action(st, cfg, comp, par, buf, n, mem)
@@ -870,7 +871,7 @@ def search_action(st, cfg, comp, rng, par, buf, n, mem):
         if total[best] - total[0] <= par[P_MARGIN] * max(1, int(par[P_ROLLOUTS])):
             best = 0
     if turn:
-        remember(st, mem, tq[best], ta[best], buf)
+        remember(st, mem, tq[best], ta[best])
     return cand[best]
 
 
