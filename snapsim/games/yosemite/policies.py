@@ -530,10 +530,15 @@ def pay_action(st, cfg, comp, par, buf, mem):
     """The next animal's tiles of the payment remembered for this photo (else found now: the
     same, as the best payment's remaining counts are the best completion of what it paid)."""
     a = st[E.PAY_ANIMAL]
-    if mem[M_PAY_TURN] == st[E.TURN] and mem[M_PAY_SLOT] == st[E.PAY_SLOT] and \
-            E.can_pay(st, cfg, comp, st[E.CUR], mem[M_PAY + a]):
+    if paying(st, mem) and E.can_pay(st, cfg, comp, st[E.CUR], mem[M_PAY + a]):
         return E.act(E.A_PAY, mem[M_PAY + a])
     return pay_found(st, cfg, comp, par, buf)
+
+
+@kernel
+def paying(st, mem):
+    """Whether the memory holds the payment for the photo being paid for."""
+    return mem[M_PAY_TURN] == st[E.TURN] and mem[M_PAY_SLOT] == st[E.PAY_SLOT]
 
 
 @kernel
@@ -659,6 +664,9 @@ def greedy_play(st, cfg, comp, rng, par, buf, mem):
         if greedy_lists(st):
             n = E.legal_actions(st, cfg, comp, buf)
             a = buf[0] if n == 1 else listed_action(st, cfg, comp, par, buf, n)
+        elif st[E.PHASE] == E.PH_PAY and paying(st, mem):
+            # the payment `camera_action` found, unchecked: here no one else chose a tile
+            a = E.act(E.A_PAY, mem[M_PAY + st[E.PAY_ANIMAL]])
         else:
             a = greedy_move(st, cfg, comp, par, buf, mem)
         E.apply_action(st, cfg, comp, rng, a)
