@@ -302,13 +302,20 @@ def better(v, key, best_v, best_key):
     return v > best_v or (v == best_v and key < best_key)
 
 
-@kernel
+@kernel(inline="always")
 def keep_plan(v, key, q, a, out, at, room, tval, n, k):
     """Insert plan (v, key, q, a) into the ranked k plans so far (`plans` out, at, room, tval)
-    if it is among the best n; returns how many are ranked now."""
-    i = k if k < n else k - 1
-    if k == n and not better(v, key, tval[i], out[at + 2 * room + i]):
+    if it is among the best n; returns how many are ranked now. (Most plans are not: that
+    test is inlined, the insertion is a call.)"""
+    if k == n and not better(v, key, tval[k - 1], out[at + 2 * room + k - 1]):
         return k
+    return insert_plan(v, key, q, a, out, at, room, tval, n, k)
+
+
+@kernel
+def insert_plan(v, key, q, a, out, at, room, tval, n, k):
+    """`keep_plan`'s insertion of a plan among the best n."""
+    i = k if k < n else k - 1
     while i > 0 and better(v, key, tval[i - 1], out[at + 2 * room + i - 1]):
         for row in range(3):
             out[at + row * room + i] = out[at + row * room + i - 1]
