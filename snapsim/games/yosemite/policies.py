@@ -359,19 +359,26 @@ def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
     top = par[P_NEXT] * square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
     gain_fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
     k = 0
-    cut = NEG  # the value to beat: the last kept once n are kept
+    low = below(NEG)  # `below` the value to beat: the last kept once n are kept
+    near = E.WITHIN[min(fish, E.MAX_REACH), pos]
     for i in range(E.N_SQ + 1):
-        q = pos if i == 0 else E.WITHIN[min(fish, E.MAX_REACH), pos, i - 1]
+        q = pos if i == 0 else near[i - 1]
         if q < 0:
             break
+        if i > 0 and q in (pos, opp):
+            continue
+        tile = sv[q]
+        bound = max(gain_fish, tile) + top
+        # nothing here can reach the last kept, even by the fewest fish the way could take
+        if bound - par[P_FISH] * E.manhattan(pos, q) < low:
+            continue
         reach = E.steps(pos, q, opp)
-        if q == opp or reach > fish or (i > 0 and q == pos) or \
+        if reach > fish or \
                 not E.may_stop_eating(st, comp, q, st[E.EATEN] + (1 if i > 0 else 0)):
             continue  # out of reach, or eating may not end there (YO-EXC-2)
         cost = par[P_FISH] * reach
-        tile = sv[q]
-        if max(gain_fish, tile) + top - cost < cut - 1e-9 * (1.0 + abs(cut)):
-            continue  # nothing here can reach the last kept (margin: rounding)
+        if bound - cost < low:
+            continue
         key = q * 2 * E.MAX_LEGAL
         for d in range(4):  # Explore A
             nb = E.neighbour(q, d)
@@ -381,8 +388,8 @@ def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
         key += 4
         a = E.tile_animal(st, comp, q)
         if a >= 0:  # Explore B (ending on q itself: q is refilled from the unseen deck)
-            cut = tval[k - 1] if k == n else NEG
-            if tile + top - cost < cut - 1e-9 * (1.0 + abs(cut)):
+            low = below(tval[k - 1] if k == n else NEG)
+            if tile + top - cost < low:
                 continue
             nm = E.animal_dests(q, opp, a, buf, MOVES_AT, 0)
             for j in range(nm):
@@ -396,8 +403,14 @@ def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
             if st[E.LM_TOKEN_ON + lm] == 1:
                 k = keep_plan(tile - cost, key, q, E.act(E.A_LANDMARK), out, at, room, tval, n,
                               k)
-        cut = tval[k - 1] if k == n else NEG
+        low = below(tval[k - 1] if k == n else NEG)
     return k
+
+
+@kernel(inline="always")
+def below(cut):
+    """A plan's bound under this skips it: the value to beat less a margin for rounding."""
+    return cut - 1e-9 * (1.0 + abs(cut))
 
 
 # ---------------------------------------------------------------- the camera
