@@ -41,6 +41,7 @@ MAX_CHART = 16
 MAX_TRACK = 10
 FOX, SHEEP, BEAR, SNAKE, COUGAR = range(5)
 B_NONE, B_FISH, B_TENT, B_CAMERA = range(4)
+N_BONUS = 4
 DR = (-1, 1, 0, 0)  # directions: up, down, left, right
 DC = (0, 0, -1, 1)
 
@@ -71,7 +72,10 @@ K_CHART = K_JUDGE + N_ANIMALS  # [16] landmark chart, padded with its last value
 K_TRACK = K_CHART + MAX_CHART  # [10] camping points at spaces 1..
 K_BY_ANIMAL = K_TRACK + MAX_TRACK  # [45] the animal tiles by animal, each animal's in tile order
 K_ANIMAL_START = K_BY_ANIMAL + N_TILES  # [6] where each animal's tiles start in K_BY_ANIMAL
-COMP_SIZE = K_ANIMAL_START + N_ANIMALS + 1
+# [50] each tile's kind, all a tile's collector gets from it: animal * N_BONUS + bonus for an
+# animal tile, N_ANIMALS * N_BONUS + landmark for a landmark tile (one lookup for the policies)
+K_TILE_KIND = K_ANIMAL_START + N_ANIMALS + 1
+COMP_SIZE = K_TILE_KIND + N_ALL_TILES
 
 
 def component_vector(a):
@@ -94,8 +98,10 @@ def component_vector(a):
     comp[K_CHART:K_CHART + len(chart)] = chart
     comp[K_TRACK:K_TRACK + len(track)] = track
     comp[K_BY_ANIMAL:K_ANIMAL_START] = np.argsort(a["tile_animal"], kind="stable")
-    comp[K_ANIMAL_START:COMP_SIZE] = np.searchsorted(np.sort(a["tile_animal"]),
-                                                     np.arange(N_ANIMALS + 1))
+    comp[K_ANIMAL_START:K_TILE_KIND] = np.searchsorted(np.sort(a["tile_animal"]),
+                                                       np.arange(N_ANIMALS + 1))
+    comp[K_TILE_KIND:K_TILE_KIND + N_TILES] = a["tile_animal"] * N_BONUS + a["tile_bonus"]
+    comp[K_TILE_KIND + N_TILES:COMP_SIZE] = N_ANIMALS * N_BONUS + np.arange(N_LM)
     return comp
 
 

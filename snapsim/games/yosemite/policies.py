@@ -77,7 +77,9 @@ DEFAULT_PARAMS = {"random": _BASE, "greedy": _BASE, "rollout": _BASE}
 DEFAULT_PARAMS["search"] = read_tuned(
     "yosemite", Path(__file__).parent / "data" / "tuned-2p.toml")[1][:P_ROLLOUTS] + (4.0, 2.0, 0.15)
 NEG = -1e18
-N_BONUS = 4  # `tile_worths`: a value per animal and bonus, one per landmark, working rows
+# `tile_worths`: a value per tile kind (`engine.K_TILE_KIND`: by animal and bonus, then by
+# landmark), then working rows
+N_BONUS = E.N_BONUS
 AV_LM = E.N_ANIMALS * N_BONUS
 AV_WORK = AV_LM + E.N_LM
 TV_SIZE = AV_WORK + 2 * E.N_ANIMALS
@@ -270,11 +272,7 @@ def tile_worths(st, cfg, comp, par, p, hand, av):
 @kernel
 def tile_value(comp, av, t):
     """What collecting tile t (-1: none) is worth, by `tile_worths` av."""
-    if t < 0:
-        return 0.0
-    if t >= E.N_TILES:
-        return av[AV_LM + t - E.N_TILES]
-    return av[comp[E.K_TILE_ANIMAL + t] * N_BONUS + comp[E.K_TILE_BONUS + t]]
+    return av[comp[E.K_TILE_KIND + t]] if t >= 0 else 0.0
 
 
 @kernel
