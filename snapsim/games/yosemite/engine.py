@@ -204,6 +204,8 @@ POS = _field("POS", 2)  # pawn squares (-1: not placed)
 FISH = _field("FISH", 2)
 TENTS = _field("TENTS", 2)
 HAND = _field("HAND", 2 * N_ANIMALS)  # tiles in hand by animal
+# of those, the tiles that had been face up (taken from the park): what the opponent knows
+SEEN_HAND = _field("SEEN_HAND", 2 * N_ANIMALS)
 TILE_LOC = _field("TILE_LOC", N_ALL_TILES)
 TILE_OWNER = _field("TILE_OWNER", N_ALL_TILES)
 SEEN = _field("SEEN", N_ALL_TILES)  # 1 once the tile has been face up (park, discards)
@@ -636,7 +638,9 @@ def start_game(st, cfg, comp, rng, order):
 def give_tile(st, comp, t, p):
     st[TILE_LOC + t] = L_HAND
     st[TILE_OWNER + t] = p
-    st[HAND + p * N_ANIMALS + comp[K_TILE_ANIMAL + t]] += 1
+    a = comp[K_TILE_ANIMAL + t]
+    st[HAND + p * N_ANIMALS + a] += 1
+    st[SEEN_HAND + p * N_ANIMALS + a] += st[SEEN + t]
 
 
 @kernel
@@ -770,6 +774,7 @@ def discard_tile(st, comp, p, a):
                 break
     st[TILE_LOC + pick] = L_DISCARD
     st[TILE_OWNER + pick] = -1
+    st[SEEN_HAND + p * N_ANIMALS + a] -= st[SEEN + pick]
     st[SEEN + pick] = 1
     st[HAND + p * N_ANIMALS + a] -= 1
 

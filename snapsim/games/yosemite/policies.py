@@ -212,15 +212,9 @@ def landmark_value(st, comp, par, p, lm):
 
 
 @kernel
-def visible_hand(st, comp, p, out):
-    """p's tiles by animal as the opponent knows them, into out: those taken face up from
-    the park."""
-    for a in range(E.N_ANIMALS):
-        out[a] = 0
-    for t in range(E.N_TILES):
-        if st[E.TILE_LOC + t] == E.L_HAND and st[E.TILE_OWNER + t] == p and st[E.SEEN + t]:
-            out[comp[E.K_TILE_ANIMAL + t]] += 1
-    return out
+def visible_hand(st, p):
+    """p's tiles by animal as the opponent knows them: those taken face up from the park."""
+    return shifted(st, E.SEEN_HAND + p * E.N_ANIMALS)
 
 
 @kernel
@@ -655,11 +649,11 @@ def listed_action(st, cfg, comp, par, buf, n):
     as I know their hand."""
     ph = st[E.PHASE]
     p = st[E.CUR]
-    moves, av, sv = work(buf)
+    av, sv = floats(buf)
     if ph == E.PH_PLACE:
         square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
     else:
-        seen = visible_hand(st, comp, 1 - p, moves)
+        seen = visible_hand(st, 1 - p)
         square_values(st, cfg, comp, par, 1 - p, seen, av, sv)
     sign = 1.0 if ph == E.PH_PLACE else -1.0
     best = buf[0]
