@@ -533,7 +533,11 @@ def legal_actions(st, cfg, comp, out):
                 out[n] = act(A_LANDMARK)
                 n += 1
     elif ph == PH_PUSH:
-        for s in range(N_SQ):
+        near = WITHIN[st[PUSH_MAX], opp]
+        for i in range(N_SQ):
+            s = near[i]
+            if s < 0:
+                break
             if s != pos and s != opp and steps(opp, s, pos) <= st[PUSH_MAX]:
                 out[n] = act(A_PUSH, s)
                 n += 1
