@@ -457,12 +457,7 @@ def best_payment(st, cfg, comp, slot, first, lo, hi, w, paid, left, d, sums):
     low, high, most = sums, shifted(sums, n + 1), shifted(sums, 2 * n + 2)
     most[first] = 0  # most[a]: the most animals first..a-1 can stand for
     for a in range(first, n):
-        m = 0
-        for c in range(hand[a] + 1):
-            dl, dh = E.cover_span(cfg, comp, ph, a, c)
-            if dl <= dh:
-                m = max(m, dh)
-        most[a + 1] = most[a] + m
+        most[a + 1] = most[a] + E.cover_max(st, cfg, comp, st[E.CUR], ph, a)
     for a in range(n):
         paid[a] = 0
     for a in range(n):  # copied by element: a slice copy compiles numba's shape-error text
