@@ -268,8 +268,21 @@ def _within():
     return out
 
 
+def _rings():
+    """Per square a: every square by its steps from a (ignoring the opponent), nearest first,
+    and where each distance 0..MAX_REACH + 1 begins in that order."""
+    order = np.empty((N_SQ, N_SQ), np.int64)
+    start = np.empty((N_SQ, MAX_REACH + 2), np.int64)
+    for a in range(N_SQ):
+        far = [abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE) for b in range(N_SQ)]
+        order[a] = sorted(range(N_SQ), key=lambda b: (far[b], b))
+        start[a] = [sum(f < d for f in far) for d in range(MAX_REACH + 2)]
+    return order, start
+
+
 MAX_REACH = 2 * (SIZE - 1)  # corner to corner: every square
 WITHIN = _within()
+BY_STEPS, RING = _rings()
 
 
 @kernel(inline="always")

@@ -348,22 +348,25 @@ def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
     av, sv = floats(buf)
     tval = as_floats(shifted(out, at + 3 * room))
     # the most any square a move ends on can add (a move back to q adds 0)
-    top = par[P_NEXT] * square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
+    best_tile = square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
+    top = par[P_NEXT] * best_tile
     gain_fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
     k = 0
     low = below(NEG)  # `below` the value to beat: the last kept once n are kept
-    near = E.WITHIN[min(fish, E.MAX_REACH), pos]
-    for i in range(E.N_SQ + 1):
-        q = pos if i == 0 else near[i - 1]
-        if q < 0:
-            break
-        if i > 0 and q in (pos, opp):
+    # the squares nearest first: once even the best tile that far away cannot reach the last
+    # kept, no farther square can (the order does not change the plans kept)
+    order = E.BY_STEPS[pos]
+    for i in range(E.RING[pos, min(fish, E.MAX_REACH) + 1]):
+        q = order[i]
+        if q == opp:
             continue
+        far = E.manhattan(pos, q)  # the fewest fish the way could take
+        if max(gain_fish, best_tile) + top - par[P_FISH] * far < low:
+            break
         tile = sv[q]
         bound = max(gain_fish, tile) + top
-        # nothing here can reach the last kept, even by the fewest fish the way could take
-        if bound - par[P_FISH] * E.manhattan(pos, q) < low:
-            continue
+        if bound - par[P_FISH] * far < low:
+            continue  # nothing here can reach the last kept
         reach = E.steps(pos, q, opp)
         if reach > fish or \
                 not E.may_stop_eating(st, comp, q, st[E.EATEN] + (1 if i > 0 else 0)):
