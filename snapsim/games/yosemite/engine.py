@@ -257,10 +257,10 @@ NEIGHBOURS = _neighbours()  # the square one step from each square in each direc
 
 
 def _within():
-    """Per reach 0..MAX_REACH and square: the squares at most that many steps away (ignoring
-    the opponent), in square order, then -1."""
-    out = np.full((MAX_REACH + 1, N_SQ, N_SQ), -1, np.int64)
-    for reach in range(MAX_REACH + 1):
+    """Per reach 0..3 (a fox's, a rattlesnake's, a push's) and square: the squares at most that
+    many steps away (ignoring the opponent), in square order, then -1."""
+    out = np.full((4, N_SQ, N_SQ), -1, np.int64)
+    for reach in range(4):
         for a in range(N_SQ):
             near = [b for b in range(N_SQ)
                     if abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE) <= reach]
