@@ -486,6 +486,8 @@ def best_payment(st, cfg, comp, slot, first, lo, hi, w, paid, left, d, sums):
                     paid[b] = 0
                 for b in range(first, n):
                     paid[b] = d[b]
+        elif dl <= dh and low[a] > k:
+            d[a] = hand[a]  # more of this animal's tiles only cover more: none of them works
         while d[a] == hand[a]:  # the next counts
             a += 1
             if a == n:
