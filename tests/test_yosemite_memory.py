@@ -34,7 +34,7 @@ def test_greedy_keeps_to_the_plan_it_remembered_and_not_to_another_turns():
         i = other[0]
         sim, rng = st.copy(), np.array([3, 4], np.uint64)
         mem = P.new_memory()
-        P.remember(sim, mem, tq[i], ta[i], buf)
+        P.remember(sim, mem, tq[i], ta[i])
         stale = mem.copy()
         stale[P.M_TURN] = st[E.TURN] + 1
         n = E.legal_actions(sim, g._cfg, g._comp, buf)

@@ -314,7 +314,7 @@ class YosemiteGame(protocol.GameState):
 
     def _tiles_seen(self, p: int) -> np.ndarray:
         """p's tiles by animal that the other player saw p take face up."""
-        return P.visible_hand(self.state, self._comp, p, np.zeros(E.N_ANIMALS, np.int64))
+        return self.state[E.SEEN_HAND + p * E.N_ANIMALS:E.SEEN_HAND + (p + 1) * E.N_ANIMALS].copy()
 
     def observation(self, player: int) -> dict:
         """What `player` sees: the park, pawns, tracks, face-up cards, both photo sets, their

@@ -15,8 +15,8 @@ counts that still leave a complete payment are legal, so each distinct set of di
 (matching tiles and wild pairs, two of one animal standing in for any animal) is exactly one
 sequence of choices.
 
-The action buffer has `BUF_SIZE` entries: the legal actions at the front, scratch for path
-searches, then the policies' working space, so neither listing moves nor asking a policy ever
+The action buffer has `BUF_SIZE` entries: the legal actions at the front, then the policies'
+working space, so neither listing moves nor asking a policy ever
 writes to the state or allocates.
 
 The park is 5x5, square = row * 5 + column. Tiles 0..44 are the animal tiles (component
@@ -41,6 +41,7 @@ MAX_CHART = 16
 MAX_TRACK = 10
 FOX, SHEEP, BEAR, SNAKE, COUGAR = range(5)
 B_NONE, B_FISH, B_TENT, B_CAMERA = range(4)
+N_BONUS = 4
 DR = (-1, 1, 0, 0)  # directions: up, down, left, right
 DC = (0, 0, -1, 1)
 
@@ -71,7 +72,10 @@ K_CHART = K_JUDGE + N_ANIMALS  # [16] landmark chart, padded with its last value
 K_TRACK = K_CHART + MAX_CHART  # [10] camping points at spaces 1..
 K_BY_ANIMAL = K_TRACK + MAX_TRACK  # [45] the animal tiles by animal, each animal's in tile order
 K_ANIMAL_START = K_BY_ANIMAL + N_TILES  # [6] where each animal's tiles start in K_BY_ANIMAL
-COMP_SIZE = K_ANIMAL_START + N_ANIMALS + 1
+# [50] each tile's kind, all a tile's collector gets from it: animal * N_BONUS + bonus for an
+# animal tile, N_ANIMALS * N_BONUS + landmark for a landmark tile (one lookup for the policies)
+K_TILE_KIND = K_ANIMAL_START + N_ANIMALS + 1
+COMP_SIZE = K_TILE_KIND + N_ALL_TILES
 
 
 def component_vector(a):
@@ -94,8 +98,10 @@ def component_vector(a):
     comp[K_CHART:K_CHART + len(chart)] = chart
     comp[K_TRACK:K_TRACK + len(track)] = track
     comp[K_BY_ANIMAL:K_ANIMAL_START] = np.argsort(a["tile_animal"], kind="stable")
-    comp[K_ANIMAL_START:COMP_SIZE] = np.searchsorted(np.sort(a["tile_animal"]),
-                                                     np.arange(N_ANIMALS + 1))
+    comp[K_ANIMAL_START:K_TILE_KIND] = np.searchsorted(np.sort(a["tile_animal"]),
+                                                       np.arange(N_ANIMALS + 1))
+    comp[K_TILE_KIND:K_TILE_KIND + N_TILES] = a["tile_animal"] * N_BONUS + a["tile_bonus"]
+    comp[K_TILE_KIND + N_TILES:COMP_SIZE] = N_ANIMALS * N_BONUS + np.arange(N_LM)
     return comp
 
 
@@ -137,11 +143,9 @@ MAX_LEGAL = 64
 # the policies' working space, the buffer's tail: per thread, preallocated, and never part of
 # the game state, so asking a policy for a move allocates nothing and changes nothing
 POLICY_SCRATCH = 3 * MAX_LEGAL
-# legal actions, scratch for `distances` (squares' steps, then its queue), then the policies'
-# working space; read by offset (a view of an array costs reference counting)
-DIST_AT = MAX_LEGAL
-QUEUE_AT = DIST_AT + N_SQ
-POLICY_AT = QUEUE_AT + N_SQ
+# legal actions, then the policies' working space; read by offset (a view of an array costs
+# reference counting)
+POLICY_AT = MAX_LEGAL
 BUF_SIZE = POLICY_AT + POLICY_SCRATCH
 
 
@@ -200,6 +204,8 @@ POS = _field("POS", 2)  # pawn squares (-1: not placed)
 FISH = _field("FISH", 2)
 TENTS = _field("TENTS", 2)
 HAND = _field("HAND", 2 * N_ANIMALS)  # tiles in hand by animal
+# of those, the tiles that had been face up (taken from the park): what the opponent knows
+SEEN_HAND = _field("SEEN_HAND", 2 * N_ANIMALS)
 TILE_LOC = _field("TILE_LOC", N_ALL_TILES)
 TILE_OWNER = _field("TILE_OWNER", N_ALL_TILES)
 SEEN = _field("SEEN", N_ALL_TILES)  # 1 once the tile has been face up (park, discards)
@@ -251,8 +257,8 @@ NEIGHBOURS = _neighbours()  # the square one step from each square in each direc
 
 
 def _within():
-    """Per reach 0..3 and square: the squares at most that many steps away (ignoring the
-    opponent), in square order, then -1."""
+    """Per reach 0..3 (a fox's, a rattlesnake's, a push's) and square: the squares at most that
+    many steps away (ignoring the opponent), in square order, then -1."""
     out = np.full((4, N_SQ, N_SQ), -1, np.int64)
     for reach in range(4):
         for a in range(N_SQ):
@@ -262,7 +268,21 @@ def _within():
     return out
 
 
+def _rings():
+    """Per square a: every square by its steps from a (ignoring the opponent), nearest first,
+    and where each distance 0..MAX_REACH + 1 begins in that order."""
+    order = np.empty((N_SQ, N_SQ), np.int64)
+    start = np.empty((N_SQ, MAX_REACH + 2), np.int64)
+    for a in range(N_SQ):
+        far = [abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE) for b in range(N_SQ)]
+        order[a] = sorted(range(N_SQ), key=lambda b: (far[b], b))
+        start[a] = [sum(f < d for f in far) for d in range(MAX_REACH + 2)]
+    return order, start
+
+
+MAX_REACH = 2 * (SIZE - 1)  # corner to corner: every square
 WITHIN = _within()
+BY_STEPS, RING = _rings()
 
 
 @kernel(inline="always")
@@ -276,30 +296,24 @@ def manhattan(a, b):
     return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
 
 
-@kernel
-def distances(frm, block, max_d, dist, at, buf):
-    """Orthogonal steps from frm to every square s (-1: beyond max_d) into dist[at + s], never
-    entering `block`; the action buffer buf holds the search's queue."""
-    for i in range(N_SQ):
-        dist[at + i] = -1
-    dist[at + frm] = 0
-    buf[QUEUE_AT] = frm
-    head, tail = 0, 1
-    while head < tail:
-        s = buf[QUEUE_AT + head]
-        head += 1
-        if dist[at + s] == max_d:
-            continue
-        for d in range(4):
-            nb = neighbour(s, d)
-            if nb >= 0 and nb != block and dist[at + nb] < 0:
-                dist[at + nb] = dist[at + s] + 1
-                buf[QUEUE_AT + tail] = nb
-                tail += 1
+@kernel(inline="always")
+def steps(a, b, block):
+    """Orthogonal steps from a to b (neither of them `block`) never entering `block`: the
+    Manhattan distance, unless a and b share a row or column with `block` between them, when
+    the way round through the next row or column takes two more. (Off a straight line two
+    shortest ways share no square, so one square blocks at most one of them.)"""
+    ra, ca, rb, cb = a // SIZE, a % SIZE, b // SIZE, b % SIZE
+    rk, ck = block // SIZE, block % SIZE
+    d = abs(ra - rb) + abs(ca - cb)
+    if block >= 0 and ((ra == rb == rk and min(ca, cb) < ck < max(ca, cb)) or
+                       (ca == cb == ck and min(ra, rb) < rk < max(ra, rb))):
+        d += 2
+    return d
 
 
 def action_buffer():
-    """A buffer for `legal_actions`, `step` and the policies (legal actions, then scratch)."""
+    """A buffer for `legal_actions`, `step` and the policies (legal actions, then their
+    working space)."""
     return np.empty(BUF_SIZE, np.int64)
 
 
@@ -318,7 +332,7 @@ def tile_landmark(st, sq):
 @kernel
 def animal_dests(frm, opp, animal, buf, at, n):
     """Append A_ANIMAL actions for every end square of `animal`'s movement from frm to the n
-    actions at buf[at:] (the action buffer: its scratch is used); return how many there are.
+    actions at buf[at:]; return how many there are.
 
     Fox 1-3 and rattlesnake 1-2 steps in any directions, sheep any distance in one direction,
     bear exactly 2 in one direction, cougar to the edge; only the rattlesnake may end on the
@@ -338,9 +352,8 @@ def animal_dests(frm, opp, animal, buf, at, n):
                     buf[at + n] = act(A_ANIMAL, s)
                     n += 1
         else:
-            distances(frm, opp, reach, buf, DIST_AT, buf)
             for s in range(N_SQ):
-                if buf[DIST_AT + s] >= 0:
+                if s != opp and steps(frm, s, opp) <= reach:
                     buf[at + n] = act(A_ANIMAL, s)
                     n += 1
         if animal == SNAKE and gap in (1, 2):
@@ -472,17 +485,16 @@ def may_stop_eating(st, comp, sq, eaten):
 
 
 @kernel
-def may_eat_to(st, comp, p, sq, buf):
+def may_eat_to(st, comp, p, sq):
     """Whether p may eat one fish to step onto sq: p may enter it and, after a turn begun on
-    an empty landmark tile, an animal tile is still within the fish left (YO-EXC-2; the
-    distances go to the action buffer buf's scratch)."""
+    an empty landmark tile, an animal tile is still within the fish left (YO-EXC-2)."""
     if not can_enter(st, p, sq):
         return False
     if st[LM_START] == 0:
         return True
-    distances(sq, st[POS + 1 - p], st[FISH + p] - 1, buf, DIST_AT, buf)
+    opp = st[POS + 1 - p]
     for s in range(N_SQ):
-        if buf[DIST_AT + s] >= 0 and tile_animal(st, comp, s) >= 0:
+        if s != opp and steps(sq, s, opp) <= st[FISH + p] - 1 and tile_animal(st, comp, s) >= 0:
             return True
     return False
 
@@ -514,7 +526,7 @@ def legal_actions(st, cfg, comp, out):
                 n += 1
     elif ph == PH_FISH:
         for d in range(4):
-            if may_eat_to(st, comp, p, neighbour(pos, d), out):
+            if may_eat_to(st, comp, p, neighbour(pos, d)):
                 out[n] = act(A_EAT, d)
                 n += 1
         if may_stop_eating(st, comp, pos, st[EATEN]):
@@ -534,9 +546,12 @@ def legal_actions(st, cfg, comp, out):
                 out[n] = act(A_LANDMARK)
                 n += 1
     elif ph == PH_PUSH:
-        distances(opp, pos, st[PUSH_MAX], out, DIST_AT, out)
-        for s in range(N_SQ):
-            if out[DIST_AT + s] > 0:
+        near = WITHIN[st[PUSH_MAX], opp]
+        for i in range(N_SQ):
+            s = near[i]
+            if s < 0:
+                break
+            if s != pos and s != opp and steps(opp, s, pos) <= st[PUSH_MAX]:
                 out[n] = act(A_PUSH, s)
                 n += 1
         if st[PUSH_MIN] == 0:
@@ -640,7 +655,9 @@ def start_game(st, cfg, comp, rng, order):
 def give_tile(st, comp, t, p):
     st[TILE_LOC + t] = L_HAND
     st[TILE_OWNER + t] = p
-    st[HAND + p * N_ANIMALS + comp[K_TILE_ANIMAL + t]] += 1
+    a = comp[K_TILE_ANIMAL + t]
+    st[HAND + p * N_ANIMALS + a] += 1
+    st[SEEN_HAND + p * N_ANIMALS + a] += st[SEEN + t]
 
 
 @kernel
@@ -774,6 +791,7 @@ def discard_tile(st, comp, p, a):
                 break
     st[TILE_LOC + pick] = L_DISCARD
     st[TILE_OWNER + pick] = -1
+    st[SEEN_HAND + p * N_ANIMALS + a] -= st[SEEN + pick]
     st[SEEN + pick] = 1
     st[HAND + p * N_ANIMALS + a] -= 1
 

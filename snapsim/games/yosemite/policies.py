@@ -77,25 +77,25 @@ DEFAULT_PARAMS = {"random": _BASE, "greedy": _BASE, "rollout": _BASE}
 DEFAULT_PARAMS["search"] = read_tuned(
     "yosemite", Path(__file__).parent / "data" / "tuned-2p.toml")[1][:P_ROLLOUTS] + (4.0, 2.0, 0.15)
 NEG = -1e18
-N_BONUS = 4  # `tile_worths`: a value per animal and bonus, one per landmark, working rows
+# `tile_worths`: a value per tile kind (`engine.K_TILE_KIND`: by animal and bonus, then by
+# landmark), then working rows
+N_BONUS = E.N_BONUS
 AV_LM = E.N_ANIMALS * N_BONUS
 AV_WORK = AV_LM + E.N_LM
 TV_SIZE = AV_WORK + 2 * E.N_ANIMALS
 
 
-# the greedy player's working arrays in the action buffer's policy tail: reach (squares by fish
-# eaten), moves (one square's animal moves), then as floats av (`tile_worths`) and sv (square
-# values)
-REACH_AT = E.POLICY_AT
-MOVES_AT = REACH_AT + E.N_SQ
+# the greedy player's working arrays in the action buffer's policy tail: moves (one square's
+# animal moves), then as floats av (`tile_worths`) and sv (square values)
+MOVES_AT = E.POLICY_AT
 FLOATS_AT = MOVES_AT + E.MAX_LEGAL
 
 
 @kernel
 def work(buf):
-    """The greedy player's working arrays: (reach, moves, av, sv)."""
+    """The greedy player's working arrays: (moves, av, sv)."""
     av, sv = floats(buf)
-    return shifted(buf, REACH_AT), shifted(buf, MOVES_AT), av, sv
+    return shifted(buf, MOVES_AT), av, sv
 
 
 @kernel
@@ -116,8 +116,7 @@ assert BEST_AT + 4 <= E.BUF_SIZE
 M_TURN = 0  # the turn the plan is for (-1: none)
 M_TARGET = 1  # the square it eats its way to
 M_ACTION = 2  # the explore action there
-M_DIST = 3  # every square's fish steps to the target (the way there)
-M_PAY_TURN = M_DIST + E.N_SQ  # the turn a photo's payment is planned for (-1: none)
+M_PAY_TURN = 3  # the turn a photo's payment is planned for (-1: none)
 M_PAY_SLOT = M_PAY_TURN + 1  # the photo's slot
 M_PAY = M_PAY_SLOT + 1  # tiles of each animal to pay
 PLAN_SIZE = M_PAY + E.N_ANIMALS
@@ -159,14 +158,11 @@ def clear_memory(mem):
 
 
 @kernel
-def remember(st, mem, target, action, buf):
-    """Keep plan (target, action) for this turn, with the way to the target."""
+def remember(st, mem, target, action):
+    """Keep plan (target, action) for this turn (the way there is `eat_toward`'s)."""
     mem[M_TURN] = st[E.TURN]
     mem[M_TARGET] = target
     mem[M_ACTION] = action
-    p = st[E.CUR]
-    if target != st[E.POS + p]:  # the way back from the target, as far as the fish go
-        E.distances(target, st[E.POS + 1 - p], st[E.FISH + p], mem, M_DIST, buf)
 
 
 # ---------------------------------------------------------------- values
@@ -216,15 +212,9 @@ def landmark_value(st, comp, par, p, lm):
 
 
 @kernel
-def visible_hand(st, comp, p, out):
-    """p's tiles by animal as the opponent knows them, into out: those taken face up from
-    the park."""
-    for a in range(E.N_ANIMALS):
-        out[a] = 0
-    for t in range(E.N_TILES):
-        if st[E.TILE_LOC + t] == E.L_HAND and st[E.TILE_OWNER + t] == p and st[E.SEEN + t]:
-            out[comp[E.K_TILE_ANIMAL + t]] += 1
-    return out
+def visible_hand(st, p):
+    """p's tiles by animal as the opponent knows them: those taken face up from the park."""
+    return shifted(st, E.SEEN_HAND + p * E.N_ANIMALS)
 
 
 @kernel
@@ -276,11 +266,7 @@ def tile_worths(st, cfg, comp, par, p, hand, av):
 @kernel
 def tile_value(comp, av, t):
     """What collecting tile t (-1: none) is worth, by `tile_worths` av."""
-    if t < 0:
-        return 0.0
-    if t >= E.N_TILES:
-        return av[AV_LM + t - E.N_TILES]
-    return av[comp[E.K_TILE_ANIMAL + t] * N_BONUS + comp[E.K_TILE_BONUS + t]]
+    return av[comp[E.K_TILE_KIND + t]] if t >= 0 else 0.0
 
 
 @kernel
@@ -308,13 +294,20 @@ def better(v, key, best_v, best_key):
     return v > best_v or (v == best_v and key < best_key)
 
 
-@kernel
+@kernel(inline="always")
 def keep_plan(v, key, q, a, out, at, room, tval, n, k):
     """Insert plan (v, key, q, a) into the ranked k plans so far (`plans` out, at, room, tval)
-    if it is among the best n; returns how many are ranked now."""
-    i = k if k < n else k - 1
-    if k == n and not better(v, key, tval[i], out[at + 2 * room + i]):
+    if it is among the best n; returns how many are ranked now. (Most plans are not: that
+    test is inlined, the insertion is a call.)"""
+    if k == n and not better(v, key, tval[k - 1], out[at + 2 * room + k - 1]):
         return k
+    return insert_plan(v, key, q, a, out, at, room, tval, n, k)
+
+
+@kernel
+def insert_plan(v, key, q, a, out, at, room, tval, n, k):
+    """`keep_plan`'s insertion of a plan among the best n."""
+    i = k if k < n else k - 1
     while i > 0 and better(v, key, tval[i - 1], out[at + 2 * room + i - 1]):
         for row in range(3):
             out[at + row * room + i] = out[at + row * room + i - 1]
@@ -355,20 +348,32 @@ def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
     av, sv = floats(buf)
     tval = as_floats(shifted(out, at + 3 * room))
     # the most any square a move ends on can add (a move back to q adds 0)
-    top = par[P_NEXT] * square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
-    E.distances(pos, opp, fish, buf, REACH_AT, buf)
+    best_tile = square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
+    top = par[P_NEXT] * best_tile
     gain_fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
     k = 0
-    cut = NEG  # the value to beat: the last kept once n are kept
-    for i in range(E.N_SQ + 1):
-        q = pos if i == 0 else i - 1
-        if buf[REACH_AT + q] < 0 or (i > 0 and q == pos) or \
+    low = below(NEG)  # `below` the value to beat: the last kept once n are kept
+    # the squares nearest first: once even the best tile that far away cannot reach the last
+    # kept, no farther square can (the order does not change the plans kept)
+    order = E.BY_STEPS[pos]
+    for i in range(E.RING[pos, min(fish, E.MAX_REACH) + 1]):
+        q = order[i]
+        if q == opp:
+            continue
+        far = E.manhattan(pos, q)  # the fewest fish the way could take
+        if max(gain_fish, best_tile) + top - par[P_FISH] * far < low:
+            break
+        tile = sv[q]
+        bound = max(gain_fish, tile) + top
+        if bound - par[P_FISH] * far < low:
+            continue  # nothing here can reach the last kept
+        reach = E.steps(pos, q, opp)
+        if reach > fish or \
                 not E.may_stop_eating(st, comp, q, st[E.EATEN] + (1 if i > 0 else 0)):
             continue  # out of reach, or eating may not end there (YO-EXC-2)
-        cost = par[P_FISH] * buf[REACH_AT + q]
-        tile = sv[q]
-        if max(gain_fish, tile) + top - cost < cut - 1e-9 * (1.0 + abs(cut)):
-            continue  # nothing here can reach the last kept (margin: rounding)
+        cost = par[P_FISH] * reach
+        if bound - cost < low:
+            continue
         key = q * 2 * E.MAX_LEGAL
         for d in range(4):  # Explore A
             nb = E.neighbour(q, d)
@@ -378,8 +383,8 @@ def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
         key += 4
         a = E.tile_animal(st, comp, q)
         if a >= 0:  # Explore B (ending on q itself: q is refilled from the unseen deck)
-            cut = tval[k - 1] if k == n else NEG
-            if tile + top - cost < cut - 1e-9 * (1.0 + abs(cut)):
+            low = below(tval[k - 1] if k == n else NEG)
+            if tile + top - cost < low:
                 continue
             nm = E.animal_dests(q, opp, a, buf, MOVES_AT, 0)
             for j in range(nm):
@@ -393,8 +398,14 @@ def plans(st, cfg, comp, par, fish, buf, out, at, n, room):
             if st[E.LM_TOKEN_ON + lm] == 1:
                 k = keep_plan(tile - cost, key, q, E.act(E.A_LANDMARK), out, at, room, tval, n,
                               k)
-        cut = tval[k - 1] if k == n else NEG
+        low = below(tval[k - 1] if k == n else NEG)
     return k
+
+
+@kernel(inline="always")
+def below(cut):
+    """A plan's bound under this skips it: the value to beat less a margin for rounding."""
+    return cut - 1e-9 * (1.0 + abs(cut))
 
 
 # ---------------------------------------------------------------- the camera
@@ -449,12 +460,7 @@ def best_payment(st, cfg, comp, slot, first, lo, hi, w, paid, left, d, sums):
     low, high, most = sums, shifted(sums, n + 1), shifted(sums, 2 * n + 2)
     most[first] = 0  # most[a]: the most animals first..a-1 can stand for
     for a in range(first, n):
-        m = 0
-        for c in range(hand[a] + 1):
-            dl, dh = E.cover_span(cfg, comp, ph, a, c)
-            if dl <= dh:
-                m = max(m, dh)
-        most[a + 1] = most[a] + m
+        most[a + 1] = most[a] + E.cover_max(st, cfg, comp, st[E.CUR], ph, a)
     for a in range(n):
         paid[a] = 0
     for a in range(n):  # copied by element: a slice copy compiles numba's shape-error text
@@ -480,6 +486,8 @@ def best_payment(st, cfg, comp, slot, first, lo, hi, w, paid, left, d, sums):
                     paid[b] = 0
                 for b in range(first, n):
                     paid[b] = d[b]
+        elif dl <= dh and low[a] > k:
+            d[a] = hand[a]  # more of this animal's tiles only cover more: none of them works
         while d[a] == hand[a]:  # the next counts
             a += 1
             if a == n:
@@ -534,10 +542,15 @@ def pay_action(st, cfg, comp, par, buf, mem):
     """The next animal's tiles of the payment remembered for this photo (else found now: the
     same, as the best payment's remaining counts are the best completion of what it paid)."""
     a = st[E.PAY_ANIMAL]
-    if mem[M_PAY_TURN] == st[E.TURN] and mem[M_PAY_SLOT] == st[E.PAY_SLOT] and \
-            E.can_pay(st, cfg, comp, st[E.CUR], mem[M_PAY + a]):
+    if paying(st, mem) and E.can_pay(st, cfg, comp, st[E.CUR], mem[M_PAY + a]):
         return E.act(E.A_PAY, mem[M_PAY + a])
     return pay_found(st, cfg, comp, par, buf)
+
+
+@kernel
+def paying(st, mem):
+    """Whether the memory holds the payment for the photo being paid for."""
+    return mem[M_PAY_TURN] == st[E.TURN] and mem[M_PAY_SLOT] == st[E.PAY_SLOT]
 
 
 @kernel
@@ -556,14 +569,19 @@ def pay_found(st, cfg, comp, par, buf):
 
 @kernel
 def eat_toward(st, mem):
-    """The first fish step on the remembered way to the plan's square (stop eating there)."""
+    """The first fish step on a shortest way to the plan's square, the first in direction
+    order (stop eating there, or where the fish left cannot reach it)."""
     p = st[E.CUR]
     pos = st[E.POS + p]
-    if pos != mem[M_TARGET]:
-        for d in range(4):
-            nb = E.neighbour(pos, d)
-            if E.can_enter(st, p, nb) and mem[M_DIST + nb] == mem[M_DIST + pos] - 1:
-                return E.act(E.A_EAT, d)
+    target = mem[M_TARGET]
+    opp = st[E.POS + 1 - p]
+    if pos != target:
+        left = E.steps(pos, target, opp)
+        if left <= st[E.FISH + p]:
+            for d in range(4):
+                nb = E.neighbour(pos, d)
+                if E.can_enter(st, p, nb) and E.steps(nb, target, opp) == left - 1:
+                    return E.act(E.A_EAT, d)
     return E.act(E.A_STOP_EATING)
 
 
@@ -576,7 +594,7 @@ def turn_action(st, cfg, comp, par, buf, mem):
     ph = st[E.PHASE]
     if mem[M_TURN] != st[E.TURN] or (ph == E.PH_EXPLORE and st[E.POS + p] != mem[M_TARGET]):
         target, action = plan(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf)
-        remember(st, mem, target, action, buf)
+        remember(st, mem, target, action)
     if ph == E.PH_FISH:
         return eat_toward(st, mem)
     return mem[M_ACTION]
@@ -602,8 +620,8 @@ def greedy_move(st, cfg, comp, par, buf, mem):
     if ph == E.PH_PAY:
         return pay_action(st, cfg, comp, par, buf, mem)
     # discard: the animal whose tiles are worth least
-    av = tile_worths(st, cfg, comp, par, p, own_hand(st, p), work(buf)[2])
-    keep = work(buf)[3]
+    av = tile_worths(st, cfg, comp, par, p, own_hand(st, p), work(buf)[1])
+    keep = work(buf)[2]
     for a in range(E.N_ANIMALS):
         keep[a] = -NEG
     for t in range(E.N_TILES):  # an animal's worth: its tiles' worth without the bonus
@@ -631,11 +649,11 @@ def listed_action(st, cfg, comp, par, buf, n):
     as I know their hand."""
     ph = st[E.PHASE]
     p = st[E.CUR]
-    _, moves, av, sv = work(buf)
+    av, sv = floats(buf)
     if ph == E.PH_PLACE:
         square_values(st, cfg, comp, par, p, own_hand(st, p), av, sv)
     else:
-        seen = visible_hand(st, comp, 1 - p, moves)
+        seen = visible_hand(st, 1 - p)
         square_values(st, cfg, comp, par, 1 - p, seen, av, sv)
     sign = 1.0 if ph == E.PH_PLACE else -1.0
     best = buf[0]
@@ -658,6 +676,9 @@ def greedy_play(st, cfg, comp, rng, par, buf, mem):
         if greedy_lists(st):
             n = E.legal_actions(st, cfg, comp, buf)
             a = buf[0] if n == 1 else listed_action(st, cfg, comp, par, buf, n)
+        elif st[E.PHASE] == E.PH_PAY and paying(st, mem):
+            # the payment `camera_action` found, unchecked: here no one else chose a tile
+            a = E.act(E.A_PAY, mem[M_PAY + st[E.PAY_ANIMAL]])
         else:
             a = greedy_move(st, cfg, comp, par, buf, mem)
         E.apply_action(st, cfg, comp, rng, a)
@@ -765,7 +786,7 @@ def playout_totals(st, cfg, comp, rng, par, mem, c, follow):
             rng2[1] = sampled[1]
             clear_memory(mem2)
             if follow:
-                remember(sim, mem2, tq[i], ta[i], buf2)
+                remember(sim, mem2, tq[i], ta[i])
             E.apply_action(sim, cfg, comp, rng2, cand[i])
             total[i] += playout(sim, cfg, comp, rng2, par, buf2, p, mem2)
     return total
@@ -848,7 +869,7 @@ def search_action(st, cfg, comp, rng, par, buf, n, mem):
         if c == 0:
             return greedy_action(st, cfg, comp, par, buf, n, mem)
         for i in range(c):
-            remember(st, mem, tq[i], ta[i], buf)
+            remember(st, mem, tq[i], ta[i])
             cand[i] = turn_action(st, cfg, comp, par, buf, mem)
     else:
         base = greedy_action(st, cfg, comp, par, buf, n, mem)
@@ -870,7 +891,7 @@ def search_action(st, cfg, comp, rng, par, buf, n, mem):
         if total[best] - total[0] <= par[P_MARGIN] * max(1, int(par[P_ROLLOUTS])):
             best = 0
     if turn:
-        remember(st, mem, tq[best], ta[best], buf)
+        remember(st, mem, tq[best], ta[best])
     return cand[best]
 
 
