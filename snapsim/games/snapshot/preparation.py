@@ -234,23 +234,22 @@ def habitat_options(cfg, comp, ptab, par, work, mem, tokens, h):
             best = NONE
             a = 0
             for j in range(dice):
-                if j >= lo and work[w + j] > best:
-                    best = work[w + j]
-                    a = j
+                better = j >= lo and work[w + j] > best
+                best = work[w + j] if better else best
+                a = j if better else a
                 work[F_F + j] = best
                 mem[pick + j] = a
         else:
-            # f[j] from f[j - a] (a >= lo), in place from the top down
+            # f[j] from f[j - a] (a >= lo), in place from the top down (a count no split
+            # reaches, NONE, adds up to NONE and so is never better)
             for j in range(dice - 1, -1, -1):
                 best = NONE
                 a = 0
                 for x in range(lo, j + 1):
-                    prev = work[F_F + j - x]
-                    if prev > NONE:
-                        val = prev + work[w + x]
-                        if val > best:
-                            best = val
-                            a = x
+                    val = work[F_F + j - x] + work[w + x]
+                    better = val > best
+                    best = val if better else best
+                    a = x if better else a
                 work[F_F + j] = best
                 mem[pick + j] = a
     rerolls = tokens // cfg[E.C_REROLL_COST] if cfg[E.C_TOKENS] == 1 else 0
@@ -264,12 +263,11 @@ def habitat_options(cfg, comp, ptab, par, work, mem, tokens, h):
         best = NONE if any_mandatory else 0.0
         explore = 0
         for e in range(1, k + 1):
-            f = work[F_F + k - e]
-            if f > NONE:
-                val = work[F_PE + e] * f - work[F_PAID + e]
-                if val > best + 1e-12:
-                    best = val
-                    explore = e
+            # (NONE, no split, gives NONE, or NaN where P(explore) is 0: never better)
+            val = work[F_PE + e] * work[F_F + k - e] - work[F_PAID + e]
+            better = val > best + 1e-12
+            best = val if better else best
+            explore = e if better else explore
         work[hv + k] = best
         mem[he + k] = explore
 
@@ -283,6 +281,7 @@ def plan_dice(cfg, work, mem):
     for t in range(dice + 1):
         work[F_G + t] = NONE
     work[F_G] = 0.0
+    before = False  # whether a habitat before h has items
     for h in range(_H):
         g0 = F_G + h * _D
         g1 = g0 + _D
@@ -290,6 +289,11 @@ def plan_dice(cfg, work, mem):
         if mem[W_FIRST + h] == mem[W_FIRST + h + 1]:  # no items: no dice
             for t in range(dice + 1):
                 work[g1 + t] = work[g0 + t]
+            continue
+        if not before:  # with no dice before it, the first habitat's options are the values
+            before = True
+            for t in range(dice + 1):
+                work[g1 + t] = work[hv + t]
             continue
         for t in range(dice + 1):
             best = NONE
