@@ -37,7 +37,6 @@ from .layout import (
     F_G,
     F_HV,
     F_ODDS,
-    F_PAID,
     F_PE,
     F_PEH,
     F_VAL,
@@ -106,15 +105,25 @@ def explore_table(cfg, comp, mem, work):
 
 
 @kernel
-def explore_odds(cfg, comp, work, h, e, rerolls):
-    """(P(explore), E[tokens paid]) of habitat h with e dice and a budget of `rerolls`:
-    `explore_kernel`'s, from the table `explore_table` keeps."""
+def explore_row(cfg, comp, work, h, rerolls, dice):
+    """Where (P(explore), E[tokens paid]) of habitat h with e = 1 .. dice dice and a budget
+    of `rerolls` lie in work, pair by pair: the table `explore_table` keeps, or beyond its
+    budgets `explore_kernel`'s worked out into F_PE."""
     if rerolls <= ODDS_REROLLS:
-        at = F_ODDS + ((h * (ODDS_REROLLS + 1) + rerolls) * _D + e) * 2
-        pe, paid = work[at], work[at + 1]
-    else:
+        return F_ODDS + (h * (ODDS_REROLLS + 1) + rerolls) * _D * 2
+    for e in range(1, dice + 1):
         pe, paid, _ = explore_kernel(e, comp[E.K_EXPLORE + h], rerolls, cfg[E.C_REROLL_COST])
-    return pe, paid
+        work[F_PE + 2 * e] = pe
+        work[F_PE + 2 * e + 1] = paid
+    return F_PE
+
+
+@kernel
+def explore_odds(cfg, comp, work, h, e, rerolls):
+    """(P(explore), E[tokens paid]) of habitat h with e dice and a budget of `rerolls`
+    (`explore_row`)."""
+    at = explore_row(cfg, comp, work, h, rerolls, e) + 2 * e
+    return work[at], work[at + 1]
 
 
 # ---------------------------------------------------------------- the plan's items
@@ -255,16 +264,13 @@ def habitat_options(cfg, comp, ptab, par, work, mem, tokens, h):
     rerolls = tokens // cfg[E.C_REROLL_COST] if cfg[E.C_TOKENS] == 1 else 0
     if par[P_ALLOW_REROLLS] <= 0:
         rerolls = 0
-    for e in range(1, dice + 1):
-        pe, paid = explore_odds(cfg, comp, work, h, e, rerolls)
-        work[F_PE + e] = pe
-        work[F_PAID + e] = lam * paid
+    odds = explore_row(cfg, comp, work, h, rerolls, dice)
     for k in range(dice + 1):
         best = NONE if any_mandatory else 0.0
         explore = 0
         for e in range(1, k + 1):
             # (NONE, no split, gives NONE, or NaN where P(explore) is 0: never better)
-            val = work[F_PE + e] * work[F_F + k - e] - work[F_PAID + e]
+            val = work[odds + 2 * e] * work[F_F + k - e] - lam * work[odds + 2 * e + 1]
             better = val > best + 1e-12
             best = val if better else best
             explore = e if better else explore
