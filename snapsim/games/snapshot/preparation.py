@@ -130,10 +130,14 @@ def explore_odds(cfg, comp, work, h, e, rerolls):
 
 
 @kernel
-def plan_tokens(st, par):
-    """The tokens a plan may use: the player's, unless the policy never spends tokens."""
+def plan_tokens(st, cfg, par):
+    """The tokens a plan may use: the player's, unless the policy never spends tokens; and
+    the explore re-rolls they buy, unless the policy never buys one."""
     tokens = st[E.TOKENS + st[E.CUR]] if par[P_ALLOW_TOKENS] > 0 else 0
-    return tokens
+    rerolls = tokens // cfg[E.C_REROLL_COST] if cfg[E.C_TOKENS] == 1 else 0
+    if par[P_ALLOW_REROLLS] <= 0:
+        rerolls = 0
+    return tokens, rerolls
 
 
 @kernel
@@ -213,10 +217,11 @@ def item_worths(ptab, mem, work, i, dice, tcap, lam):
 
 
 @kernel
-def habitat_options(cfg, comp, ptab, par, work, mem, tokens, h):
+def habitat_options(cfg, comp, ptab, par, work, mem, tokens, rerolls, h):
     """Habitat h's best value for every dice count k (work[F_HV + h * _D + k], NONE where
-    none), with its explore dice (mem[W_HE + h * _D + k]); the dynamic programme's choices
-    are kept in W_PICK for the dice of the plan (`plan_dice`)."""
+    none), with its explore dice (mem[W_HE + h * _D + k]), given the re-rolls the tokens
+    buy (`plan_tokens`); the dynamic programme's choices are kept in W_PICK for the dice of
+    the plan (`plan_dice`)."""
     dice = cfg[E.C_DICE]
     lam = par[P_TOKEN_VALUE]
     first, last = mem[W_FIRST + h], mem[W_FIRST + h + 1]
@@ -261,9 +266,6 @@ def habitat_options(cfg, comp, ptab, par, work, mem, tokens, h):
                     a = x if better else a
                 work[F_F + j] = best
                 mem[pick + j] = a
-    rerolls = tokens // cfg[E.C_REROLL_COST] if cfg[E.C_TOKENS] == 1 else 0
-    if par[P_ALLOW_REROLLS] <= 0:
-        rerolls = 0
     odds = explore_row(cfg, comp, work, h, rerolls, dice)
     for k in range(dice + 1):
         best = NONE if any_mandatory else 0.0
@@ -460,13 +462,14 @@ def store_plan(st, mem, raccoon_hab):
 
 
 @kernel(inline="always")
-def plan_with(st, cfg, comp, ptab, par, mem, work, tokens, reserved, raccoon_hab, store_above):
+def plan_with(st, cfg, comp, ptab, par, mem, work, tokens, rerolls, reserved, raccoon_hab,
+              store_above):
     """The best plan over the table's animals and the reserved cards in `reserved` (the
     raccoon in `raccoon_hab`); returns its expected value, and stores it as the turn's plan
     when that beats `store_above` (-inf: always, inf: never)."""
     collect_items(st, cfg, comp, par, mem, work, reserved, raccoon_hab)
     for h in range(_H):
-        habitat_options(cfg, comp, ptab, par, work, mem, tokens, h)
+        habitat_options(cfg, comp, ptab, par, work, mem, tokens, rerolls, h)
     total = plan_dice(cfg, work, mem)
     if total > NONE:
         total += plan_tokens_onto(cfg, comp, ptab, par, work, mem, tokens)
@@ -487,16 +490,16 @@ def plan(st, cfg, comp, ptab, par, mem, with_reserved, write):
     mem = pointer(mem)
     work = float_space(mem)
     explore_table(cfg, comp, mem, work)
-    tokens = plan_tokens(st, par)
+    tokens, rerolls = plan_tokens(st, cfg, par)
     reserved = my_reserved(st, st[E.CUR]) if with_reserved else np.int64(0)
     raccoon = reserved >> E.RACCOON & 1
     reserved &= ~(np.int64(1) << E.RACCOON)
-    best = plan_with(st, cfg, comp, ptab, par, mem, work, tokens, reserved, NO_CARD,
+    best = plan_with(st, cfg, comp, ptab, par, mem, work, tokens, rerolls, reserved, NO_CARD,
                      -np.inf if write else np.inf)
     if raccoon == 1:  # a reserved raccoon: each habitat tried
         for h in range(_H):
-            v = plan_with(st, cfg, comp, ptab, par, mem, work, tokens, reserved, np.int64(h),
-                          best if write else np.inf)
+            v = plan_with(st, cfg, comp, ptab, par, mem, work, tokens, rerolls, reserved,
+                          np.int64(h), best if write else np.inf)
             best = max(best, v)
     return best
 
