@@ -442,10 +442,7 @@ def store_plan(st, mem, raccoon_hab):
     is for."""
     for h in range(_H):
         mem[M_HAB + h] = mem[W_HE + h * _D + mem[W_KOF + h]]
-    old = mem[M_TABLE]  # the cards a plan gives dice or tokens lie on its table
-    while old != 0:
-        c = low_bit(old)
-        old &= old - 1
+    for c in range(E.N_CARDS):
         mem[M_DICE + c] = 0
         mem[M_TOK + c] = 0
     placed = 0
