@@ -132,7 +132,8 @@ class SnapshotConfig(RuleKnobs):
 
 
 def photo_table() -> np.ndarray:
-    """The exact photograph table the policies read (`plans.photo_p`): [dice-1,
-    difficulty-1, tokens], so that the token counts tried for one animal lie side by side."""
+    """The exact photograph table the policies read (`plans.photo_p`): [difficulty-1,
+    tokens, dice-1], so that what a plan reads for one animal (its dice counts, each with
+    the first few token counts) lies together."""
     return np.ascontiguousarray(
-        photo_table_kernel(PHOTO_DICE, MAX_T, PHOTO_DIFFICULTY).transpose(0, 2, 1))
+        photo_table_kernel(PHOTO_DICE, MAX_T, PHOTO_DIFFICULTY).transpose(2, 1, 0))

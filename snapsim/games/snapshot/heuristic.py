@@ -100,9 +100,10 @@ def wants_to_offer(st, cfg, comp, par):
     holding at least `offer_tokens` tokens."""
     p = st[E.ASKED]
     offer = False
-    if par[P_ALLOW_OFFERS] > 0 and par[P_ALLOW_RESERVE] > 0 and par[P_ALLOW_TOKENS] > 0:
-        v = card_value(st, cfg, comp, par, p, st[E.DRAWN])
-        offer = v >= par[P_OFFER_MIN] and st[E.TOKENS + p] >= par[P_OFFER_TOKENS]
+    # the tokens first: a player holding too few does not value the card
+    if par[P_ALLOW_OFFERS] > 0 and par[P_ALLOW_RESERVE] > 0 and par[P_ALLOW_TOKENS] > 0 \
+            and st[E.TOKENS + p] >= par[P_OFFER_TOKENS]:
+        offer = card_value(st, cfg, comp, par, p, st[E.DRAWN]) >= par[P_OFFER_MIN]
     return offer
 
 
@@ -176,7 +177,9 @@ def token_loss(st, cfg, comp, ptab, par, p, c, taken):
     d = E.card_difficulty(st, comp, c)
     t = st[E.TOK_ON + c] - taken
     drop = photo_p(ptab, st[E.DICE_ON + c], t, d) - photo_p(ptab, st[E.DICE_ON + c], t - 1, d)
-    loss = drop * card_value(st, cfg, comp, par, p, c)
+    loss = 0.0  # (a token the photograph does not need costs nothing: the card not valued)
+    if drop != 0.0:
+        loss = drop * card_value(st, cfg, comp, par, p, c)
     return loss
 
 

@@ -98,9 +98,10 @@ W_FLOATS = W_TAKEN + _N  # the floats (bit patterns, viewed by `float_space`):
 F_VAL = 0  # each item's value [i]
 F_WORTH = F_VAL + _N  # each item's worth by its dice [i, a]
 F_F = F_WORTH + _N * _D  # the dice programme's values [j]
-F_PE = F_F + _D  # a habitat's P(explore) with e dice and the re-rolls the tokens buy [e]
-F_PAID = F_PE + _D  # and the cost of the re-roll tokens it expects to lose [e]
-F_HV = F_PAID + _D  # each habitat's option value for k dice [h, k]
+# a habitat's P(explore) with e dice and the re-rolls the tokens buy, and the re-roll tokens
+# it expects to lose, where the explore odds table has no row for those re-rolls [e, 2]
+F_PE = F_F + _D
+F_HV = F_PE + 2 * _D  # each habitat's option value for k dice [h, k]
 F_G = F_HV + _H * _D  # the knapsack's values [h, j]
 F_PEH = F_G + (_H + 1) * _D  # P(explore) of each habitat in the plan [h]
 F_BRATE = F_PEH + _H  # each bundle item's best gain per token [m]

@@ -19,14 +19,14 @@ PHOTO_DICE, PHOTO_DIFFICULTY = 6, 40  # the photo table's dice and difficulties 
 
 @kernel
 def photo_p(ptab, dice, tokens, difficulty):
-    """P(photograph) from the exact table `ptab` (`config.photo_table`: [dice - 1,
-    difficulty - 1, tokens], read flat so that the table may come as a `pointer`)."""
+    """P(photograph) from the exact table `ptab` (`config.photo_table`: [difficulty - 1,
+    tokens, dice - 1], read flat so that the table may come as a `pointer`)."""
     p = 0.0
     if dice > 0:
         p = 1.0
         if difficulty > 0:
-            p = pointer(ptab)[((dice - 1) * PHOTO_DIFFICULTY + difficulty - 1) * (MAX_T + 1)
-                              + min(tokens, MAX_T)]
+            p = pointer(ptab)[((difficulty - 1) * (MAX_T + 1) + min(tokens, MAX_T)) * PHOTO_DICE
+                              + dice - 1]
     return p
 
 

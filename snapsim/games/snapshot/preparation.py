@@ -37,7 +37,6 @@ from .layout import (
     F_G,
     F_HV,
     F_ODDS,
-    F_PAID,
     F_PE,
     F_PEH,
     F_VAL,
@@ -106,25 +105,39 @@ def explore_table(cfg, comp, mem, work):
 
 
 @kernel
-def explore_odds(cfg, comp, work, h, e, rerolls):
-    """(P(explore), E[tokens paid]) of habitat h with e dice and a budget of `rerolls`:
-    `explore_kernel`'s, from the table `explore_table` keeps."""
+def explore_row(cfg, comp, work, h, rerolls, dice):
+    """Where (P(explore), E[tokens paid]) of habitat h with e = 1 .. dice dice and a budget
+    of `rerolls` lie in work, pair by pair: the table `explore_table` keeps, or beyond its
+    budgets `explore_kernel`'s worked out into F_PE."""
     if rerolls <= ODDS_REROLLS:
-        at = F_ODDS + ((h * (ODDS_REROLLS + 1) + rerolls) * _D + e) * 2
-        pe, paid = work[at], work[at + 1]
-    else:
+        return F_ODDS + (h * (ODDS_REROLLS + 1) + rerolls) * _D * 2
+    for e in range(1, dice + 1):
         pe, paid, _ = explore_kernel(e, comp[E.K_EXPLORE + h], rerolls, cfg[E.C_REROLL_COST])
-    return pe, paid
+        work[F_PE + 2 * e] = pe
+        work[F_PE + 2 * e + 1] = paid
+    return F_PE
+
+
+@kernel
+def explore_odds(cfg, comp, work, h, e, rerolls):
+    """(P(explore), E[tokens paid]) of habitat h with e dice and a budget of `rerolls`
+    (`explore_row`)."""
+    at = explore_row(cfg, comp, work, h, rerolls, e) + 2 * e
+    return work[at], work[at + 1]
 
 
 # ---------------------------------------------------------------- the plan's items
 
 
 @kernel
-def plan_tokens(st, par):
-    """The tokens a plan may use: the player's, unless the policy never spends tokens."""
+def plan_tokens(st, cfg, par):
+    """The tokens a plan may use: the player's, unless the policy never spends tokens; and
+    the explore re-rolls they buy, unless the policy never buys one."""
     tokens = st[E.TOKENS + st[E.CUR]] if par[P_ALLOW_TOKENS] > 0 else 0
-    return tokens
+    rerolls = tokens // cfg[E.C_REROLL_COST] if cfg[E.C_TOKENS] == 1 else 0
+    if par[P_ALLOW_REROLLS] <= 0:
+        rerolls = 0
+    return tokens, rerolls
 
 
 @kernel
@@ -204,10 +217,11 @@ def item_worths(ptab, mem, work, i, dice, tcap, lam):
 
 
 @kernel
-def habitat_options(cfg, comp, ptab, par, work, mem, tokens, h):
+def habitat_options(cfg, comp, ptab, par, work, mem, tokens, rerolls, h):
     """Habitat h's best value for every dice count k (work[F_HV + h * _D + k], NONE where
-    none), with its explore dice (mem[W_HE + h * _D + k]); the dynamic programme's choices
-    are kept in W_PICK for the dice of the plan (`plan_dice`)."""
+    none), with its explore dice (mem[W_HE + h * _D + k]), given the re-rolls the tokens
+    buy (`plan_tokens`); the dynamic programme's choices are kept in W_PICK for the dice of
+    the plan (`plan_dice`)."""
     dice = cfg[E.C_DICE]
     lam = par[P_TOKEN_VALUE]
     first, last = mem[W_FIRST + h], mem[W_FIRST + h + 1]
@@ -234,42 +248,34 @@ def habitat_options(cfg, comp, ptab, par, work, mem, tokens, h):
             best = NONE
             a = 0
             for j in range(dice):
-                if j >= lo and work[w + j] > best:
-                    best = work[w + j]
-                    a = j
+                better = j >= lo and work[w + j] > best
+                best = work[w + j] if better else best
+                a = j if better else a
                 work[F_F + j] = best
                 mem[pick + j] = a
         else:
-            # f[j] from f[j - a] (a >= lo), in place from the top down
+            # f[j] from f[j - a] (a >= lo), in place from the top down (a count no split
+            # reaches, NONE, adds up to NONE and so is never better)
             for j in range(dice - 1, -1, -1):
                 best = NONE
                 a = 0
                 for x in range(lo, j + 1):
-                    prev = work[F_F + j - x]
-                    if prev > NONE:
-                        val = prev + work[w + x]
-                        if val > best:
-                            best = val
-                            a = x
+                    val = work[F_F + j - x] + work[w + x]
+                    better = val > best
+                    best = val if better else best
+                    a = x if better else a
                 work[F_F + j] = best
                 mem[pick + j] = a
-    rerolls = tokens // cfg[E.C_REROLL_COST] if cfg[E.C_TOKENS] == 1 else 0
-    if par[P_ALLOW_REROLLS] <= 0:
-        rerolls = 0
-    for e in range(1, dice + 1):
-        pe, paid = explore_odds(cfg, comp, work, h, e, rerolls)
-        work[F_PE + e] = pe
-        work[F_PAID + e] = lam * paid
+    odds = explore_row(cfg, comp, work, h, rerolls, dice)
     for k in range(dice + 1):
         best = NONE if any_mandatory else 0.0
         explore = 0
         for e in range(1, k + 1):
-            f = work[F_F + k - e]
-            if f > NONE:
-                val = work[F_PE + e] * f - work[F_PAID + e]
-                if val > best + 1e-12:
-                    best = val
-                    explore = e
+            # (NONE, no split, gives NONE, or NaN where P(explore) is 0: never better)
+            val = work[odds + 2 * e] * work[F_F + k - e] - lam * work[odds + 2 * e + 1]
+            better = val > best + 1e-12
+            best = val if better else best
+            explore = e if better else explore
         work[hv + k] = best
         mem[he + k] = explore
 
@@ -283,6 +289,7 @@ def plan_dice(cfg, work, mem):
     for t in range(dice + 1):
         work[F_G + t] = NONE
     work[F_G] = 0.0
+    before = False  # whether a habitat before h has items
     for h in range(_H):
         g0 = F_G + h * _D
         g1 = g0 + _D
@@ -290,6 +297,11 @@ def plan_dice(cfg, work, mem):
         if mem[W_FIRST + h] == mem[W_FIRST + h + 1]:  # no items: no dice
             for t in range(dice + 1):
                 work[g1 + t] = work[g0 + t]
+            continue
+        if not before:  # with no dice before it, the first habitat's options are the values
+            before = True
+            for t in range(dice + 1):
+                work[g1 + t] = work[hv + t]
             continue
         for t in range(dice + 1):
             best = NONE
@@ -447,13 +459,14 @@ def store_plan(st, mem, raccoon_hab):
 
 
 @kernel(inline="always")
-def plan_with(st, cfg, comp, ptab, par, mem, work, tokens, reserved, raccoon_hab, store_above):
+def plan_with(st, cfg, comp, ptab, par, mem, work, tokens, rerolls, reserved, raccoon_hab,
+              store_above):
     """The best plan over the table's animals and the reserved cards in `reserved` (the
     raccoon in `raccoon_hab`); returns its expected value, and stores it as the turn's plan
     when that beats `store_above` (-inf: always, inf: never)."""
     collect_items(st, cfg, comp, par, mem, work, reserved, raccoon_hab)
     for h in range(_H):
-        habitat_options(cfg, comp, ptab, par, work, mem, tokens, h)
+        habitat_options(cfg, comp, ptab, par, work, mem, tokens, rerolls, h)
     total = plan_dice(cfg, work, mem)
     if total > NONE:
         total += plan_tokens_onto(cfg, comp, ptab, par, work, mem, tokens)
@@ -474,16 +487,16 @@ def plan(st, cfg, comp, ptab, par, mem, with_reserved, write):
     mem = pointer(mem)
     work = float_space(mem)
     explore_table(cfg, comp, mem, work)
-    tokens = plan_tokens(st, par)
+    tokens, rerolls = plan_tokens(st, cfg, par)
     reserved = my_reserved(st, st[E.CUR]) if with_reserved else np.int64(0)
     raccoon = reserved >> E.RACCOON & 1
     reserved &= ~(np.int64(1) << E.RACCOON)
-    best = plan_with(st, cfg, comp, ptab, par, mem, work, tokens, reserved, NO_CARD,
+    best = plan_with(st, cfg, comp, ptab, par, mem, work, tokens, rerolls, reserved, NO_CARD,
                      -np.inf if write else np.inf)
     if raccoon == 1:  # a reserved raccoon: each habitat tried
         for h in range(_H):
-            v = plan_with(st, cfg, comp, ptab, par, mem, work, tokens, reserved, np.int64(h),
-                          best if write else np.inf)
+            v = plan_with(st, cfg, comp, ptab, par, mem, work, tokens, rerolls, reserved,
+                          np.int64(h), best if write else np.inf)
             best = max(best, v)
     return best
 

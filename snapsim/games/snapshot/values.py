@@ -46,14 +46,14 @@ def value_of(st, cfg, comp, par, p, c, least, level):
             award = E.award_value(comp, h, nxt)
             if (cnt + 1) % 3 == 0:
                 v += par[P_W_AWARD] * award
-            else:
+            elif par[P_W_PROGRESS] != 0.0:  # (no weight adds nothing: the division spared)
                 v += par[P_W_PROGRESS] * award * ((cnt % 3) + 1) / 3.0
         g = E.GENERALIST
         if cnt == least and st[E.AWARD_NEXT + g] < comp[E.K_AWARD_COUNT + g]:
             award = E.award_value(comp, g, st[E.AWARD_NEXT + g])
             if level == 1:
                 v += par[P_W_AWARD] * award
-            else:
+            elif par[P_W_PROGRESS] != 0.0:
                 v += par[P_W_PROGRESS] * award / level
     if cfg[E.C_ASSIGNMENTS] == 1:
         a = st[E.ASSIGN + p]
