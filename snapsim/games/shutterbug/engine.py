@@ -230,6 +230,7 @@ TILE_LOC = _field("TILE_LOC", N_TILES)
 TILE_OWNER = _field("TILE_OWNER", N_TILES)
 ON_SPACE = _field("ON_SPACE", MAX_SPACES)  # tiles on each space
 OCCUPIED = _field("OCCUPIED")  # spaces holding tiles
+BOARD = _field("BOARD")  # ... as a bitmask
 PAWN = _field("PAWN", MAX_PLAYERS * MAX_PAWNS)  # space, -1 without a second pawn
 VISITED = _field("VISITED", MAX_PAWNS)  # active player's spaces this turn, bitmask
 START = _field("START", MAX_PAWNS)  # active player's spaces at the start of the turn
@@ -578,6 +579,7 @@ def populate(st, cfg, comp):
         s = comp[K_TILE_SPACE + t]
         if st[ON_SPACE + s] == 0:
             st[OCCUPIED] += 1
+            st[BOARD] |= 1 << s
         st[ON_SPACE + s] += 1
         st[TILE_LOC + t] = T_BOARD
 
@@ -651,6 +653,7 @@ def take_photo(st, cfg, comp, p, t):
     st[ON_SPACE + s] -= 1
     if st[ON_SPACE + s] == 0:
         st[OCCUPIED] -= 1
+        st[BOARD] &= ~(1 << s)
     m = team(cfg, p)
     cre = comp[K_TILE_CRE + t]
     q = comp[K_TILE_Q + t]
