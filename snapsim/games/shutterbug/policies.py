@@ -159,6 +159,7 @@ I_HOT = _i.field("HOT", E.MAX_SPACES)  # spaces worth entering (`reach_values`)
 I_SEAT = _i.field("SEAT")  # the seat (-1: nothing yet)
 I_ASSIGN = _i.field("ASSIGN")  # its assignment card
 I_PHOTOS = _i.field("PHOTOS")  # the photos its team had taken
+I_KV_FROM = _i.field("KV_FROM")  # the board the keep values fs[F_KV:] were worked out on
 I_CORE = _i.size
 I_CANDS = _i.field("CANDS", MAX_CANDIDATES)  # search: the moves played out
 I_WORLD = _i.field("WORLD", E.STATE_SIZE)  # ... a sample of what the seat cannot see
@@ -224,7 +225,8 @@ def seat_values(st, cfg, comp, par, p, fs, js):
     only on its assignment and its team's portfolio, which change with a photo taken while
     the seat decides many times per photo: the scratch keeps them, and the tile values
     worked out from them, as long as what they came from is unchanged. A portfolio only
-    grows, one photo at a time, so the count of photos the team has taken stands for it."""
+    grows, one photo at a time, along a game, so the count of photos the team has taken
+    stands for it (a playout starts another line of play: it forgets them, `playout`)."""
     m = E.team(cfg, p)
     photos = st[E.ST_PHOTOS + p]
     if cfg[E.C_COOP] == 1:  # one portfolio for all
@@ -246,6 +248,7 @@ def seat_values(st, cfg, comp, par, p, fs, js):
     job_targets(st, cfg, comp, m, js)
     js[I_TV_OK] = 0
     js[I_ROUTE_FROM] = -1
+    js[I_KV_FROM] = -1
 
 
 @kernel(inline="always")
@@ -330,10 +333,18 @@ def tile_value(st, comp, par, m, fs, js, t):
 
 
 @kernel(inline="always")
-def keep_values(st, comp, fs):
+def keep_values(st, cfg, comp, fs, js):
     """How much each tip type is worth keeping (fs[F_KV + type]): its creature's weight
     (fs[F_W:]), plus a little per board tile showing its creature or terrain. The scratch is
-    indexed in place: views would cost reference counts."""
+    indexed in place: views would cost reference counts. Worked out again only when the
+    board changed since (a photo taken, tiles drawn from the bag: their counts only grow,
+    and shrink, along a game) or the seat's values did (`seat_values` clears the key)."""
+    key = st[E.N_BAG]
+    for q in range(E.n_players(cfg)):
+        key += (E.N_TILES + 1) * st[E.ST_PHOTOS + q]
+    if js[I_KV_FROM] == key:
+        return
+    js[I_KV_FROM] = key
     for c in range(E.N_CREATURES):
         fs[F_BC + c] = 0.0
     for ter in range(E.N_TERRAINS):
@@ -461,16 +472,20 @@ def route_ends(st, cfg, comp, par, fs):
     last = st[E.ROUND] == cfg[E.C_ROUNDS] - 1
     bonus = par[P_W_CITY] * cfg[E.C_CITY_BONUS] if last else 0.0
     look = 0.0 if last else par[P_LOOK]
+    city_end = tip * cfg[E.C_END_TIPS] + bonus
+    city_pas = on_grid(tip * cfg[E.C_PASS_TIPS])
     for s in range(comp[E.K_N_SPACES]):
-        end = look * fs[F_R + s]
+        end = 0.0
         pas = 0.0
         if E.is_city(comp, s):
-            end += tip * cfg[E.C_END_TIPS] + bonus
-            pas = tip * cfg[E.C_PASS_TIPS]
-        fs[F_END + s] = on_grid(end)
-        fs[F_PAS + s] = on_grid(pas)
-        fs[F_VE + s] = fs[F_V + s] + fs[F_END + s]
-        fs[F_VP + s] = fs[F_V + s] + fs[F_PAS + s]
+            end = on_grid(look * fs[F_R + s] + city_end)
+            pas = city_pas
+        elif look > 0.0:  # (else: nothing)
+            end = on_grid(look * fs[F_R + s])
+        fs[F_END + s] = end
+        fs[F_PAS + s] = pas
+        fs[F_VE + s] = fs[F_V + s] + end
+        fs[F_VP + s] = fs[F_V + s] + pas
 
 
 @kernel(inline="always")
@@ -726,7 +741,7 @@ def _first_step(js, l0, t0, l1, t1):
 def move_action(st, cfg, comp, par, buf, n, fs, js):
     """Swap (solo) a tip worth at most `swap_max`, else the planned route's next step."""
     if st[E.SWAPS_LEFT] > 0:
-        keep_values(st, comp, fs)
+        keep_values(st, cfg, comp, fs, js)
         a = cheapest(buf, n, E.A_SWAP, fs)
         if a >= 0 and fs[F_KV + E.act_arg(a)] <= par[P_SWAP_MAX]:
             return a
@@ -739,11 +754,10 @@ def move_action(st, cfg, comp, par, buf, n, fs, js):
 
 
 @kernel(inline="always")
-def trade_action(st, cfg, comp, par, buf, n, fs):
-    """Trade the least useful tip when a random unseen tip is worth more on average."""
-    if par[P_TRADE] <= 0:
-        return E.act(E.A_NO_TRADE)
-    keep_values(st, comp, fs)
+def trade_action(st, cfg, comp, par, buf, n, fs, js):
+    """Trade the least useful tip when a random unseen tip is worth more on average (the
+    `trade` switch on: `heuristic_action` declines every trade else)."""
+    keep_values(st, cfg, comp, fs, js)
     p = st[E.CUR]
     give = cheapest(buf, n, E.A_TRADE, fs)
     tot = 0.0
@@ -843,6 +857,8 @@ def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
     ph = st[E.PHASE]
     if ph == E.PH_KEEP:
         return keep_action(st, comp, buf, n)
+    if ph == E.PH_TRADE and par[P_TRADE] <= 0:
+        return E.act(E.A_NO_TRADE)
     seat_values(st, cfg, comp, par, p, fs, js)
     if ph == E.PH_MOVE:
         return move_action(st, cfg, comp, par, buf, n, fs, js)
@@ -851,8 +867,8 @@ def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
     if ph == E.PH_PHOTO:
         return photo_action(st, cfg, comp, par, buf, n, fs, js)
     if ph == E.PH_TRADE:
-        return trade_action(st, cfg, comp, par, buf, n, fs)
-    keep_values(st, comp, fs)
+        return trade_action(st, cfg, comp, par, buf, n, fs, js)
+    keep_values(st, cfg, comp, fs, js)
     if ph == E.PH_PAY:
         return cheapest(buf, n, E.A_PAY, fs)
     return cheapest(buf, n, E.A_DISCARD, fs)
@@ -920,7 +936,7 @@ def playout(st, cfg, comp, rng, par, buf, n, me, last_round, fs, js):
     """Play `st` on with every seat greedy (weights `par`) until the game ends or round
     `last_round` is over, score it as if it ended there; `me`'s win share plus MARGIN per
     point of lead over the best rival."""
-    js[I_ROUTE_FROM] = -1  # values of another playout's
+    js[I_SEAT] = -1  # values of another playout's: counts that only grow along one game
     while st[E.PHASE] != E.PH_OVER and st[E.ROUND] <= last_round:
         n = E.step(st, cfg, comp, rng, heuristic_action(st, cfg, comp, par, buf, n, fs, js),
                    buf)
@@ -937,8 +953,8 @@ def playout(st, cfg, comp, rng, par, buf, n, me, last_round, fs, js):
 @kernel
 def move_scores(st, cfg, comp, par, buf, n, out, fs, js):
     """The greedy interpreter's value of each action in buf[:n] where the search looks
-    further (route steps, photos, trades, starting cities); NEG elsewhere. `seat_values`
-    is worked out (heuristic_action ran)."""
+    further (route steps, photos, trades, starting cities); NEG elsewhere. heuristic_action
+    ran (`seat_values` worked out, but for a trade it declines)."""
     ph = st[E.PHASE]
     for i in range(n):
         out[i] = NEG
@@ -946,8 +962,9 @@ def move_scores(st, cfg, comp, par, buf, n, out, fs, js):
         planned_step(st, cfg, comp, par, st[E.CUR], fs, js, np.bool_(True))
     elif ph == E.PH_CITY:
         city_weights(st, fs)
-    elif ph == E.PH_TRADE:
-        keep_values(st, comp, fs)  # (the interpreter's own only when it trades)
+    elif ph == E.PH_TRADE:  # (the interpreter works these out only when it trades)
+        seat_values(st, cfg, comp, par, st[E.CUR], fs, js)
+        keep_values(st, cfg, comp, fs, js)
     for i in range(n):
         kind = E.act_kind(buf[i])
         arg = E.act_arg(buf[i])
