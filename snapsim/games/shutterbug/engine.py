@@ -231,6 +231,7 @@ TILE_OWNER = _field("TILE_OWNER", N_TILES)
 ON_SPACE = _field("ON_SPACE", MAX_SPACES)  # tiles on each space
 OCCUPIED = _field("OCCUPIED")  # spaces holding tiles
 BOARD = _field("BOARD")  # ... as a bitmask
+BOARD_TILES = _field("BOARD_TILES")  # tiles on the board, bitmask
 PAWN = _field("PAWN", MAX_PLAYERS * MAX_PAWNS)  # space, -1 without a second pawn
 VISITED = _field("VISITED", MAX_PAWNS)  # active player's spaces this turn, bitmask
 START = _field("START", MAX_PAWNS)  # active player's spaces at the start of the turn
@@ -582,6 +583,7 @@ def populate(st, cfg, comp):
             st[BOARD] |= 1 << s
         st[ON_SPACE + s] += 1
         st[TILE_LOC + t] = T_BOARD
+        st[BOARD_TILES] |= 1 << t
 
 
 @kernel
@@ -649,6 +651,7 @@ def take_photo(st, cfg, comp, p, t):
     """The paid tile joins the portfolio; its quality becomes its scoring value."""
     st[TILE_LOC + t] = T_PORTFOLIO
     st[TILE_OWNER + t] = p
+    st[BOARD_TILES] &= ~(1 << t)
     s = comp[K_TILE_SPACE + t]
     st[ON_SPACE + s] -= 1
     if st[ON_SPACE + s] == 0:

@@ -117,8 +117,10 @@ F_V = _f.field("V", E.MAX_SPACES)  # value of entering each space
 F_R = _f.field("R", E.MAX_SPACES)  # best space value within reach of each space
 F_END = _f.field("END", E.MAX_SPACES)  # value of ending a route on each space
 F_PAS = _f.field("PAS", E.MAX_SPACES)  # ... of passing through it
-F_VE = _f.field("VE", E.MAX_SPACES)  # value of entering and ending on each space: V + END
+# value of entering and ending on each space: V + END; NEG for the no-space NO_SPACE
+F_VE = _f.field("VE", E.MAX_SPACES + 1)
 F_VP = _f.field("VP", E.MAX_SPACES)  # ... of entering and passing through it: V + PAS
+F_CITY = _f.field("CITY", E.MAX_SPACES)  # 1.0 on a city, else 0.0
 F_VALS = _f.field("VALS", ROUTES)
 F_BC = _f.field("BC", E.N_CREATURES)  # board tiles per creature (keep values)
 F_BT = _f.field("BT", E.N_TERRAINS)  # ... per terrain
@@ -138,6 +140,8 @@ F_SIZE = _f.size
 _i = Layout()
 I_END_T = _i.field("END_T", E.MAX_SPACES)  # city tips drawn for ending on each space
 I_PAS_T = _i.field("PAS_T", E.MAX_SPACES)  # ... for passing through it
+NO_SPACE = E.MAX_SPACES  # a space's neighbours in I_ADJ are padded with this
+I_ADJ = _i.field("ADJ", E.MAX_SPACES * E.MAX_DEGREE)  # each space's neighbours
 I_CRE_TIPS = _i.field("CRE_TIPS", E.N_CREATURES)  # tips in hand showing each creature
 I_TER_TIPS = _i.field("TER_TIPS", E.N_TERRAINS)  # ... each terrain
 # a lone pawn's plan (`planned_step`): the spaces of its best route, their number (-1: no
@@ -213,8 +217,13 @@ def fixed_tables(cfg, comp, fs, js):
         if E.is_city(comp, s):
             js[I_END_T + s] = cfg[E.C_END_TIPS]
             js[I_PAS_T + s] = cfg[E.C_PASS_TIPS]
+            fs[F_CITY + s] = 1.0
     for i in range(E.N_TIPS):
         fs[F_TIPS + comp[E.K_TIP_TYPE + i]] += 1.0
+    for x in range(E.MAX_SPACES * E.MAX_DEGREE):
+        a = comp[E.K_ADJ + x]
+        js[I_ADJ + x] = a if a >= 0 else NO_SPACE
+    fs[F_VE + NO_SPACE] = NEG
     js[I_SEAT] = -1
     js[I_ROUTE_FROM] = -1
 
@@ -377,29 +386,29 @@ def cheapest(buf, n, kind, fs):
 def space_values(st, cfg, comp, par, p, fs, js):
     """Best affordable tile value on each space (0 if none, or if a tile was taken there this
     turn), plus `seek` for other pawns, on the grid (`on_grid`): fs[F_V + space], written in
-    place (a view would cost reference counts). Only the spaces holding tiles are looked at,
-    and what p can pay comes from its tips per creature and per terrain, counted once."""
+    place (a view would cost reference counts). Only the tiles on the board are looked at,
+    what p can pay comes from its tips per creature and per terrain, counted once, and a
+    tile counts or not without a branch (which tiles p can pay for is hard to foretell)."""
     for s in range(comp[E.K_N_SPACES]):
         fs[F_V + s] = 0.0
-    spaces = st[E.BOARD] & ~st[E.SHOT]
-    if spaces != 0:
+    tiles = st[E.BOARD_TILES]
+    if tiles != 0:
         hand_totals(st, p, js)
-    while spaces != 0:
-        s = low_bit(spaces)
-        spaces &= spaces - 1
+    shot = st[E.SHOT]
+    while tiles != 0:
+        t = low_bit(tiles)
+        tiles &= tiles - 1
         # a space's tiles show its creature and terrain; the first tip must show the
         # creature, the others either (`engine.payable`)
+        s = comp[E.K_TILE_SPACE + t]
         cre = comp[E.K_SCRE + s]
         ter = comp[E.K_STER + s]
         first = js[I_CRE_TIPS + cre]
-        most = first + js[I_TER_TIPS + ter] - E.hand(st, p, cre * E.N_TERRAINS + ter) \
-            if first > 0 else 0
-        best = 0.0
-        for i in range(comp[E.K_SPACE_AT + s], comp[E.K_SPACE_AT + s + 1]):
-            t = E.space_tile(comp, i)
-            if st[E.TILE_LOC + t] == E.T_BOARD and comp[E.K_TILE_Q + t] <= most:
-                best = max(best, known_tile_value(st, cfg, comp, par, p, t, fs, js))
-        fs[F_V + s] = on_grid(best)
+        most = first + js[I_TER_TIPS + ter] - E.hand(st, p, cre * E.N_TERRAINS + ter)
+        ok = (first > 0) & (comp[E.K_TILE_Q + t] <= most) & (((shot >> s) & 1) == 0)
+        if ok and not (js[I_TV_OK] >> t) & 1:  # worked out once, then only read
+            known_tile_value(st, cfg, comp, par, p, t, fs, js)
+        fs[F_V + s] = max(fs[F_V + s], on_grid(fs[F_TV + t]) if ok else 0.0)
     if par[P_TRADE] > 0 and cfg[E.C_TRADING] == 1 and st[E.N_HAND + p] > 0:
         seek = on_grid(par[P_SEEK])
         for q in range(E.n_players(cfg)):
@@ -474,18 +483,17 @@ def route_ends(st, cfg, comp, par, fs):
     look = 0.0 if last else par[P_LOOK]
     city_end = tip * cfg[E.C_END_TIPS] + bonus
     city_pas = on_grid(tip * cfg[E.C_PASS_TIPS])
+    if look > 0.0:
+        for s in range(comp[E.K_N_SPACES]):
+            fs[F_END + s] = on_grid(look * fs[F_R + s] + fs[F_CITY + s] * city_end)
+    else:  # (a city's ends alone, no branch per space: fs[F_CITY:] is 1 or 0)
+        city_end = on_grid(city_end)
+        for s in range(comp[E.K_N_SPACES]):
+            fs[F_END + s] = fs[F_CITY + s] * city_end
     for s in range(comp[E.K_N_SPACES]):
-        end = 0.0
-        pas = 0.0
-        if E.is_city(comp, s):
-            end = on_grid(look * fs[F_R + s] + city_end)
-            pas = city_pas
-        elif look > 0.0:  # (else: nothing)
-            end = on_grid(look * fs[F_R + s])
-        fs[F_END + s] = end
-        fs[F_PAS + s] = pas
-        fs[F_VE + s] = fs[F_V + s] + end
-        fs[F_VP + s] = fs[F_V + s] + pas
+        fs[F_PAS + s] = fs[F_CITY + s] * city_pas
+        fs[F_VE + s] = fs[F_V + s] + fs[F_END + s]
+        fs[F_VP + s] = fs[F_V + s] + fs[F_PAS + s]
 
 
 @kernel(inline="always")
@@ -577,6 +585,17 @@ def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
                     continue
                 b2 = b1 | (1 << b)
                 acc2 = acc1 + fs[F_VP + b]
+                if direct:
+                    # the best last step first, without a branch per neighbour (a padded
+                    # neighbour is worth NEG, a blocked one counts as NEG): only where it
+                    # can tie or beat the best are the steps looked at one by one
+                    top = NEG
+                    for m in range(E.MAX_DEGREE):
+                        c = js[I_ADJ + b * E.MAX_DEGREE + m]
+                        v = fs[F_VE + c]
+                        top = max(top, NEG if (b2 >> c) & 1 else v)
+                    if acc2 + top < best:
+                        continue
                 t2 = t1 + js[I_PAS_T + b]
                 for m in range(E.MAX_DEGREE):
                     c = E.adjacent(comp, b, m)
