@@ -611,13 +611,16 @@ def resolve_space(st, cfg, comp):
     p = st[CUR]
     n = n_players(cfg)
     s = st[PAWN + p * MAX_PAWNS + st[AT_PAWN]]
-    while st[TRADE_NEXT] < n:
-        q = (p + st[TRADE_NEXT]) % n
-        if cfg[C_TRADING] == 1 and pawn_at(st, cfg, q, s) and st[N_HAND + p] > 0 \
-                and st[N_HAND + q] > 0:
-            st[PHASE] = PH_TRADE
-            return
-        st[TRADE_NEXT] += 1
+    k = st[TRADE_NEXT]
+    if cfg[C_TRADING] == 1 and st[N_HAND + p] > 0:
+        while k < n:
+            q = p + k - n if p + k >= n else p + k  # clockwise, without a division
+            if pawn_at(st, cfg, q, s) and st[N_HAND + q] > 0:
+                st[TRADE_NEXT] = k
+                st[PHASE] = PH_TRADE
+                return
+            k += 1
+    st[TRADE_NEXT] = max(k, n)
     if photo_open(st, s):
         for i in range(comp[K_SPACE_AT + s], comp[K_SPACE_AT + s + 1]):
             t = space_tile(comp, i)

@@ -422,15 +422,16 @@ def space_values(st, cfg, comp, par, p, fs, js):
 @kernel(inline="always")
 def hand_totals(st, p, js):
     """p's tips showing each creature (js[I_CRE_TIPS:]) and each terrain (js[I_TER_TIPS:])."""
-    for c in range(E.N_CREATURES):
-        js[I_CRE_TIPS + c] = 0
-    for ter in range(E.N_TERRAINS):
-        js[I_TER_TIPS + ter] = 0
-    for c in range(E.N_CREATURES):
+    for c in range(E.N_CREATURES):  # sums kept in registers, then stored
+        tot = 0
         for ter in range(E.N_TERRAINS):
-            x = E.hand(st, p, c * E.N_TERRAINS + ter)
-            js[I_CRE_TIPS + c] += x
-            js[I_TER_TIPS + ter] += x
+            tot += E.hand(st, p, c * E.N_TERRAINS + ter)
+        js[I_CRE_TIPS + c] = tot
+    for ter in range(E.N_TERRAINS):
+        tot = 0
+        for c in range(E.N_CREATURES):
+            tot += E.hand(st, p, c * E.N_TERRAINS + ter)
+        js[I_TER_TIPS + ter] = tot
 
 
 @kernel(inline="always")
