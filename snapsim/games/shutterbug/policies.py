@@ -117,8 +117,7 @@ F_V = _f.field("V", E.MAX_SPACES)  # value of entering each space
 F_R = _f.field("R", E.MAX_SPACES)  # best space value within reach of each space
 F_END = _f.field("END", E.MAX_SPACES)  # value of ending a route on each space
 F_PAS = _f.field("PAS", E.MAX_SPACES)  # ... of passing through it
-# value of entering and ending on each space: V + END; NEG for the no-space NO_SPACE
-F_VE = _f.field("VE", E.MAX_SPACES + 1)
+F_VE = _f.field("VE", E.MAX_SPACES)  # value of entering and ending on each space: V + END
 F_VP = _f.field("VP", E.MAX_SPACES)  # ... of entering and passing through it: V + PAS
 F_CITY = _f.field("CITY", E.MAX_SPACES)  # 1.0 on a city, else 0.0
 F_VALS = _f.field("VALS", ROUTES)
@@ -140,8 +139,6 @@ F_SIZE = _f.size
 _i = Layout()
 I_END_T = _i.field("END_T", E.MAX_SPACES)  # city tips drawn for ending on each space
 I_PAS_T = _i.field("PAS_T", E.MAX_SPACES)  # ... for passing through it
-NO_SPACE = E.MAX_SPACES  # a space's neighbours in I_ADJ are padded with this
-I_ADJ = _i.field("ADJ", E.MAX_SPACES * E.MAX_DEGREE)  # each space's neighbours
 I_CRE_TIPS = _i.field("CRE_TIPS", E.N_CREATURES)  # tips in hand showing each creature
 I_TER_TIPS = _i.field("TER_TIPS", E.N_TERRAINS)  # ... each terrain
 # a lone pawn's plan (`planned_step`): the spaces of its best route, their number (-1: no
@@ -220,10 +217,6 @@ def fixed_tables(cfg, comp, fs, js):
             fs[F_CITY + s] = 1.0
     for i in range(E.N_TIPS):
         fs[F_TIPS + comp[E.K_TIP_TYPE + i]] += 1.0
-    for x in range(E.MAX_SPACES * E.MAX_DEGREE):
-        a = comp[E.K_ADJ + x]
-        js[I_ADJ + x] = a if a >= 0 else NO_SPACE
-    fs[F_VE + NO_SPACE] = NEG
     js[I_SEAT] = -1
     js[I_ROUTE_FROM] = -1
 
@@ -244,8 +237,8 @@ def seat_values(st, cfg, comp, par, p, fs, js):
                 photos += st[E.ST_PHOTOS + q]
     if js[I_SEAT] == p and js[I_ASSIGN] == st[E.ASSIGN + p] and js[I_PHOTOS] == photos:
         same = True
-        for i in range(N_PARAMS):
-            same = same and fs[F_PAR + i] == par[i]
+        for i in range(N_PARAMS):  # (no early exit: one vector compare)
+            same &= fs[F_PAR + i] == par[i]
         if same:
             return
     for i in range(N_PARAMS):
@@ -586,17 +579,6 @@ def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
                     continue
                 b2 = b1 | (1 << b)
                 acc2 = acc1 + fs[F_VP + b]
-                if direct:
-                    # the best last step first, without a branch per neighbour (a padded
-                    # neighbour is worth NEG, a blocked one counts as NEG): only where it
-                    # can tie or beat the best are the steps looked at one by one
-                    top = NEG
-                    for m in range(E.MAX_DEGREE):
-                        c = js[I_ADJ + b * E.MAX_DEGREE + m]
-                        v = fs[F_VE + c]
-                        top = max(top, NEG if (b2 >> c) & 1 else v)
-                    if acc2 + top < best:
-                        continue
                 t2 = t1 + js[I_PAS_T + b]
                 for m in range(E.MAX_DEGREE):
                     c = E.adjacent(comp, b, m)
@@ -730,13 +712,13 @@ def route_values(st, cfg, comp, par, p, fs, js):
     drawn, traded or swapped: p's counts of those), a photo taken (paid for) or the seat's
     values (`seat_values` clears them); a step alone leaves them as they were."""
     same = js[I_ROUTE_FROM] == p
-    js[I_ROUTE_FROM] = p
-    for i in range(len(ROUTE_FROM)):
-        x = st[ROUTE_FROM[i] + p]
-        same = same and js[I_ROUTE_FROM + 1 + i] == x
-        js[I_ROUTE_FROM + 1 + i] = x
+    for i in range(len(ROUTE_FROM)):  # (no early exit: a few compares, one branch)
+        same &= js[I_ROUTE_FROM + 1 + i] == st[ROUTE_FROM[i] + p]
     if same:
         return
+    js[I_ROUTE_FROM] = p
+    for i in range(len(ROUTE_FROM)):
+        js[I_ROUTE_FROM + 1 + i] = st[ROUTE_FROM[i] + p]
     js[I_PLAN_LEN] = -1  # a plan made on other values
     space_values(st, cfg, comp, par, p, fs, js)
     if par[P_LOOK] > 0:  # (else next turn's prospects count 0 times: fs[F_R:] unread)
