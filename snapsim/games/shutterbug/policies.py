@@ -149,9 +149,9 @@ I_PLAN_NEXT = _i.field("PLAN_NEXT")
 I_PLAN_POS = _i.field("PLAN_POS")
 I_PLAN_STEPS = _i.field("PLAN_STEPS")
 I_FIRST = _i.field("FIRST", ROUTES)  # first step of each best route
-# what the space values and route ends in fs[F_V:], [F_R:], [F_END:], [F_PAS:] were worked
-# out from (`route_values`): the seat, its turn, and its tips paid, drawn, traded and swapped
-# so far (-1: nothing yet)
+# what the space values and route ends in fs[F_V:], [F_R:], [F_END:], [F_PAS:], [F_VE:] and
+# [F_VP:] were worked out from (`route_values`): the seat, its turn, and its tips paid,
+# drawn, traded and swapped so far (-1: nothing yet)
 I_ROUTE_FROM = _i.field("ROUTE_FROM", 6)
 I_JOBS = _i.field("JOBS", MAX_JOBS)  # side-job progress worth adding to (-1: none)
 I_TV_OK = _i.field("TV_OK")  # bitmask of the tiles whose value is in F_TV
@@ -339,8 +339,9 @@ def keep_values(st, cfg, comp, fs, js):
     """How much each tip type is worth keeping (fs[F_KV + type]): its creature's weight
     (fs[F_W:]), plus a little per board tile showing its creature or terrain. The scratch is
     indexed in place: views would cost reference counts. Worked out again only when the
-    board changed since (a photo taken, tiles drawn from the bag: their counts only grow,
-    and shrink, along a game) or the seat's values did (`seat_values` clears the key)."""
+    board changed since (a photo taken, tiles drawn from the bag: along a game the photos
+    only grow and the bag only shrinks, so the two counts key the board) or the seat's values
+    did (`seat_values` clears the key)."""
     key = st[E.N_BAG]
     for q in range(E.n_players(cfg)):
         key += (E.N_TILES + 1) * st[E.ST_PHOTOS + q]
