@@ -86,6 +86,8 @@ def arrange(g: ShutterbugGame, pawns, hands=None, board=(), cur: int = 0,
         st[E.TILE_LOC + t] = E.T_BOARD
         st[E.ON_SPACE + comp.tiles[t].space] += 1
     st[E.OCCUPIED] = int((st[E.ON_SPACE:E.ON_SPACE + 63] > 0).sum())
+    st[E.BOARD] = sum(1 << s for s in range(63) if st[E.ON_SPACE + s] > 0)
+    st[E.BOARD_TILES] = sum(1 << t for t in board)
     bag = [t for t in range(E.N_TILES) if t not in set(board)]
     st[E.BAG:E.BAG + len(bag)] = bag
     st[E.N_BAG] = len(bag)
@@ -204,8 +206,10 @@ def check_invariants(g: ShutterbugGame) -> None:
     locs = st[E.TILE_LOC:E.TILE_LOC + E.N_TILES]
     assert (locs == E.T_BAG).sum() == st[E.N_BAG]
     board = [t for t in range(E.N_TILES) if locs[t] == E.T_BOARD]
+    assert st[E.BOARD_TILES] == sum(1 << t for t in board)
     for s in range(len(comp.spaces)):
         assert st[E.ON_SPACE + s] == sum(comp.tiles[t].space == s for t in board)
+        assert (st[E.BOARD] >> s) & 1 == (st[E.ON_SPACE + s] > 0)
     assert all(not comp.spaces[comp.tiles[t].space].city for t in board)
     if g.phase == "move" and st[E.STEPS] == 0 and not g.is_over():
         for p in range(n):

@@ -24,8 +24,8 @@ SMALL_FIT = {
                  "token worth": 0.75, "keep for later": 10.0, "offer": 6.0, "accept": 7.0},
     "yosemite": {"fish": 0.5, "photos": 1.5, "judges": 1.25, "landmarks": 0.0,
                  "next square": 0.25, "tents": 3.0},
-    "shutterbug": {"assignment": 2.0, "off assignment": 0.5, "side jobs": 1.5, "tips": 1.25,
-                   "cities": 0.0, "look ahead": 0.0},
+    "shutterbug": {"assignment": 2.5, "off assignment": 0.5, "side jobs": 1.5, "tips": 1.25,
+                   "cities": 0.0, "look ahead": 0.25},
 }
 
 

@@ -107,3 +107,31 @@ def test_the_starting_city_counts_each_nearby_creature_once_more_per_tip_showing
         assert action == code(E.A_CITY, E.pawn_space(0, best))
         chosen.add(best)
     assert len(chosen) > 1  # the tips in hand move the choice
+
+
+@pytest.mark.parametrize("knobs,first", [
+    ({}, 0),
+    ({"max_steps": 5}, 2),  # a plan looks 3 steps ahead: kept once it reaches the end
+    ({"pass_tips": 3, "end_tips": 4}, None),  # routes would share the last tip count
+])
+def test_a_lone_pawns_plan_is_followed_only_where_it_is_the_fresh_plan(knobs, first):
+    # 4 players, every seat greedy on a scratch of its own kept through the game: at every
+    # step the kept plan's next step (values on the grid add up exactly) is the step a
+    # fresh scratch plans, and a plan is followed only where the rules let it stand: made
+    # at step `first` or later of the turn, never with tip knobs this large
+    g = new(ShutterbugConfig(players=4, **knobs), seed=11)
+    scratches = [P.new_scratch(g._cfg, g._comp) for _ in range(4)]
+    followed = moves = 0
+    while g.state[E.PHASE] != E.PH_OVER:
+        p = int(g.state[E.CUR])
+        steps = int(g.state[E.STEPS])
+        action = same_decision(g, "greedy", scratches[p])
+        if g.state[E.PHASE] == E.PH_MOVE:
+            moves += 1
+            done = scratches[p][1][P.I_PLAN_NEXT] - 1  # the plan's steps taken before
+            if done > 0:
+                followed += 1
+                assert first is not None and steps - done >= first
+        play(g, action)
+    assert moves > 80
+    assert followed > {0: 20, 2: 0}[first] if first is not None else followed == 0

@@ -230,6 +230,8 @@ TILE_LOC = _field("TILE_LOC", N_TILES)
 TILE_OWNER = _field("TILE_OWNER", N_TILES)
 ON_SPACE = _field("ON_SPACE", MAX_SPACES)  # tiles on each space
 OCCUPIED = _field("OCCUPIED")  # spaces holding tiles
+BOARD = _field("BOARD")  # ... as a bitmask
+BOARD_TILES = _field("BOARD_TILES")  # tiles on the board, bitmask
 PAWN = _field("PAWN", MAX_PLAYERS * MAX_PAWNS)  # space, -1 without a second pawn
 VISITED = _field("VISITED", MAX_PAWNS)  # active player's spaces this turn, bitmask
 START = _field("START", MAX_PAWNS)  # active player's spaces at the start of the turn
@@ -578,8 +580,10 @@ def populate(st, cfg, comp):
         s = comp[K_TILE_SPACE + t]
         if st[ON_SPACE + s] == 0:
             st[OCCUPIED] += 1
+            st[BOARD] |= 1 << s
         st[ON_SPACE + s] += 1
         st[TILE_LOC + t] = T_BOARD
+        st[BOARD_TILES] |= 1 << t
 
 
 @kernel
@@ -607,13 +611,16 @@ def resolve_space(st, cfg, comp):
     p = st[CUR]
     n = n_players(cfg)
     s = st[PAWN + p * MAX_PAWNS + st[AT_PAWN]]
-    while st[TRADE_NEXT] < n:
-        q = (p + st[TRADE_NEXT]) % n
-        if cfg[C_TRADING] == 1 and pawn_at(st, cfg, q, s) and st[N_HAND + p] > 0 \
-                and st[N_HAND + q] > 0:
-            st[PHASE] = PH_TRADE
-            return
-        st[TRADE_NEXT] += 1
+    k = st[TRADE_NEXT]
+    if cfg[C_TRADING] == 1 and st[N_HAND + p] > 0:
+        while k < n:
+            q = p + k - n if p + k >= n else p + k  # clockwise, without a division
+            if pawn_at(st, cfg, q, s) and st[N_HAND + q] > 0:
+                st[TRADE_NEXT] = k
+                st[PHASE] = PH_TRADE
+                return
+            k += 1
+    st[TRADE_NEXT] = max(k, n)
     if photo_open(st, s):
         for i in range(comp[K_SPACE_AT + s], comp[K_SPACE_AT + s + 1]):
             t = space_tile(comp, i)
@@ -647,10 +654,12 @@ def take_photo(st, cfg, comp, p, t):
     """The paid tile joins the portfolio; its quality becomes its scoring value."""
     st[TILE_LOC + t] = T_PORTFOLIO
     st[TILE_OWNER + t] = p
+    st[BOARD_TILES] &= ~(1 << t)
     s = comp[K_TILE_SPACE + t]
     st[ON_SPACE + s] -= 1
     if st[ON_SPACE + s] == 0:
         st[OCCUPIED] -= 1
+        st[BOARD] &= ~(1 << s)
     m = team(cfg, p)
     cre = comp[K_TILE_CRE + t]
     q = comp[K_TILE_Q + t]

@@ -10,7 +10,9 @@
   two pawns in the team game) is scored by the best affordable tile on each space
   entered, tips from cities passed (1) and ended on (2), the city bonus in the last round,
   and (`lookahead`) `look` times the best tile value reachable next turn from the end;
-  the first step of the best route is taken;
+  the first step of the best route is taken (a lone pawn's best route is kept while nothing
+  it was valued on changes: values on a fine grid add up exactly, so its rest is the best
+  route from its next space);
 - starting cities (set-up, an empty board): the one with the most target-creature spaces
   near it (within 3 steps, nearer counts more), weighted up by the tips in hand that show
   those creatures;
@@ -37,6 +39,7 @@ from ...sim.kernel import (
     Param,
     is_legal,
     kernel,
+    low_bit,
     next_u64,
     pointer,
     randint,
@@ -95,6 +98,10 @@ TIP_COUNTS = 9  # routes are told apart by the city tips they draw: 0..7, 8 or m
 ROUTES = E.MAX_PAWNS * (HORIZON + 1) * TIP_COUNTS  # best route per pawn, length, tips drawn
 MAX_JOBS = 63  # side jobs are bits of an int64 mask
 MAX_CANDIDATES = 16  # the most moves a search plays out (`candidates`)
+# Route values are whole multiples of QUANTUM (`on_grid`), far below any difference that
+# matters: their sums are then exact, the same in whatever order they are added, so a route
+# planned at one step is still the best at the next when nothing else changed (`planned_step`)
+QUANTUM = 2.0 ** -20
 
 # ---------------------------------------------------------------- scratch
 # A deciding policy's working arrays: a float and an int vector and the search's random
@@ -110,6 +117,9 @@ F_V = _f.field("V", E.MAX_SPACES)  # value of entering each space
 F_R = _f.field("R", E.MAX_SPACES)  # best space value within reach of each space
 F_END = _f.field("END", E.MAX_SPACES)  # value of ending a route on each space
 F_PAS = _f.field("PAS", E.MAX_SPACES)  # ... of passing through it
+F_VE = _f.field("VE", E.MAX_SPACES)  # value of entering and ending on each space: V + END
+F_VP = _f.field("VP", E.MAX_SPACES)  # ... of entering and passing through it: V + PAS
+F_CITY = _f.field("CITY", E.MAX_SPACES)  # 1.0 on a city, else 0.0
 F_VALS = _f.field("VALS", ROUTES)
 F_BC = _f.field("BC", E.N_CREATURES)  # board tiles per creature (keep values)
 F_BT = _f.field("BT", E.N_TERRAINS)  # ... per terrain
@@ -129,10 +139,19 @@ F_SIZE = _f.size
 _i = Layout()
 I_END_T = _i.field("END_T", E.MAX_SPACES)  # city tips drawn for ending on each space
 I_PAS_T = _i.field("PAS_T", E.MAX_SPACES)  # ... for passing through it
+I_CRE_TIPS = _i.field("CRE_TIPS", E.N_CREATURES)  # tips in hand showing each creature
+I_TER_TIPS = _i.field("TER_TIPS", E.N_TERRAINS)  # ... each terrain
+# a lone pawn's plan (`planned_step`): the spaces of its best route, their number (-1: no
+# plan), the next one's index, and where the pawn stands and its steps taken when it is due
+I_PLAN = _i.field("PLAN", HORIZON)
+I_PLAN_LEN = _i.field("PLAN_LEN")
+I_PLAN_NEXT = _i.field("PLAN_NEXT")
+I_PLAN_POS = _i.field("PLAN_POS")
+I_PLAN_STEPS = _i.field("PLAN_STEPS")
 I_FIRST = _i.field("FIRST", ROUTES)  # first step of each best route
-# what the space values and route ends in fs[F_V:], [F_R:], [F_END:], [F_PAS:] were worked
-# out from (`route_values`): the seat, its turn, and its tips paid, drawn, traded and swapped
-# so far (-1: nothing yet)
+# what the space values and route ends in fs[F_V:], [F_R:], [F_END:], [F_PAS:], [F_VE:] and
+# [F_VP:] were worked out from (`route_values`): the seat, its turn, and its tips paid,
+# drawn, traded and swapped so far (-1: nothing yet)
 I_ROUTE_FROM = _i.field("ROUTE_FROM", 6)
 I_JOBS = _i.field("JOBS", MAX_JOBS)  # side-job progress worth adding to (-1: none)
 I_TV_OK = _i.field("TV_OK")  # bitmask of the tiles whose value is in F_TV
@@ -140,9 +159,8 @@ I_HOT = _i.field("HOT", E.MAX_SPACES)  # spaces worth entering (`reach_values`)
 # what the seat's weights, side-job targets and tile values were worked out from
 I_SEAT = _i.field("SEAT")  # the seat (-1: nothing yet)
 I_ASSIGN = _i.field("ASSIGN")  # its assignment card
-PORTFOLIO = ((E.QUAL, E.N_CREATURES), (E.NPH, E.N_CREATURES), (E.TERC, E.N_TERRAINS),
-             (E.QC, E.N_Q))  # its team's portfolio totals: field, size
-I_PORTFOLIO = _i.field("PORTFOLIO", 2 * E.N_CREATURES + E.N_TERRAINS + E.N_Q)
+I_PHOTOS = _i.field("PHOTOS")  # the photos its team had taken
+I_KV_FROM = _i.field("KV_FROM")  # the board the keep values fs[F_KV:] were worked out on
 I_CORE = _i.size
 I_CANDS = _i.field("CANDS", MAX_CANDIDATES)  # search: the moves played out
 I_WORLD = _i.field("WORLD", E.STATE_SIZE)  # ... a sample of what the seat cannot see
@@ -196,6 +214,7 @@ def fixed_tables(cfg, comp, fs, js):
         if E.is_city(comp, s):
             js[I_END_T + s] = cfg[E.C_END_TIPS]
             js[I_PAS_T + s] = cfg[E.C_PASS_TIPS]
+            fs[F_CITY + s] = 1.0
     for i in range(E.N_TIPS):
         fs[F_TIPS + comp[E.K_TIP_TYPE + i]] += 1.0
     js[I_SEAT] = -1
@@ -207,27 +226,31 @@ def seat_values(st, cfg, comp, par, p, fs, js):
     """Creature weights (fs[F_W:]) and side-job targets (js[I_JOBS:]) of seat p. They depend
     only on its assignment and its team's portfolio, which change with a photo taken while
     the seat decides many times per photo: the scratch keeps them, and the tile values
-    worked out from them, as long as what they came from is unchanged."""
+    worked out from them, as long as what they came from is unchanged. A portfolio only
+    grows, one photo at a time, along a game, so the count of photos the team has taken
+    stands for it (a playout starts another line of play: it forgets them, `playout`)."""
     m = E.team(cfg, p)
-    same = js[I_SEAT] == p and js[I_ASSIGN] == st[E.ASSIGN + p]
+    photos = st[E.ST_PHOTOS + p]
+    if cfg[E.C_COOP] == 1:  # one portfolio for all
+        for q in range(E.n_players(cfg)):
+            if q != p:
+                photos += st[E.ST_PHOTOS + q]
+    if js[I_SEAT] == p and js[I_ASSIGN] == st[E.ASSIGN + p] and js[I_PHOTOS] == photos:
+        same = True
+        for i in range(N_PARAMS):  # (no early exit: one vector compare)
+            same &= fs[F_PAR + i] == par[i]
+        if same:
+            return
     for i in range(N_PARAMS):
-        same = same and fs[F_PAR + i] == par[i]
         fs[F_PAR + i] = par[i]
-    at = I_PORTFOLIO
-    for field, size in PORTFOLIO:
-        for i in range(size):
-            x = st[field + m * size + i]
-            same = same and js[at] == x
-            js[at] = x
-            at += 1
-    if same:
-        return
     js[I_SEAT] = p
     js[I_ASSIGN] = st[E.ASSIGN + p]
+    js[I_PHOTOS] = photos
     creature_weights(st, cfg, comp, par, p, fs)
     job_targets(st, cfg, comp, m, js)
     js[I_TV_OK] = 0
     js[I_ROUTE_FROM] = -1
+    js[I_KV_FROM] = -1
 
 
 @kernel(inline="always")
@@ -312,15 +335,27 @@ def tile_value(st, comp, par, m, fs, js, t):
 
 
 @kernel(inline="always")
-def keep_values(st, comp, fs):
+def keep_values(st, cfg, comp, fs, js):
     """How much each tip type is worth keeping (fs[F_KV + type]): its creature's weight
     (fs[F_W:]), plus a little per board tile showing its creature or terrain. The scratch is
-    indexed in place: views would cost reference counts."""
+    indexed in place: views would cost reference counts. Worked out again only when the
+    board changed since (a photo taken, tiles drawn from the bag: along a game the photos
+    only grow and the bag only shrinks, so the two counts key the board) or the seat's values
+    did (`seat_values` clears the key)."""
+    key = st[E.N_BAG]
+    for q in range(E.n_players(cfg)):
+        key += (E.N_TILES + 1) * st[E.ST_PHOTOS + q]
+    if js[I_KV_FROM] == key:
+        return
+    js[I_KV_FROM] = key
     for c in range(E.N_CREATURES):
         fs[F_BC + c] = 0.0
     for ter in range(E.N_TERRAINS):
         fs[F_BT + ter] = 0.0
-    for s in range(comp[E.K_N_SPACES]):
+    spaces = st[E.BOARD]
+    while spaces != 0:
+        s = low_bit(spaces)
+        spaces &= spaces - 1
         for _ in range(st[E.ON_SPACE + s]):  # a space's tiles show its creature and terrain
             fs[F_BC + comp[E.K_SCRE + s]] += 0.05
             fs[F_BT + comp[E.K_STER + s]] += 0.05
@@ -344,26 +379,59 @@ def cheapest(buf, n, kind, fs):
 @kernel(inline="always")
 def space_values(st, cfg, comp, par, p, fs, js):
     """Best affordable tile value on each space (0 if none, or if a tile was taken there this
-    turn), plus `seek` for other pawns: fs[F_V + space], written in place (a view would cost
-    reference counts)."""
+    turn), plus `seek` for other pawns, on the grid (`on_grid`): fs[F_V + space], written in
+    place (a view would cost reference counts). Only the tiles on the board are looked at,
+    what p can pay comes from its tips per creature and per terrain, counted once, and a
+    tile counts or not without a branch (which tiles p can pay for is hard to foretell)."""
     for s in range(comp[E.K_N_SPACES]):
         fs[F_V + s] = 0.0
-        if E.photo_open(st, s):
-            # a space's tiles show its creature and terrain
-            most = E.payable(st, p, comp[E.K_SCRE + s], comp[E.K_STER + s])
-            for i in range(comp[E.K_SPACE_AT + s], comp[E.K_SPACE_AT + s + 1]):
-                t = E.space_tile(comp, i)
-                if st[E.TILE_LOC + t] == E.T_BOARD and comp[E.K_TILE_Q + t] <= most:
-                    if not (js[I_TV_OK] >> t) & 1:  # worked out once, then only read
-                        known_tile_value(st, cfg, comp, par, p, t, fs, js)
-                    fs[F_V + s] = max(fs[F_V + s], fs[F_TV + t])
+    tiles = st[E.BOARD_TILES]
+    if tiles != 0:
+        hand_totals(st, p, js)
+    shot = st[E.SHOT]
+    while tiles != 0:
+        t = low_bit(tiles)
+        tiles &= tiles - 1
+        # a space's tiles show its creature and terrain; the first tip must show the
+        # creature, the others either (`engine.payable`)
+        s = comp[E.K_TILE_SPACE + t]
+        cre = comp[E.K_SCRE + s]
+        ter = comp[E.K_STER + s]
+        first = js[I_CRE_TIPS + cre]
+        most = first + js[I_TER_TIPS + ter] - E.hand(st, p, cre * E.N_TERRAINS + ter)
+        ok = (first > 0) & (comp[E.K_TILE_Q + t] <= most) & (((shot >> s) & 1) == 0)
+        if ok and not (js[I_TV_OK] >> t) & 1:  # worked out once, then only read
+            known_tile_value(st, cfg, comp, par, p, t, fs, js)
+        fs[F_V + s] = max(fs[F_V + s], on_grid(fs[F_TV + t]) if ok else 0.0)
     if par[P_TRADE] > 0 and cfg[E.C_TRADING] == 1 and st[E.N_HAND + p] > 0:
+        seek = on_grid(par[P_SEEK])
         for q in range(E.n_players(cfg)):
             if q != p:
                 for k in range(cfg[E.C_PAWNS]):
                     s = st[E.PAWN + q * E.MAX_PAWNS + k]
                     if st[E.N_HAND + q] > 0:
-                        fs[F_V + s] += par[P_SEEK]
+                        fs[F_V + s] += seek
+
+
+@kernel(inline="always")
+def hand_totals(st, p, js):
+    """p's tips showing each creature (js[I_CRE_TIPS:]) and each terrain (js[I_TER_TIPS:])."""
+    for c in range(E.N_CREATURES):  # sums kept in registers, then stored
+        tot = 0
+        for ter in range(E.N_TERRAINS):
+            tot += E.hand(st, p, c * E.N_TERRAINS + ter)
+        js[I_CRE_TIPS + c] = tot
+    for ter in range(E.N_TERRAINS):
+        tot = 0
+        for c in range(E.N_CREATURES):
+            tot += E.hand(st, p, c * E.N_TERRAINS + ter)
+        js[I_TER_TIPS + ter] = tot
+
+
+@kernel(inline="always")
+def on_grid(x):
+    """x rounded to a whole multiple of QUANTUM: route values on the grid add up exactly."""
+    return np.floor(x * (1.0 / QUANTUM) + 0.5) * QUANTUM
 
 
 @kernel(inline="always")
@@ -401,17 +469,26 @@ def tip_worth(st, cfg, par, p):
 @kernel(inline="always")
 def route_ends(st, cfg, comp, par, fs):
     """Per space, the value of ending a route there (city tips, the city bonus in the last
-    round, next turn's prospects fs[F_R:]) and of passing through it (city tips)."""
+    round, next turn's prospects fs[F_R:]) and of passing through it (city tips), on the
+    grid, and each with the space's own value (fs[F_VE:], fs[F_VP:]): what a route gains
+    by entering the space last, or on its way."""
     tip = tip_worth(st, cfg, par, st[E.CUR])
     last = st[E.ROUND] == cfg[E.C_ROUNDS] - 1
     bonus = par[P_W_CITY] * cfg[E.C_CITY_BONUS] if last else 0.0
     look = 0.0 if last else par[P_LOOK]
+    city_end = tip * cfg[E.C_END_TIPS] + bonus
+    city_pas = on_grid(tip * cfg[E.C_PASS_TIPS])
+    if look > 0.0:
+        for s in range(comp[E.K_N_SPACES]):
+            fs[F_END + s] = on_grid(look * fs[F_R + s] + fs[F_CITY + s] * city_end)
+    else:  # (a city's ends alone, no branch per space: fs[F_CITY:] is 1 or 0)
+        city_end = on_grid(city_end)
+        for s in range(comp[E.K_N_SPACES]):
+            fs[F_END + s] = fs[F_CITY + s] * city_end
     for s in range(comp[E.K_N_SPACES]):
-        fs[F_END + s] = look * fs[F_R + s]
-        fs[F_PAS + s] = 0.0
-        if E.is_city(comp, s):
-            fs[F_END + s] += tip * cfg[E.C_END_TIPS] + bonus
-            fs[F_PAS + s] = tip * cfg[E.C_PASS_TIPS]
+        fs[F_PAS + s] = fs[F_CITY + s] * city_pas
+        fs[F_VE + s] = fs[F_V + s] + fs[F_END + s]
+        fs[F_VP + s] = fs[F_V + s] + fs[F_PAS + s]
 
 
 @kernel(inline="always")
@@ -419,16 +496,18 @@ def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
     """Best route of each length 0..horizon (at most 3) and each number of city tips drawn
     on it (TIP_COUNTS - 1 or more share the last count) for pawn k, by enumeration: a route
     scores the spaces it enters (fs[F_V:]), tips from cities passed and ended on, the city
-    bonus in the last round and (lookahead) next turn's prospects from its end (fs[F_R:],
-    `route_ends`). Values go to fs[F_VALS + route(k, ...)], each route's first step to
-    js[I_FIRST + route(k, ...)]; returns the most city tips any route draws (the pairing of
-    the two pawns' routes in `planned_step` need not look past it) and -1.
+    bonus in the last round and (lookahead) next turn's prospects from its end (fs[F_VE:],
+    fs[F_VP:], `route_ends`). Values go to fs[F_VALS + route(k, ...)], each route's first
+    step to js[I_FIRST + route(k, ...)]; returns the most city tips any route draws (the
+    pairing of the two pawns' routes in `planned_step` need not look past it) and -1.
     `direct` (a lone pawn, no limit on the tips drawn: its best route is the turn's plan)
-    keeps only the best route of at least `must` steps instead and returns (0, its first
-    step, -1: stop), the same route `planned_step`'s pairing picks: ties go to the shorter
-    route, then the fewer tips, then the first found.
+    keeps only the best route of at least `must` steps instead, its spaces in js[I_PLAN:]
+    and their number in js[I_PLAN_LEN], and returns (0, its first step, -1: stop), the same
+    route `planned_step`'s pairing picks: ties go to the shorter route, then the fewer tips,
+    then the first found.
     The hottest loop of a game: it keeps a route in place (a loop per step, no call per
-    route), and a space's neighbours end at the first -1."""
+    route), a space's neighbours end at the first -1, and a direct route's tips are counted
+    only when its value ties or beats the best."""
     p = st[E.CUR]
     p0 = st[E.PAWN + p * E.MAX_PAWNS + k]
     block = E.blocked(st, cfg, k)
@@ -444,96 +523,112 @@ def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
     else:
         last = st[E.ROUND] == cfg[E.C_ROUNDS] - 1
         bonus = par[P_W_CITY] * cfg[E.C_CITY_BONUS] if last and E.is_city(comp, p0) else 0.0
-        stay = (0.0 if last else par[P_LOOK]) * fs[F_R + p0] + bonus
-    # direct: the best so far, its slot (length * TIP_COUNTS + tips: the tie order) and step
-    best, best_x, step = NEG, ROUTES, -1
+        stay = on_grid((0.0 if last else par[P_LOOK]) * fs[F_R + p0] + bonus)
+    # direct: the best so far, its slot (length * TIP_COUNTS + tips: the tie order), spaces
+    best, best_x, size, r1, r2, r3 = NEG, ROUTES, -1, -1, -1, -1
     if not direct:
         fs[F_VALS + at + most] = stay
     elif must == 0:
-        best, best_x = stay, most
-    if horizon == 0:
-        return most, step
-    acc0 = fs[F_PAS + p0] if entered0 else 0.0
-    t0 = js[I_PAS_T + p0] if entered0 else 0
-    for i in range(E.MAX_DEGREE):
-        a = E.adjacent(comp, p0, i)
-        if a < 0:
-            break
-        if (block >> a) & 1:
-            continue
-        acc1 = acc0 + fs[F_V + a]
-        val = acc1 + fs[F_END + a]
-        tips = min(t0 + js[I_END_T + a], TIP_COUNTS - 1)
-        x = at + TIP_COUNTS + tips
-        if direct:
-            if val > best or (val == best and x < best_x):
-                best, best_x, step = val, x, a
-        elif val > fs[F_VALS + x]:
-            fs[F_VALS + x] = val
-            js[I_FIRST + x] = a
-            most = max(most, tips)
-        if horizon == 1:
-            continue
-        b1 = block | (1 << a)
-        acc1 += fs[F_PAS + a]
-        t1 = t0 + js[I_PAS_T + a]
-        for j in range(E.MAX_DEGREE):
-            b = E.adjacent(comp, a, j)
-            if b < 0:
+        best, best_x, size = stay, most, 0
+    if horizon > 0:
+        acc0 = fs[F_PAS + p0] if entered0 else 0.0
+        t0 = js[I_PAS_T + p0] if entered0 else 0
+        for i in range(E.MAX_DEGREE):
+            a = E.adjacent(comp, p0, i)
+            if a < 0:
                 break
-            if (b1 >> b) & 1:
+            if (block >> a) & 1:
                 continue
-            acc2 = acc1 + fs[F_V + b]
-            val = acc2 + fs[F_END + b]
-            tips = min(t1 + js[I_END_T + b], TIP_COUNTS - 1)
-            x = at + 2 * TIP_COUNTS + tips
+            val = acc0 + fs[F_VE + a]
             if direct:
-                if val > best or (val == best and x < best_x):
-                    best, best_x, step = val, x, a
-            elif val > fs[F_VALS + x]:
-                fs[F_VALS + x] = val
-                js[I_FIRST + x] = a
-                most = max(most, tips)
-            if horizon == 2:
-                continue
-            b2 = b1 | (1 << b)
-            acc2 += fs[F_PAS + b]
-            t2 = t1 + js[I_PAS_T + b]
-            for m in range(E.MAX_DEGREE):
-                c = E.adjacent(comp, b, m)
-                if c < 0:
-                    break
-                if (b2 >> c) & 1:
-                    continue
-                val = acc2 + fs[F_V + c] + fs[F_END + c]
-                tips = min(t2 + js[I_END_T + c], TIP_COUNTS - 1)
-                x = at + 3 * TIP_COUNTS + tips
-                if direct:
-                    if val > best or (val == best and x < best_x):
-                        best, best_x, step = val, x, a
-                elif val > fs[F_VALS + x]:
+                if val >= best:
+                    x = TIP_COUNTS + min(t0 + js[I_END_T + a], TIP_COUNTS - 1)
+                    if val > best or x < best_x:
+                        best, best_x, size, r1 = val, x, 1, a
+            else:
+                tips = min(t0 + js[I_END_T + a], TIP_COUNTS - 1)
+                x = at + TIP_COUNTS + tips
+                if val > fs[F_VALS + x]:
                     fs[F_VALS + x] = val
                     js[I_FIRST + x] = a
                     most = max(most, tips)
-    return most, step
+            if horizon == 1:
+                continue
+            b1 = block | (1 << a)
+            acc1 = acc0 + fs[F_VP + a]
+            t1 = t0 + js[I_PAS_T + a]
+            for j in range(E.MAX_DEGREE):
+                b = E.adjacent(comp, a, j)
+                if b < 0:
+                    break
+                if (b1 >> b) & 1:
+                    continue
+                val = acc1 + fs[F_VE + b]
+                if direct:
+                    if val >= best:
+                        x = 2 * TIP_COUNTS + min(t1 + js[I_END_T + b], TIP_COUNTS - 1)
+                        if val > best or x < best_x:
+                            best, best_x, size, r1, r2 = val, x, 2, a, b
+                else:
+                    tips = min(t1 + js[I_END_T + b], TIP_COUNTS - 1)
+                    x = at + 2 * TIP_COUNTS + tips
+                    if val > fs[F_VALS + x]:
+                        fs[F_VALS + x] = val
+                        js[I_FIRST + x] = a
+                        most = max(most, tips)
+                if horizon == 2:
+                    continue
+                b2 = b1 | (1 << b)
+                acc2 = acc1 + fs[F_VP + b]
+                t2 = t1 + js[I_PAS_T + b]
+                for m in range(E.MAX_DEGREE):
+                    c = E.adjacent(comp, b, m)
+                    if c < 0:
+                        break
+                    if (b2 >> c) & 1:
+                        continue
+                    val = acc2 + fs[F_VE + c]
+                    if direct:
+                        if val >= best:
+                            x = 3 * TIP_COUNTS + min(t2 + js[I_END_T + c], TIP_COUNTS - 1)
+                            if val > best or x < best_x:
+                                best, best_x, size, r1, r2, r3 = val, x, 3, a, b, c
+                    else:
+                        tips = min(t2 + js[I_END_T + c], TIP_COUNTS - 1)
+                        x = at + 3 * TIP_COUNTS + tips
+                        if val > fs[F_VALS + x]:
+                            fs[F_VALS + x] = val
+                            js[I_FIRST + x] = a
+                            most = max(most, tips)
+    if direct:
+        js[I_PLAN] = r1
+        js[I_PLAN + 1] = r2
+        js[I_PLAN + 2] = r3
+        js[I_PLAN_LEN] = size
+    return most, r1
 
 
 @kernel
 def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
     """The first step of the best route for the rest of the turn (both pawns in the team
     game), or -1 to stop. Tips past the turn's limit are not drawn, so they count for
-    nothing. The route is planned afresh at every step from what the player sees now
-    (`seat_values` worked out), in the policy's scratch, so asking for a move never writes
+    nothing. The route is planned from what the player sees now (`seat_values` worked
+    out), in the policy's scratch, so asking for a move never writes
     to the game. `per_step` also keeps the best route's value by first step (the search's
     candidates) in fs[F_STEP + pawn_space], stopping in fs[F_STEP + STOP_SLOT]. A compiled
     call of its own (per_step a numpy bool), which the heuristic's and the search's kernels
-    share, instead of a copy compiled into each."""
+    share, instead of a copy compiled into each.
+    A lone pawn's best route is kept as its plan (`follow_plan`): while nothing its values
+    come from changed, the best route from the next space is the rest of it."""
     route_values(st, cfg, comp, par, p, fs, js)
     horizon = min(HORIZON, cfg[E.C_MAX_STEPS] - st[E.STEPS])
     must = 1 if st[E.STEPS] == 0 else 0
     pawns = cfg[E.C_PAWNS]
     # a lone pawn drawing tips without a limit: its best route is the plan (`best_routes`)
     direct = pawns == 1 and cfg[E.C_TURN_TIPS] == 0 and not per_step
+    if direct and js[I_PLAN_LEN] >= 0 and js[I_PLAN_STEPS] == st[E.STEPS] \
+            and js[I_PLAN_POS] == st[E.PAWN + p * E.MAX_PAWNS]:
+        return follow_plan(st, js)
     if pawns == 1 and not direct:  # a missing second pawn stays put
         for x in range(route(1, 0, 0), route(2, 0, 0)):
             fs[F_VALS + x] = NEG
@@ -542,6 +637,7 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
     for k in range(pawns):  # one call site: compiled into this function once
         most, first = best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js)
         if direct:
+            keep_plan(st, cfg, horizon, js)
             return E.pawn_space(0, first) if first >= 0 else -1
         if k == 0:
             most0 = most
@@ -578,6 +674,34 @@ def planned_step(st, cfg, comp, par, p, fs, js, per_step=False):
     return step
 
 
+@kernel(inline="always")
+def keep_plan(st, cfg, horizon, js):
+    """Keep the route `best_routes` just made (js[I_PLAN:]) as the plan, due at its second
+    space, where its rest is what planning afresh from its first space gives: it has a step,
+    it looked ahead to the end of the movement, and no route draws so many tips that routes
+    share the last tip count (the tie order). Values are on the grid (`on_grid`), so a
+    route's value from the next space is its value less the step's, exactly, and the best
+    route from there is the rest of this one."""
+    if js[I_PLAN_LEN] < 1 or horizon < cfg[E.C_MAX_STEPS] - st[E.STEPS] or \
+            cfg[E.C_PASS_TIPS] * HORIZON + cfg[E.C_END_TIPS] > TIP_COUNTS - 1:
+        js[I_PLAN_LEN] = -1
+    js[I_PLAN_NEXT] = 1
+    js[I_PLAN_POS] = js[I_PLAN]
+    js[I_PLAN_STEPS] = st[E.STEPS] + 1
+
+
+@kernel(inline="always")
+def follow_plan(st, js):
+    """The plan's next step (-1: stop there), the plan then due one step on."""
+    i = js[I_PLAN_NEXT]
+    if i >= js[I_PLAN_LEN]:
+        return -1
+    js[I_PLAN_NEXT] = i + 1
+    js[I_PLAN_POS] = js[I_PLAN + i]
+    js[I_PLAN_STEPS] = st[E.STEPS] + 1
+    return E.pawn_space(0, js[I_PLAN + i])
+
+
 ROUTE_FROM = (E.ST_TURNS, E.ST_PAID, E.ST_DRAWN, E.ST_TRADES, E.ST_SWAPS)  # seat p's at + p
 
 
@@ -589,19 +713,17 @@ def route_values(st, cfg, comp, par, p, fs, js):
     drawn, traded or swapped: p's counts of those), a photo taken (paid for) or the seat's
     values (`seat_values` clears them); a step alone leaves them as they were."""
     same = js[I_ROUTE_FROM] == p
-    js[I_ROUTE_FROM] = p
-    for i in range(len(ROUTE_FROM)):
-        x = st[ROUTE_FROM[i] + p]
-        same = same and js[I_ROUTE_FROM + 1 + i] == x
-        js[I_ROUTE_FROM + 1 + i] = x
+    for i in range(len(ROUTE_FROM)):  # (no early exit: a few compares, one branch)
+        same &= js[I_ROUTE_FROM + 1 + i] == st[ROUTE_FROM[i] + p]
     if same:
         return
+    js[I_ROUTE_FROM] = p
+    for i in range(len(ROUTE_FROM)):
+        js[I_ROUTE_FROM + 1 + i] = st[ROUTE_FROM[i] + p]
+    js[I_PLAN_LEN] = -1  # a plan made on other values
     space_values(st, cfg, comp, par, p, fs, js)
-    if par[P_LOOK] > 0:
+    if par[P_LOOK] > 0:  # (else next turn's prospects count 0 times: fs[F_R:] unread)
         reach_values(comp, fs, js)
-    else:
-        for s in range(comp[E.K_N_SPACES]):
-            fs[F_R + s] = 0.0
     route_ends(st, cfg, comp, par, fs)
 
 
@@ -622,7 +744,7 @@ def _first_step(js, l0, t0, l1, t1):
 def move_action(st, cfg, comp, par, buf, n, fs, js):
     """Swap (solo) a tip worth at most `swap_max`, else the planned route's next step."""
     if st[E.SWAPS_LEFT] > 0:
-        keep_values(st, comp, fs)
+        keep_values(st, cfg, comp, fs, js)
         a = cheapest(buf, n, E.A_SWAP, fs)
         if a >= 0 and fs[F_KV + E.act_arg(a)] <= par[P_SWAP_MAX]:
             return a
@@ -635,10 +757,10 @@ def move_action(st, cfg, comp, par, buf, n, fs, js):
 
 
 @kernel(inline="always")
-def trade_action(st, cfg, comp, par, buf, n, fs):
-    """Trade the least useful tip when a random unseen tip is worth more on average."""
-    if par[P_TRADE] <= 0:
-        return E.act(E.A_NO_TRADE)
+def trade_action(st, cfg, comp, par, buf, n, fs, js):
+    """Trade the least useful tip when a random unseen tip is worth more on average (the
+    `trade` switch on: `heuristic_action` declines every trade else)."""
+    keep_values(st, cfg, comp, fs, js)
     p = st[E.CUR]
     give = cheapest(buf, n, E.A_TRADE, fs)
     tot = 0.0
@@ -720,9 +842,11 @@ def city_value(comp, s, fs):
     val = 0.0
     for d in range(1, HORIZON + 1):
         ring = E.near(comp, s, d) & ~E.near(comp, s, d - 1)
-        for x in range(comp[E.K_N_SPACES]):
+        while ring != 0:
+            x = low_bit(ring)
+            ring &= ring - 1
             cre = comp[E.K_SCRE + x]
-            if (ring >> x) & 1 and cre >= 0:
+            if cre >= 0:
                 val += fs[F_CITY_W + cre] / d
     return val
 
@@ -736,6 +860,8 @@ def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
     ph = st[E.PHASE]
     if ph == E.PH_KEEP:
         return keep_action(st, comp, buf, n)
+    if ph == E.PH_TRADE and par[P_TRADE] <= 0:
+        return E.act(E.A_NO_TRADE)
     seat_values(st, cfg, comp, par, p, fs, js)
     if ph == E.PH_MOVE:
         return move_action(st, cfg, comp, par, buf, n, fs, js)
@@ -743,9 +869,9 @@ def heuristic_action(st, cfg, comp, par, buf, n, fs, js):
         return city_action(st, comp, buf, n, fs)
     if ph == E.PH_PHOTO:
         return photo_action(st, cfg, comp, par, buf, n, fs, js)
-    keep_values(st, comp, fs)
     if ph == E.PH_TRADE:
-        return trade_action(st, cfg, comp, par, buf, n, fs)
+        return trade_action(st, cfg, comp, par, buf, n, fs, js)
+    keep_values(st, cfg, comp, fs, js)
     if ph == E.PH_PAY:
         return cheapest(buf, n, E.A_PAY, fs)
     return cheapest(buf, n, E.A_DISCARD, fs)
@@ -813,7 +939,7 @@ def playout(st, cfg, comp, rng, par, buf, n, me, last_round, fs, js):
     """Play `st` on with every seat greedy (weights `par`) until the game ends or round
     `last_round` is over, score it as if it ended there; `me`'s win share plus MARGIN per
     point of lead over the best rival."""
-    js[I_ROUTE_FROM] = -1  # values of another playout's
+    js[I_SEAT] = -1  # values of another playout's: counts that only grow along one game
     while st[E.PHASE] != E.PH_OVER and st[E.ROUND] <= last_round:
         n = E.step(st, cfg, comp, rng, heuristic_action(st, cfg, comp, par, buf, n, fs, js),
                    buf)
@@ -830,8 +956,8 @@ def playout(st, cfg, comp, rng, par, buf, n, me, last_round, fs, js):
 @kernel
 def move_scores(st, cfg, comp, par, buf, n, out, fs, js):
     """The greedy interpreter's value of each action in buf[:n] where the search looks
-    further (route steps, photos, trades, starting cities); NEG elsewhere. `seat_values`
-    and `keep_values` are worked out (heuristic_action ran)."""
+    further (route steps, photos, trades, starting cities); NEG elsewhere. heuristic_action
+    ran (`seat_values` worked out, but for a trade it declines)."""
     ph = st[E.PHASE]
     for i in range(n):
         out[i] = NEG
@@ -839,6 +965,9 @@ def move_scores(st, cfg, comp, par, buf, n, out, fs, js):
         planned_step(st, cfg, comp, par, st[E.CUR], fs, js, np.bool_(True))
     elif ph == E.PH_CITY:
         city_weights(st, fs)
+    elif ph == E.PH_TRADE:  # (the interpreter works these out only when it trades)
+        seat_values(st, cfg, comp, par, st[E.CUR], fs, js)
+        keep_values(st, cfg, comp, fs, js)
     for i in range(n):
         kind = E.act_kind(buf[i])
         arg = E.act_arg(buf[i])
