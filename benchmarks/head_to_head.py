@@ -11,8 +11,12 @@ field, by the names of the engines' state layouts, so REF's policy sees its own 
 side keeps its own policies' memory, as in a game of its own. Each deal is played twice, the
 sides' seats swapped, and the deals take every arrangement in turn (4 players: the 6 ways of
 choosing the tree's two seats; 2 players: both orders), so no side keeps a seat or a
-neighbour, and the luck of a deal is shared. Prints the tree's share of the wins with its 95%
-confidence interval (deals are independent; a tie is shared).
+neighbour, and the luck of a deal is shared. With an odd number of players the sides cannot
+hold half the seats each: the tree holds the smaller part (3 players: one seat, in each of
+the 3 ways; 5 players: two, in each of the 10) in one game of a deal and the larger part, the
+other seats, in the other, so a deal's share, the mean of its two games, is 50% on average at
+equal strength (k of P seats win k/P of the time, and k/P + (P-k)/P = 1). Prints the tree's
+share of the wins with its 95% confidence interval (deals are independent; a tie is shared).
 """
 
 from __future__ import annotations
@@ -69,7 +73,8 @@ def layout_map(new_engine, old_engine) -> np.ndarray:
 
 
 def arrangements(players: int) -> list[tuple[int, ...]]:
-    """The seats of the tree's side, in every arrangement with half the seats each."""
+    """The seats of the tree's side in a deal's first game, in every arrangement: half the
+    seats (an odd number of players: the smaller part); its second game swaps the sides."""
     return [s for s in itertools.combinations(range(players), players // 2)]
 
 
@@ -119,7 +124,7 @@ def main(argv=None) -> None:
     ap.add_argument("--game", choices=("snapshot", "yosemite", "shutterbug"), default="snapshot",
                     help="the game (default: snapshot)")
     ap.add_argument("--players", type=bounded(int, 2, 6), default=None,
-                    help="players, an even number (default: 4, Yosemite 2)")
+                    help="players (default: 4, Yosemite 2)")
     ap.add_argument("--policy", default="greedy", help="the tree's policy (default: greedy)")
     ap.add_argument("--ref-policy", default=None,
                     help="REF's policy (default: the same as --policy)")
@@ -133,8 +138,6 @@ def main(argv=None) -> None:
                          "for later runs (default: a temporary folder)")
     args = ap.parse_args(argv)
     players = args.players or (2 if args.game == "yosemite" else 4)
-    if players % 2:
-        ap.error("--players must be even: the two sides hold half the seats each")
     with tempfile.TemporaryDirectory(prefix="snapsim-h2h-") as tmp:
         where = Path(args.keep or tmp)
         extract(args.ref, where)
