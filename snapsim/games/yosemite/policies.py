@@ -296,7 +296,7 @@ def own_hand(st, p):
 @kernel(inline="always")
 def better(v, key, best_v, best_key):
     """Whether candidate (v, key) beats the best so far: higher value, or equal and earlier."""
-    return v > best_v or (v == best_v and key < best_key)
+    return (v > best_v) | ((v == best_v) & (key < best_key))
 
 
 @kernel(inline="always")
