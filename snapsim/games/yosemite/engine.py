@@ -304,11 +304,10 @@ def steps(a, b, block):
     shortest ways share no square, so one square blocks at most one of them.)"""
     ra, ca, rb, cb = a // SIZE, a % SIZE, b // SIZE, b % SIZE
     rk, ck = block // SIZE, block % SIZE
-    d = abs(ra - rb) + abs(ca - cb)
-    if block >= 0 and ((ra == rb == rk and min(ca, cb) < ck < max(ca, cb)) or
-                       (ca == cb == ck and min(ra, rb) < rk < max(ra, rb))):
-        d += 2
-    return d
+    # (no branches: whether the opponent stands between is hard to foresee)
+    row = (ra == rb) & (rb == rk) & (min(ca, cb) < ck) & (ck < max(ca, cb))
+    col = (ca == cb) & (cb == ck) & (min(ra, rb) < rk) & (rk < max(ra, rb))
+    return abs(ra - rb) + abs(ca - cb) + 2 * ((block >= 0) & (row | col))
 
 
 def action_buffer():
@@ -343,19 +342,15 @@ def animal_dests(frm, opp, animal, buf, at, n):
     if animal in (FOX, SNAKE):
         reach = 3 if animal == FOX else 2
         gap = manhattan(frm, opp)
-        if gap >= reach:  # too far to block a path: every square within reach but theirs
-            for i in range(N_SQ):
-                s = WITHIN[reach, frm, i]
-                if s < 0:
-                    break
-                if s != opp:
-                    buf[at + n] = act(A_ANIMAL, s)
-                    n += 1
-        else:
-            for s in range(N_SQ):
-                if s != opp and steps(frm, s, opp) <= reach:
-                    buf[at + n] = act(A_ANIMAL, s)
-                    n += 1
+        # the squares within reach on the park (in square order), those the opponent leaves
+        # within reach kept: each written, then counted if kept, as which are is hard to
+        # foresee
+        for i in range(N_SQ):
+            s = WITHIN[reach, frm, i]
+            if s < 0:
+                break
+            buf[at + n] = act(A_ANIMAL, s)
+            n += (s != opp) & (steps(frm, s, opp) <= reach)
         if animal == SNAKE and gap in (1, 2):
             buf[at + n] = act(A_ANIMAL, opp)
             n += 1

@@ -233,23 +233,28 @@ def tile_worths(st, cfg, comp, par, p, hand, av):
         if ph < 0:
             continue
         g = photo_gain(st, comp, par, p, ph)
+        need = shifted(comp, E.K_NEED + ph * E.N_ANIMALS)
         miss = 0
         pairs = 0
         for a in range(E.N_ANIMALS):
-            k = E.need(comp, ph, a)
-            miss += max(0, k - hand[a])
-            pairs += max(0, hand[a] - k) // 2
+            extra = hand[a] - need[a]
+            miss += max(0, -extra)
+            pairs += max(0, extra) >> 1
         # one fewer missing: from 1 / (1 + miss) of the photo's gain to 1 / miss
         closer = par[P_PHOTO] * g * (1.0 / miss - 1.0 / (1 + miss)) if miss > 0 else 0.0
-        for a in range(E.N_ANIMALS):  # one more tile of a: one fewer missing, or maybe a pair
-            k = E.need(comp, ph, a)
-            if hand[a] < k:
-                m, pr = miss - 1, pairs
-                av[tg + a] += closer
-            else:
-                m, pr = miss, pairs + (hand[a] - k + 1) // 2 - (hand[a] - k) // 2
-            if (m == 0 or (cfg[E.C_WILDS] == 1 and pr >= m)) and g > av[cam + a]:
-                av[cam + a] = g
+        # pairs standing in for missing animals (none without wilds: never enough)
+        wild_pairs = pairs if cfg[E.C_WILDS] == 1 else -1
+        # one more tile of a: one fewer missing, or one more pair (an odd surplus); written
+        # without branches, as the hand makes them unpredictable
+        for a in range(E.N_ANIMALS):
+            extra = hand[a] - need[a]
+            short = extra < 0
+            m = miss - short
+            pr = wild_pairs + (max(0, extra) & 1)
+            av[tg + a] += closer if short else 0.0
+            done = (m == 0) | (pr >= m)
+            cur = av[cam + a]
+            av[cam + a] = g if done & (g > cur) else cur
     fish = par[P_FISH] if st[E.FISH + p] < comp[E.K_MAX_FISH] else 0.0
     tent = par[P_TENT] * tent_value(st, comp, p)
     for a in range(E.N_ANIMALS):
@@ -291,7 +296,7 @@ def own_hand(st, p):
 @kernel(inline="always")
 def better(v, key, best_v, best_key):
     """Whether candidate (v, key) beats the best so far: higher value, or equal and earlier."""
-    return v > best_v or (v == best_v and key < best_key)
+    return (v > best_v) | ((v == best_v) & (key < best_key))
 
 
 @kernel(inline="always")
