@@ -61,8 +61,10 @@ def _numba_cache_dir() -> None:
     is read-only too it refuses to import the kernels. Point it, before numba is imported,
     at $XDG_CACHE_HOME/snapsim (~/.cache/snapsim), else at a private temporary folder
     removed at exit (no cache kept between runs). NUMBA_CACHE_DIR, if set, is respected."""
-    if os.environ.get("NUMBA_CACHE_DIR") or _writable(os.path.join(os.path.dirname(__file__),
-                                                                   "__pycache__")):
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    if _writable(os.path.join(os.path.dirname(__file__), "__pycache__")):
+        _drop_stale_kernels()
         return
     home_cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
                                                                   ".cache")
@@ -80,6 +82,47 @@ def _numba_cache_dir() -> None:
     os.environ["NUMBA_CACHE_DIR"] = folder  # spawned workers inherit it
     if "numba" in sys.modules:  # imported before snapsim: its config is already read
         sys.modules["numba"].config.CACHE_DIR = folder
+
+
+# where the compiled kernels come from: a kernel calls kernels of other files
+KERNEL_SOURCES = ("games", "odds", "sim")
+
+
+def _drop_stale_kernels() -> None:
+    """numba keeps a kernel cached beside its source and checks only that file's date: a
+    kernel whose callee in another file changed would load its old machine code, and play
+    the old rules or policy. So when any kernel source differs from the last import's (date
+    and size of every file under KERNEL_SOURCES), every cached kernel is deleted and
+    compiled again on first use. Deleting files only is safe while another process loads
+    them: numba then compiles. (An installed copy gets new dates on every install, so its
+    caches elsewhere never outlive their sources.)"""
+    root = os.path.dirname(__file__)
+    stamp = []
+    for part in KERNEL_SOURCES:
+        for folder, subs, files in os.walk(os.path.join(root, part)):
+            subs[:] = sorted(d for d in subs if d != "__pycache__")
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    st = os.stat(os.path.join(folder, name))
+                    stamp.append(f"{os.path.relpath(folder, root)}/{name} {st.st_size} "
+                                 f"{st.st_mtime_ns}")
+    text = "\n".join(stamp)
+    path = os.path.join(root, "__pycache__", "kernel-sources.txt")
+    with contextlib.suppress(OSError), open(path) as f:
+        if f.read() == text:
+            return
+    for part in KERNEL_SOURCES:
+        for folder, _, files in os.walk(os.path.join(root, part)):
+            if os.path.basename(folder) == "__pycache__":
+                for name in files:
+                    if name.endswith((".nbi", ".nbc")):
+                        with contextlib.suppress(OSError):
+                            os.unlink(os.path.join(folder, name))
+    temp = f"{path}.{os.getpid()}"
+    with contextlib.suppress(OSError):
+        with open(temp, "w") as f:
+            f.write(text)
+        os.replace(temp, path)
 
 
 _numba_cache_dir()
