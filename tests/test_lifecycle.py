@@ -19,7 +19,7 @@ import snapsim
 from snapsim.cli import main
 from snapsim.errors import InputError
 from snapsim.sim.kernel import game_rngs, mix_seed
-from snapsim.sim.locks import exclusive
+from snapsim.sim.locks import LOCK, exclusive
 
 GAME = "snapshot"
 
@@ -279,7 +279,10 @@ def test_a_second_writer_of_a_run_folder_is_refused_while_the_first_goes_on(tmp_
     assert json.loads((out / "manifest.json").read_text())["identity"]["seed"] == 1
     with exclusive(out):  # a dead writer's lock file holds nobody back
         pass
-    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []  # and is gone
+    assert not (out / LOCK).exists()  # and is gone; a chunk it was writing when killed is
+    # left as a .tmp- file, which the next run in the folder deletes (tests/test_runner.py)
+    assert {p.name for p in out.iterdir() if p.name.startswith(".") and
+            not p.name.startswith(".tmp-")} == set()
 
 
 def test_two_comparisons_into_one_folder_one_is_refused(tmp_path):
