@@ -492,6 +492,29 @@ def route_ends(st, cfg, comp, par, fs):
 
 
 @kernel(inline="always")
+def route_end(fs, js, direct, val, length, tips_before, end, first, at, best, best_x, most):
+    """`best_routes`' step for a route of `length` steps ending on space `end` (its first
+    step `first`) with value `val` and `tips_before` tips drawn before its end: `direct`
+    keeps it when it beats the best (ties: the fewer tips), else it goes into its slot of
+    fs[F_VALS:] if better than the slot's. Returns (whether `direct` took it, best, best_x,
+    most)."""
+    took = False
+    tips = min(tips_before + js[I_END_T + end], TIP_COUNTS - 1)
+    if direct:
+        if val >= best:
+            x = length * TIP_COUNTS + tips
+            if val > best or x < best_x:
+                took, best, best_x = True, val, x
+    else:
+        x = at + length * TIP_COUNTS + tips
+        if val > fs[F_VALS + x]:
+            fs[F_VALS + x] = val
+            js[I_FIRST + x] = first
+            most = max(most, tips)
+    return took, best, best_x, most
+
+
+@kernel(inline="always")
 def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
     """Best route of each length 0..horizon (at most 3) and each number of city tips drawn
     on it (TIP_COUNTS - 1 or more share the last count) for pawn k, by enumeration: a route
@@ -505,9 +528,8 @@ def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
     and their number in js[I_PLAN_LEN], and returns (0, its first step, -1: stop), the same
     route `planned_step`'s pairing picks: ties go to the shorter route, then the fewer tips,
     then the first found.
-    The hottest loop of a game: it keeps a route in place (a loop per step, no call per
-    route), a space's neighbours end at the first -1, and a direct route's tips are counted
-    only when its value ties or beats the best."""
+    The hottest loop of a game: it keeps a route in place (a loop per step, each step's end
+    weighed by `route_end`, compiled inline), and a space's neighbours end at the first -1."""
     p = st[E.CUR]
     p0 = st[E.PAWN + p * E.MAX_PAWNS + k]
     block = E.blocked(st, cfg, k)
@@ -539,19 +561,10 @@ def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
                 break
             if (block >> a) & 1:
                 continue
-            val = acc0 + fs[F_VE + a]
-            if direct:
-                if val >= best:
-                    x = TIP_COUNTS + min(t0 + js[I_END_T + a], TIP_COUNTS - 1)
-                    if val > best or x < best_x:
-                        best, best_x, size, r1 = val, x, 1, a
-            else:
-                tips = min(t0 + js[I_END_T + a], TIP_COUNTS - 1)
-                x = at + TIP_COUNTS + tips
-                if val > fs[F_VALS + x]:
-                    fs[F_VALS + x] = val
-                    js[I_FIRST + x] = a
-                    most = max(most, tips)
+            took, best, best_x, most = route_end(fs, js, direct, acc0 + fs[F_VE + a], 1,
+                                                 t0, a, a, at, best, best_x, most)
+            if took:
+                size, r1 = 1, a
             if horizon == 1:
                 continue
             b1 = block | (1 << a)
@@ -563,19 +576,10 @@ def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
                     break
                 if (b1 >> b) & 1:
                     continue
-                val = acc1 + fs[F_VE + b]
-                if direct:
-                    if val >= best:
-                        x = 2 * TIP_COUNTS + min(t1 + js[I_END_T + b], TIP_COUNTS - 1)
-                        if val > best or x < best_x:
-                            best, best_x, size, r1, r2 = val, x, 2, a, b
-                else:
-                    tips = min(t1 + js[I_END_T + b], TIP_COUNTS - 1)
-                    x = at + 2 * TIP_COUNTS + tips
-                    if val > fs[F_VALS + x]:
-                        fs[F_VALS + x] = val
-                        js[I_FIRST + x] = a
-                        most = max(most, tips)
+                took, best, best_x, most = route_end(fs, js, direct, acc1 + fs[F_VE + b], 2,
+                                                     t1, b, a, at, best, best_x, most)
+                if took:
+                    size, r1, r2 = 2, a, b
                 if horizon == 2:
                     continue
                 b2 = b1 | (1 << b)
@@ -587,19 +591,11 @@ def best_routes(st, cfg, comp, par, k, horizon, must, direct, fs, js):
                         break
                     if (b2 >> c) & 1:
                         continue
-                    val = acc2 + fs[F_VE + c]
-                    if direct:
-                        if val >= best:
-                            x = 3 * TIP_COUNTS + min(t2 + js[I_END_T + c], TIP_COUNTS - 1)
-                            if val > best or x < best_x:
-                                best, best_x, size, r1, r2, r3 = val, x, 3, a, b, c
-                    else:
-                        tips = min(t2 + js[I_END_T + c], TIP_COUNTS - 1)
-                        x = at + 3 * TIP_COUNTS + tips
-                        if val > fs[F_VALS + x]:
-                            fs[F_VALS + x] = val
-                            js[I_FIRST + x] = a
-                            most = max(most, tips)
+                    took, best, best_x, most = route_end(fs, js, direct,
+                                                         acc2 + fs[F_VE + c], 3, t2, c, a, at,
+                                                         best, best_x, most)
+                    if took:
+                        size, r1, r2, r3 = 3, a, b, c
     if direct:
         js[I_PLAN] = r1
         js[I_PLAN + 1] = r2
