@@ -35,6 +35,8 @@ from pathlib import Path
 import numpy as np
 from common import Parser, bounded
 
+from snapsim.errors import InputError
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -137,6 +139,14 @@ def main(argv=None) -> None:
                     help="folder to extract REF into and keep (its compiled kernels with it) "
                          "for later runs (default: a temporary folder)")
     args = ap.parse_args(argv)
+    try:
+        run(args)
+    except InputError as e:  # players the game does not take, a policy it does not know
+        ap.error(str(e))
+
+
+def run(args) -> None:
+    """Play the games and print the tree's share."""
     players = args.players or (2 if args.game == "yosemite" else 4)
     with tempfile.TemporaryDirectory(prefix="snapsim-h2h-") as tmp:
         where = Path(args.keep or tmp)
