@@ -85,7 +85,6 @@ def arrange(g: ShutterbugGame, pawns, hands=None, board=(), cur: int = 0,
     for t in board:
         st[E.TILE_LOC + t] = E.T_BOARD
         st[E.ON_SPACE + comp.tiles[t].space] += 1
-    st[E.OCCUPIED] = int((st[E.ON_SPACE:E.ON_SPACE + 63] > 0).sum())
     st[E.BOARD] = sum(1 << s for s in range(63) if st[E.ON_SPACE + s] > 0)
     st[E.BOARD_TILES] = sum(1 << t for t in board)
     bag = [t for t in range(E.N_TILES) if t not in set(board)]

@@ -42,6 +42,13 @@ from snapsim.games.shutterbug.components import SideJob
 THREE = ShutterbugConfig(players=3, populate=1)
 
 
+def occupied(st) -> int:
+    """Spaces holding tiles, counted tile by tile (and the engine's board mask agreeing)."""
+    count = int((st[E.ON_SPACE:E.ON_SPACE + E.MAX_SPACES] > 0).sum())
+    assert int(st[E.BOARD]).bit_count() == count
+    return count
+
+
 def photo(t):
     return code(E.A_PHOTO, t)
 
@@ -57,14 +64,14 @@ def test_setup_SB_SET_1(players):
         g = new(ShutterbugConfig(players=players), seed=seed)
         st, comp = g.state, g.config.components
         assert g.phase == ("keep an assignment" if players == 1 else "choose a starting city")
-        assert st[E.N_BAG] == E.N_TILES and st[E.OCCUPIED] == 0
+        assert st[E.N_BAG] == E.N_TILES and occupied(st) == 0
         tips = 4 if players == 1 else 3
         assert [int(st[E.N_HAND + p]) for p in range(players)] == [tips] * players
         assigned = [int(st[E.ASSIGN + p]) for p in range(players)]
         assert len(set(assigned)) == players
         place_cities(g)
         check_invariants(g)
-        assert g.phase == "move" and g.current_player == 0 and st[E.OCCUPIED] == 7 + 3 * (
+        assert g.phase == "move" and g.current_player == 0 and occupied(st) == 7 + 3 * (
             players == 1)
         for p in range(players):
             for k in range(g.config.pawns):
@@ -95,7 +102,7 @@ def test_players_choose_starting_cities_in_turn_order_SB_SET_1():
         play(g, code(E.A_CITY, sid(g, city)))
     assert g.phase == "move" and g.current_player == 0 and g.state[E.ROUND] == 0
     assert g.observation(2)["pawns"] == [["Denver"], ["Denver"], ["Seattle"]]
-    assert g.state[E.OCCUPIED] == 7  # the first turn starts with Step 1
+    assert occupied(g.state) == 7  # the first turn starts with Step 1
     assert move(g, "Plains 1") in legal(g)  # the pawn moves from its chosen city
 
 
@@ -123,7 +130,7 @@ def test_solo_keeps_an_assignment_then_chooses_cities_SB_SET_1_SB_VAR_SOLO():
     assert move(g, "Seattle", pawn=1) not in legal(g)
     assert sid(g, "Seattle") not in {a.space for a in g.legal_actions()}
     play(g, code(E.A_CITY, 64 + sid(g, "New York")))
-    assert g.phase == "move" and g.state[E.OCCUPIED] == 10
+    assert g.phase == "move" and occupied(g.state) == 10
 
 
 def test_random_cities_knob_draws_the_cities():
@@ -168,7 +175,7 @@ def test_board_is_populated_to_7_spaces_SB_POP_1():
     g = place_cities(new(ShutterbugConfig(players=4)))
     comp = g.config.components
     for _ in range(6):
-        assert g.state[E.OCCUPIED] == 7
+        assert occupied(g.state) == 7
         on_board = [t for t in range(E.N_TILES) if g.state[E.TILE_LOC + t] == E.T_BOARD]
         spaces = {comp.tiles[t].space for t in on_board}
         assert len(spaces) == 7
@@ -192,9 +199,9 @@ def test_duplicate_tile_stacks_and_drawing_continues_SB_POP_2():
     bag = int(g.state[E.N_BAG])
     play(g, move(g, "Beach 1"), photo(8), pay("Bigfoot", "plains"))  # 2nd tip forced
     play(g, move(g, "Mountain 3"), photo(10))  # its one tip is paid as a forced move
-    assert g.state[E.OCCUPIED] == 5 and g.current_player == 0
+    assert occupied(g.state) == 5 and g.current_player == 0
     play(g, STOP)
-    assert g.current_player == 1 and g.state[E.OCCUPIED] == 7
+    assert g.current_player == 1 and occupied(g.state) == 7
     assert g.state[E.ON_SPACE + sid(g, "Mountain 2")] == 2
     assert g.state[E.TILE_LOC + 0] == E.T_BOARD and g.state[E.TILE_LOC + 1] == E.T_BAG
     assert g.state[E.N_BAG] == bag - 3
@@ -732,7 +739,7 @@ def test_solo_variant_SB_VAR_SOLO():
     g.apply(code(E.A_KEEP, 2))
     assert g.state[E.ASSIGN] == offered
     place_cities(g)
-    assert g.state[E.OCCUPIED] == 10 and g.config.pawns == 2 and hand(g, 0).sum() == 4
+    assert occupied(g.state) == 10 and g.config.pawns == 2 and hand(g, 0).sum() == 4
     swaps = [a for a in g.legal_actions() if a.kind == "swap"]
     assert swaps
     g.apply(swaps[0])

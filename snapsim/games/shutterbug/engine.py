@@ -19,7 +19,7 @@ so hands, the discard pile and payments are counts per tip type (creature * 6 + 
 import numpy as np
 from numba import njit
 
-from ...sim.kernel import Layout, kernel, pointer, randint, shifted, shuffle
+from ...sim.kernel import Layout, bit_count, kernel, pointer, randint, shifted, shuffle
 from .components import MAX_DEGREE, MAX_SPACES, N_CREATURES, N_TERRAINS, N_TILES, N_TIPS
 
 MAX_PLAYERS = 6
@@ -229,8 +229,7 @@ BAG = _field("BAG", N_TILES)  # tiles, next drawn at N_BAG - 1
 TILE_LOC = _field("TILE_LOC", N_TILES)
 TILE_OWNER = _field("TILE_OWNER", N_TILES)
 ON_SPACE = _field("ON_SPACE", MAX_SPACES)  # tiles on each space
-OCCUPIED = _field("OCCUPIED")  # spaces holding tiles
-BOARD = _field("BOARD")  # ... as a bitmask
+BOARD = _field("BOARD")  # spaces holding tiles, bitmask
 BOARD_TILES = _field("BOARD_TILES")  # tiles on the board, bitmask
 PAWN = _field("PAWN", MAX_PLAYERS * MAX_PAWNS)  # space, -1 without a second pawn
 VISITED = _field("VISITED", MAX_PAWNS)  # active player's spaces this turn, bitmask
@@ -574,12 +573,11 @@ def place_pawns(st, cfg, comp, rng):
 @kernel
 def populate(st, cfg, comp):
     """Step 1: draw tiles until enough spaces hold tiles; a twin joins its space."""
-    while st[OCCUPIED] < cfg[C_POPULATE] and st[N_BAG] > 0:
+    while bit_count(st[BOARD]) < cfg[C_POPULATE] and st[N_BAG] > 0:
         st[N_BAG] -= 1
         t = st[BAG + st[N_BAG]]
         s = comp[K_TILE_SPACE + t]
         if st[ON_SPACE + s] == 0:
-            st[OCCUPIED] += 1
             st[BOARD] |= 1 << s
         st[ON_SPACE + s] += 1
         st[TILE_LOC + t] = T_BOARD
@@ -658,7 +656,6 @@ def take_photo(st, cfg, comp, p, t):
     s = comp[K_TILE_SPACE + t]
     st[ON_SPACE + s] -= 1
     if st[ON_SPACE + s] == 0:
-        st[OCCUPIED] -= 1
         st[BOARD] &= ~(1 << s)
     m = team(cfg, p)
     cre = comp[K_TILE_CRE + t]
