@@ -136,7 +136,8 @@ def test_vanishes_and_appears():
 def test_unresolved_with_the_games_per_line_up_that_would_settle_it():
     row = one(est(0.06, 0.005), est(0.03, 0.01))
     assert row.class_strong == "unresolved" and row.label == "unresolved"
-    assert row.settle_games == games_to_settle(est(0.03, 0.01), 0.02) > 1000
+    # at the claim's Holm-adjusted level, more games than a lone test would need
+    assert row.settle_games > games_to_settle(est(0.03, 0.01), 0.02) > 1000
 
 
 def test_not_comparable_overrides_the_numbers():

@@ -18,15 +18,18 @@ from scipy import stats
 from .balance import ALPHA
 from .effects import MEANINGFUL, Claim, Estimate, Smallest, Standard
 from .measures import Measure, measures, restricted_measure
-from .paired import ratio_difference, spread_difference, spread_interval
+from .paired import rate_interval, ratio_difference, spread_difference, spread_interval
 
 
 def value_interval(measure: Measure, value: float, z: float, seed: int = 0,
                    reps: int = 1000) -> tuple[float, float]:
-    """A measure's own interval: normal from the delta method for a ratio, a percentile
-    bootstrap over games for a spread."""
+    """A measure's own interval: normal from the delta method for a ratio (on the logit
+    scale for a rate, so it stays within [0, 1]), a percentile bootstrap over games for a
+    spread."""
     if measure.ratio is None:
         return spread_interval(*measure.spread, seed=seed, reps=reps)
+    if measure.unit == "rate":
+        return rate_interval(measure.ratio, z)
     se = float(np.std(measure.ratio.influence(), ddof=1) / math.sqrt(len(measure.ratio.num)))
     return value - z * se, value + z * se
 
@@ -130,9 +133,13 @@ class Flags:
         return self
 
     def fill(self) -> pd.DataFrame:
-        """The table with `class`, `p_adjusted` (Holm across the standard's claims),
+        """The table with the Holm-adjusted interval of each difference (the one its class
+        was decided on: `ci_low_adjusted`, `ci_high_adjusted`), `class`, `p_adjusted` (Holm
+        across the standard's claims),
         `games_to_settle` and the side flags."""
         t = self.table
+        t["ci_low_adjusted"] = [c.decision_ci[0] for c in self.diffs]
+        t["ci_high_adjusted"] = [c.decision_ci[1] for c in self.diffs]
         t["class"] = [c.cls for c in self.diffs]
         t["p_adjusted"] = [c.p_adjusted for c in self.diffs]
         t["games_to_settle"] = [c.settle for c in self.diffs]

@@ -169,13 +169,14 @@ def classify(effect: float, se: float, delta: float, alpha: float = ALPHA) -> st
     return kind if p < alpha else UNRESOLVED
 
 
-def games_to_settle(est: Estimate, delta: float) -> float:
-    """Games per side at which the estimate's claim would pass with 80% power if the true
-    effect were the one observed (inf when it sits on the band's edge)."""
+def games_to_settle(est: Estimate, delta: float, alpha: float = ALPHA) -> float:
+    """Games per side at which the estimate's claim would pass a two-sided test at level
+    `alpha` (a claim's decision level under the standard) with 80% power if the true effect
+    were the one observed (inf when it sits on the band's edge)."""
     gap = abs(est.effect) - delta
     if not (math.isfinite(gap) and gap != 0 and est.se > 0 and est.games > 0):
         return math.inf
-    return float(games_to_detect(est.se, est.games, abs(gap)))
+    return float(games_to_detect(est.se, est.games, abs(gap), alpha))
 
 
 class Standard:
@@ -203,8 +204,20 @@ class Standard:
     def settle(self) -> None:
         if self._adjusted is None:
             keys = list(self._p)
-            adj = holm(np.array([self._p[k] for k in keys])) if keys else []
+            p = np.array([self._p[k] for k in keys])
+            adj = holm(p) if keys else []
             self._adjusted = dict(zip(keys, map(float, adj), strict=True))
+            order = np.argsort(p, kind="stable")
+            self._step = {keys[i]: len(keys) - r for r, i in enumerate(order)}
+
+    def level(self, key: str) -> float:
+        """The claim's decision level: its raw p-value passes below it exactly when its
+        adjusted one passes below `alpha`. Holm's step for the claim is alpha / (m - rank + 1);
+        alpha p / p_adjusted takes in the steps before it (the running maximum), and the
+        smaller of the two keeps the equivalence while staying near the step."""
+        p, adj = self._p[key], self.adjusted(key)
+        step = self.alpha / self._step[key]
+        return min(step, self.alpha * p / adj) if adj > 0 else step
 
     def adjusted(self, key: str) -> float:
         """The claim's Holm-adjusted p-value (settles the family on first use)."""
@@ -253,23 +266,45 @@ class Claim:
         return self.kind if self.standard.passes(self.key) else UNRESOLVED
 
     @property
+    def level(self) -> float:
+        """The two-sided error level the class was decided at (`Standard.level`)."""
+        return self.standard.level(self.key)
+
+    @property
+    def decision_ci(self) -> tuple[float, float]:
+        """The interval the class was decided on, at confidence 1 - `level`: it lies wholly
+        beyond the band of +/- delta exactly when the class is meaningful and wholly within
+        it exactly when negligible (the Holm-adjusted interval)."""
+        half = float(stats.norm.isf(self.level / 2)) * self.estimate.se
+        return self.estimate.effect - half, self.estimate.effect + half
+
+    @property
     def settle(self) -> float:
-        """Games per side that would settle it (NaN once it is settled)."""
-        return games_to_settle(self.estimate, self.delta) if self.cls == UNRESOLVED \
-            else math.nan
+        """Games per side that would settle it at its decision level (NaN once settled);
+        always more than the games played."""
+        return games_to_settle(self.estimate, self.delta, self.level) \
+            if self.cls == UNRESOLVED else math.nan
 
 
 # ---------------------------------------------------------------- claims in words
 
 
+def unsigned_zero(text: str, signed: bool = False) -> str:
+    """A number printed as "-0.0" (a tiny negative rounded away) without its minus: "0.0",
+    or "+0.0" where numbers carry their sign."""
+    if text.startswith("-") and not text.strip("-0.%"):
+        return ("+" if signed else "") + text[1:]
+    return text
+
+
 def pct(x: float) -> str:
-    text = f"{100 * x:.1f}%"
-    return "0.0%" if text == "-0.0%" else text  # a tiny negative estimate rounds to no sign
+    return unsigned_zero(f"{100 * x:.1f}%")
 
 
 def show(value: float, unit: str, signed: bool = True, named: bool = True) -> str:
     """A value in its unit for a sentence: "pp" values are proportions shown in percentage
-    points, "rate" a proportion shown in percent."""
+    points, "rate" a proportion shown in percent; a value that rounds to zero has no sign
+    ("+0.0", never "-0.0")."""
     if not math.isfinite(value):
         return "n/a"
     if unit == "pp":
@@ -279,32 +314,65 @@ def show(value: float, unit: str, signed: bool = True, named: bool = True) -> st
     else:
         digits = 2 if abs(value) < 100 else 0
         text = f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+    text = unsigned_zero(text, signed)
     return f"{text} {unit}" if named else text
 
 
+def bracket(lo: float, hi: float, unit: str) -> str:
+    """"[+3.5, +4.7]"."""
+    return f"[{show(lo, unit, named=False)}, {show(hi, unit, named=False)}]"
+
+
 def interval(est: Estimate, unit: str) -> str:
-    """"+4.1 pp [+3.5, +4.7]"."""
-    lo, hi = est.ci
-    return f"{show(est.effect, unit)} [{show(lo, unit, named=False)}, " \
-           f"{show(hi, unit, named=False)}]"
+    """"+4.1 pp [+3.5, +4.7]": the 95% interval."""
+    return f"{show(est.effect, unit)} {bracket(*est.ci, unit)}"
+
+
+def settle_text(need: float, games: int, per: str = "per side") -> str:
+    """"about 31,000 games per side would settle it", or "more than 20,000 games ..." when
+    the estimate at hand would not reach beyond the games played."""
+    if not math.isfinite(need):
+        return ""
+    if need <= games:
+        return f"more than {games:,} games {per} would settle it"
+    return f"about {need:,.0f} games {per} would settle it"
 
 
 def verdict(c: Claim, unit: str) -> str:
-    """The class in words: "meaningful", "negligible (within ±2.0 pp)", "unresolved (about
-    12,000 games would settle it)"."""
+    """The class in words, with the band it was decided against: "meaningful (beyond
+    ±2.0 pp)", "negligible (within ±2.0 pp)", "unresolved (neither beyond nor within ±2.0 pp;
+    about 12,000 games per side would settle it)"."""
+    band = f"±{show(c.delta, unit, signed=False)}"
     cls = c.cls
     if cls == NEGLIGIBLE:
-        return f"negligible (within ±{show(c.delta, unit, signed=False)})"
+        return f"negligible (within {band})"
     if cls == UNRESOLVED:
-        n = c.settle
-        return "unresolved" + (f" (about {n:,.0f} games would settle it)"
-                               if math.isfinite(n) else "")
-    return f"meaningful (beyond ±{show(c.delta, unit, signed=False)})"
+        tail = settle_text(c.settle, c.estimate.games)
+        return f"unresolved (neither beyond nor within {band}" + (f"; {tail})" if tail else ")")
+    return f"meaningful (beyond {band})"
+
+
+def decided(c: Claim, unit: str) -> str:
+    """"+4.1 pp [+3.5, +4.7] (Holm-adjusted [+3.1, +5.1])": the estimate with its 95%
+    interval and, when the standard tests more than this claim, the interval its class was
+    decided on."""
+    text = interval(c.estimate, unit)
+    if len(c.standard) > 1:
+        text += f" (Holm-adjusted {bracket(*c.decision_ci, unit)})"
+    return text
+
+
+def classed(c: Claim, unit: str, what: str = "") -> str:
+    """"-3.9 pp from fair (Holm-adjusted [-4.7, -3.1]), meaningful": the estimate (`what` it
+    is measured from), the interval its class was decided on and the class, for a list whose
+    band is stated once."""
+    return (f"{show(c.estimate.effect, unit)}{' ' + what if what else ''} (Holm-adjusted "
+            f"{bracket(*c.decision_ci, unit)}), {c.cls}")
 
 
 def said(c: Claim, unit: str) -> str:
-    """"+4.1 pp [+3.5, +4.7], meaningful (beyond ±2.0 pp)"."""
-    return f"{interval(c.estimate, unit)}, {verdict(c, unit)}"
+    """"+4.1 pp [+3.5, +4.7] (Holm-adjusted [+3.1, +5.1]), meaningful (beyond ±2.0 pp)"."""
+    return f"{decided(c, unit)}, {verdict(c, unit)}"
 
 
 # ---------------------------------------------------------------- rankings

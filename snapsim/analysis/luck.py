@@ -16,8 +16,11 @@ Each share is an omega squared (Hays 1963; Olejnik and Algina 2003, Psychologica
 8(4)): (SS_part - df_part MS_rest) / (SS_total + MS_rest) from the two-way analysis of
 variance with deal-seat cells and policies, which takes out the part of each sum of squares
 that chance alone would give; its 95% interval is a percentile bootstrap over whole deals
-(every rotation of a deal together). Policies that play alike give a skill share near 0
-whatever the game; a game whose result the deal fixes gives a deal share near 1.
+(every rotation of a deal together). Taking that part out can leave a share below 0 (or the
+rest's above 1) when the true share is near 0: a share is a proportion of variance, so the
+estimate and each bootstrap replicate are read as 0 there (the usual convention for omega
+squared), and every printed share lies within [0, 1]. Policies that play alike give a skill
+share near 0 whatever the game; a game whose result the deal fixes gives a deal share near 1.
 
 Win rates of the strongest policy against weaker line-ups (Duersch, Lambrecht and Oechssler
 2020, "Measuring skill and chance in games", European Economic Review 127) say the same in a
@@ -26,15 +29,14 @@ designer's words: how often skill beats the fair share.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .paired import ALPHA, Ratio
-from .stats import wilson_interval
+from .effects import pct
+from .paired import ALPHA, Ratio, rate_interval
 
 PARTS = ("skill", "deal", "rest")
 REPS = 1000
@@ -63,7 +65,7 @@ class Decomposition:
 
     def text(self, part: str) -> str:
         lo, hi = self.ci[part]
-        return f"{100 * self.share[part]:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]"
+        return f"{pct(self.share[part])} [{pct(lo)}, {pct(hi)}]"
 
     def row(self) -> dict:
         out = {"deals": self.deals, "results": self.results}
@@ -156,7 +158,8 @@ def decompose(results: pd.DataFrame, y: str = "won", reps: int = REPS,
         picks = rng.integers(0, nd, (k, nd)) + (np.arange(k) * nd)[:, None]
         w = np.bincount(picks.ravel(), minlength=k * nd).reshape(k, nd).astype(float)
         boot.append(_shares(w, st))
-    boot = np.vstack(boot)
+    boot = np.clip(np.vstack(boot), 0.0, 1.0)
+    point = np.clip(point, 0.0, 1.0)
     lo, hi = np.nanpercentile(boot, [100 * ALPHA / 2, 100 * (1 - ALPHA / 2)], axis=0)
     return Decomposition(dict(zip(PARTS, map(float, point), strict=True)),
                          {p: (float(a), float(b)) for p, a, b in zip(PARTS, lo, hi, strict=True)},
@@ -175,16 +178,13 @@ def duplicate_results(runs: list[pd.DataFrame]) -> pd.DataFrame:
 
 def win_rate_over_deals(results: pd.DataFrame, policy: str) -> tuple[float, float, float]:
     """`policy`'s win rate over its seats with a 95% interval from the delta method over
-    deals (the rotations of one deal are not independent)."""
+    deals (the rotations of one deal are not independent), on the logit scale so that it
+    stays within [0, 1]."""
     mine = (results.policy.astype(str) == policy).to_numpy()
     deals = results.deal.to_numpy()
     keys, d = np.unique(deals, return_inverse=True)
     num = np.bincount(d, np.where(mine, results.won.to_numpy(float), 0.0), len(keys))
     den = np.bincount(d, mine.astype(float), len(keys))
     r = Ratio(num, den)
-    half = stats.norm.ppf(1 - ALPHA / 2) * np.std(r.influence(), ddof=1) / math.sqrt(len(keys))
-    if half > 0:
-        return r.value, r.value - half, r.value + half
-    # every deal alike (e.g. always won): a Wilson interval over deals bounds it instead
-    lo, hi = wilson_interval(r.value * len(keys), len(keys))
-    return r.value, float(lo), float(hi)
+    lo, hi = rate_interval(r, float(stats.norm.ppf(1 - ALPHA / 2)))
+    return r.value, lo, hi

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from .stats import wilson_interval
+
 ALPHA = 0.05
 POWER = 0.80
 
@@ -49,6 +51,22 @@ class Ratio:
         if not math.isfinite(value):
             return np.zeros_like(self.num)
         return (self.num - value * self.den) / self.den.mean()
+
+
+def rate_interval(r: Ratio, z: float) -> tuple[float, float]:
+    """A rate's (a proportion's) normal interval from the delta method on the logit scale,
+    so it stays within [0, 1]; a rate of exactly 0 or 1 has no logit, and its interval is
+    the Wilson one over the denominators' total."""
+    value, n = r.value, len(r.num)
+    if not math.isfinite(value):
+        return math.nan, math.nan
+    if not 0 < value < 1:
+        level = 2 * stats.norm.cdf(z) - 1
+        lo, hi = wilson_interval(value * r.den.sum(), r.den.sum(), level)
+        return (0.0, float(hi)) if value == 0 else (float(lo), 1.0)
+    se = float(np.std(r.influence(), ddof=1) / math.sqrt(n)) / (value * (1 - value))
+    mid = math.log(value / (1 - value))
+    return tuple(float(1 / (1 + math.exp(-x))) for x in (mid - z * se, mid + z * se))
 
 
 @dataclass(frozen=True)
@@ -175,11 +193,12 @@ def spread_difference(baseline: tuple[np.ndarray, np.ndarray],
     return Difference(b, v, v - b, se_paired if paired else se_unpaired, se_unpaired, n)
 
 
-def games_to_detect(se: float, games: int, detect: float) -> int:
-    """Games per side for 80% power to detect `detect`, given the paired standard error `se`
-    measured on `games` games (the error shrinks as one over the square root of n)."""
+def games_to_detect(se: float, games: int, detect: float, alpha: float = ALPHA) -> int:
+    """Games per side for 80% power to detect `detect` in a two-sided test at level `alpha`,
+    given the paired standard error `se` measured on `games` games (the error shrinks as one
+    over the square root of n)."""
     if detect <= 0 or not math.isfinite(detect):
         raise ValueError("the difference to detect must be a positive number")
-    z = stats.norm.ppf(1 - ALPHA / 2) + stats.norm.ppf(POWER)
+    z = stats.norm.isf(alpha / 2) + stats.norm.ppf(POWER)
     sd = se * math.sqrt(games)
     return max(games, math.ceil((z * sd / detect) ** 2))

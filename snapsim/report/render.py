@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..analysis.effects import unsigned_zero
 from .words import DOCS_PAGE, cell, column_words, glossary
 
 SECTIONS = "sections"
@@ -126,7 +127,25 @@ def _with_interval(v, lo, hi) -> str:
     if not (half > 0 and math.isfinite(half) and math.isfinite(v)):
         return f"{cell(v)} [{cell(lo)}, {cell(hi)}]"
     places = min(6, max(0, 1 - math.floor(math.log10(half))))
-    return f"{v:.{places}f} [{lo:.{places}f}, {hi:.{places}f}]"
+    return " ".join(_fixed(x, places) for x in (v, (lo, hi)))
+
+
+def _fixed(x, places: int) -> str:
+    """A number at `places` decimals, or a pair as "[lo, hi]"; never "-0.0"."""
+    if isinstance(x, tuple):
+        return f"[{_fixed(x[0], places)}, {_fixed(x[1], places)}]"
+    return unsigned_zero(f"{x:.{places}f}")
+
+
+def _with_intervals(v, lo, hi, alo=None, ahi=None) -> str:
+    """`_with_interval`, then the interval a class was decided on when there is one:
+    "2.95 [2.37, 3.54]; Holm [1.90, 4.00]" (at the first one's precision)."""
+    text = _with_interval(v, lo, hi)
+    if alo is None or pd.isna(alo) or pd.isna(ahi) or pd.isna(lo) or pd.isna(hi):
+        return text
+    half = (float(hi) - float(lo)) / 2
+    places = min(6, max(0, 1 - math.floor(math.log10(half)))) if half > 0 else 2
+    return f"{text}; Holm {_fixed((float(alo), float(ahi)), places)}"
 
 
 def _intervals(columns) -> dict[str, tuple[str, str]]:
@@ -155,15 +174,20 @@ def shown_table(df: pd.DataFrame, rows: int | None = None,
     df = df if rows is None else df.head(rows)
     text = pd.DataFrame({c: [cell(v, c) for v in df[c]] for c in df.columns}, index=df.index)
     pairs = _intervals(df.columns)
+    held = {est for est, (lo, _) in pairs.items() if f"{lo}_adjusted" in df}
     for est, (lo, hi) in pairs.items():
-        text[est] = [_with_interval(v, a, b) for v, a, b in zip(df[est], df[lo], df[hi],
-                                                                 strict=True)]
-    drop = [c for pair in pairs.values() for c in pair]
+        adjusted = ((df[f"{lo}_adjusted"], df[f"{hi}_adjusted"]) if est in held
+                    else ([None] * len(df),) * 2)
+        text[est] = [_with_intervals(*x) for x in zip(df[est], df[lo], df[hi], *adjusted,
+                                                      strict=True)]
+    drop = [c + a for pair in pairs.values() for c in pair for a in ("", "_adjusted")
+            if c + a in text]
     text = text.drop(columns=drop)
     if words is not None and "knob" in text:
         text["knob"] = [words_for(k, words) for k in text["knob"]]
     names = {c: (column_words(c, words) if words is not None else c) for c in text.columns}
-    return text.rename(columns={c: names[c] + (" [95% CI]" if c in pairs else "")
+    return text.rename(columns={c: names[c] + (" [95% CI; Holm-adjusted CI]" if c in held
+                                               else " [95% CI]" if c in pairs else "")
                                 for c in text.columns})
 
 

@@ -27,9 +27,13 @@ from ..analysis.effects import (
     Ranking,
     Smallest,
     Standard,
+    classed,
     names_text,
     pct,
     rank,
+    settle_text,
+    show,
+    unsigned_zero,
 )
 from ..analysis.labels import LABELS, Finding, Labels
 from ..analysis.lineups import STRONG, strong_policy
@@ -106,12 +110,18 @@ def paired_mean(a, b) -> Estimate:
 
 
 def seat_finding(seats: pd.DataFrame, claims: dict, players: int, label: str) -> str:
-    """One line on every seat at a player count: its win rate with its interval and the
-    class of its distance from the fair share."""
+    """One line on every seat at a player count: its win rate with its interval, then its
+    distance from the fair share with the interval its class was decided on, and the
+    class."""
     sub = seats[seats.players == players].sort_values("seat")
-    parts = [f"seat {int(r.seat)} {pct(r.win_rate)} [{pct(r.ci_low)}, {pct(r.ci_high)}] "
-             f"({claims[(players, int(r.seat))].cls})" for r in sub.itertuples()]
-    return f"{label} (fair share {pct(1 / players)}): " + ", ".join(parts) + "."
+    parts = []
+    for r in sub.itertuples():
+        c = claims[(players, int(r.seat))]
+        parts.append(f"seat {int(r.seat)} {pct(r.win_rate)} [{pct(r.ci_low)}, "
+                     f"{pct(r.ci_high)}]: {classed(c, 'pp', 'from fair')}")
+    delta = next(iter(claims.values())).delta
+    return (f"{label} (fair share {pct(1 / players)}, smallest effect "
+            f"±{show(delta, 'pp', signed=False)}): " + "; ".join(parts) + ".")
 
 
 def seat_advantage(ctx: Runs, s: Section, players, policy: str = "greedy",
@@ -401,8 +411,10 @@ class Runs:
         """One claim per row of a section's table: its estimate (None for a reference row,
         which claims nothing) against the smallest effect of `unit` (one, or one per row;
         `reference` likewise, for relative units). The table is stored as `name` and gets
-        `class`, `p_adjusted` (Holm across the report) and `games_to_settle`, each with
-        `suffix` (for a second claim per row), once the standard is settled."""
+        the claimed estimate with its 95% and Holm-adjusted intervals and its smallest effect
+        (`claim_columns`), `class`, `p_adjusted` (Holm across the report) and
+        `games_to_settle`, each with `suffix` (for a second claim per row), once the standard
+        is settled."""
         n = len(table)
         refs = np.broadcast_to(np.asarray(reference, float), (n,))
         units = [unit] * n if isinstance(unit, str) else list(unit)
@@ -412,9 +424,8 @@ class Runs:
 
         def fill():
             t = s.tables[name]
-            t[f"class{suffix}"] = [c.cls if c else "" for c in claims]
-            t[f"p_adjusted{suffix}"] = [c.p_adjusted if c else math.nan for c in claims]
-            t[f"games_to_settle{suffix}"] = [c.settle if c else math.nan for c in claims]
+            for col, values in claim_columns(claims, suffix).items():
+                t[col] = values
         self.after.append(fill)
         return claims
 
@@ -504,6 +515,26 @@ class Runs:
         self.labelled.append(Labelled(s.key, found, players, policy, unit, base))
 
 
+def claim_columns(claims: list[Claim | None], suffix: str = "") -> dict[str, list]:
+    """A table's columns for one claim per row (None: a row that claims nothing): the
+    estimate the class is about (`estimate`, in the claim's unit: rates as proportions) with
+    its 95% interval and the interval the class was decided on (`_adjusted`), the smallest
+    effect of interest, the class, its Holm-adjusted p-value and the games that would settle
+    it."""
+    def column(get) -> list:
+        return [get(c) if c else math.nan for c in claims]
+    est = f"estimate{suffix}"
+    return {est: column(lambda c: c.estimate.effect),
+            f"{est}_ci_low": column(lambda c: c.estimate.ci[0]),
+            f"{est}_ci_high": column(lambda c: c.estimate.ci[1]),
+            f"{est}_ci_low_adjusted": column(lambda c: c.decision_ci[0]),
+            f"{est}_ci_high_adjusted": column(lambda c: c.decision_ci[1]),
+            f"smallest{suffix}": column(lambda c: c.delta),
+            f"class{suffix}": [c.cls if c else "" for c in claims],
+            f"p_adjusted{suffix}": column(lambda c: c.p_adjusted),
+            f"games_to_settle{suffix}": column(lambda c: c.settle)}
+
+
 def strong_play(ctx: Runs, sections: list[Section]) -> None:
     """Add the claims behind every finding measured under both line-ups to the report's
     standard; once it is settled, each section gets its table (both effects and their
@@ -541,18 +572,17 @@ def strong_table(ctx: Runs, labels: Labels) -> pd.DataFrame:
     people read (pp for rates), with 95% intervals."""
     out = labels.table()
     rows = []
-    for x, r in zip(ctx.labelled, out.itertuples(), strict=True):
+    for x, r, claims in zip(ctx.labelled, out.itertuples(), labels.claims, strict=True):
         scale = 100 if x.unit == "pp" else 1
-        change = x.finding.change
         row = {"section": x.section, "finding": x.finding.name, "players": x.players,
                "unit": x.unit}
-        for side, est in (("measured", x.finding.measured), ("strong", x.finding.strong),
-                          ("change", change)):
-            lo, hi = est.ci
-            row |= {side: scale * est.effect, f"{side}_ci_low": scale * lo,
-                    f"{side}_ci_high": scale * hi}
+        for side, c in zip(("measured", "strong", "change"), claims, strict=True):
+            (lo, hi), (alo, ahi) = c.estimate.ci, c.decision_ci
+            row |= {side: scale * c.estimate.effect, f"{side}_ci_low": scale * lo,
+                    f"{side}_ci_high": scale * hi, f"{side}_ci_low_adjusted": scale * alo,
+                    f"{side}_ci_high_adjusted": scale * ahi}
             if side != "change":
-                row[f"{side}_games"] = est.games
+                row[f"{side}_games"] = c.estimate.games
         rows.append({**row, "measured_line_up": x.line_up, "strong_line_up": x.policy,
                      "paired": r.paired, "smallest": scale * r.smallest,
                      "class_measured": r.class_measured, "class_strong": r.class_strong,
@@ -562,29 +592,32 @@ def strong_table(ctx: Runs, labels: Labels) -> pd.DataFrame:
 
 
 def _signed(value: float, unit: str, named: bool = True) -> str:
-    number = f"{value:+.1f}" if unit == "pp" else f"{value:+.2f}"
+    number = unsigned_zero(f"{value:+.1f}" if unit == "pp" else f"{value:+.2f}", True)
     return f"{number} {unit}" if named else number
 
 
 def strong_sentence(r) -> str:
-    """One labelled finding in words, from its row of the strong-play table."""
-    def side(name: str) -> str:
-        value, lo, hi = (getattr(r, name), getattr(r, f"{name}_ci_low"),
-                         getattr(r, f"{name}_ci_high"))
-        return (f"{_signed(value, r.unit)} [{_signed(lo, r.unit, False)}, "
-                f"{_signed(hi, r.unit, False)}]")
+    """One labelled finding in words, from its row of the strong-play table: each estimate
+    with its 95% interval, the Holm-adjusted interval its class was decided on, and the
+    class."""
+    def side(name: str, cls: str) -> str:
+        lo, hi, alo, ahi = (_signed(getattr(r, f"{name}_ci_{end}"), r.unit, False)
+                            for end in ("low", "high", "low_adjusted", "high_adjusted"))
+        return (f"{_signed(getattr(r, name), r.unit)} [{lo}, {hi}] (Holm-adjusted "
+                f"[{alo}, {ahi}], {cls})")
     tail = ""
     if r.label == "unresolved":
-        tail = (f"; about {r.games_to_settle:,.0f} games per line-up would settle it"
-                if np.isfinite(r.games_to_settle) else "")
+        tail = settle_text(r.games_to_settle, min(r.measured_games, r.strong_games),
+                           "per line-up")
+        tail = f"; {tail}" if tail else ""
     elif r.label == "not comparable":
         tail = f": {r.why}"
     elif r.label in ("weakens", "strengthens"):
-        tail = f" (the change, {side('change')}, is meaningful)"
+        tail = f" (the change is {side('change', r.class_change)})"
     return (f"Under strong play ({r.strong_line_up}, {r.strong_games:,} games): {r.finding} is "
-            f"{side('measured')} ({r.class_measured}) with {r.measured_line_up} play and "
-            f"{side('strong')} ({r.class_strong}) with {r.strong_line_up}, smallest effect "
-            f"{abs(r.smallest):.2g} {r.unit}: {r.label.upper()}{tail}.")
+            f"{side('measured', r.class_measured)} with {r.measured_line_up} play and "
+            f"{side('strong', r.class_strong)} with {r.strong_line_up}, smallest effect "
+            f"±{abs(r.smallest):.2g} {r.unit}: {r.label.upper()}{tail}.")
 
 
 def ladder_policies(game: str, games: int, players: int, policies=None, why: str = ""):

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ...analysis import balance as B
-from ...analysis.effects import MEANINGFUL, Estimate, names_text, said, show
+from ...analysis.effects import MEANINGFUL, Estimate, classed, names_text, said, show
 from ...analysis.stats import slope_intervals
 from ...report import Section
 from ...report import figures as F
@@ -356,10 +356,12 @@ def study_landmarks(ctx: Ctx) -> Section:
         below = sum(c.cls == MEANINGFUL and c.estimate.effect < 0 for c in owners)
         above = sum(c.cls == MEANINGFUL and c.estimate.effect > 0 for c in owners)
         return (f"A landmark's owner wins {pct(lm.win_rate.min())} to {pct(lm.win_rate.max())} "
-                f"of games against the fair 50%: {below} of {len(lm)} owners meaningfully "
-                f"less, {above} meaningfully more (" + "; ".join(
-                    f"{r.landmark} {pct(r.win_rate)} [{pct(r.ci_low)}, {pct(r.ci_high)}], "
-                    f"{c.cls}" for r, c in zip(lm.itertuples(), owners, strict=True)) + ").")
+                f"of games against the fair 50% (smallest effect "
+                f"±{show(owners[0].delta, 'pp', signed=False)}): {below} of {len(lm)} owners "
+                f"meaningfully less, {above} meaningfully more (" + "; ".join(
+                    f"{r.landmark} {pct(r.win_rate)} [{pct(r.ci_low)}, {pct(r.ci_high)}]: "
+                    f"{classed(c, 'pp', 'from fair')}"
+                    for r, c in zip(lm.itertuples(), owners, strict=True)) + ").")
 
     def points_line() -> str:
         return (f"A landmark token is taken in {pct(lm.taken.min())} to {pct(lm.taken.max())} "

@@ -1,0 +1,270 @@
+"""Every number of a report agrees with its words, checked as properties of the text.
+
+`problems(report folder)` reads report.md line by line and the tables it shows:
+
+- a class (meaningful, negligible, unresolved) stands after the interval it was decided on,
+  labelled "Holm-adjusted", with the band it was decided against ("±2.0 pp") in its line:
+  meaningful means that interval lies wholly beyond the band, negligible wholly within it,
+  unresolved neither; in a table, each class column has its adjusted interval columns and
+  its smallest effect, and the same holds;
+- an interval holds its estimate (low <= value <= high);
+- a percentage, and a rate or share in a table, lies within [0%, 100%];
+- no number prints as "-0.0";
+- "N games would settle it" says more than the report's games.
+
+The committed reports are checked too (they are regenerated with the code that writes them;
+`COMMITTED_CURRENT` says whether they have been since these properties were written).
+"""
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+NUM = r"[+-]?\d[\d,]*(?:\.\d+)?"
+BRACKET = re.compile(rf"\[({NUM})(%?), ({NUM})(%?)\]")
+INTERVAL = re.compile(rf"(?<![\w.])({NUM})(%?)(?: [a-z][a-z ]*?)? \[({NUM})(%?), ({NUM})(%?)\]")
+CLASS = re.compile(r"\b(meaningful|negligible|unresolved)\b")
+BAND = re.compile(rf"±({NUM})")
+NEGATIVE_ZERO = re.compile(r"(?<![\w.])-0(?:\.0+)?(?![\d.])")
+PERCENT = re.compile(rf"({NUM})%")
+SETTLE = re.compile(r"\b(about|more than) ([\d,]+) games[^.;|]*?would settle")
+GAMES = re.compile(r"games per configuration: ([\d,]+)")
+RATE_HEADER = re.compile(r"\b(win rate|share|rate)\b")
+NOT_A_RATE = re.compile(r"minus|change|difference|spread|\bpp\b|per |points|\bvs\b|\bd_")
+HOLM = "Holm-adjusted "
+
+REPORTS = Path(__file__).resolve().parents[1] / "reports"
+# flip to True once reports/*/report.md are regenerated with the code that writes them
+COMMITTED_CURRENT = False
+
+
+def number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def tolerance(*texts: str) -> float:
+    """Half a unit of the last printed digit: a bound printed "+2.0" may be 1.95 to 2.05."""
+    places = max(len(t.split(".")[1]) if "." in t else 0 for t in texts)
+    return 0.5 * 10 ** -places
+
+
+def class_problem(cls: str, lo: float, hi: float, delta: float, tol: float = 1e-12) -> str:
+    """Why an interval disagrees with its class against the band ±delta ("" when it
+    agrees), allowing `tol` for the printed rounding."""
+    beyond = lo >= delta - tol or hi <= -delta + tol
+    within = lo >= -delta - tol and hi <= delta + tol
+    surely_beyond = lo > delta + tol or hi < -delta - tol
+    surely_within = lo > -delta + tol and hi < delta - tol
+    if cls == "meaningful" and not beyond:
+        return f"meaningful, but [{lo}, {hi}] is not wholly beyond ±{delta}"
+    if cls == "negligible" and not within:
+        return f"negligible, but [{lo}, {hi}] is not wholly within ±{delta}"
+    if cls == "unresolved" and (surely_beyond or surely_within):
+        return f"unresolved, but [{lo}, {hi}] decides against ±{delta}"
+    return ""
+
+
+def sentence_problems(line: str) -> list[str]:
+    """The class claims of one line of text, each against the interval just before it."""
+    out = []
+    start = 0
+    for m in CLASS.finditer(line):
+        before = line[start:m.start()]
+        start = m.end()
+        brackets = list(BRACKET.finditer(before))
+        if not brackets:
+            out.append(f"{m.group(1)} without an interval before it")
+            continue
+        last = brackets[-1]
+        if not before[:last.start()].endswith(HOLM):
+            out.append(f"{m.group(1)} beside an interval not labelled {HOLM.strip()}: "
+                       f"{last.group(0)}")
+            continue
+        after = BAND.search(line, m.end())
+        bands = list(BAND.finditer(line[:m.start()]))
+        band = after or (bands[-1] if bands else None)
+        if band is None:
+            out.append(f"{m.group(1)} without its band (±delta) in the line")
+            continue
+        lo, hi = last.group(1), last.group(3)
+        why = class_problem(m.group(1), number(lo), number(hi), number(band.group(1)),
+                            tolerance(lo, hi, band.group(1)))
+        if why:
+            out.append(why)
+    return out
+
+
+def number_problems(line: str, games: int) -> list[str]:
+    """Intervals that do not hold their value, percentages outside [0, 100], "-0.0", and
+    games to settle not beyond the games played."""
+    out = []
+    for m in INTERVAL.finditer(line):
+        v, lo, hi = number(m.group(1)), number(m.group(3)), number(m.group(5))
+        if not lo <= v <= hi:
+            out.append(f"{m.group(0)}: the value lies outside its interval")
+    for m in PERCENT.finditer(line):
+        if not 0 <= number(m.group(1)) <= 100:
+            out.append(f"{m.group(0)} lies outside [0%, 100%]")
+    if NEGATIVE_ZERO.search(line):
+        out.append(f"a negative zero: {NEGATIVE_ZERO.search(line).group(0)}")
+    for m in SETTLE.finditer(line):
+        n = number(m.group(2))
+        if n < games or (m.group(1) == "about" and n <= games):
+            out.append(f"{m.group(0)}: not more than the {games:,} games played")
+    return out
+
+
+def table_problems(header: list[str], row: list[str]) -> list[str]:
+    """A shown table row: a rate or share column's cells (value and interval) within [0, 1]."""
+    out = []
+    for name, text in zip(header, row, strict=True):
+        if RATE_HEADER.search(name) and not NOT_A_RATE.search(name):
+            for x in re.findall(NUM, text):
+                if not 0 <= number(x) <= 1:
+                    out.append(f"{name}: {text} lies outside [0, 1]")
+                    break
+    return out
+
+
+def csv_class_problems(table: pd.DataFrame, name: str) -> list[str]:
+    """Each class column of a table against the interval it was decided on: `estimate<s>`'s
+    `_ci_low_adjusted`/`_ci_high_adjusted` with `smallest<s>`, or in a strong-play table
+    `measured`, `strong`, `change` with `smallest`."""
+    out = []
+    for col in [c for c in table.columns if c == "class" or c.startswith("class_")]:
+        suffix = col.removeprefix("class")
+        side = suffix.removeprefix("_")
+        if f"estimate{suffix}_ci_low_adjusted" in table:
+            stem, band = f"estimate{suffix}", f"smallest{suffix}"
+        elif side in ("measured", "strong", "change") and f"{side}_ci_low_adjusted" in table:
+            stem, band = side, "smallest"
+        else:
+            out.append(f"{name}.csv: {col} without the interval it was decided on")
+            continue
+        for i, r in table.iterrows():
+            if not isinstance(r[col], str) or not r[col]:
+                continue
+            why = class_problem(r[col], r[f"{stem}_ci_low_adjusted"],
+                                r[f"{stem}_ci_high_adjusted"], abs(r[band]), 1e-9)
+            if why:
+                out.append(f"{name}.csv row {i}, {col}: {why}")
+    return out
+
+
+def problems(folder: Path) -> list[str]:
+    """Every disagreement between a report's numbers and its words (see the module)."""
+    text = (folder / "report.md").read_text()
+    games = number(GAMES.search(text).group(1))
+    out = []
+    body = text.split("\n## Summary", 1)[-1] if "\n## Summary" in text else \
+        text.split("\n## Key findings", 1)[-1]
+    header: list[str] | None = None
+    for line in body.splitlines():
+        found = number_problems(line, games)
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if header is None:
+                header = cells
+            elif set("".join(cells)) > {"-"}:
+                found += table_problems(header, cells)
+        else:
+            header = None
+            found += sentence_problems(line)
+        out += [f"{why} in: {line[:160]}" for why in found]
+    for name in re.findall(r"Table `([\w-]+)\.csv`", text):
+        out += csv_class_problems(pd.read_csv(folder / f"{name}.csv"), name)
+    return out
+
+
+# ---------------------------------------------------------------- the checker catches each defect
+
+BAD_LINES = [
+    # the raw interval beside a class decided on the adjusted one
+    "- seat 5: +2.9 pp [+2.4, +3.5], unresolved (neither beyond nor within ±2.0 pp).",
+    # an adjusted interval beyond the band, yet unresolved
+    "- change: -3.0 pp [-3.6, -2.4] (Holm-adjusted [-3.9, -2.1]), unresolved (neither beyond "
+    "nor within ±2.0 pp).",
+    # meaningful on an interval that reaches into the band
+    "- seat 1: -2.5 pp [-3.1, -1.9] (Holm-adjusted [-3.3, -1.7]), meaningful (beyond ±2.0 pp).",
+    # negligible on an interval that leaves the band
+    "- offers: +1.0 pp [-0.4, +2.3] (Holm-adjusted [-0.8, +2.6]), negligible (within ±2.0 pp).",
+    # a class with no band to read it against
+    "- seat 1: -2.5 pp [-3.1, -1.9] (Holm-adjusted [-3.3, -1.7]), meaningful.",
+    # a rate past 100%
+    "- tuned-4p wins 99.9% [99.9%, 100.1%] against random.",
+    # a negative zero
+    "- the deal -0.0% [-0.0%, 0.0%] of a seat's result.",
+    "- a change of -0.00 rounds [-0.03, +0.02].",
+    # games to settle not beyond the games played
+    "- +2.9 pp, about 20,000 games would settle it.",
+    # an interval that misses its value
+    "- a change of +5.0 pp [+5.1, +6.0].",
+]
+
+
+@pytest.mark.parametrize("line", BAD_LINES)
+def test_the_checker_fails_each_known_bad_line(line):
+    assert number_problems(line, 20_000) + sentence_problems(line)
+
+
+GOOD_LINES = [
+    "- seat 5: +2.9 pp [+2.4, +3.5] (Holm-adjusted [+1.9, +4.0]), unresolved (neither beyond "
+    "nor within ±2.0 pp; about 31,000 games per side would settle it).",
+    "- change: -3.0 pp [-3.6, -2.4] (Holm-adjusted [-3.9, -2.1]), meaningful (beyond ±2.0 pp).",
+    "- offers: +0.2 pp [-0.4, +0.8] (Holm-adjusted [-0.7, +1.1]), negligible (within ±2.0 pp).",
+    "- the deal 0.0% [0.0%, 0.0%]; a change of +0.0 rounds [-0.03, +0.02].",
+    "- 4 players (fair share 25.0%, smallest effect ±2.0 pp): seat 1 21.1% [20.5%, 21.6%]: "
+    "-3.9 pp from fair (Holm-adjusted [-4.7, -3.1]), meaningful; seat 2 23.4% [22.9%, 24.0%]: "
+    "-1.6 pp from fair (Holm-adjusted [-2.4, -0.8]), unresolved.",
+    "- more than 20,000 games per side would settle it.",
+]
+
+
+@pytest.mark.parametrize("line", GOOD_LINES)
+def test_the_checker_passes_lines_that_agree(line):
+    assert number_problems(line, 20_000) + sentence_problems(line) == []
+
+
+def test_a_rate_column_past_one_is_caught():
+    header = ["players", "win rate [95% CI]", "win rate minus fair share (pp) [95% CI]"]
+    assert table_problems(header, ["3", "0.999950 [0.999852, 1.000048]", "-2.1 [-2.8, -1.4]"])
+    assert not table_problems(header, ["3", "0.99995 [0.99972, 1.00000]", "-2.1 [-2.8, -1.4]"])
+
+
+def test_a_class_column_without_its_decision_interval_is_caught():
+    raw = pd.DataFrame({"diff": [0.0295], "ci_low": [0.0237], "ci_high": [0.0354],
+                        "class": ["unresolved"]})
+    assert csv_class_problems(raw, "t")
+    held = pd.DataFrame({"estimate": [0.0295], "estimate_ci_low_adjusted": [0.0237],
+                         "estimate_ci_high_adjusted": [0.0354], "smallest": [0.02],
+                         "class": ["unresolved"]})
+    assert csv_class_problems(held, "t")  # wholly beyond the band, yet unresolved
+    assert not csv_class_problems(held.assign(**{"class": ["meaningful"]}), "t")
+
+
+# ---------------------------------------------------------------- reports
+
+
+@pytest.fixture(scope="module")
+def small_report(tmp_path_factory):
+    """A Yosemite report at small n, with the studies that finish quickly and the strong
+    line-up's labels."""
+    from snapsim.games.yosemite.report import build
+
+    out = tmp_path_factory.mktemp("numbers")
+    build(out, games=200, seed=3, studies=["luck", "first", "landmarks", "length", "knobs"],
+          progress=False)
+    return out
+
+
+def test_a_small_report_s_numbers_agree_with_its_words(small_report):
+    assert problems(small_report) == []
+
+
+@pytest.mark.parametrize("game", ["snapshot", "yosemite", "shutterbug"])
+@pytest.mark.xfail(not COMMITTED_CURRENT, strict=False,
+                   reason="the committed reports are regenerated with this code at the end")
+def test_the_committed_report_s_numbers_agree_with_its_words(game):
+    assert problems(REPORTS / game) == []
