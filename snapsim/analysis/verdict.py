@@ -1,112 +1,602 @@
-"""Is the variant better balanced? A comparison's balance verdict, from the balance measures
-rebalancing targets (analysis.rebalance.targets): the seat spread (best minus worst seat's
-win rate), the first player's distance from the fair share, the largest distance of a dealt
-objective's (assignment's) win rate from fair, and the spread of the card values. Each is
-measured on the baseline and the variant played on the same deals, with its paired change
-and 95% interval (the numbers `snapsim rebalance` verifies with); the change is classed
-against the smallest effect of interest, and a balance measure that falls meaningfully is
-"better", one that rises meaningfully "worse".
+"""Is the game balanced? The headline verdict of a report, `compare` and `rebalance`.
+
+A small family of balance measures, declared before any game is played, each against a
+tolerance the designer sets (``--tolerance NAME=VALUE``):
+
+- ``seat_spread`` (default 2 pp): best minus worst seat's win rate (seats in turn order);
+- ``first_player`` (default 2 pp): the first player's win rate minus the fair share 1/players;
+- ``assignments`` (default 2 pp): each dealt objective's win rate (Snapshot's assignments,
+  ShutterBug's secret assignments) minus the fair share, one claim per objective (a maximum
+  over objectives has too wide an interval to answer at a report's n); the mean absolute
+  distance from fair is shown beside them as a summary, not tested;
+- ``cards`` (default 10%): the mean absolute distance of each card's value (prestige per die
+  rolled at it, Snapshot) from its habitat's median, in percent of the median: one number
+  over all cards, so its interval is narrow, and 10% is the report's smallest effect of a
+  per-card value;
+- ``length`` (only when the designer gives a range, ``length=4-5``): the mean game length.
+
+Each claim is decided on its interval at the level 1 - 0.05/m, m the claims behind one line
+(one player count and line-up; Bonferroni), and that interval is the one printed: *not
+within* the tolerance when it lies wholly beyond it, *within* when wholly inside, *open*
+otherwise (with the games that would settle it). So the chance that any claim behind a line
+is false stays at 5% whatever the dependence between them, and the family stays small
+enough to keep power (the report's exploratory claims keep their own standard). A line is
+NOT BALANCED when a claim is not within its tolerance, BALANCED when every one is within,
+NOT SETTLED otherwise.
+
+A comparison (`change_verdict`) tests the paired change of each measure (a distance from
+fair for the first player, each objective and the length; the spreads as they are) on games
+dealt alike, against the measure's tolerance as the smallest change of interest, with its
+own Bonferroni correction over the claims of one player count: BETTER, WORSE, MIXED,
+NO CHANGE or NOT SETTLED, beside each side's own verdict line.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..errors import InputError
 from ..sim.registry import get_game
-from .effects import MEANINGFUL, NEGLIGIBLE, Claim, Estimate, Smallest, Standard
-from .paired import ALPHA
-from .rebalance.targets import KINDS, Target, available
-from .rebalance.verify import _check
+from .paired import ALPHA, POWER
+from .rebalance.targets import Items, Target, available, items
+from .stats import wilson_interval
 
-BALANCE = ("seat_spread", "first_player", "assignments", "cards")
-WORDS = {"seat_spread": "seat spread (best minus worst seat's win rate)",
-         "first_player": "first player's distance from the fair share",
-         "assignments": "largest distance of an {objective}'s win rate from the fair share",
-         "cards": "spread of the card values (best minus worst prestige per die)"}
+DEFAULTS = {"seat_spread": 2.0, "first_player": 2.0, "assignments": 2.0, "cards": 10.0}
+NAMES = ("seat_spread", "first_player", "assignments", "cards", "length")
+REPS = 4000  # bootstrap resamples of whole games
+WITHIN, OFF, OPEN = "within", "not within", "open"
+STATUS = {OFF: "not balanced", WITHIN: "balanced", OPEN: "not settled"}
+BETTER, WORSE, SAME = "better", "worse", "no change"
+SUMMARY = "mean distance from fair"  # the objectives' summary row (no claim)
 
 
 @dataclass
 class Side:
-    """One side's main run at one player count: its (game, seat) table, its config and its
-    card values ([(card, Ratio)], for the spread of card values)."""
+    """One side's main run at one player count: its (game, seat) table with seats in turn
+    order, its config and its card values ([(card, Ratio)], for the cards measure)."""
 
     df: pd.DataFrame
     config: object
     cards: list | None = None
 
 
-def balance_rows(game: str, players: int, variant: str, base: Side, mine: Side, seed: int,
-                 reps: int = 1000) -> list[dict]:
-    """One row per balance measure the game has: both values with 95% intervals and the
-    paired change with its interval, in the unit people read (pp, or the card value's)."""
-    spec = get_game(game)
+def card_values(game: str, config, policies, games: int, seed: int,
+                threads: int | None = None) -> list | None:
+    """A run's per-card values [(card, Ratio)] for the cards measure (the same seeded games
+    played again by the game's extra measures); None for a game without card values."""
+    mspec = get_game(game).measures
+    if mspec.extra is None or mspec.levers.card_group is None:
+        return None
+    return [(name.split(": ", 1)[-1], ratio) for name, group, _, ratio in
+            mspec.extra(config, list(policies), games, seed, threads)
+            if group == mspec.levers.card_group] or None
+
+
+# ---------------------------------------------------------------- tolerances
+
+
+def fill_tolerances(game: str, given=None) -> dict:
+    """name -> tolerance for every measure `game` has, defaults filled; `given` a dict or
+    "NAME=VALUE" strings (length only when given: "length=4-5" gives (4.0, 5.0))."""
+    if isinstance(given, dict):
+        out = dict(given)
+    else:
+        out = {}
+        for text in [given] if isinstance(given, str) else list(given or []):
+            name, value = _parse(game, text)
+            if name in out:
+                raise InputError(f"--tolerance {name} is given twice; give each once")
+            out[name] = value
+    have = available(game)
+    return {**{k: v for k, v in DEFAULTS.items() if k in have}, **out}
+
+
+def _parse(game: str, text: str) -> tuple[str, float | tuple[float, float]]:
+    have = available(game)
+    name, sep, value = str(text).partition("=")
+    name = name.strip()
+    if not sep or name not in NAMES:
+        raise InputError(f"--tolerance {text!r}: write NAME=VALUE with NAME one of "
+                         f"{', '.join(have)} (e.g. seat_spread=2, length=4-5)")
+    if name not in have:
+        raise InputError(f"--tolerance {text!r}: {game} has no {name} measure; its measures: "
+                         f"{', '.join(have)}")
+    if name == "length":
+        parts = value.split("-")
+        try:
+            low, high = (float(p) for p in parts) if len(parts) == 2 else (math.nan, 0.0)
+        except ValueError:
+            low, high = math.nan, 0.0
+        if not (0 <= low < high < math.inf):
+            raise InputError(f"--tolerance {text!r}: write length=A-B with 0 <= A < B, e.g. "
+                             "length=4-5")
+        return name, (low, high)
+    try:
+        tol = float(value)
+    except ValueError:
+        tol = math.nan
+    if not (0 < tol < 100):
+        raise InputError(f"--tolerance {text!r}: give a positive number below 100 "
+                         f"({'percent of the median' if name == 'cards' else 'pp'}), e.g. "
+                         f"{name}={DEFAULTS[name]:g}")
+    return name, tol
+
+
+def tolerance_text(game: str, tol: dict) -> str:
+    """The tolerances in words: "seat spread 2 pp, first player ±2 pp, ..."."""
+    unit = get_game(game).measures.length or "rounds"
+    words = {"seat_spread": lambda t: f"seat spread {t:g} pp",
+             "first_player": lambda t: f"first player ±{t:g} pp of fair",
+             "assignments": lambda t: f"each {_objective(game)} ±{t:g} pp of fair",
+             "cards": lambda t: f"cards {t:g}% from their habitat's median on average",
+             "length": lambda t: f"game length {t[0]:g}-{t[1]:g} {unit}"}
+    return ", ".join(words[k](v) for k, v in tol.items())
+
+
+def _objective(game: str) -> str:
+    return get_game(game).measures.levers.objective_label
+
+
+def record(game: str, tol: dict) -> dict:
+    """For provenance: the tolerances and the family's measures and correction."""
+    return {"tolerances": {k: list(v) if isinstance(v, tuple) else v for k, v in tol.items()},
+            "family": list(tol), "correction": "Bonferroni over the claims of each line "
+                                               "(one player count and line-up)",
+            "alpha": ALPHA}
+
+
+# ---------------------------------------------------------------- the measures of one run
+
+
+def _items(game: str, kind: str, *sides: Side) -> list[Items]:
+    """A measure's items in each run; an objective not dealt in every run makes no claim."""
+    found = [items(Target(kind, 1.0), game, s.df, s.config, s.cards) for s in sides]
+    if kind != "assignments":
+        return found
+    dealt = np.logical_and.reduce([it.den.sum(axis=0) > 0 for it in found])
+    return [Items(tuple(n for n, d in zip(it.names, dealt, strict=True) if d),
+                  it.num[:, dealt], it.den[:, dealt]) for it in found]
+
+
+def _groups(side: Side, names) -> np.ndarray:
+    """Each card's group (its habitat), by name; one group when cards have none."""
+    by_name = {c.name: getattr(c, "habitat", 0)
+               for c in getattr(side.config.components, "cards", [])}
+    return np.array([by_name.get(n, 0) for n in names])
+
+
+def _card_distance(rates: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """Mean absolute distance of each card's value from its group's median, in percent of
+    the median; `rates` (resamples, cards)."""
+    rel = np.empty_like(rates)
+    for g in np.unique(groups):
+        cols = groups == g
+        med = np.nanmedian(rates[:, cols], axis=1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rel[:, cols] = rates[:, cols] / med - 1
+    return 100 * np.nanmean(np.abs(rel), axis=1)
+
+
+def _resampled(arrays: list[Items], reps: int, seed: int) -> list[np.ndarray]:
+    """Each Items' rates over `reps` resamples of whole games, (reps, items); the same games
+    for every array (one run, or runs dealt alike: paired)."""
+    n = arrays[0].num.shape[0]
+    rng = np.random.default_rng(seed)
+    parts: list[list] = [[] for _ in arrays]
+    block = max(1, min(reps, 2_000_000 // max(1, n)))
+    for start in range(0, reps, block):
+        k = min(block, reps - start)
+        picks = rng.integers(0, n, (k, n)) + (np.arange(k) * n)[:, None]
+        weights = np.bincount(picks.ravel(), minlength=k * n).reshape(k, n).astype(float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for part, it in zip(parts, arrays, strict=True):
+                part.append((weights @ it.num) / (weights @ it.den))
+    return [np.concatenate(p) for p in parts]
+
+
+def _percentile(samples: np.ndarray, level: float) -> tuple[float, float]:
+    finite = samples[np.isfinite(samples)]
+    if not len(finite):
+        return math.nan, math.nan
+    lo, hi = np.percentile(finite, [50 * (1 - level), 100 - 50 * (1 - level)])
+    return float(lo), float(hi)
+
+
+def _z(level: float) -> float:
+    return float(stats.norm.ppf(0.5 + level / 2))
+
+
+def _settle(value: float, lo: float, hi: float, band: tuple[float, float], level: float,
+            games: int) -> float:
+    """Games that would settle an open claim (80% power if the true value is the one
+    measured, the interval narrowing as one over the square root of n): always more than
+    `games`; inf when the value sits on the tolerance's edge."""
+    z = _z(level)
+    se = (hi - lo) / (2 * z)
+    d = min(abs(value - e) for e in band if math.isfinite(e))
+    if not (d > 0 and se > 0):
+        return math.inf
+    need = games * ((z + stats.norm.ppf(POWER)) * se / d) ** 2
+    return float(max(games + 1, math.ceil(need)))
+
+
+def _classify(lo: float, hi: float, band: tuple[float, float]) -> str:
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return OPEN
+    if lo > band[1] or hi < band[0]:
+        return OFF
+    return WITHIN if band[0] <= lo and hi <= band[1] else OPEN
+
+
+def _kinds(tol: dict, side: Side) -> list[str]:
+    return [k for k in NAMES if k in tol and (k != "cards" or side.cards)]
+
+
+def side_claims(game: str, players: int, side: Side, tol: dict, seed: int = 0,
+                reps: int = REPS) -> list[dict]:
+    """The claims behind one line: every measure of one run against its tolerance, each
+    interval at 1 - 0.05/m (m the claims of the line), classed within, not within or open."""
+    kinds = _kinds(tol, side)
+    its = {k: _items(game, k, side)[0] for k in kinds}
+    m = sum(len(its[k].names) if k == "assignments" else 1 for k in kinds)
+    level = 1 - ALPHA / m
+    games = its[kinds[0]].num.shape[0]
+    fair = 1.0 / players
     rows = []
-    for kind in (k for k in BALANCE if k in available(game)):
-        if kind == "cards" and (base.cards is None or mine.cards is None):
-            continue
-        check = _check(Target(kind, 1.0), game, players, base, mine, seed, reps, spec.measures)
-        words = WORDS[kind].format(objective=spec.measures.levers.objective_label)
-        rows.append({"variant": variant, "players": players, "measure": kind,
-                     "meaning": words, "unit": KINDS[kind].unit,
-                     **{k: check[k] for k in ("baseline", "baseline_ci_low", "baseline_ci_high",
-                                              "value", "ci_low", "ci_high", "change",
-                                              "change_ci_low", "change_ci_high")}})
+
+    def row(kind, item, value, lo, hi, band, claim=True):
+        cls = _classify(lo, hi, band) if claim else ""
+        rows.append({"measure": kind, "item": item, "value": value, "ci_low": lo,
+                     "ci_high": hi, "level": level, "tol_low": band[0], "tol_high": band[1],
+                     "class": cls, "games": games,
+                     "games_to_settle": _settle(value, lo, hi, band, level, games)
+                     if cls == OPEN else math.nan})
+
+    for k in kinds:
+        it = its[k]
+        t = tol[k]
+        if k in ("first_player", "assignments"):
+            lo, hi = wilson_interval(it.num.sum(axis=0), it.den.sum(axis=0), level)
+            for name, v, a, b in zip(it.names, it.values, lo, hi, strict=True):
+                row(k, name, 100 * (v - fair), 100 * (a - fair), 100 * (b - fair), (-t, t))
+            if k == "assignments":
+                rates = _resampled([it], reps, seed)[0]
+                lo, hi = _percentile(100 * np.nanmean(np.abs(rates - fair), axis=1), level)
+                row(k, SUMMARY, 100 * float(np.nanmean(np.abs(it.values - fair))), lo, hi,
+                    (0.0, t), claim=False)
+        elif k == "seat_spread":
+            rates = _resampled([it], reps, seed)[0]
+            lo, hi = _percentile(100 * (rates.max(axis=1) - rates.min(axis=1)), level)
+            row(k, "", 100 * float(np.ptp(it.values)), lo, hi, (0.0, t))
+        elif k == "cards":
+            groups = _groups(side, it.names)
+            rates = _resampled([it], reps, seed)[0]
+            lo, hi = _percentile(_card_distance(rates, groups), level)
+            row(k, "", float(_card_distance(it.values[None, :], groups)[0]), lo, hi, (0.0, t))
+        else:  # length: a mean over games, normal interval
+            x = it.num[:, 0]
+            half = _z(level) * float(np.std(x, ddof=1)) / math.sqrt(len(x))
+            row(k, "", float(x.mean()), float(x.mean()) - half, float(x.mean()) + half, t)
     return rows
 
 
-class Balance:
-    """The balance verdict of a comparison: `register` adds one claim per balance measure's
-    change to a standard; once settled, `table()` says better, worse, no meaningful change
-    or unresolved for each."""
+# ---------------------------------------------------------------- the verdict
 
-    def __init__(self, rows: list[dict], smallest: Smallest | None = None, games: int = 0):
-        self.rows = pd.DataFrame(rows)
-        self.smallest = smallest or Smallest()
-        self.games = games
-        self.claims: list[Claim] = []
 
-    def delta(self, r) -> float:
-        return self.smallest.delta("pp") * 100 if r.unit == "pp" else \
-            self.smallest.delta("relative", r.baseline)
+@dataclass
+class Verdict:
+    """The verdict of a game: `rows` one per claim (and the objectives' summary row) per
+    player count and line-up; `missing` (players, line-up) -> why no line (no strong
+    line-up bundled)."""
 
-    def register(self, standard: Standard) -> Balance:
-        z = stats.norm.ppf(1 - ALPHA / 2)
-        for r in self.rows.itertuples():
-            est = Estimate(r.change, (r.change_ci_high - r.change_ci_low) / (2 * z), self.games)
-            self.claims.append(Claim.make(standard, f"balance: {r.variant}, {r.players}p, "
-                                                    f"{r.measure}", est, self.delta(r)))
-        return self
+    game: str
+    tolerances: dict
+    rows: pd.DataFrame
+    missing: dict = field(default_factory=dict)
+
+    @staticmethod
+    def join(parts: list[Verdict]) -> Verdict:
+        """Several line-ups' verdicts of one game as one."""
+        rows = pd.concat([p.rows for p in parts if len(p.rows)], ignore_index=True) \
+            if any(len(p.rows) for p in parts) else parts[0].rows
+        return Verdict(parts[0].game, parts[0].tolerances, rows,
+                       {k: v for p in parts for k, v in p.missing.items()})
+
+    def _pick(self, players: int, lineup: str | None, measure: str | None = None):
+        r = self.rows
+        side = "greedy" if lineup in (None, "greedy") else lineup
+        mask = (r.players == players) & ((r.side == side) | (r.line_up == side))
+        if measure is not None:
+            mask &= r.measure == measure
+        return r[mask & (r["class"] != "")]
+
+    def status(self, measure: str, players: int, lineup: str | None = None) -> str:
+        """"not balanced", "balanced" or "not settled" of one measure at one player count
+        under one line-up (None: greedy play; "strong", or the strong policy's name)."""
+        sub = self._pick(players, lineup, measure)
+        if sub.empty:
+            raise KeyError(f"no {measure} claim at {players} players under {lineup or 'greedy'}")
+        return STATUS[_overall(sub["class"])]
+
+    def line(self, measure: str, players: int, lineup: str | None = None) -> str:
+        """One measure's words with its interval, e.g. "seat spread 7.7 pp [5.1, 10.3],
+        beyond 2 pp"."""
+        sub = self._pick(players, lineup, measure)
+        if sub.empty:
+            raise KeyError(f"no {measure} claim at {players} players under {lineup or 'greedy'}")
+        return _measure_words(self.game, sub, self.summary(players, lineup, measure))
+
+    def summary(self, players, lineup, measure):
+        r = self.rows
+        side = "greedy" if lineup in (None, "greedy") else lineup
+        sub = r[(r.players == players) & ((r.side == side) | (r.line_up == side))
+                & (r.measure == measure) & (r["class"] == "")]
+        return None if sub.empty else sub.iloc[0]
+
+    def word(self, players: int, lineup: str | None = None) -> str:
+        """BALANCED, NOT BALANCED or NOT SETTLED at one player count and line-up."""
+        return STATUS[_overall(self._pick(players, lineup)["class"])].upper()
+
+    def lines(self) -> list[str]:
+        """One line per player count and line-up: the verdict, what decides it, numbers."""
+        out = []
+        keys = self.rows[["players", "side", "line_up"]].drop_duplicates()
+        for players in sorted(set(keys.players) | {p for p, _ in self.missing}):
+            for r in keys[keys.players == players].itertuples():
+                out.append(self._line(players, r.side, r.line_up))
+            out += [f"{players} players, strong line-up: not measured ({why})"
+                    for (p, _), why in self.missing.items() if p == players]
+        return out
+
+    def _line(self, players: int, side: str, line_up: str) -> str:
+        sub = self._pick(players, side)
+        word = STATUS[_overall(sub["class"])]
+        who = "greedy play" if side == "greedy" else f"strong line-up ({line_up})"
+        level = sub.level.iloc[0]
+        head = f"{players} players, {who}: {word.upper()}"
+        parts = []
+        for measure in dict.fromkeys(sub.measure):
+            mine = sub[sub.measure == measure]
+            cls = _overall(mine["class"])
+            if word == "balanced" or cls == {"not balanced": OFF, "not settled": OPEN}[word]:
+                parts.append(_measure_words(self.game, mine,
+                                            self.summary(players, side, measure)))
+        return (f"{head}: " + "; ".join(parts) + f" ({_level(level)} intervals, Bonferroni "
+                f"over the {len(sub)} claims of this line, {int(sub.games.iloc[0]):,} games)")
 
     def table(self) -> pd.DataFrame:
-        t = self.rows.copy()
-        if t.empty:
-            return t
-        t["smallest"] = [self.delta(r) for r in t.itertuples()]
-        t["class"] = [c.cls for c in self.claims]
-        t["verdict"] = [verdict(c) for c in self.claims]
-        t["p_adjusted"] = [c.p_adjusted for c in self.claims]
-        t["games_to_settle"] = [c.settle for c in self.claims]
-        return t
+        """verdict.csv: one row per claim (and the summary row, its class empty)."""
+        return self.rows[["players", "side", "line_up", "measure", "item", "value", "ci_low",
+                          "ci_high", "level", "tol_low", "tol_high", "class", "games",
+                          "games_to_settle"]]
+
+    def title(self, name: str | None = None) -> str:
+        return f"Is {name or self.game.capitalize()} balanced?"
+
+    def note(self) -> str:
+        tol = tolerance_text(self.game, self.tolerances)
+        return (f"Each line answers at one player count and line-up from a declared family of "
+                f"balance measures, each against a tolerance ({tol}; --tolerance NAME=VALUE "
+                "sets them): NOT BALANCED when an "
+                "interval lies wholly beyond its tolerance, BALANCED when every one lies "
+                "within, NOT SETTLED otherwise. The intervals are at 1 - 0.05/m, Bonferroni "
+                "over the m claims of the line, so the chance that any claim behind a line is "
+                "false is at most 5%.")
 
 
-def verdict(c: Claim) -> str:
-    """better (the imbalance falls meaningfully), worse, no meaningful change, unresolved."""
-    if c.cls == MEANINGFUL:
-        return "better" if c.estimate.effect < 0 else "worse"
-    return "no meaningful change" if c.cls == NEGLIGIBLE else "unresolved"
+def _overall(classes) -> str:
+    classes = set(classes) - {""}
+    return OFF if OFF in classes else WITHIN if classes == {WITHIN} else OPEN
 
 
-def sentence(r) -> str:
-    """One balance measure's verdict in words."""
-    def v(x: float) -> str:
-        return "n/a" if not math.isfinite(x) else (f"{x:.1f} pp" if r.unit == "pp" else
-                                                   f"{x:.2f}")
-    settle = (f", about {r.games_to_settle:,.0f} games per side would settle it"
-              if r.verdict == "unresolved" and math.isfinite(r.games_to_settle) else "")
-    return (f"{r.meaning}, {r.players} players: {v(r.baseline)} → {v(r.value)} "
-            f"({r.change:+.2f} [{r.change_ci_low:+.2f}, {r.change_ci_high:+.2f}]"
-            f"{' pp' if r.unit == 'pp' else ''}): {r.verdict.upper()}{settle}")
+def _level(level: float) -> str:
+    text = f"{100 * level:.2f}".rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+def _num(x: float, signed: bool = False) -> str:
+    s = f"{x:+.1f}" if signed else f"{x:.1f}"
+    return s.replace("-0.0", "0.0").replace("+0.0", "0.0")
+
+
+def _settle_words(games: float, played: int) -> str:
+    if not math.isfinite(games) or games > 100 * played:
+        return f"more than {100 * played:,} games would settle it"
+    return f"about {_round(games):,} games would settle it"
+
+
+def _round(x: float) -> int:
+    """Up to two significant digits, never below x."""
+    digits = max(0, int(math.log10(x)) - 1)
+    return int(math.ceil(x / 10 ** digits) * 10 ** digits)
+
+
+def _measure_words(game: str, rows: pd.DataFrame, summary) -> str:
+    """One measure's claims in words."""
+    r = rows.iloc[0]
+    kind = r.measure
+    cls = _overall(rows["class"])
+    played = int(r.games)
+
+    def claim(x, name: str, signed: bool, unit: str) -> str:
+        text = (f"{name} {_num(x.value, signed)}{unit} [{_num(x.ci_low, signed)}, "
+                f"{_num(x.ci_high, signed)}]")
+        if x["class"] == OPEN:
+            return f"{text}, open ({_settle_words(x.games_to_settle, played)})"
+        return text
+
+    if kind == "assignments":
+        label = _objective(game)
+        off = rows[rows["class"] == OFF]
+        opened = rows[rows["class"] == OPEN]
+        tol = r.tol_high
+        head = (f"{len(off)} of {len(rows)} {label}s meaningfully off fair (±{tol:g} pp), "
+                f"{len(opened)} open")
+        shown = off if len(off) else opened
+        shown = shown.reindex(shown.value.abs().sort_values(ascending=False).index).head(3)
+        detail = [claim(x, x["item"], True, " pp") for _, x in shown.iterrows()]
+        if summary is not None:
+            detail.append(claim(summary, "mean distance from fair", False, " pp"))
+        return head + (": " + ", ".join(detail) if detail else "")
+    unit = get_game(game).measures.length
+    words = {"seat_spread": ("seat spread", False, " pp", f"{r.tol_high:g} pp"),
+             "first_player": ("first player vs fair", True, " pp", f"±{r.tol_high:g} pp"),
+             "cards": ("cards' mean distance from their habitat's median", False, "%",
+                       f"{r.tol_high:g}%"),
+             "length": ("mean game length", False, f" {unit}",
+                        f"{r.tol_low:g}-{r.tol_high:g} {unit}")}
+    name, signed, unit, band = words[kind]
+    where = {OFF: "beyond", WITHIN: "within", OPEN: "against"}[cls]
+    return f"{claim(r, name, signed, unit)}, {where} the tolerance of {band}"
+
+
+def verdict_of(game: str, runs_by_players: dict[int, Side], tolerances: dict | None = None,
+               line_up: str = "greedy", games: int | None = None, seed: int = 0,
+               side: str | None = None, reps: int = REPS) -> Verdict:
+    """The verdict of one line-up's runs, one per player count (`games` the first games of
+    each run, default all; `side` "greedy" or "strong", default: greedy when `line_up` is
+    the game's default policy)."""
+    tol = tolerances if tolerances is not None else fill_tolerances(game)
+    side = side or ("greedy" if line_up == get_game(game).default_policy else "strong")
+    rows = []
+    for players, run in sorted(runs_by_players.items()):
+        if games is not None:
+            keep = run.df.game.isin(np.sort(run.df.game.unique())[:games])
+            run = Side(run.df[keep], run.config, run.cards)
+        rows += [{"players": players, "side": side, "line_up": line_up, **r}
+                 for r in side_claims(game, players, run, tol, seed, reps)]
+    return Verdict(game, tol, pd.DataFrame(rows))
+
+
+# ---------------------------------------------------------------- a comparison's verdict
+
+
+def _distance_stats(kind: str, rates: np.ndarray, players: int, tol, groups) -> np.ndarray:
+    """A measure's values from rates (resamples, items): (resamples, claims), in pp (the
+    cards' in percent of the median, the length in its unit)."""
+    fair = 1.0 / players
+    if kind == "seat_spread":
+        return 100 * (rates.max(axis=1) - rates.min(axis=1))[:, None]
+    if kind in ("first_player", "assignments"):
+        return 100 * np.abs(rates - fair)
+    if kind == "cards":
+        return _card_distance(rates, groups)[:, None]
+    return np.abs(rates - (tol[0] + tol[1]) / 2)
+
+
+@dataclass
+class Change:
+    """A comparison's balance verdict: `rows` one per claim (a measure's paired change) per
+    variant and player count; `before` the baseline's verdict, `after` each variant's."""
+
+    game: str
+    rows: pd.DataFrame
+    before: Verdict
+    after: dict
+
+    def word(self, variant: str, players: int) -> str:
+        """BETTER, WORSE, MIXED, NO CHANGE or NOT SETTLED."""
+        r = self.rows
+        return _change_word(r[(r.variant == variant) & (r.players == players)]["class"])
+
+    def lines(self, variant: str | None = None) -> list[str]:
+        """Per variant and player count: the verdict with what moved, then each side's own
+        verdict line before and after."""
+        out = []
+        for (label, players), sub in self.rows.groupby(["variant", "players"], sort=False):
+            if variant is not None and label != variant:
+                continue
+            word = _change_word(sub["class"])
+            moved = sub[sub["class"].isin([BETTER, WORSE])]
+            opened = sub[sub["class"] == OPEN]
+            shown = moved if len(moved) else opened
+            shown = shown.reindex(shown.change.abs().sort_values(ascending=False).index)
+            detail = "; ".join(_change_words(x) for _, x in shown.head(4).iterrows())
+            counts = sub["class"].value_counts()
+            tally = ", ".join(f"{counts[k]} {k}" for k in (BETTER, WORSE, SAME, OPEN)
+                              if counts.get(k, 0))
+            out.append(f"is {label} better balanced at {players} players? {word} ({tally} of "
+                       f"{len(sub)} claims, {_level(sub.level.iloc[0])} intervals, Bonferroni "
+                       f"over them)" + (f": {detail}" if detail else ""))
+            side = sub.side.iloc[0]
+            out.append(f"  before: {self.before._line(players, side, sub.line_up.iloc[0])}")
+            out.append(f"  after: {self.after[label]._line(players, side, sub.line_up.iloc[0])}")
+        return out
+
+    def table(self) -> pd.DataFrame:
+        return self.rows
+
+
+def _change_word(classes) -> str:
+    c = set(classes)
+    if BETTER in c and WORSE in c:
+        return "MIXED"
+    if WORSE in c:
+        return "WORSE"
+    if BETTER in c:
+        return "BETTER"
+    return "NO CHANGE" if c == {SAME} else "NOT SETTLED"
+
+
+def _change_words(x) -> str:
+    name = {"seat_spread": "seat spread", "first_player": "first player's distance from fair",
+            "cards": "cards' mean distance from their habitat's median",
+            "length": "game length's distance from the range's middle"}.get(
+        x.measure, f"{x['item']}'s distance from fair")
+    unit = "%" if x.measure == "cards" else "" if x.measure == "length" else " pp"
+    text = (f"{name} {_num(x.baseline)} → {_num(x.value)}{unit} ({_num(x.change, True)} "
+            f"[{_num(x.ci_low, True)}, {_num(x.ci_high, True)}]): {x['class']}")
+    if x["class"] == OPEN:
+        text += f", {_settle_words(x.games_to_settle, int(x.games))} per side"
+    return text
+
+
+def change_verdict(game: str, base_sides: dict[int, Side], variant_sides: dict, tolerances=None,
+                   line_up: str = "greedy", seed: int = 0, reps: int = REPS) -> Change:
+    """The balance verdict of variants against a baseline played on the same deals:
+    `base_sides` player count -> Side, `variant_sides` variant label -> (player count ->
+    Side). Each measure's paired change is classed against its tolerance (the length's
+    half-range): worse when its interval lies wholly above it, better wholly below minus
+    it, no change wholly inside, open otherwise."""
+    tol = tolerances if tolerances is not None else fill_tolerances(game)
+    before = verdict_of(game, base_sides, tol, line_up, seed=seed, reps=reps)
+    after = {label: verdict_of(game, sides, tol, line_up, seed=seed, reps=reps)
+             for label, sides in variant_sides.items()}
+    side = before.rows.side.iloc[0]
+    rows = []
+    for label, sides in variant_sides.items():
+        for players, mine in sorted(sides.items()):
+            base = base_sides[players]
+            kinds = [k for k in _kinds(tol, base) if k in _kinds(tol, mine)]
+            pairs = {k: _items(game, k, base, mine) for k in kinds}
+            m = sum(len(pairs[k][0].names) if k == "assignments" else 1 for k in kinds)
+            level = 1 - ALPHA / m
+            for k, (b, v) in pairs.items():
+                t = tol[k]
+                groups = _groups(base, b.names) if k == "cards" else None
+                rb, rv = _resampled([b, v], reps, seed)
+                sb = _distance_stats(k, rb, players, t, groups)
+                sv = _distance_stats(k, rv, players, t, groups)
+                x0 = _distance_stats(k, b.values[None, :], players, t, groups)[0]
+                x1 = _distance_stats(k, v.values[None, :], players, t, groups)[0]
+                delta = (t[1] - t[0]) / 2 if k == "length" else t
+                names = b.names if k == "assignments" else ("",)
+                for j, name in enumerate(names):
+                    lo, hi = _percentile(sv[:, j] - sb[:, j], level)
+                    d = float(x1[j] - x0[j])
+                    cls = (WORSE if lo > delta else BETTER if hi < -delta else
+                           SAME if -delta <= lo and hi <= delta else OPEN)
+                    games = b.num.shape[0]
+                    rows.append({"variant": label, "players": players, "side": side,
+                                 "line_up": line_up, "measure": k, "item": name,
+                                 "baseline": float(x0[j]), "value": float(x1[j]), "change": d,
+                                 "ci_low": lo, "ci_high": hi, "level": level,
+                                 "smallest": delta, "class": cls, "games": games,
+                                 "games_to_settle": _settle(d, lo, hi, (-delta, delta), level,
+                                                            games) if cls == OPEN else math.nan})
+    return Change(game, pd.DataFrame(rows), before, after)

@@ -213,6 +213,17 @@ def check_backend_sizes(args) -> None:
             whole(getattr(args, name), f"--{name}", 1, MAX_WORKERS)
 
 
+def add_tolerance(p) -> None:
+    """The --tolerance flag of every command that gives the verdict "is the game balanced?"."""
+    p.add_argument("--tolerance", action="append", default=[], metavar="NAME=VALUE",
+                   help="the verdict's tolerance of one balance measure (repeatable; "
+                        "seat_spread: best minus worst seat's win rate, pp; first_player and "
+                        "assignments: distance of a win rate from the fair share, pp; cards: "
+                        "mean distance of the card values from their habitat's median, %%; "
+                        "length=A-B: the designer's range of game length, only when given; "
+                        "default: seat_spread=2, first_player=2, assignments=2, cards=10)")
+
+
 def add_smallest(p) -> None:
     """The --smallest-effect flag of every command that classes or labels findings."""
     p.add_argument("--smallest-effect", action="append", default=[], metavar="KIND=VALUE",

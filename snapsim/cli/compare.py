@@ -12,6 +12,7 @@ from ..sim.locks import exclusive
 from .common import (
     add_move_timeout,
     add_smallest,
+    add_tolerance,
     check_backend_sizes,
     int_list,
     parse_knob,
@@ -21,6 +22,7 @@ from .common import (
 
 def _compare(args) -> int | None:
     from ..analysis.effects import Smallest
+    from ..analysis.verdict import fill_tolerances
     from ..report.compare import compare
     from ..sim.store import check_out_free
 
@@ -38,6 +40,7 @@ def _compare(args) -> int | None:
     if args.detect is not None and not (args.detect > 0 and np.isfinite(args.detect)):
         raise InputError(f"--detect must be a positive number of points, got {args.detect}")
     smallest = Smallest.parse(args.smallest_effect)
+    tolerances = fill_tolerances(args.game.strip().lower(), args.tolerance)
     players = [int(p) for text in args.players for p in int_list(text)] or None
     policies = policy_list(args.policies)
     knobs = dict(parse_knob(t) for t in args.variant_set)
@@ -55,7 +58,7 @@ def _compare(args) -> int | None:
                          seed=args.seed, detect=args.detect, threads=args.threads,
                          restricted=not args.no_restricted, progress=not args.quiet,
                          strong=args.strong, strong_games=args.strong_games,
-                         smallest=smallest)
+                         smallest=smallest, tolerances=tolerances)
         print(result.summary())
         if args.out:
             print(f"comparison written to {result.write(args.out, force=args.force)} "
@@ -96,6 +99,7 @@ def add(sub) -> None:
                    help="with --strong: paired games per side of the strong comparison "
                         "(default: --games; a slow search policy a share of them)")
     add_smallest(p)
+    add_tolerance(p)
     p.add_argument("--out", help="folder for index.html, report.md, CSVs and provenance.json "
                                  "(default: print the summary only)")
     p.add_argument("--force", action="store_true",

@@ -7,7 +7,14 @@ import json
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
 from ..sim.locks import exclusive
-from .common import Parser, add_move_timeout, add_smallest, check_backend_sizes, guarded
+from .common import (
+    Parser,
+    add_move_timeout,
+    add_smallest,
+    add_tolerance,
+    check_backend_sizes,
+    guarded,
+)
 
 QUICK_GAMES = 300
 REPORT_GAMES = 20_000
@@ -25,6 +32,7 @@ def _in_committed_reports(out) -> bool:
 
 def _report(args) -> None:
     from ..analysis.effects import Smallest
+    from ..analysis.verdict import fill_tolerances
     from ..report.studies import claim_report_folder
     from ..sim import get_game
 
@@ -53,6 +61,7 @@ def _report(args) -> None:
         return _strategy(spec.name, out, games, args)
     strong = None if args.strong.strip().lower() == "none" else args.strong
     smallest = Smallest.parse(args.smallest_effect)
+    tolerances = fill_tolerances(spec.name, args.tolerance)
     for flag, value in (("--strong-games", args.strong_games),
                         ("--ladder-games", args.ladder_games)):
         if value is not None:
@@ -64,7 +73,8 @@ def _report(args) -> None:
         path = spec.report(out, games=games, seed=args.seed, studies=studies,
                            threads=args.threads, components=comps, progress=not args.quiet,
                            strong=strong, strong_games=args.strong_games,
-                           ladder_games=args.ladder_games, smallest=smallest)
+                           ladder_games=args.ladder_games, smallest=smallest,
+                           tolerances=tolerances)
     print(f"report written to {path} (and report.md, figures, CSV tables beside it)")
     if studies is None and not args.components:  # the whole report: its strategy guide too
         _strategy(spec.name, out, games, args)
@@ -92,7 +102,8 @@ def _report_sweep(args) -> None:
                             ("--components", args.components), ("--quick", args.quick),
                             ("--strong-games", args.strong_games),
                             ("--ladder-games", args.ladder_games),
-                            ("--smallest-effect", args.smallest_effect))
+                            ("--smallest-effect", args.smallest_effect),
+                            ("--tolerance", args.tolerance))
              if v not in (None, False) and v != []]
     if given:
         raise InputError(f"{given[0]} does not apply to a sweep report (its games are played)")
@@ -202,6 +213,7 @@ def add(sub) -> None:
                         "games, at least 24; a table seating a search policy a tenth of that, "
                         "and search sits out below 1,000 games per configuration)")
     add_smallest(p)
+    add_tolerance(p)
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_move_timeout(p)

@@ -6,11 +6,13 @@ and luck the two games share cancels. Every measure gets the baseline value, the
 value, the difference with its 95% CI and p-value, its class against the smallest effect of
 interest of its unit (meaningful, negligible or unresolved; analysis.effects), the smallest
 difference this n could detect (80% power) and the variance reduction pairing bought. The
-balance verdict answers "is the variant better balanced?" from the balance measures
-(analysis.verdict), and measures the edit changes mechanically (an edited card's own value)
-are set apart from it. With a strong line-up (`strong=`), the comparison is played again with
-it in every seat and each measure's change is labelled (analysis.labels). Every claim of a
-comparison is tested under one standard: Holm across all of them.
+balance verdict answers "is the variant better balanced?" from the headline family of balance
+measures (analysis.verdict: paired changes against the designer's tolerances, with their own
+correction over that family only), beside each side's own verdict line, and measures the edit
+changes mechanically (an edited card's own value) are set apart from it. With a strong line-up
+(`strong=`), the comparison is played again with it in every seat and each measure's change
+is labelled (analysis.labels). Every other claim of a comparison is tested under one
+standard: Holm across all of them.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from ..analysis.effects import MEANINGFUL, NEGLIGIBLE, UNRESOLVED, Estimate, Sma
 from ..analysis.labels import LABELS, Finding, Labels
 from ..analysis.measures import MeasureSpec, measures
 from ..analysis.paired import games_to_detect, spread_difference
-from ..analysis.verdict import Balance, Side, balance_rows, sentence
+from ..analysis.verdict import Change, Side, change_verdict, fill_tolerances
+from ..analysis.verdict import record as verdict_record
 from ..errors import InputError, SnapsimError
 from ..sim.agents import resolve_policy
 from ..sim.checks import entries, mapping, number, whole
@@ -128,9 +131,12 @@ class Comparison:
         What made it: both sides' component files with SHA-256, knobs, policies, seed,
         number of games and snapsim version.
     balance : pandas.DataFrame
-        The balance verdict: per variant, player count and balance measure, both values,
-        the paired change with its 95% CI, its class and `verdict` (better, worse, no
-        meaningful change, unresolved).
+        The balance verdict's claims (analysis.verdict.Change): per variant, player count,
+        balance measure and objective, both sides' values, the paired change with its
+        interval at the family's level, and its class (better, worse, no change, open).
+    headline : analysis.verdict.Change
+        The balance verdict itself: `.lines()`, `.word(variant, players)`, and each side's
+        own verdict (`.before`, `.after`).
     """
 
     game: str
@@ -140,6 +146,7 @@ class Comparison:
     strong: pd.DataFrame | None = None  # `strong_check`'s labels, when asked for
     balance: pd.DataFrame | None = None
     standard: Standard | None = None
+    headline: Change | None = None
 
     def verdicts(self, variant: str | None = None) -> list[str]:
         """Sentences from the numbers: every meaningful change (the edit's own mechanical
@@ -187,26 +194,10 @@ class Comparison:
         return out
 
     def balance_verdict(self, variant: str | None = None) -> list[str]:
-        """Is the variant better balanced? One line per variant with the count of balance
-        measures better, worse, unchanged and unresolved, then each measure's numbers."""
-        if self.balance is None or self.balance.empty:
-            return []
-        out = []
-        for label, rows in self.balance.groupby("variant", sort=False):
-            if variant is not None and label != variant:
-                continue
-            counts = rows.verdict.value_counts()
-            parts = [f"{counts[k]} {k}" for k in ("better", "worse", "no meaningful change",
-                                                    "unresolved") if counts.get(k, 0)]
-            overall = ("better balanced" if counts.get("better", 0) and not
-                       counts.get("worse", 0) else "worse balanced" if counts.get("worse", 0)
-                       and not counts.get("better", 0) else "mixed" if counts.get("better", 0)
-                       else "no meaningful change in balance" if not counts.get("unresolved", 0)
-                       else "not settled")
-            out.append(f"is {label} better balanced? {overall.upper()} ({', '.join(parts)} "
-                       f"of {len(rows)} balance measures)")
-            out += [f"  {sentence(r)}" for r in rows.itertuples()]
-        return out
+        """Is the variant better balanced? Per variant and player count: BETTER, WORSE,
+        MIXED, NO CHANGE or NOT SETTLED from the headline family's paired changes, then each
+        side's own verdict line (analysis.verdict)."""
+        return [] if self.headline is None else self.headline.lines(variant)
 
     def strong_verdicts(self) -> list[str]:
         """Per measure: does its change hold under the strong line-up (from the numbers)?"""
@@ -232,7 +223,8 @@ class Comparison:
         n = len(self.standard) if self.standard is not None else 0
         return (f"Every claim of this comparison is a difference classed against the smallest "
                 f"effects of interest ({smallest.text()}), tested under one standard: Holm "
-                f"across all {n:,} claims (at most 5% chance of any false claim).")
+                f"across all {n:,} claims (at most 5% chance of any false claim); the balance "
+                f"verdict has its own family and correction (below).")
 
     def summary(self) -> str:
         """A few lines: what each variant changes, the balance verdict, the verdicts, and
@@ -363,7 +355,7 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
             detect: float | None = None, threads: int | None = None, restricted: bool = True,
             paired: bool = True, bootstrap: int = 1000, progress: bool = False,
             strong: str | None = None, strong_games: int | None = None,
-            smallest: Smallest | None = None) -> Comparison:
+            smallest: Smallest | None = None, tolerances=None) -> Comparison:
     """Compare each variant (component files or sets, plus `variant_set` knobs) against the
     baseline on common random numbers.
 
@@ -415,6 +407,9 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     smallest : effects.Smallest, optional
         The smallest effect of interest of each kind of measure (default: 2 pp of a win
         rate, 0.5 points, 0.25 rounds, 0.5 turns, 10% of a count or card value).
+    tolerances : dict or list of "NAME=VALUE", optional
+        The balance verdict's tolerances (analysis.verdict; default: seat_spread=2,
+        first_player=2, assignments=2 pp, cards=10%; length=A-B only when given).
 
     Returns
     -------
@@ -470,7 +465,8 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     restrictions = mspec.restrictions if restricted else {}
     runs_per = (1 + len(restrictions))
     total = runs_per * (1 + len(out)) * len(counts)
-    rows, balance = [], []
+    tolerances = fill_tolerances(game, tolerances)
+    rows, base_sides, variant_sides = [], {}, {}
     with tqdm(total=total, unit="run", desc=f"{game} compare", disable=not progress) as bar:
         runner = _Sides(game, games, seed, threads, bar)
         cache: dict = {}
@@ -488,19 +484,20 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
                 mine = side_measures(runner, cfg_v, lineup, mspec, restrictions, spec,
                                       n_seats, var_seed)
                 rows += measure_rows(cache[key], mine, n_seats, v.label, seed, paired, bootstrap)
-                sides = [Side(runner.main[id(cfg)], cfg,
-                              [(m.name.split(": ", 1)[-1], m.ratio) for m in found
-                               if m.group == group] or None)
-                         for cfg, found in ((cfg_b, cache[key]), (cfg_v, mine))]
-                balance += balance_rows(game, n_seats, v.label, *sides, seed, bootstrap)
+                base_sides[n_seats], variant_sides.setdefault(v.label, {})[n_seats] = (
+                    Side(runner.main[id(cfg)], cfg,
+                         [(m.name.split(": ", 1)[-1], m.ratio) for m in found
+                          if m.group == group] or None)
+                    for cfg, found in ((cfg_b, cache[key]), (cfg_v, mine)))
     standard = Standard()
     table = pd.DataFrame(rows)
     edited = {v.label: edited_items(v.changes) for v in out}
     table["mechanical"] = [mechanical(r.measure, r.group, edited[r.variant], mspec)
                            for r in table.itertuples()]
     flags = Flags(table, mspec.outlier_groups, smallest).register(standard)
-    verdict = Balance(balance, smallest, games).register(standard)
     named = pols or [spec.make_policy(spec.default_policy)]
+    line_up = ", ".join(dict.fromkeys(getattr(p, "name", str(p)) for p in named))
+    headline = change_verdict(game, base_sides, variant_sides, tolerances, line_up, seed)
     record = {"baseline": {"label": base_label,
                            **provenance(game, next(iter(configs.values()))[0], named, seed,
                                         games)},
@@ -510,11 +507,12 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
                            for v in out],
               "players": [spec.players(configs[(out[0].label, n)][0]) for n in counts],
               "paired": paired, "restricted": sorted(restrictions), "bootstrap": bootstrap,
-              "smallest_effect": smallest.record()}
+              "smallest_effect": smallest.record(), "verdict": verdict_record(game, tolerances)}
     record.update({k: record["baseline"][k] for k in ("snapsim", "game", "seed", "games")})
     record["components"] = record["baseline"]["components"]
     record["knobs"] = record["baseline"]["knobs"]
-    result = Comparison(game, table, out, record, standard=standard)
+    result = Comparison(game, table, out, record, standard=standard, headline=headline,
+                        balance=headline.table())
     labels = None
     if strong is not None:
         kw = dict(baseline=baseline, variants=variants, variant_set=variant_set, seed=seed,
@@ -524,7 +522,6 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
         labels.register(standard)
     standard.settle()
     result.table = flags.fill()
-    result.balance = verdict.table()
     if labels is not None:
         result.strong = strong_table(both, labels)
     record["standard"] = {"method": standard.method, "claims": len(standard),

@@ -107,6 +107,7 @@ class Report:
     words: dict = field(default_factory=dict)  # raw name -> plain words (columns, knobs)
     standard: str = ""  # the report's multiplicity standard and smallest effects, in words
     guide: str = ""  # the strategy guide written beside the report (a file name), if any
+    verdict: tuple | None = None  # (question, one line per player count, how to read them)
 
 
 def _load_sections(out: Path) -> list[dict]:
@@ -216,6 +217,14 @@ def write_report(out: str | Path, report: Report, into: str | Path | None = None
     out = Path(out)
     sections = _load_sections(out)
     meta = ", ".join(f"{k}: {v}" for k, v in report.meta.items())
+    verdict_md, verdict_h = [], []
+    if report.verdict:
+        question, lines, how = report.verdict
+        verdict_md = [f"## {question}", "", *[f"- {x}" for x in lines], "", how,
+                      "Every claim: `verdict.csv`.", ""]
+        verdict_h = [f"<h2>{html.escape(question)}</h2><ul>",
+                     *[f"<li>{html.escape(x)}</li>" for x in lines],
+                     f"</ul><p>{html.escape(how)} Every claim: <code>verdict.csv</code>.</p>"]
     summary = [line for s in sections for line in s.get("summary", [])]
     keys = [(s["title"], tuple(k)) for s in sections
             for k in (s["keys"] if s.get("keys") is not None
@@ -256,7 +265,8 @@ def write_report(out: str | Path, report: Report, into: str | Path | None = None
                      + (f"<br><i>Design meaning:</i> {html.escape(why)}" if why else "")
                      + "</li>")
     top_h.append("</ul>")
-    used = glossary("\n".join([meta, report.standard, *summary, *top_md, *body_md]))
+    used = glossary("\n".join([meta, *verdict_md, report.standard, *summary, *top_md,
+                                *body_md]))
     terms_md = ["## How to read this report", ""]
     if report.standard:
         terms_md += [report.standard, ""]
@@ -276,13 +286,15 @@ def write_report(out: str | Path, report: Report, into: str | Path | None = None
         guide_md = [f"Strategy guide: [{report.guide}]({report.guide}) ({said}).", ""]
         guide_h = [f"<p>Strategy guide: <a href='{html.escape(report.guide)}'>"
                    f"{html.escape(report.guide)}</a> ({said}).</p>"]
-    md = [f"# {report.title}", "", meta, "", *guide_md, *terms_md, *top_md, *body_md]
+    md = [f"# {report.title}", "", meta, "", *verdict_md, *guide_md, *terms_md, *top_md,
+          *body_md]
     h = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(report.title)}"
          "</title><style>body{font-family:sans-serif;max-width:1000px;margin:auto;padding:1em}"
          "table{border-collapse:collapse;font-size:12px;margin:.5em 0}td,th{border:1px solid "
          "#ccc;padding:2px 6px;text-align:right}img{max-width:100%}.f{background:#f4f7fb;"
          "padding:.5em 1em}dd{margin:0 0 .3em 1.5em}</style></head><body>",
-         f"<h1>{html.escape(report.title)}</h1><p>{html.escape(meta)}</p>", *guide_h,
+         f"<h1>{html.escape(report.title)}</h1><p>{html.escape(meta)}</p>", *verdict_h,
+         *guide_h,
          *terms_h, *top_h, *body_h]
     if report.footer:
         md += ["", "---", "", report.footer]

@@ -41,6 +41,8 @@ from ..analysis.luck import decompose, duplicate_results, rotations, win_rate_ov
 from ..analysis.measures import seat_matrix
 from ..analysis.paired import Ratio, spread_interval, spread_value
 from ..analysis.stats import mean_interval, wilson_interval
+from ..analysis.verdict import Side, Verdict, card_values, fill_tolerances, verdict_of
+from ..analysis.verdict import record as verdict_record
 from ..errors import InputError
 from ..sim import get_game, simulate
 from ..sim.checks import entries
@@ -343,6 +345,44 @@ class Runs:
     standard: Standard = field(default_factory=Standard)
     after: list = field(default_factory=list)  # run once the standard is settled
     found: dict = field(default_factory=dict)  # results later sections' sentences cite
+    tolerances: dict = field(default_factory=dict)  # the verdict's, name -> value (filled)
+    _headline: Verdict | None = field(default=None, repr=False)
+
+    def __post_init__(self):
+        self.tolerances = fill_tolerances(self.game, self.tolerances)
+
+    def headline(self) -> Verdict:
+        """"Is the game balanced?" at every player count the game is played at, under greedy
+        play and under the strong line-up (analysis.verdict), from the report's cached runs
+        (seats in turn order: one policy in every seat), computed once."""
+        if self._headline is None:
+            spec = get_game(self.game)
+            counts = spec.measures.levers.player_counts
+            parts = [self._verdict(spec.default_policy, self.games, counts, "greedy")]
+            if self.strong is not None:
+                chosen = {n: self.strong_policy(n) for n in counts}
+                missing = {(n, "strong"): why for n, (p, _, why) in chosen.items() if p is None}
+                for n, (policy, games, _) in chosen.items():
+                    if policy is not None:
+                        parts.append(self._verdict(policy, games, [n], "strong"))
+                parts[0].missing.update(missing)
+            self._headline = Verdict.join(parts)
+        return self._headline
+
+    def _verdict(self, policy: str, games: int, counts, side: str) -> Verdict:
+        from ..sim.agents import resolve_policy
+
+        sides = {}
+        for n in counts:
+            df = self.sim([policy], games=games, players=n)
+            config = self.config(players=n)
+            key = ("cards", policy, n, games, repr(config))
+            if key not in self.cache:
+                self.cache[key] = card_values(self.game, config,
+                                              [resolve_policy(self.game, policy)] * n, games,
+                                              self.seed, self.threads)
+            sides[n] = Side(df, config, self.cache[key])
+        return verdict_of(self.game, sides, self.tolerances, policy, seed=self.seed, side=side)
 
     def note(self, games: int | None = None) -> str:
         return f"n = {games or self.games:,} games per configuration, seed {self.seed}"
@@ -845,7 +885,8 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
                  runs_type: type[Runs] = Runs, min_games: int = 10,
                  meta: dict | None = None, strong: str | None = STRONG,
                  strong_games: int | None = None, ladder_games: int | None = None,
-                 smallest: Smallest | None = None, words: dict | None = None) -> Path:
+                 smallest: Smallest | None = None, words: dict | None = None,
+                 tolerances=None) -> Path:
     """Run the chosen studies (default all), label their key findings under the strong
     line-up (`strong`, None for greedy only), test every claim under one standard against
     the smallest effects of interest (`smallest`, default `Smallest()`), save the sections
@@ -867,6 +908,7 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
         if strong != STRONG:
             resolve_policy(game, strong)  # an unknown policy fails here, before any game
     smallest = smallest or Smallest()
+    tolerances = fill_tolerances(game, tolerances)
     out = Path(out)
     if components is not None:  # a variant file's knobs are played by every study
         components = load_variant(game, components)
@@ -874,14 +916,15 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
         claim_report_folder(out, game, seed, games, components, smallest=smallest)
         return _build(game, title, studies, names, out, games, seed, threads, components,
                       progress, runs_type, meta, strong, strong_games, ladder_games, smallest,
-                      words)
+                      words, tolerances)
 
 
 def _build(game, title, studies, names, out: Path, games, seed, threads, components, progress,
-           runs_type, meta, strong, strong_games, ladder_games, smallest, words) -> Path:
+           runs_type, meta, strong, strong_games, ladder_games, smallest, words,
+           tolerances) -> Path:
     runs = runs_type(game, games, seed, threads, components, strong=strong,
                      strong_games=strong_games, ladder_games=ladder_games, smallest=smallest,
-                     out=out)
+                     out=out, tolerances=tolerances)
     runs.records["smallest_effect"] = smallest.record()
     total = sum(studies[n][1] for n in names)
     with (report_seating(game, games, names),
@@ -898,6 +941,9 @@ def _build(game, title, studies, names, out: Path, games, seed, threads, compone
     runs.finish(sections, saved_claims(out, {s.key for s in sections}))
     runs.records["standard"] = {"method": runs.standard.method, "claims": len(runs.standard),
                                 "alpha": runs.standard.alpha}
+    verdict = runs.headline()
+    runs.records["verdict"] = {**verdict_record(game, runs.tolerances),
+                               "claims": int((verdict.rows["class"] != "").sum())}
     table = runs.found.get("strong")
     if table is not None:
         counts = table.label.value_counts()
@@ -907,6 +953,7 @@ def _build(game, title, studies, names, out: Path, games, seed, threads, compone
     with staged(out) as stage:  # each file appears whole; provenance.json comes last
         for section in sections:
             section.save(stage.path)
+        verdict.table().to_csv(stage.path / "verdict.csv", index=False)
         stage.commit()  # the report renders every section in the folder, old and new
         runs.out = out
         record = report_provenance(game, runs, names)
@@ -918,7 +965,9 @@ def _build(game, title, studies, names, out: Path, games, seed, threads, compone
                                                 "seed": seed, **(meta or {}),
                                                 "snapsim": __version__}, footer(record),
                                         words=words or {}, standard=standard,
-                                        guide="strategy.md"),
+                                        guide="strategy.md",
+                                        verdict=(verdict.title(title.split(":")[0].split(
+                                            " - ")[0]), verdict.lines(), verdict.note())),
                             into=stage.path)
 
 

@@ -471,7 +471,7 @@ STUDIES = {
 def build(out="reports/shutterbug", games: int = 3000, seed: int = 1, studies=None,
           threads: int | None = None, components=None, progress: bool = True,
           strong: str | None = STRONG, strong_games: int | None = None,
-          ladder_games: int | None = None, smallest=None) -> Path:
+          ladder_games: int | None = None, smallest=None, tolerances=None) -> Path:
     """Run the chosen studies (default all), label their key findings under the strong
     line-up (default: a tuned policy if bundled, else the lookahead player), test every claim
     under one standard against the smallest effects of interest, render the report."""
@@ -480,4 +480,5 @@ def build(out="reports/shutterbug", games: int = 3000, seed: int = 1, studies=No
     return build_report("shutterbug", "ShutterBug - balance report", STUDIES, out, games, seed,
                         studies, threads, components, progress, meta={"components": source},
                         strong=strong, strong_games=strong_games,
-                        ladder_games=ladder_games, smallest=smallest, words=WORDS)
+                        ladder_games=ladder_games, smallest=smallest, words=WORDS,
+                        tolerances=tolerances)

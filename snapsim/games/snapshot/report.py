@@ -819,11 +819,12 @@ STUDIES = {
 def build(out="reports/snapshot", games: int = 20_000, seed: int = 1, studies=None,
           threads: int | None = None, components=None, progress: bool = True,
           strong: str | None = STRONG, strong_games: int | None = None,
-          ladder_games: int | None = None, smallest=None) -> Path:
+          ladder_games: int | None = None, smallest=None, tolerances=None) -> Path:
     """Run the chosen studies (default all), label their key findings under the strong
     line-up (default: the tuned policy for each player count), test every claim under one
     standard against the smallest effects of interest, render the report."""
     return build_report("snapshot", "Snapshot: Wildlife Photographer - balance report",
                         STUDIES, out, games, seed, studies, threads, components, progress,
                         runs_type=Ctx, strong=strong, strong_games=strong_games,
-                        ladder_games=ladder_games, smallest=smallest, words=WORDS)
+                        ladder_games=ladder_games, smallest=smallest, words=WORDS,
+                        tolerances=tolerances)

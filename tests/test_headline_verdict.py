@@ -1,0 +1,116 @@
+"""The verdict "is the game balanced?" (analysis.verdict): planted imbalances found at a few
+thousand games, a self-comparison unchanged, every class decided on the interval printed
+beside it, and the tolerances' input checked."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import snapsim
+from snapsim.analysis import verdict as V
+from snapsim.cli import main
+from snapsim.errors import InputError
+from snapsim.sim import component_files as C
+from snapsim.sim import get_game, simulate
+
+GAMES = 2000
+
+
+def _side(game: str, players: int, games: int = GAMES, **knobs) -> V.Side:
+    config = get_game(game).make_config(players=players, **knobs)
+    df = simulate(game, policies=["greedy"], games=games, seed=3, config=config)
+    return V.Side(df, config, V.card_values(game, config, ["greedy"] * players, games, 3))
+
+
+def test_a_planted_seat_bias_is_not_balanced():
+    """Seat 1 starts with no token and seat 4 with eight: the seat spread lies wholly beyond
+    2 pp, so the line says NOT BALANCED and names it."""
+    v = V.verdict_of("snapshot", {4: _side("snapshot", 4, start_tokens=(0, 2, 4, 8))},
+                     seed=1)
+    assert v.status("seat_spread", 4) == "not balanced"
+    assert v.word(4) == "NOT BALANCED"
+    row = v.rows[v.rows.measure == "seat_spread"].iloc[0]
+    assert row.ci_low > 2
+    (line,) = v.lines()
+    assert line.startswith("4 players, greedy play: NOT BALANCED: ")
+    assert f"seat spread {row.value:.1f} pp [{row.ci_low:.1f}, {row.ci_high:.1f}]" in line
+    assert "Bonferroni over the 13 claims of this line" in line  # 2 + 10 assignments + cards
+
+
+def test_every_class_is_decided_on_the_interval_printed_beside_it():
+    v = V.verdict_of("snapshot", {3: _side("snapshot", 3, 1000)}, seed=2)
+    claims = v.rows[v.rows["class"] != ""]
+    m = len(claims)
+    assert (claims.level == 1 - 0.05 / m).all()
+    for _, r in claims.iterrows():
+        beyond = r.ci_low > r.tol_high or r.ci_high < r.tol_low
+        inside = r.tol_low <= r.ci_low and r.ci_high <= r.tol_high
+        assert r["class"] == ("not within" if beyond else "within" if inside else "open")
+        if r["class"] == "open":
+            assert r.games_to_settle > r.games
+    rates = claims[claims.measure.isin(["first_player", "assignments"])]
+    assert (rates.ci_low >= -100 / 3).all() and (rates.ci_high <= 100 - 100 / 3).all()
+
+
+@pytest.fixture(scope="module")
+def live_fast(tmp_path_factory):
+    """Snapshot with Live Fast's assignment chart much richer: its holders win far more."""
+    path = C.export("snapshot", tmp_path_factory.mktemp("v") / "rich-live-fast.toml")
+    text = path.read_text()
+    old = 'name = "Live Fast"\ncover = ["pika", "meerkat"]\nsymbols = ["1-10 years", ' \
+          '"omnivore"]\nchart = [0, 1, 3, 6, 9, 11, 13, 15, 16]'
+    assert old in text
+    path.write_text(text.replace(old, old.replace("[0, 1, 3, 6, 9, 11, 13, 15, 16]",
+                                                  "[0, 4, 9, 14, 19, 23, 27, 30, 32]")))
+    return path
+
+
+def test_one_objective_moved_away_from_fair_makes_compare_worse(live_fast):
+    c = snapsim.compare("snapshot", variants=[str(live_fast)], players=[4], games=GAMES,
+                        seed=1, restricted=False)
+    assert c.headline.word("rich-live-fast", 4) == "WORSE"
+    rows = c.balance.set_index("item")
+    assert rows.loc["Live Fast", "class"] == "worse"
+    assert rows.loc["Live Fast", "ci_low"] > 2
+    text = c.summary()
+    assert "is rich-live-fast better balanced at 4 players? WORSE" in text
+    assert "  before: 4 players, greedy play: " in text
+    assert "  after: 4 players, greedy play: NOT BALANCED" in text
+
+
+def test_a_self_comparison_is_no_change(tmp_path):
+    path = C.export("snapshot", tmp_path / "copy.toml")
+    c = snapsim.compare("snapshot", baseline=str(path), variants=[str(path)], players=[4],
+                        games=300, seed=1, restricted=False)
+    assert c.headline.word("copy (1)", 4) == "NO CHANGE"
+    assert set(c.balance["class"]) == {"no change"}
+    assert (c.balance.change == 0).all()
+    assert c.headline.before.word(4) == c.headline.after["copy (1)"].word(4)
+
+
+def test_tolerances_defaults_parsing_and_bad_input():
+    assert V.fill_tolerances("snapshot") == {"seat_spread": 2.0, "first_player": 2.0,
+                                             "assignments": 2.0, "cards": 10.0}
+    assert V.fill_tolerances("yosemite", ["seat_spread=3", "length=20-24"]) == {
+        "seat_spread": 3.0, "first_player": 2.0, "length": (20.0, 24.0)}
+    for bad, words in (("seat_spread", "write NAME=VALUE"), ("cards=5", "has no cards"),
+                       ("seat_spread=-1", "positive number"), ("length=5-4", "A < B"),
+                       ("luck=2", "write NAME=VALUE")):
+        with pytest.raises(InputError, match=words):
+            V.fill_tolerances("yosemite", [bad])
+    with pytest.raises(InputError, match="given twice"):
+        V.fill_tolerances("snapshot", ["cards=5", "cards=6"])
+
+
+def test_the_tolerance_flag_s_bad_input_is_one_line(capsys):
+    assert main(["report", "yosemite", "--tolerance", "cards=5", "--games", "20"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "has no cards measure" in err
+
+
+def test_settle_is_always_more_than_the_games_played():
+    assert V._settle(1.0, -1.0, 3.0, (-2.0, 2.0), 0.99, 500) > 500
+    assert math.isinf(V._settle(2.0, 1.0, 3.0, (-2.0, 2.0), 0.99, 500))
+    assert V._settle_words(math.inf, 500) == "more than 50,000 games would settle it"
