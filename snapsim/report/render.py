@@ -167,10 +167,11 @@ def _intervals(columns) -> dict[str, tuple[str, str]]:
 
 
 def shown_table(df: pd.DataFrame, rows: int | None = None,
-                words: dict | None = None) -> pd.DataFrame:
+                words: dict | None = None, name: str = "") -> pd.DataFrame:
     """The table as text (its first `rows` rows; None: all), each estimate with its 95% CI
     next to it in brackets ("0.25 [0.23, 0.27]") in place of separate interval columns,
     p-values and counts as people read them; with `words`, columns are named in plain words
+    (those of table `name`, its CSV stem, where a column means something else per table)
     and a `knob` column's values too."""
     df = df if rows is None else df.head(rows)
     text = pd.DataFrame({c: [cell(v, c) for v in df[c]] for c in df.columns}, index=df.index)
@@ -186,7 +187,8 @@ def shown_table(df: pd.DataFrame, rows: int | None = None,
     text = text.drop(columns=drop)
     if words is not None and "knob" in text:
         text["knob"] = [words_for(k, words) for k in text["knob"]]
-    names = {c: (column_words(c, words) if words is not None else c) for c in text.columns}
+    names = {c: (column_words(c, words, name) if words is not None else c)
+             for c in text.columns}
     return text.rename(columns={c: names[c] + (" [95% CI; Holm-adjusted CI]" if c in held
                                                else " [95% CI]" if c in pairs else "")
                                 for c in text.columns})
@@ -199,7 +201,7 @@ def words_for(name: str, words: dict) -> str:
 
 
 def _md_table(df: pd.DataFrame, name: str, words: dict, rows: int = MD_ROWS) -> str:
-    fmt = shown_table(df, rows, words)
+    fmt = shown_table(df, rows, words, name)
     head = "| " + " | ".join(map(str, fmt.columns)) + " |"
     sep = "|" + "---|" * len(fmt.columns)
     body = ["| " + " | ".join(r) + " |" for r in fmt.to_numpy().tolist()]
@@ -248,7 +250,7 @@ def write_report(out: str | Path, report: Report, into: str | Path | None = None
             table = pd.read_csv(out / f"{name}.csv")
             body_md += ["", f"Table `{name}.csv`:", "", _md_table(table, name, report.words)]
             body_h.append(f"<p>Table <code>{name}.csv</code> ({len(table):,} rows)</p>"
-                          + shown_table(table, None, report.words).to_html(index=False))
+                          + shown_table(table, None, report.words, name).to_html(index=False))
     top_md, top_h = [], []
     if summary:
         top_md += ["## Summary", ""] + [f"- {line}" for line in summary] + [""]

@@ -867,13 +867,16 @@ def luck_section(ctx: Runs, order: int, players, opponents=("greedy", "random"))
     if len(greedy):
         r = greedy.iloc[0]
         evening = 10 * r.win_rate
+        weaker = main[main.opponents != spec.default_policy]
+        against = "".join(f"; against {x.opponents} players skill decides {pct(x.skill_share)}"
+                          for x in weaker.itertuples())
         s.key_findings(lambda: [(
             line(r),
             f"over ten games against {r.players - 1} greedy "
             f"player{'s' if r.players > 2 else ''} the strongest policy "
-            f"wins about {evening:.0f} where a fair share is {10 / r.players:.1f}; a seat's "
-            f"result is {100 * r.deal_share:.0f}% the deal's and "
-            f"{100 * r.skill_share:.0f}% the players' skill")])
+            f"wins about {evening:.0f} where a fair share is {10 / r.players:.1f}; between "
+            f"{r.policy} and greedy players a seat's result is {pct(r.deal_share)} the deal's "
+            f"and {pct(r.skill_share)} the players' skill{against}")])
     return s
 
 

@@ -73,17 +73,25 @@ COLUMNS = {
     "detectable": "smallest detectable change (80% power)", "max_abs_deviation":
     "largest seat deviation from fair", "seat_spread": "seat spread (best minus worst seat)",
     "robust_z": "robust z (MAD)", "mean_points": "mean points", "rating":
-    "rating (Bradley-Terry)", "share": "share finishing ahead", "skill_share": "skill share",
+    "rating (Bradley-Terry)", "skill_share": "skill share",
     "deal_share": "deal share", "rest_share": "share of the rest (chance in play)",
     "mechanical": "changed by the edit itself",
     "p_change": "p-value of the change, Holm across the report",
 }
 
 
-def column_words(name: str, extra: dict | None = None) -> str:
+# words for a column that means something else in each table: keyed "table.column"
+TABLE_COLUMNS = {
+    "ladder_pairwise.share": "share finishing ahead",
+    "game_length.share": "share of games",
+}
+
+
+def column_words(name: str, extra: dict | None = None, table: str = "") -> str:
     """A column's name in plain words, the raw name in brackets when the words differ from
-    it beyond its underscores."""
-    words = {**COLUMNS, **(extra or {})}.get(name)
+    it beyond its underscores; a column whose meaning depends on its table (`table`, the
+    CSV's stem) takes that table's words, and has none elsewhere."""
+    words = TABLE_COLUMNS.get(f"{table}.{name}") or {**COLUMNS, **(extra or {})}.get(name)
     plain = str(name).replace("_", " ")
     return plain if words is None or words == plain else f"{words} ({name})"
 
@@ -107,12 +115,17 @@ GLOSSARY = (
      "the smallest difference a designer would act on (defaults: 2 pp of a win rate, 0.5 "
      "points, 0.25 rounds or 0.5 turns, 10% of a per-card value or count; "
      "--smallest-effect changes them)."),
-    ("meaningful", r"meaningful", "the 95% CI lies wholly beyond the smallest effect of "
-     "interest: a difference worth acting on."),
-    ("negligible", r"negligible", "the 95% CI lies wholly within the smallest effect of "
-     "interest (an equivalence test): too small to matter."),
+    ("Holm-adjusted CI", r"Holm-adjusted|Holm \[", "the interval a class is decided on: "
+     "wider than the 95% CI, at the level Holm's correction gives the claim among all the "
+     "report's claims (shown after the 95% CI: \"+2.9 pp [+2.4, +3.5] (Holm-adjusted [+1.9, "
+     "+4.0])\"; in tables after \"; Holm\")."),
+    ("meaningful", r"meaningful", "the Holm-adjusted CI lies wholly beyond the smallest effect "
+     "of interest: a difference worth acting on."),
+    ("negligible", r"negligible", "the Holm-adjusted CI lies wholly within the smallest effect "
+     "of interest (an equivalence test): too small to matter."),
     ("unresolved", r"unresolved", "neither meaningful nor negligible at this number of games; "
-     "the games that would settle it are given."),
+     "the games per side that would settle it at the claim's Holm-adjusted level (80% power "
+     "if the effect is the one observed) are given, always more than the games played."),
     ("Holm", r"Holm|standard", "the one multiplicity standard of the report: every claim is "
      "tested together with all the others (Holm's correction), so the chance that any claim "
      "in the report is false stays at 5%."),
