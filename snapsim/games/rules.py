@@ -31,9 +31,17 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from ..analysis.effects import NEGLIGIBLE, Smallest, Standard, claim
+from ..analysis.effects import (
+    MEANINGFUL,
+    NEGLIGIBLE,
+    UNRESOLVED,
+    Claim,
+    Estimate,
+    Smallest,
+    Standard,
+    said,
+)
 from ..errors import InputError
 from ..sim.files import write_text
 from ..sim.kernel import Policy, policy_arrays
@@ -46,21 +54,22 @@ SWEEPS = 4
 @dataclass(frozen=True)
 class Rule:
     """One rule of thumb: the greedy parameter it sets, its grid of round values, what it
-    decides and how it is said (`text` formats the value `v`)."""
+    decides, how it is said (`text` formats the value with its unit as `amount`) and the
+    value's unit ("%" shows a share as a percentage)."""
 
     key: str
     param: str
     grid: tuple[float, ...]
     decision: str
     text: str
+    unit: str
+
+    def amount(self, v: float) -> str:
+        """The value with its unit, as a person says it: "5 cards", "25%", "0.75 prestige"."""
+        return f"{round(100 * v)}%" if self.unit == "%" else f"{v:g} {self.unit}"
 
     def say(self, v: float) -> str:
-        return self.text.format(v=_round(v), pct=round(100 * v), inv=_round(1 / v) if v else 0)
-
-
-def _round(v: float) -> str:
-    """A grid value as a person says it: 2, 0.5, 1.25."""
-    return f"{v:g}"
+        return self.text.format(amount=self.amount(v))
 
 
 def _grid(lo: float, hi: float, step: float) -> tuple[float, ...]:
@@ -70,52 +79,59 @@ def _grid(lo: float, hi: float, step: float) -> tuple[float, ...]:
 RULES: dict[str, tuple[Rule, ...]] = {
     "snapshot": (
         Rule("research cards", "max_placed", _grid(1, 8, 1), "research: draw or stop",
-             "Stop researching once you have placed {v} cards this turn."),
+             "Stop researching once you have placed {amount} this turn.", "cards"),
         Rule("research risk", "max_risk", _grid(0.1, 0.5, 0.05), "research: draw or stop",
-             "Stop researching when more than {pct}% of the unseen cards could not be placed "
-             "(would spook)."),
+             "Stop researching when more than {amount} of the unseen cards could not be placed "
+             "(would spook).", "%"),
         Rule("free reserve slot", "slot_risk", _grid(1, 3, 0.5), "research: draw or stop",
-             "With a reserve slot free, accept {v} times that risk (a reserve catches a "
-             "spook)."),
+             "With a reserve slot free, accept {amount} that risk (a reserve catches a "
+             "spook).", "times"),
         Rule("token worth", "token_value", _grid(0, 1.5, 0.25),
              "tokens on cards and re-rolls",
-             "Count a tracking token as worth {v} prestige: put it on a card or spend it on a "
-             "re-roll only when that gains more."),
+             "Count a tracking token as worth {amount}: put it on a card or spend it on a "
+             "re-roll only when that gains more.", "prestige"),
         Rule("keep for later", "keep_min", _grid(2, 12, 1), "research: place or reserve",
-             "Reserve a card you could place now only when it is worth {v} or more."),
+             "Reserve a card you could place now only when it is worth {amount} or more.",
+             "prestige"),
         Rule("offer", "offer_min", _grid(2, 12, 1), "research: offer or pass",
-             "Offer a drawn card to the others only when it is worth {v} or more."),
+             "Offer a drawn card to the others only when it is worth {amount} or more.",
+             "prestige"),
         Rule("accept", "accept_max", _grid(0, 8, 1), "offers: accept or decline",
              "Accept another player's offer when the card you would give up is worth less "
-             "than {v}."),
+             "than {amount}.", "prestige"),
     ),
     "yosemite": (
         Rule("fish", "fish_value", _grid(0, 2, 0.25), "where to walk (fish eaten)",
-             "Count a fish as {v} points: walk further only when the square gains more."),
+             "Count a fish as {amount}: walk further only when the square gains more.",
+             "points"),
         Rule("photos", "w_photo", _grid(0, 3, 0.5), "which tile to explore",
-             "Weigh progress toward a face-up photo at {v} times its points."),
+             "Weigh progress toward a face-up photo at {amount} its points.", "times"),
         Rule("judges", "w_judge", _grid(0, 2, 0.25), "which tile to explore",
-             "Count each tile of a judged animal as {v} points."),
+             "Count each tile of a judged animal as {amount}.", "points"),
         Rule("landmarks", "w_landmark", _grid(0, 3, 0.5), "which tile to explore",
-             "Weigh a landmark token's next chart step at {v} times its points."),
+             "Weigh a landmark token's next chart step at {amount} its points.", "times"),
         Rule("next square", "w_next", _grid(0, 1.5, 0.25), "where to walk (ending square)",
-             "Weigh what the square you end on offers next turn at {v}."),
+             "Weigh what the square you end on offers next turn at {amount} its points.",
+             "times"),
         Rule("tents", "w_tent", _grid(0, 3, 0.5), "where to walk (tents)",
-             "Weigh the camping points a tent move gains at {v} times their points."),
+             "Weigh the camping points a tent move gains at {amount} their points.", "times"),
     ),
     "shutterbug": (
         Rule("assignment", "w_assign", _grid(0, 3, 0.5), "which creature to shoot",
-             "Value a creature on your assignment's side at {v} per quality point."),
+             "Value a creature on your assignment's side at {amount} per quality point.",
+             "points"),
         Rule("off assignment", "w_off", _grid(0, 1.5, 0.25), "which creature to shoot",
-             "Value any other creature at {v} per quality point."),
+             "Value any other creature at {amount} per quality point.", "points"),
         Rule("side jobs", "w_job", _grid(0, 3, 0.5), "which creature to shoot",
-             "Weigh side-job progress at {v} times the job's points."),
+             "Weigh side-job progress at {amount} the job's points.", "times"),
         Rule("tips", "tip_value", _grid(0, 2, 0.25), "spending and keeping tips",
-             "Count a tip in hand as {v} points: spend it only when the move gains more."),
+             "Count a tip in hand as {amount}: spend it only when the move gains more.",
+             "points"),
         Rule("cities", "w_city", _grid(0, 3, 0.5), "where to travel (city bonus)",
-             "Weigh the end-of-game city bonus at {v}."),
+             "Weigh the end-of-game city bonus at {amount} its points.", "times"),
         Rule("look ahead", "look", _grid(0, 1.5, 0.25), "where to travel (next turn)",
-             "Weigh what you could shoot from where you end at {v} of its value."),
+             "Weigh what you could shoot from where you end at {amount} its value.",
+             "times"),
     ),
 }
 assert all(len(r) <= 10 for r in RULES.values())  # a person remembers at most ten
@@ -168,11 +184,13 @@ def ablated_spec(game: str, rule: Rule) -> str:
 
 @dataclass
 class Positions:
-    """Positions met by a policy's games at one player count: states and streams, stacked."""
+    """Positions met by a policy's games at one player count: states and streams, stacked,
+    and the game each came from (positions of one game are not independent)."""
 
     players: int
     states: np.ndarray
     rngs: np.ndarray
+    game: np.ndarray
 
     def __len__(self) -> int:
         return len(self.states)
@@ -191,7 +209,7 @@ def record(game: str, players: int, games: int, seed: int, policy: str | None = 
     """Every `every`-th position with a choice met in `games` games of `policy` (default the
     bundled tuned policy for `players`) in every seat, from `seed`."""
     policy = policy or f"tuned-{players}p"
-    states, rngs, k = [], [], 0
+    states, rngs, games_of, k = [], [], [], 0
     for i in range(games):
         g = _step_game(game, players, [policy] * players, seed, i)
         while not g.is_terminal:
@@ -199,9 +217,10 @@ def record(game: str, players: int, games: int, seed: int, policy: str | None = 
                 if k % every == 0:
                     states.append(g.state.copy())
                     rngs.append(g._rng.copy())
+                    games_of.append(i)
                 k += 1
             g.apply(g.policy_action())
-    return Positions(players, np.array(states), np.array(rngs))
+    return Positions(players, np.array(states), np.array(rngs), np.array(games_of, np.int64))
 
 
 def decisions(game: str, pos: Positions, policy) -> np.ndarray:
@@ -386,32 +405,64 @@ def measure(game: str, games: int, seed: int, players: list[int] | None = None,
 def differences(game: str, games: int, seed: int, players: list[int] | None = None,
                 every: int = 1) -> pd.DataFrame:
     """What the tuned policy does differently from greedy, at the positions the tuned policy's
-    own games reach: by kind of move, how often each picks it where the two disagree."""
+    own games reach: by kind of move, the share of positions where each picks it, and the
+    tuned share less greedy's with its standard error, paired position by position and
+    clustered by game (a game's positions are not independent; `analysis.paired`)."""
+    from ..analysis.paired import Ratio, ratio_difference
+
     rows = []
     for n in players or tuned_counts(game):
         pos = record(game, n, games, seed, every=every)
         tuned = decisions(game, pos, f"tuned-{n}p")
         greedy = decisions(game, pos, "greedy")
-        differ = tuned != greedy
         kt = np.array(action_kinds(game, pos, tuned))
         kg = np.array(action_kinds(game, pos, greedy))
+        ids, per_game = np.unique(pos.game, return_inverse=True)
+        den = np.bincount(per_game).astype(float)
         for kind in sorted(set(kt) | set(kg)):
-            rows.append({"players": n, "kind": kind, "positions": len(pos),
-                         "disagree": int(differ.sum()),
-                         "tuned": int((kt[differ] == kind).sum()),
-                         "greedy": int((kg[differ] == kind).sum()),
-                         "tuned_all": int((kt == kind).sum()),
-                         "greedy_all": int((kg == kind).sum())})
+            t = np.bincount(per_game, weights=kt == kind, minlength=len(ids))
+            g = np.bincount(per_game, weights=kg == kind, minlength=len(ids))
+            d = ratio_difference(Ratio(g, den), Ratio(t, den)) \
+                if len(ids) >= MIN_DIFFERENCE_GAMES else None
+            rows.append({"players": n, "kind": kind, "games": games, "positions": len(pos),
+                         "disagree": int((tuned != greedy).sum()),
+                         "tuned_all": int(t.sum()), "greedy_all": int(g.sum()),
+                         "difference": t.sum() / den.sum() - g.sum() / den.sum(),
+                         "se": d.se if d else np.nan})
     return pd.DataFrame(rows)
 
 
 # ---------------------------------------------------------------- the strategy guide's parts
 
 GAME_TITLES = {"snapshot": "Snapshot", "yosemite": "Yosemite", "shutterbug": "ShutterBug"}
+SMALLEST_RATE = Smallest().rate  # pp: the reports' smallest effect of interest on a win rate
+
+# What the ablation at one player count says of a rule's number, and whether the guide
+# recommends playing it there: only where it is shown to gain, or shown not to cost more than
+# the smallest effect of interest (or is greedy's own number, so the same play).
+HELPS, NO_COST, SAME = "helps", "no measurable cost", "greedy's own number"
+NOT_SHOWN, COSTS = "not shown to help", "costs win rate"
+RECOMMENDED = (HELPS, NO_COST, SAME)
+
+
+@dataclass
+class GuideParts:
+    """The guide's rules of thumb (its opening Markdown lines), its closing parts, and the
+    value to play for each rule at each player count (`advice`)."""
+
+    head: list[str]
+    tail: list[str]
+    advice: pd.DataFrame
 
 
 def _pct(v: float) -> str:
     return f"{100 * v:.1f}%"
+
+
+def _pp(v: float, sign: bool = True) -> str:
+    """A proportion in percentage points: "+3.7", never "-0.0"."""
+    text = f"{100 * v:+.1f}" if sign else f"{100 * v:.1f}"
+    return text.replace("-0.0", "+0.0" if sign else "0.0")
 
 
 def _md(df: pd.DataFrame) -> str:
@@ -422,6 +473,12 @@ def _md(df: pd.DataFrame) -> str:
             "|" + "---|" * len(df.columns)]
     rows += ["| " + " | ".join(cell(v) for v in r) + " |" for r in df.itertuples(index=False)]
     return "\n".join(rows)
+
+
+def _counts(players) -> str:
+    """"2 players", "2 and 3 players", "2, 3 and 4 players"."""
+    n = [str(p) for p in players]
+    return (n[0] if len(n) == 1 else ", ".join(n[:-1]) + " and " + n[-1]) + " players"
 
 
 def rules_table(game: str) -> pd.DataFrame:
@@ -436,18 +493,115 @@ def rules_table(game: str) -> pd.DataFrame:
         "says": r.say(values[r.key])} for r in RULES[game]])
 
 
-def guide_parts(game: str, out: Path, games: int, seed: int, threads: int | None = None,
-                progress=None) -> tuple[list[str], list[str]]:
-    """The guide's rules of thumb (its opening part) and its closing parts (the closest calls,
-    what the tuned policy does differently from greedy), as Markdown lines; writes their
-    tables (strategy_rules*.csv, strategy_differences.csv) into `out`."""
-    out = Path(out)
-    table = rules_table(game)
-    rates, drops = measure(game, games, seed, threads=threads, progress=progress)
-    table.to_csv(out / "strategy_rules.csv", index=False)
-    rates.to_csv(out / "strategy_rules_win_rates.csv", index=False)
-    drops.to_csv(out / "strategy_rules_ablation.csv", index=False)
+def advice(game: str, table: pd.DataFrame, drops: pd.DataFrame) -> pd.DataFrame:
+    """The value to play for each rule at each player count, from its ablation (the win rate
+    the rule's number adds over greedy's, `measure`): each estimate classed against the
+    smallest effect of interest under one Holm standard across the guide's ablations (a rule
+    that is greedy's own number has nothing to class). A number that costs win rate
+    meaningfully is not recommended: greedy's number, which the ablation measured as better,
+    is played there instead. `ci_low`, `ci_high` are the 95% interval, `decided_low`,
+    `decided_high` the one the class was decided on (`Claim.decision_ci`); `said` is the
+    estimate with both and its class, in the reports' words (`effects.said`)."""
+    standard, delta = Standard(), SMALLEST_RATE / 100
+    claims = {}
+    for row in drops.itertuples():
+        if table.value[table.rule == row.rule].iloc[0] != \
+                table.greedy[table.rule == row.rule].iloc[0]:
+            est = Estimate.from_ci(row.win_rate_lost, row.ci_low, row.ci_high, row.games)
+            claims[row.Index] = Claim.make(standard, f"{row.rule}, {row.players}p", est, delta)
+    standard.settle()
+    rules = {r.key: r for r in RULES[game]}
+    values = dict(zip(table.rule, table.value, strict=True))
+    greedy = dict(zip(table.rule, table.greedy, strict=True))
+    rows = []
+    for row in drops.itertuples():
+        c = claims.get(row.Index)
+        if values[row.rule] == greedy[row.rule]:  # the same play: nothing to class
+            status, cls, (lo, hi), text = SAME, "", (0.0, 0.0), "+0.0 pp (the same play)"
+        else:
+            cls, (lo, hi), text = c.cls, c.decision_ci, said(c, "pp")
+            status = (NOT_SHOWN if cls == UNRESOLVED else NO_COST if cls == NEGLIGIBLE
+                      else HELPS if row.win_rate_lost > 0 else COSTS)
+        value, base = values[row.rule], greedy[row.rule]
+        play = base if status == COSTS else value
+        rows.append({"rule": row.rule, "players": row.players, "value": value,
+                     "greedy": base, "status": status, "play": play,
+                     "play_text": rules[row.rule].amount(play), "gain": row.win_rate_lost,
+                     "ci_low": row.ci_low, "ci_high": row.ci_high, "decided_low": lo,
+                     "decided_high": hi, "class": cls, "said": text})
+    return pd.DataFrame(rows)
+
+
+def _worth(a: pd.DataFrame) -> str:
+    """Each player count's gain over greedy's number, with its intervals and class."""
+    return "; ".join(f"{r.players} players {r.said}" for r in a.itertuples())
+
+
+def advice_lines(game: str, adv: pd.DataFrame) -> list[str]:
+    """The advice in words: what to play at each player count (one value per rule and
+    count), the rules recommended somewhere, those not shown to help anywhere, and what not
+    to do (a number whose ablation shows it costs win rate)."""
+    rules = RULES[game]
+    counts = sorted(adv.players.unique())
+    grid = []
+    for rule in rules:
+        a = adv[adv.rule == rule.key]
+        cells = {}
+        for r in a.itertuples():
+            cells[f"{r.players} players"] = r.play_text + (
+                "" if r.status in RECOMMENDED else " (not shown to help)" if r.status ==
+                NOT_SHOWN else f" (greedy's number: {rule.amount(r.value)} costs win rate)")
+        grid.append({"rule": rule.key, **cells})
+    lines = ["### What to play, by player count", "",
+             "One value for each rule at each player count: the rule's number where its "
+             "ablation shows it gains or does not cost, greedy's number where the rule's "
+             "costs win rate (the ablation measured greedy's as better), and the rule's "
+             "number marked *not shown to help* where the games did not settle it.", "",
+             _md(pd.DataFrame(grid)), "", "### The rules to play", ""]
+    start, dont, unshown = len(lines), [], []
+    for rule in rules:
+        a = adv[adv.rule == rule.key]
+        by = {s: a.players[a.status == s].tolist() for s in (*RECOMMENDED, NOT_SHOWN, COSTS)}
+        worth = f"Win rate it adds over greedy's {rule.amount(a.greedy.iloc[0])}: {_worth(a)}."
+        if by[COSTS]:
+            dont.append(f"- At {_counts(by[COSTS])}, do not play *{rule.say(a.value.iloc[0])}* "
+                        f"Play greedy's {rule.amount(a.greedy.iloc[0])} instead: "
+                        + _worth(a[a.status == COSTS]) + ".")
+        ok = sorted(by[HELPS] + by[NO_COST] + by[SAME])
+        if not ok:
+            if by[NOT_SHOWN]:
+                unshown.append(f"- *{rule.say(a.value.iloc[0])}* ({rule.decision}) Not shown "
+                               f"to help at {_counts(by[NOT_SHOWN])}. {worth}")
+            continue
+        verdicts = [f"{s} at {_counts(by[s])}" for s in RECOMMENDED if by[s]]
+        if by[NOT_SHOWN]:
+            verdicts.append(f"not shown to help at {_counts(by[NOT_SHOWN])}")
+        if by[COSTS]:
+            verdicts.append(f"costs win rate at {_counts(by[COSTS])}, where greedy's "
+                        f"{rule.amount(a.greedy.iloc[0])} is played instead")
+        scope = "every player count" if len(ok) == len(counts) > 1 else _counts(ok)
+        lines.append(f"{len(lines) - start + 1}. **{rule.say(a.value.iloc[0])}** "
+                     f"({rule.decision}; greedy plays {rule.amount(a.greedy.iloc[0])}.) "
+                     f"Recommended at {scope}: " + "; ".join(verdicts) + f". {worth}")
+    if len(lines) == start:
+        lines.append("None: no rule is shown to gain or not to cost at these games.")
+    if unshown:
+        lines += ["", "### Not shown to help", "",
+                  "Fitted to the tuned moves, but the games did not show that they gain or "
+                  "that they do not cost (recommended at no player count):", "", *unshown]
+    if dont:
+        lines += ["", "### What not to do", "",
+                  "The fitted number costs win rate meaningfully here: greedy's number does "
+                  "better at these player counts.", "", *dont]
+    return lines
+
+
+def rules_lines(game: str, table: pd.DataFrame, rates: pd.DataFrame, adv: pd.DataFrame,
+                games: int, seed: int) -> list[str]:
+    """The guide's rules-of-thumb section from its measured tables (no games are played
+    here)."""
     rec = fit_record(game)["fit"]
+    classed = int((adv.status != SAME).sum())
     head = ["## Rules of thumb", "",
             f"Each rule is one number of the greedy policy, rounded to a value a person can "
             f"remember. The numbers were found by fitting the bundled tuned policies' moves: "
@@ -458,109 +612,119 @@ def guide_parts(game: str, out: Path, games: int, seed: int, threads: int | None
             f"positions was kept (`snapsim.games.rules.fit`, made by "
             f"`python analyses/fit_rules.py {game}`). The rules together play the tuned move "
             f"at {_pct(rec['agreement'])} of those positions; greedy plays it at "
-            f"{_pct(rec['greedy_agreement'])}. Play them as the policy `rules` "
-            f"(`snapsim simulate {game} --policies rules,greedy`).", ""]
-    classes = ablation_classes(drops)
-    for i, r in enumerate(RULES[game], 1):
-        lost = drops[drops.rule == r.key]
-        worth = "; ".join(f"{row.players}p {_pct(row.win_rate_lost)} [{_pct(row.ci_low)}, "
-                          f"{_pct(row.ci_high)}]" for row in lost.itertuples())
-        value, greedy = table.value.iloc[i - 1], table.greedy.iloc[i - 1]
-        verdict = ("It is greedy's own number, so dropping it changes nothing."
-                   if value == greedy else verdict_sentence(lost, classes))
-        head.append(f"{i}. **{r.say(value)}** ({r.decision}; greedy plays {greedy:g}.) Win "
-                    f"rate lost against greedy when this rule is dropped (greedy's number "
-                    f"instead): {worth}. {verdict}")
-    head += ["", f"Each rule's verdict classes the win rate lost at each player count against "
-             f"the smallest effect of interest ({SMALLEST_RATE:g} pp) under Holm's correction "
-             f"across the {len(classes)} ablations of this guide (docs/reading-reports.md): "
-             "worth keeping or costs win rate (meaningful), too small to matter (negligible), "
-             "or not settled at this number of games (unresolved)."]
-    head += ["", f"Win rate of `rules` with its 95% Wilson interval, in {games:,} games per "
-             f"row (seed {seed}, seats rotated), one `rules` seat against copies of the "
-             "opponent:", "", _md(rates.assign(
+            f"{_pct(rec['greedy_agreement'])}. The fit follows the tuned moves, not the win "
+            f"rate, so each rule is then measured: the win rate it adds over greedy's number "
+            f"for its decision (the rules with that one dropped, against greedy, paired game "
+            f"by game on the same deals, {games:,} games per player count, seed {seed}). "
+            f"Each gain is classed against the smallest effect of interest "
+            f"({SMALLEST_RATE:g} pp of win rate) under Holm's correction across the "
+            f"{classed} ablations of this guide: each is shown with its 95% interval and "
+            f"the Holm-adjusted interval its class was decided on (docs/reading-reports.md). A "
+            f"rule is recommended at a player count only where it helps (meaningful gain) or "
+            f"shows no measurable cost (negligible); where it costs win rate meaningfully it "
+            f"is listed under what not to do, with greedy's number in its place. Play the "
+            f"fitted numbers as the policy `rules` (`snapsim simulate {game} --policies "
+            f"rules,greedy`).", "", *advice_lines(game, adv)]
+    head += ["", f"Win rate of `rules` (the fitted numbers, every rule) with its 95% Wilson "
+             f"interval, in {games:,} games per row (seed {seed}, seats rotated), one `rules` "
+             "seat against copies of the opponent:", "", _md(rates.assign(
                  win_rate=rates.win_rate.map(_pct), ci_low=rates.ci_low.map(_pct),
                  ci_high=rates.ci_high.map(_pct), fair_share=rates.fair_share.map(_pct))),
              "", "(tables: `strategy_rules.csv`, `strategy_rules_win_rates.csv`, "
              "`strategy_rules_ablation.csv`: each rule dropped in turn, paired game by game "
-             "with the full rules on the same deals, 95% intervals)", ""]
+             "with the full rules on the same deals, 95% intervals; `strategy_rules_advice.csv`:"
+             " the value to play at each player count, with the class and its interval)", ""]
+    return head
+
+
+def difference_claims(diff: pd.DataFrame) -> pd.DataFrame:
+    """Each kind of move's difference in share (tuned less greedy), classed against the
+    smallest effect of interest (2 pp of positions) under one Holm standard across the
+    kinds and player counts: its class, the interval it was decided on and `said`, the
+    estimate with its intervals and class in the reports' words."""
+    standard, delta = Standard(), SMALLEST_RATE / 100
+    claims = [Claim.make(standard, f"{r.players}p {r.kind}",
+                         Estimate(r.difference, r.se, r.games), delta)
+              for r in diff.itertuples()]
+    standard.settle()
+    ci = [c.decision_ci for c in claims]
+    return diff.assign(cls=[c.cls for c in claims], decided_low=[lo for lo, _ in ci],
+                       decided_high=[hi for _, hi in ci], said=[said(c, "pp") for c in claims])
+
+
+def difference_sentences(diff: pd.DataFrame) -> list[str]:
+    """The differences in the kinds of move chosen that are larger than the smallest effect
+    of interest (meaningful), in plain words; the others are counted, not listed."""
+    lines = []
+    for n, part in diff.groupby("players"):
+        total, differ = int(part.positions.iloc[0]), int(part.disagree.iloc[0])
+        head = (f"- {n} players ({int(part.games.iloc[0]):,} games, {total:,} positions; they "
+                f"pick different moves at {differ:,}, {_pct(differ / total)})")
+        big = part[part.cls == MEANINGFUL].sort_values("difference", key=abs, ascending=False)
+        moves = [f"picks *{r.kind}* {'more' if r.difference > 0 else 'less'} often, at "
+                f"{r.tuned_all:,} positions against greedy's {r.greedy_all:,}: {r.said}"
+                for r in big.itertuples()]
+        rest = len(part) - len(big)
+        tail = (f"{rest} other kinds of move: not distinguishable from a difference within "
+                f"±{SMALLEST_RATE:g} pp at these games" if rest else "")
+        if len(part) and part.se.isna().all():
+            lines.append(f"{head}: too few games to tell a difference from chance (at least "
+                         f"{MIN_DIFFERENCE_GAMES} are needed).")
+        elif moves:
+            lines.append(f"{head}: the tuned policy " + "; ".join(moves)
+                         + (f"; {tail}." if tail else "."))
+        else:
+            lines.append(f"{head}: no kind of move differs by more than ±{SMALLEST_RATE:g} pp "
+                         f"in a way these games show ({rest} kinds of move).")
+    return lines
+
+
+def guide_parts(game: str, out: Path, games: int, seed: int, threads: int | None = None,
+                progress=None) -> GuideParts:
+    """The guide's rules of thumb (its opening part), its closing parts (the closest calls,
+    what the tuned policy does differently from greedy) and the value to play per rule and
+    player count; writes their tables (strategy_rules*.csv, strategy_differences.csv) into
+    `out`."""
+    out = Path(out)
+    table = rules_table(game)
+    rates, drops = measure(game, games, seed, threads=threads, progress=progress)
+    adv = advice(game, table, drops)
+    table.to_csv(out / "strategy_rules.csv", index=False)
+    rates.to_csv(out / "strategy_rules_win_rates.csv", index=False)
+    drops.to_csv(out / "strategy_rules_ablation.csv", index=False)
+    adv.to_csv(out / "strategy_rules_advice.csv", index=False)
+    head = rules_lines(game, table, rates, adv, games, seed)
+    rec = fit_record(game)["fit"]
+    rules = {r.key: r for r in RULES[game]}
     close = table.sort_values("agreement_lost_by_runner_up").head(3)
     tail = ["## The closest calls", "",
             "The rules whose runner-up value plays the tuned moves almost as well (the fit's "
             "positions where the tuned move is lost by playing the runner-up instead):", ""]
-    tail += [f"- {r.rule}: {r.value:g} against {r.runner_up:g} "
+    tail += [f"- {r.rule}: {rules[r.rule].amount(r.value)} against "
+             f"{rules[r.rule].amount(r.runner_up)} "
              f"({round(r.agreement_lost_by_runner_up * rec['positions']):,} of "
              f"{rec['positions']:,} positions)" for r in close.itertuples()]
-    diff = differences(game, max(1, games // 200), seed)
+    n_diff = difference_games(games)
+    diff = difference_claims(differences(game, n_diff, seed))
     diff.to_csv(out / "strategy_differences.csv", index=False)
     tail += ["", "## What the tuned policy does differently from greedy", "",
-             "Measured at the positions the tuned policies' own games reach "
-             f"({max(1, games // 200)} games per player count, seed {seed}): greedy and the "
-             "tuned policy are asked at the same positions, and where they disagree, how often "
-             "each picks each kind of move.", ""]
+             f"Measured at the positions the tuned policies' own games reach ({n_diff:,} games "
+             f"per player count, seed {seed}): greedy and the tuned policy are asked at the "
+             f"same positions, and for each kind of move the share of positions where the "
+             f"tuned policy picks it less the share where greedy does, paired position by "
+             f"position with its interval clustered by game. Each difference is classed "
+             f"against the smallest effect of interest ({SMALLEST_RATE:g} pp of positions) "
+             f"under Holm's correction across the {len(diff)} differences, with the interval "
+             f"the class was decided on; only the meaningful ones are listed.", ""]
     tail += difference_sentences(diff)
-    tail += ["", "(table: `strategy_differences.csv`)", ""]
-    return head, tail
+    tail += ["", "(table: `strategy_differences.csv`, every kind of move with its class)", ""]
+    return GuideParts(head, tail, adv)
 
 
-SMALLEST_RATE = Smallest().rate  # pp: the reports' smallest effect of interest on a win rate
+MIN_DIFFERENCE_GAMES = 30  # a clustered interval needs enough games (clusters) to hold
 
 
-def ablation_classes(drops: pd.DataFrame) -> dict[tuple, str]:
-    """(rule, players) -> worth keeping, costs win rate, too small to matter or not settled:
-    the win rate lost when the rule is dropped, classed against the smallest effect of
-    interest under one Holm standard across the guide's ablations (a rule that is greedy's
-    own number has nothing to class and is left out)."""
-    standard, kinds = Standard(), {}
-    for row in drops.itertuples():
-        if row.ci_high == row.ci_low:
-            continue
-        se = (row.ci_high - row.ci_low) / (2 * stats.norm.ppf(0.975))
-        kind, p = claim(row.win_rate_lost, se, SMALLEST_RATE / 100)
-        key = (row.rule, row.players)
-        standard.add(repr(key), p)
-        kinds[key] = (kind, row.win_rate_lost)
-    words = {}
-    for key, (kind, lost) in kinds.items():
-        if not standard.passes(repr(key)):
-            words[key] = "not settled"
-        elif kind == NEGLIGIBLE:
-            words[key] = "too small to matter"
-        else:
-            words[key] = "worth keeping" if lost > 0 else "costs win rate"
-    return words
-
-
-def verdict_sentence(lost: pd.DataFrame, classes: dict[tuple, str]) -> str:
-    """'Worth keeping at 2p, 5p; not settled at 3p, 4p.' for one rule's ablations."""
-    by: dict[str, list[str]] = {}
-    for row in lost.itertuples():
-        word = classes.get((row.rule, row.players))
-        if word:
-            by.setdefault(word, []).append(f"{row.players}p")
-    order = ["worth keeping", "costs win rate", "too small to matter", "not settled"]
-    parts = [f"{w} at {', '.join(by[w])}" for w in order if w in by]
-    return ("; ".join(parts) + ".").capitalize() if parts else ""
-
-
-def difference_sentences(diff: pd.DataFrame) -> list[str]:
-    """Plain words for the largest differences in the kinds of move chosen."""
-    lines = []
-    for n, part in diff.groupby("players"):
-        total, differ = int(part.positions.iloc[0]), int(part.disagree.iloc[0])
-        if not differ:
-            lines.append(f"- {n} players: the two agree at all {total:,} positions.")
-            continue
-        gap = (part.tuned_all - part.greedy_all).to_numpy()
-        order = np.argsort(-np.abs(gap))[:3]
-        said = []
-        for i in order:
-            row = part.iloc[i]
-            if gap[i] == 0:
-                continue
-            more = "more" if gap[i] > 0 else "less"
-            said.append(f"picks *{row.kind}* {more} often ({row.tuned_all:,} times against "
-                        f"greedy's {row.greedy_all:,})")
-        lines.append(f"- {n} players: they disagree at {differ:,} of {total:,} positions "
-                     f"({_pct(differ / total)}); the tuned policy " + "; ".join(said) + ".")
-    return lines
+def difference_games(guide_games: int) -> int:
+    """Games per player count for the differences: a game has hundreds of positions, so a
+    hundredth of the guide's games, and at least `MIN_DIFFERENCE_GAMES`."""
+    return max(MIN_DIFFERENCE_GAMES, guide_games // 100)

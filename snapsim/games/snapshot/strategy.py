@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from ...analysis.effects import Claim, Estimate, Smallest, Standard
+from ...analysis.effects import Claim, Estimate, Smallest, Standard, said
 from ...odds import research_odds, token_table
 from ...report import figures as F
 from ...sim.kernel import game_rngs, policy_arrays, root_keys, run_blocks, seat_policies
@@ -173,8 +173,10 @@ def section_splits(g: Guide) -> None:
     g.add(f"## {HEADINGS[1]}",
           "Each situation (animals on the table, tokens held, no reserve, no assignment) is "
           "ranked exactly by the advisor (`advise`): value = expected prestige (with award, "
-          "cover and article gains) minus 0.4 per token lost. `NdN+Mt` = dice and tokens on "
-          "an animal; re-roll cap = re-rolls the plan can afford.")
+          "cover and article gains) minus 0.4 prestige per token lost (greedy's token worth, "
+          "the advisor's default at every player count; the token worth to play by is in the "
+          "rules of thumb, and section 4 says which value answers what). `NdN+Mt` = dice and "
+          "tokens on an animal; re-roll cap = re-rolls the plan can afford.")
     gains = df.groupby("situation", sort=False).best_value.agg(["first", "last"])
     top = (gains["last"] - gains["first"]).idxmax()
     g.add(f"Four tokens add the most value in '{top}': "
@@ -242,9 +244,11 @@ def section_research(g: Guide, photo_value: float, token_prestige: float, n: int
           f"{cfg.experience_tokens} experience tokens and no photographs. Net value (prestige, "
           f"relative to not drawing) = {token_prestige:.3f} x (E[tokens placed] + "
           f"{cfg.experience_tokens} x P(spook)) - P(spook) x {photo_value:.2f}, where "
-          f"{token_prestige:.3f} is the measured prestige per starting token (section 4, round "
-          f"1) and {photo_value:.2f} the mean final score per turn that reached the photograph "
-          f"phase, both from 4-player greedy games (n = {n}, seed = {seed}). The model "
+          f"{token_prestige:.3f} prestige is what a starting token added to a greedy player's "
+          f"final score (section 4, round 1: a measurement of greedy's games, the price of a "
+          f"token in this model only, not a value to play by) and {photo_value:.2f} prestige "
+          f"the mean final score per turn that reached the photograph phase, both from "
+          f"4-player greedy games (n = {n:,} games, seed {seed}). The model "
           "ignores that a placed card is also a new photograph target, so it leans towards "
           "stopping; the p that maximises expected tokens alone is listed too.")
     best = df.loc[df.groupby(["state", "free_slots"], sort=False).net_value.idxmax()]
@@ -357,7 +361,8 @@ def value_claims(df: pd.DataFrame, games: int) -> pd.DataFrame:
     """Each round's prestige per token and change in win rate, classed against the smallest
     effects of interest (0.5 points of score for the gift of EXTRA tokens, so 0.5 / EXTRA a
     token; 2 pp of win rate) under one standard (Holm across the guide's simulated claims;
-    analysis.effects)."""
+    analysis.effects); `said_*` give each with its intervals and class in the reports'
+    words."""
     smallest, standard = Smallest(), Standard()
     claims = [(Claim.make(standard, f"round {r.grant_round}: points per token",
                           Estimate.from_ci(r.score_per_token, r.ci_low, r.ci_high, games),
@@ -367,30 +372,58 @@ def value_claims(df: pd.DataFrame, games: int) -> pd.DataFrame:
                           smallest.delta("pp"))) for r in df.itertuples()]
     standard.settle()
     return df.assign(class_score=[c.cls for c, _ in claims],
-                     class_win_rate=[w.cls for _, w in claims])
+                     class_win_rate=[w.cls for _, w in claims],
+                     said_score=[said(c, "prestige") for c, _ in claims],
+                     said_win_rate=[said(w, "pp") for _, w in claims])
 
 
-def section_value(g: Guide, df: pd.DataFrame, base: np.ndarray, games: int, seed: int) -> None:
-    note = f"n = {games} games per arm, seed = {seed}"
+def token_values_note(advice: pd.DataFrame, value: pd.DataFrame, tuned: pd.DataFrame | None
+                      ) -> str:
+    """Which of the guide's token values to use: one to play by at each player count (the
+    rules of thumb's, after their ablation), and where every other one comes from."""
+    play = advice[advice.rule == "token worth"]
+    per = ", ".join(f"{r.players} players {r.play_text}" for r in play.itertuples())
+    greedy = float(P.DEFAULT_PARAMS["greedy"][P.PARAM_NAMES.index("token_value")])
+    text = (f"**Which token value to use.** To decide where a token goes, count it as the rules "
+            f"of thumb say for your player count: {per} (the fitted number where its ablation "
+            f"shows it does not cost, greedy's where it does). The other token values in this "
+            f"guide answer other questions: {greedy:g} prestige is greedy's token worth, which "
+            f"the advisor's tables (section 2) use; the values from "
+            f"{value.score_per_token.min():.3f} to {value.score_per_token.max():.3f} prestige "
+            f"per token above are what extra tokens "
+            f"added to a greedy player's final score at 4 players, by the round they arrive (a "
+            f"measurement of greedy's games, and section 3's price of a token), not a value to "
+            f"play by")
+    if tuned is not None:
+        row = tuned[tuned.parameter == "token_value"].iloc[0, 2:].astype(float)
+        text += (f"; the tuned policies' token_value (from {row.min():.3f} to "
+                 f"{row.max():.3f} prestige, section 5) is played together with all their "
+                 f"other numbers, not on its own")
+    return text + "."
+
+
+def section_value(g: Guide, df: pd.DataFrame, base: np.ndarray, games: int, seed: int,
+                  note_on_values: str) -> None:
+    note = f"n = {games:,} games per arm, seed {seed}"
     df = value_claims(df, games)
     g.add(f"## {HEADINGS[3]}",
           f"4-player games, every seat greedy, rulebook starting tokens. In game i (counted from "
           f"0) seat (i mod 4) + 1 receives +{EXTRA} tokens at its first decision of round r "
           f"(r = 1: at the start); the baseline is the same games (same seed, so the same "
           f"chance streams) without the gift. Score per token = (score with the gift - "
-          f"baseline score) / {EXTRA}, paired by game, with a normal 95% CI; each estimate is "
+          f"baseline score) / {EXTRA}, paired by game, with its 95% interval; each estimate is "
           f"classed against the smallest effect of interest (0.5 points of score for the gift, "
-          f"{0.5 / EXTRA:g} a token; 2 pp of win rate) under one standard, Holm across the "
-          f"{2 * len(df)} simulated claims of this guide (docs/reading-reports.md). Baseline: "
-          f"mean score "
-          f"{base[:, 0].mean():.2f}, mean game length {base[:, 3].mean():.2f} rounds ({note}).")
+          f"{0.5 / EXTRA:g} prestige a token; 2 pp of win rate) under one standard, Holm across "
+          f"the {2 * len(df)} simulated claims of this section, and shown with the "
+          f"Holm-adjusted interval it was decided on (docs/reading-reports.md). Baseline: mean "
+          f"score {base[:, 0].mean():.2f} prestige, mean game length {base[:, 3].mean():.2f} "
+          f"rounds ({note}).")
     for r in df.itertuples():
-        g.add(f"- Round {r.grant_round}: {r.score_per_token:.3f} prestige per token "
-              f"[{r.ci_low:.3f}, {r.ci_high:.3f}] ({r.class_score}), win rate "
-              f"{100 * r.win_rate_change:+.1f} pp [{100 * r.win_ci_low:+.1f}, "
-              f"{100 * r.win_ci_high:+.1f}] per {EXTRA} tokens ({r.class_win_rate}); the gift "
-              f"arrived in {100 * r.share_granted:.0f}% of games.")
-    g.table("token_value", df)
+        g.add(f"- Round {r.grant_round}: score per token {r.said_score}; win rate per "
+              f"{EXTRA} tokens {r.said_win_rate}; the gift arrived in "
+              f"{100 * r.share_granted:.0f}% of games.")
+    g.add(note_on_values)
+    g.table("token_value", df.drop(columns=["said_score", "said_win_rate"]))
     plot = df.assign(grant_round=df.grant_round.astype(str))
     g.figure("token_value", F.bars(plot, "grant_round", "score_per_token", "ci_low", "ci_high",
                                    "Prestige per extra token, by round it arrives", note,
@@ -432,7 +465,9 @@ def section_tuned(g: Guide, data: Path = DATA) -> None:
         return
     changed = table[table.iloc[:, 2:].sub(table["default"], axis=0).abs().max(axis=1) > 1e-9]
     g.add(f"Files: {', '.join(files)}. {len(changed)} of {len(table)} parameters differ "
-          "from the default greedy in at least one file (table: all parameters).")
+          "from the default greedy in at least one file (table: all parameters). Each "
+          "file's numbers are played together; one taken alone is not a rule to play by (the "
+          "rules of thumb above are, with their measured worth).")
     g.table("tuned", table)
 
 
@@ -451,7 +486,7 @@ def build_strategy(out="reports/snapshot", games: int = 2000, seed: int = 1,
 def _build_strategy(out: Path, games: int, seed: int, data: Path, threads=None) -> None:
     t0 = time.perf_counter()
     g = Guide(out)
-    rules, closing = guide_parts("snapshot", out, games, seed, threads)
+    parts = guide_parts("snapshot", out, games, seed, threads)
     value, base = token_value_table(games, seed)
     photo_phase = base[:, 0].sum() / max(1.0, base[:, 4].sum())
     g.add("# Snapshot strategy guide",
@@ -460,13 +495,14 @@ def _build_strategy(out: Path, games: int, seed: int, data: Path, threads=None) 
           "estimate with its 95% CI and its class against the smallest effect of interest "
           "(meaningful, negligible or unresolved; docs/reading-reports.md explains the terms). "
           "Seats are numbered from 1. The rules of thumb come first; the exact tables follow.")
-    g.add(*rules)
+    g.add(*parts.head)
     section_tokens(g)
     section_splits(g)
     section_research(g, photo_phase, float(value.score_per_token.iloc[0]), games, seed)
-    section_value(g, value, base, games, seed)
+    section_value(g, value, base, games, seed,
+                  token_values_note(parts.advice, value, tuned_table(data)[0]))
     section_tuned(g, data)
-    g.add(*closing)
+    g.add(*parts.tail)
     g.add(f"_Built in {time.perf_counter() - t0:.0f} s._")
     (out / "strategy.md").write_text("\n".join(g.lines))
 
