@@ -62,14 +62,26 @@ def test_every_section_figure_and_table_is_written(quick_report):
                         for name in s["tables"] if name.startswith("strong_")])
     assert len(strong) >= 10 and set(strong.label) <= set(LABELS)
     assert set(strong.strong_line_up) == {"tuned-2p", "tuned-3p", "tuned-4p", "tuned-5p"}
-    assert "| as measured (measured) [95% CI] | measured games | under strong play" in md
+    assert ("| as measured (measured) [95% CI; Holm-adjusted CI] | measured games | under "
+            "strong play") in md
     assert "## Skill ladder" in md and "tuned-4p" in pd.read_csv(
         out / "ladder_ratings.csv").policy.tolist()
     # opens with its glossary, the standard, the summary (luck and skill), key findings
     # each with its design meaning
     top = md.split("## 0", 1)[0] if "## 0" in md else md.split("## Luck and skill\n", 1)[0]
-    assert top.index("## How to read this report") < top.index("## Summary") < \
-        top.index("## Key findings")
+    assert top.index("## Is Snapshot balanced?") < top.index("## How to read this report") \
+        < top.index("## Summary") < top.index("## Key findings")
+    # the verdict: a line per player count under greedy play and under the strong line-up,
+    # each claim in verdict.csv
+    verdict = top.split("## Is Snapshot balanced?", 1)[1].split("\n## ", 1)[0]
+    lines = [x for x in verdict.splitlines() if x.startswith("- ")]
+    assert [x.split(":")[0] for x in lines] == [
+        f"- {n} players, {who}" for n in (2, 3, 4, 5)
+        for who in ("greedy play", f"strong line-up (tuned-{n}p)")]
+    assert all(re.search(r": (BALANCED|NOT BALANCED|NOT SETTLED)", x) for x in lines)
+    claims = pd.read_csv(out / "verdict.csv")
+    assert set(claims.players) == {2, 3, 4, 5} and set(claims.side) == {"greedy", "strong"}
+    assert "Is Snapshot balanced?" in html
     assert "Holm across all" in top and "smallest effects of interest" in top
     assert "Luck and skill, 4 players: tuned-4p wins" in top
     keys = [s for s in sections if s.get("keys")]

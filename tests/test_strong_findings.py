@@ -177,9 +177,9 @@ def test_a_small_report_shows_the_labelled_table_with_both_numbers_and_cis(tmp_p
         assert (table[f"{side}_ci_low"] <= table[side]).all()
         assert (table[side] <= table[f"{side}_ci_high"]).all()
     md, html = read(out, "report.md"), read(out, "index.html")
-    assert "| as measured (measured) [95% CI] |" in md and "| label |" in md
-    assert "| under strong play (strong) [95% CI] |" in md
-    assert "as measured (measured) [95% CI]</th>" in html
+    assert "| as measured (measured) [95% CI; Holm-adjusted CI] |" in md and "| label |" in md
+    assert "| under strong play (strong) [95% CI; Holm-adjusted CI] |" in md
+    assert "as measured (measured) [95% CI; Holm-adjusted CI]</th>" in html
     for r in table.itertuples():
         assert r.label in md and r.finding in md
         assert "Under strong play (" in md and f"{r.label.upper()}" in html

@@ -547,13 +547,17 @@ def _change_words(x) -> str:
     name = {"seat_spread": "seat spread", "first_player": "first player's distance from fair",
             "cards": "cards' mean distance from their habitat's median",
             "length": "game length's distance from the range's middle"}.get(
-        x.measure, f"{x['item']}'s distance from fair")
+        x.measure, f"{_possessive(x['item'])} distance from fair")
     unit = "%" if x.measure == "cards" else "" if x.measure == "length" else " pp"
     text = (f"{name} {_num(x.baseline)} → {_num(x.value)}{unit} ({_num(x.change, True)} "
             f"[{_num(x.ci_low, True)}, {_num(x.ci_high, True)}]): {x['class']}")
     if x["class"] == OPEN:
         text += f", {_settle_words(x.games_to_settle, int(x.games))} per side"
     return text
+
+
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def change_verdict(game: str, base_sides: dict[int, Side], variant_sides: dict, tolerances=None,
