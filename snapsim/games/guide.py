@@ -2,6 +2,10 @@
 measured worth first (rules.py), then the exact tables where the game has them (Snapshot:
 snapshot/strategy.py), the closest calls and what the tuned policy does differently from
 greedy. `snapsim report GAME` writes it beside the report; `--strategy-only` writes it alone.
+
+Every game's guide recommends a rule at a player count only where its ablation shows it gains
+or does not cost; where the fitted number costs win rate, greedy's number is the value to play
+and the rule is said as what not to do (`rules.advice`, shared by the three games).
 """
 
 from __future__ import annotations
