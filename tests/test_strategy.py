@@ -44,3 +44,17 @@ def test_baseline_games_are_the_simulators_games():
     df = snapsim.simulate("snapshot", players=4, policies=["greedy"], games=8, seed=3)
     followed = df[df.seat == df.game % 4].sort_values("game")
     assert base[:, 0].tolist() == followed.score.tolist()
+
+
+def test_one_token_value_to_play_per_player_count(guide):
+    """The guide names one token worth to play by at each player count, the one its rules'
+    ablation supports, and labels every other token value it quotes."""
+    text = guide.read_text()
+    note = next(ln for ln in text.splitlines() if ln.startswith("**Which token value to use.**"))
+    adv = pd.read_csv(guide.parent / "strategy_rules_advice.csv")
+    token = adv[adv.rule == "token worth"]
+    said = re.findall(r"(\d) players (\d+(?:\.\d+)?) prestige", note.split("(", 1)[0])
+    assert [(int(n), float(v)) for n, v in said] == list(zip(token.players, token.play,
+                                                             strict=True))
+    assert "0.4 prestige is greedy's token worth" in note and "not a value to play by" in note
+    assert "minus 0.4 prestige per token lost (greedy's token worth" in text
