@@ -19,6 +19,7 @@ from snapsim.analysis.rebalance.evaluate import Evaluation, Journal
 from snapsim.analysis.rebalance.plants import PLANTS, plants
 from snapsim.analysis.rebalance.search import Surrogate, pareto, propose, screening_design
 from snapsim.analysis.rebalance.targets import Items, Target, bootstrap, parse_target
+from snapsim.analysis.rebalance.verify import CONFIRM
 from snapsim.errors import InputError
 from snapsim.report.rebalance import rebalance
 from snapsim.sim.variants import file_tables, load_variant
@@ -172,7 +173,7 @@ def synthetic(sp, effects: dict, base_items: np.ndarray, noise: float = 0.0, run
               seed=0):
     """Evaluations of a made-up game whose seat win rates move linearly with the changes."""
     rng = np.random.default_rng(seed)
-    key = (4, "seat_spread")
+    key = ("greedy", 4, "seat_spread")
 
     def ev(cand):
         values = base_items.copy()
@@ -194,7 +195,7 @@ def test_the_surrogate_recovers_a_linear_game_and_shrinks_noise_to_zero():
                for s in range(1, 5)}
     base_items = np.array([0.21, 0.24, 0.26, 0.29])
     base, evs, _ = synthetic(sp, effects, base_items)
-    model = Surrogate(sp, [(4, "seat_spread")])
+    model = Surrogate(sp, [("greedy", 4, "seat_spread")])
     model.fit(evs, base)
     for k, row in effects.items():
         assert model.J[model.index[k]] == pytest.approx(row, abs=1e-9)
@@ -211,7 +212,8 @@ def test_the_programme_finds_the_surrogates_best_fix_as_brute_force_does():
     effects = {k: rng.normal(0, 0.01, 4) for k in sp.vars}
     base_items = np.array([0.21, 0.24, 0.26, 0.29])
     base, evs, _ = synthetic(sp, effects, base_items)
-    model = Surrogate(sp, [(4, "seat_spread")])
+    key = ("greedy", 4, "seat_spread")
+    model = Surrogate(sp, [key])
     model.fit(evs, base)
     target = [Target("seat_spread", 2.0)]
     for limit in (1, 2, 3):
@@ -221,9 +223,9 @@ def test_the_programme_finds_the_surrogates_best_fix_as_brute_force_does():
             for keys in itertools.combinations(sp.vars, k):
                 for values in itertools.product(*(sp.vars[x].values for x in keys)):
                     c = candidate(dict(zip(keys, values, strict=True)))
-                    v = base.values[(4, "seat_spread")] + model.predict_change(c)
+                    v = base.values[key] + model.predict_change(c)
                     best = min(best, target[0].ratio(v, 4))
-        got = base.values[(4, "seat_spread")] + model.predict_change(cand)
+        got = base.values[key] + model.predict_change(cand)
         assert len(cand) <= limit
         assert target[0].ratio(got, 4) == pytest.approx(best, abs=1e-6)
         assert predicted == pytest.approx(best, abs=1e-6)
@@ -236,7 +238,7 @@ def test_the_front_keeps_the_best_balance_for_each_cost_up_to_the_first_met():
     def ev(changes, ratio):
         cand = candidate({keys[i]: sp.vars[keys[i]].values[0] for i in changes})
         e = Evaluation(cand, 100)
-        e.ratios[(4, "seat_spread")] = ratio
+        e.ratios[("greedy", 4, "seat_spread")] = ratio
         return e
 
     evs = [ev([], 3.0), ev([0], 2.5), ev([1], 2.0), ev([0, 1], 2.2), ev([0, 2], 1.5),
@@ -250,7 +252,7 @@ def test_the_front_keeps_the_best_balance_for_each_cost_up_to_the_first_met():
 
 def test_the_journal_reads_back_what_it_wrote_and_stops_at_a_torn_line(tmp_path):
     t = [Target("seat_spread", 2.0)]
-    key = (4, "seat_spread")
+    key = ("strong", 4, "seat_spread")
     e = Evaluation((("a", 1), ("b", True)), 500, {key: np.array([0.1, 0.2, np.nan, 0.4])},
                    {key: np.array([0.01, 0.02, 0.0, 0.03])})
     bad = Evaluation((("c", 2),), 500, invalid="x.toml: chart must not decrease")
@@ -303,7 +305,7 @@ def test_spread_intervals_resample_as_indexing_would():
 
 # ---------------------------------------------------------------- whole searches, small
 
-SMALL = dict(games=600, verify_games=3000, evaluations=60, strong=None, seed=1)
+SMALL = dict(games=600, verify_games=3000, candidates=60, lineups=["greedy"], seed=1)
 
 
 @pytest.mark.parametrize("plant", [plants("snapshot")[0], plants("yosemite")[3],
@@ -324,22 +326,36 @@ def test_the_planted_suite_has_six_plants_per_game_at_least():
     assert (games >= 6).all() and set(games.index) == {"snapshot", "yosemite", "shutterbug"}
 
 
-def test_the_verification_is_the_paired_comparison_of_the_patch_file(tmp_path):
+def test_the_patchs_numbers_are_its_confirmation_the_paired_comparison_on_other_deals(
+        tmp_path):
+    """The patch's printed numbers come from its confirmation: a second set of fresh deals
+    (its own seed, neither the search's nor the verification's that chose it), and they are
+    the paired comparison `snapsim compare` gives for the patch file on those deals."""
     plant = plants("snapshot")[0]
     path = plant.write(tmp_path)
     r = rebalance("snapshot", list(plant.targets), list(plant.edits), components=path,
                   players=[4], out=tmp_path / "out", **SMALL)
+    prov = r.provenance
+    assert r.confirmed.seed == prov["confirm_seed"] == SMALL["seed"] + CONFIRM
+    assert len({prov["seed"], prov["verify_seed"], prov["confirm_seed"]}) == 3
+    assert r.verified[r.chosen].seed == prov["verify_seed"]
+    assert r.confirmed.games == r.verified[r.chosen].games == SMALL["verify_games"]
+    after = next(line for line in r.summary().splitlines() if "after, greedy" in line)
+    row = r.confirmed.checks.iloc[0]
+    assert f"{row.value:.2f} pp [{row.ci_low:.2f}, {row.ci_high:.2f}]" in after
+    chosen_row = r.verified[r.chosen].checks.iloc[0]
+    assert (chosen_row.value, chosen_row.ci_low) != (row.value, row.ci_low)
     patch = tmp_path / "out" / "patch.toml"
     c = snapsim.compare("snapshot", baseline=path, variants=[patch], players=4,
-                        games=SMALL["verify_games"], seed=r.provenance["verify_seed"],
+                        games=SMALL["verify_games"], seed=prov["confirm_seed"],
                         restricted=False)
-    ours = r.verified[r.recommended].table.set_index("measure")
+    ours = r.confirmed.table.set_index("measure")
     theirs = c.table.set_index("measure")
     cols = ["baseline", "baseline_ci_low", "baseline_ci_high", "variant_value",
             "variant_ci_low", "variant_ci_high", "diff", "ci_low", "ci_high", "p_value"]
     pd.testing.assert_frame_equal(ours.loc[theirs.index, cols], theirs[cols],
                                   check_exact=False, rtol=1e-9)
-    seat = r.verified[r.recommended].checks.set_index("target").loc["seat_spread"]
+    seat = r.confirmed.checks.set_index("target").loc["seat_spread"]
     row = theirs.loc["seat spread (win rate)"]
     assert seat.value == pytest.approx(100 * row.variant_value)
     assert (seat.ci_low, seat.ci_high) == pytest.approx((100 * row.variant_ci_low,
@@ -377,7 +393,8 @@ def test_the_ablation_takes_each_change_out_and_the_output_says_what_made_it(tmp
     path = load_variant("yosemite").path
     prov = json.loads((tmp_path / "out" / "provenance.json").read_text())
     for key in ("components", "targets", "edits", "players", "seed", "games",
-                "evaluations", "verify_seed", "verify_games", "snapsim", "optimizer"):
+                "evaluations", "verify_seed", "confirm_seed", "verify_games", "snapsim",
+                "optimizer", "budget", "lineups"):
         assert key in prov
     assert prov["components"]["sha256"] == snapsim.sim.provenance.file_sha256(path)
     for name in ("patch.toml", "pareto.csv", "pareto.png", "report.md", "index.html",
@@ -395,19 +412,45 @@ def test_a_game_already_within_its_targets_needs_no_patch():
 
 def test_when_no_patch_meets_the_targets_it_says_which_is_missed_by_how_much():
     r = rebalance("yosemite", ["first_player=0.1"], ["knob:wilds"], **SMALL)
-    assert not r.met
+    assert not r.met and r.recommended is None
     text = r.summary()
-    assert "no patch found meets every target" in text and "still misses first_player" in text
+    if r.status == "compromise":
+        assert "no patch found meets every target under greedy" in text
+        left = r.confirmed.checks.iloc[0]
+        assert f"left: first_player (2p) under greedy by {left.value - 0.1:.2f} pp" in text
+    else:
+        assert r.status == "none" and "no candidate found improves" in text
 
 
-def test_the_same_seed_gives_the_same_search():
-    plant = plants("shutterbug")[1]
-    kw = dict(players=[4], games=400, verify_games=1000, evaluations=25, strong=None, seed=7)
+def test_the_same_seed_gives_the_same_patch_and_the_same_checks():
+    """Reproducible: the budget is a count, so two runs of the same seed and settings play
+    the same candidates and print bit-identical tables, under two line-ups."""
+    kw = dict(players=[4], games=400, verify_games=1000, candidates=25,
+              lineups=["greedy", "strong"], seed=7)
     a = rebalance("shutterbug", ["seat_spread=5"], ["start_tips"], **kw)
     b = rebalance("shutterbug", ["seat_spread=5"], ["start_tips"], **kw)
     assert [e.cand for e in a.outcome.evaluations] == [e.cand for e in b.outcome.evaluations]
-    assert a.pareto.equals(b.pareto)
-    del plant
+    assert a.chosen == b.chosen and a.patch == b.patch
+    pd.testing.assert_frame_equal(a.pareto, b.pareto, check_exact=True)
+    pd.testing.assert_frame_equal(a.checks_table(), b.checks_table(), check_exact=True)
+    assert a.summary() == b.summary()
+    assert set(a.checks_table().policy) == {"greedy", "tuned-4p"}
+
+
+def test_a_budget_in_minutes_is_recorded_as_a_count_that_replays_it():
+    """--budget MINUTES is converted once to candidates and games; those, given back,
+    replay the run exactly."""
+    kw = dict(players=[4], verify_games=1000, lineups=["greedy"], seed=5)
+    timed = rebalance("shutterbug", ["seat_spread=5"], ["start_tips"], budget=0.2, **kw)
+    budget = timed.provenance["budget"]
+    assert budget["minutes"] == 0.2 and budget["seconds_per_game"] > 0
+    again = rebalance("shutterbug", ["seat_spread=5"], ["start_tips"],
+                      candidates=budget["candidates"], games=budget["games"], **kw)
+    assert again.provenance["budget"]["minutes"] is None
+    assert [e.cand for e in again.outcome.evaluations] == \
+        [e.cand for e in timed.outcome.evaluations]
+    pd.testing.assert_frame_equal(again.checks_table(), timed.checks_table(), check_exact=True)
+    assert f"--candidates {budget['candidates']} --games {budget['games']}" in timed.summary()
 
 
 @pytest.mark.parametrize("optimizer", ["nsga2", "tpe"])
@@ -415,8 +458,8 @@ def test_the_optuna_samplers_search_the_same_space(optimizer):
     pytest.importorskip("optuna")
     plant = plants("snapshot")[0]
     r = rebalance("snapshot", list(plant.targets), ["start_tokens:±3"], players=[4],
-                  optimizer=optimizer, games=400, verify_games=1000, evaluations=30,
-                  strong=None, seed=2)
+                  optimizer=optimizer, games=400, verify_games=1000, candidates=30,
+                  lineups=["greedy"], seed=2)
     assert r.plan.optimizer == optimizer and len(r.outcome.evaluations) <= 31
 
 
@@ -441,13 +484,14 @@ def test_a_change_the_patch_does_not_need_is_taken_out(tmp_path, monkeypatch):
                   components=path, **SMALL)
     assert r.met
     assert r.verified[r.recommended].cand == candidate({seat2: 2})
-    assert "not needed" in r.summary()
+    assert "the ablation took 1 change(s) out" in r.summary()
 
 
 @pytest.mark.parametrize("backend", [{"workers": 2}, {"scheduler": "local:2"}],
                          ids=["processes", "dask"])
 def test_a_search_spread_over_workers_finds_what_threads_find(backend):
-    kw = dict(players=[4], games=400, verify_games=800, evaluations=12, strong=None, seed=3)
+    kw = dict(players=[4], games=400, verify_games=800, candidates=12, lineups=["greedy"],
+              seed=3)
     here = rebalance("shutterbug", ["seat_spread=5"], ["start_tips"], **kw)
     there = rebalance("shutterbug", ["seat_spread=5"], ["start_tips"], **kw, **backend)
     assert [e.cand for e in here.outcome.evaluations] == \

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import cli, one_error_line
 
-SMALL = ["--games", "500", "--verify-games", "2000", "--strong", "none"]
+SMALL = ["--games", "500", "--verify-games", "2000", "--lineups", "greedy"]
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -57,8 +57,8 @@ def run_cli(args, **kw):
 
 
 LONG = ["rebalance", "snapshot", "--target", "seat_spread=6", "--edit", "start_tokens:±3",
-        "--players", "4", "--games", "1500", "--verify-games", "2000", "--strong", "none",
-        "--evaluations", "40", "--quiet"]
+        "--players", "4", "--games", "1500", "--verify-games", "2000", "--lineups", "greedy",
+        "--candidates", "40", "--quiet"]
 
 
 def test_a_search_killed_midway_resumes_to_the_uninterrupted_result(tmp_path):
@@ -115,13 +115,19 @@ BAD = [
     (["--players", "abc"], "players"),
     (["--games", "5"], "--games"),
     (["--games", "600", "--budget", "2"], "not both"),
+    (["--candidates", "30", "--budget", "2"], "not both"),
     (["--budget", "0"], "--budget must be a positive number"),
     (["--budget", "nan"], "--budget must be a positive number"),
     (["--verify-games", "3"], "--verify-games"),
-    (["--evaluations", "0"], "--evaluations"),
+    (["--candidates", "0"], "--candidates"),
+    (["--candidates", "x"], "--candidates"),
     (["--max-cost", "0"], "--max-cost"),
     (["--seed", "-1"], "--seed"),
     (["--strong", "bogus"], "bogus"),
+    (["--lineups", "greedy,bogus"], "--lineups: unknown Yosemite policy 'bogus'"),
+    (["--lineups", "greedy,greedy"], "given twice"),
+    (["--lineups", ""], "--lineups is empty"),
+    (["--lineups", "greedy", "--strong", "tuned"], "not both"),
     (["--components", "/nonexistent.toml"], "cannot open"),
     (["--threads", "0"], "--threads"),
     (["--scheduler", "nowhere"], "tcp://HOST:PORT or local:N"),

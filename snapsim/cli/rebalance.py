@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
 
 from ..errors import InputError
@@ -12,57 +10,61 @@ from .common import check_backend_sizes, int_list
 
 
 def _rebalance(args) -> None:
+    from ..analysis.rebalance.lineups import DEFAULT as DEFAULT_LINEUPS
     from ..report.rebalance import rebalance
 
     check_backend_sizes(args)
     whole(args.seed, "--seed", 0)
-    if args.games is not None and args.budget_given:
-        raise InputError("give --games N or --budget MINUTES, not both")
+    if args.budget is not None:
+        if args.games is not None or args.candidates is not None:
+            raise InputError("give --budget MINUTES or --games N / --candidates N, not both "
+                             "(a budget in minutes chooses both)")
+        if not (args.budget > 0 and np.isfinite(args.budget)):
+            raise InputError(f"--budget must be a positive number of minutes, got "
+                             f"{args.budget}")
     for flag, value, lo in (("--games", args.games, 10),
                             ("--verify-games", args.verify_games, 10),
-                            ("--evaluations", args.evaluations, 1),
+                            ("--candidates", args.candidates, 1),
                             ("--max-cost", args.max_cost, 1)):
         if value is not None:
             whole(value, flag, lo, MAX_IN_MEMORY_GAMES)
-    if not (args.budget > 0 and np.isfinite(args.budget)):
-        raise InputError(f"--budget must be a positive number of minutes, got {args.budget}")
+    if args.strong is not None:
+        if args.lineups is not None:
+            raise InputError("give --lineups or --strong, not both (--strong POLICY is "
+                             "--lineups greedy,POLICY)")
+        strong = args.strong.strip()
+        args.lineups = "greedy" if strong.lower() == "none" else f"greedy,{strong}"
     try:
         players = [int(p) for text in args.players for p in int_list(text)] or None
     except InputError as exc:
         raise InputError(f"--players: {exc}") from None
-    strong = None if args.strong.strip().lower() == "none" else args.strong.strip()
     from ..sim.registry import get_game
 
     args.out = args.out or f"{get_game(args.game).name}-rebalance"
     out_folder(args.out)
     result = rebalance(args.game, targets=args.target, edits=args.edit,
                        components=args.components, players=players, games=args.games,
-                       budget=None if args.games is not None else args.budget, strong=strong,
-                       seed=args.seed, out=args.out, force=args.force, threads=args.threads,
+                       candidates=args.candidates, budget=args.budget,
+                       lineups=",".join(DEFAULT_LINEUPS) if args.lineups is None
+                       else args.lineups, seed=args.seed,
+                       out=args.out, force=args.force, threads=args.threads,
                        workers=args.workers, scheduler=args.scheduler,
                        optimizer=args.optimizer, cost=args.cost,
-                       verify_games=args.verify_games, evaluations=args.evaluations,
-                       max_cost=args.max_cost, progress=not args.quiet)
+                       verify_games=args.verify_games, max_cost=args.max_cost,
+                       progress=not args.quiet)
     print(result.summary())
-    patch = "patch.toml (the recommended variant), " if result.patch is not None else ""
+    patch = ("" if result.patch is None else "patch.toml (the recommended variant), "
+             if result.met else "patch.toml (the best compromise, not recommended), ")
     print(f"written to {args.out}: {patch}report.md, index.html, pareto.csv and "
           "provenance.json")
 
 
-class _Budget(argparse.Action):
-    """--budget, remembering that it was given (it conflicts with --games)."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        namespace.budget = values
-        namespace.budget_given = True
-
-
 def add(sub) -> None:
-    from ..report.rebalance import COSTS, DEFAULT_BUDGET
+    from ..report.rebalance import COSTS, DEFAULT_CANDIDATES
 
     p = sub.add_parser("rebalance", help="find the smallest changes that bring a game within "
-                                         "balance targets, verified under greedy and strong "
-                                         "play")
+                                         "balance targets under every line-up (greedy and "
+                                         "strong play), confirmed on fresh deals")
     p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
     p.add_argument("--target", action="append", default=[], metavar="NAME=TOL", required=True,
                    help="a balance target (repeatable): seat_spread=2, first_player=2, "
@@ -78,19 +80,28 @@ def add(sub) -> None:
     p.add_argument("--players", action="append", default=[], metavar="N",
                    help="player count(s) the targets must hold at, e.g. 4 or 2-5 (repeatable; "
                         "default: every count the game supports)")
-    p.add_argument("--games", type=int, help="games per candidate (default: enough to measure "
-                                             "each target to a quarter of its tolerance, "
-                                             "within --budget)")
-    p.add_argument("--budget", type=float, default=DEFAULT_BUDGET, action=_Budget,
-                   metavar="MINUTES", help=f"minutes for the whole run, verification included "
-                                           f"(default: {DEFAULT_BUDGET:g})")
-    p.add_argument("--strong", nargs="?", const="tuned", default="tuned", metavar="POLICY",
-                   help="line-up that verifies the recommended patch again: 'tuned' (the "
-                        "bundled policy tuned for each player count), a policy, or 'none' "
-                        "(default: tuned)")
-    p.add_argument("--seed", type=int, default=1, help="root seed of the search; the "
-                                                       "verification plays seed + 7919 "
-                                                       "(default: 1)")
+    p.add_argument("--lineups", metavar="A,B",
+                   help="line-ups every target must hold under, each in every seat: greedy "
+                        "(the game's default policy), strong (the bundled policy tuned for "
+                        "each player count) or a policy name such as search; the search "
+                        "minimises the worst case over them (default: greedy,strong)")
+    p.add_argument("--strong", metavar="POLICY",
+                   help="shorthand: --strong POLICY is --lineups greedy,POLICY, --strong none "
+                        "is --lineups greedy (default: not given)")
+    p.add_argument("--games", type=int, help="games per candidate and line-up (default: enough "
+                                             "to measure each target to a quarter of its "
+                                             "tolerance, from the base game's noise)")
+    p.add_argument("--candidates", type=int,
+                   help="the search's budget: at most N candidates played (a candidate raced "
+                        f"out early counts 1/4) (default: {DEFAULT_CANDIDATES})")
+    p.add_argument("--budget", type=float, metavar="MINUTES",
+                   help="a budget in minutes instead of --candidates and --games: converted "
+                        "once, from a timed pilot, to both, printed and recorded, so "
+                        "--candidates N --games G replays the run exactly (default: not "
+                        "given)")
+    p.add_argument("--seed", type=int, default=1, help="root seed of the search; the patch is "
+                                                       "chosen on seed + 7919 and confirmed "
+                                                       "on seed + 15838 (default: 1)")
     p.add_argument("--out", help="folder for patch.toml, the report and the search's "
                                  "journal; an unfinished search there resumes (default: "
                                  "GAME-rebalance)")
@@ -107,10 +118,9 @@ def add(sub) -> None:
                    help="the largest edit cost proposed for the trade-off front; the cheapest "
                         "patch that meets every target is sought at any cost (default: 20)")
     p.add_argument("--verify-games", type=int,
-                   help="paired games per side of each verification (default: twice the "
-                        "games per candidate, 20,000-100,000)")
-    p.add_argument("--evaluations", type=int,
-                   help="at most this many candidates played (default: as the budget allows)")
+                   help="paired games per side, line-up and player count of the verification "
+                        "and of the confirmation (default: twice the games per candidate, "
+                        "20,000-100,000)")
     p.add_argument("--threads", type=int, help="numba threads in this process (default: all)")
     p.add_argument("--workers", type=int,
                    help="play candidates in N local worker processes (default: none)")
@@ -118,4 +128,4 @@ def add(sub) -> None:
                                        "local:N to start N local worker processes "
                                        "(default: none)")
     p.add_argument("--quiet", action="store_true", help="no progress bars (default: shown)")
-    p.set_defaults(run=_rebalance, budget_given=False)
+    p.set_defaults(run=_rebalance)

@@ -1,16 +1,22 @@
 """`snapsim rebalance`: from diagnosis to prescription.
 
 Given a game (its components and knobs, as one variant file), balance targets with their
-tolerances and the edits a designer allows, the search (analysis.rebalance) finds the Pareto
-front of balance against edit cost, each front point is measured again on fresh deals by the
-paired comparison under greedy play, the recommended patch (the cheapest that meets every
-target) also under the strong line-up, and an ablation takes each of its changes out in turn.
-The result is a variant file, `patch.toml`, commented line by line with each change and its
-measured effect, and a report of it (index.html, report.md, CSV tables, provenance.json).
+tolerances, the edits a designer allows and the line-ups a fix must hold for (greedy players
+and the strong line-up by default), the search (analysis.rebalance) finds the Pareto front of
+the worst case over line-ups and targets against edit cost. Each front point is measured
+again on fresh deals under every line-up; the cheapest that meets every target under every
+line-up is chosen there (an ablation takes each of its changes out in turn, and a smaller
+patch it finds is a candidate like any other), then confirmed on a second set of fresh deals
+that did not choose it: its numbers are the confirmation's, and a patch is recommended only
+when the confirmation meets every target under every line-up. The result is a variant file,
+`patch.toml`, commented line by line with each change and its measured effect, and a report
+of it (index.html, report.md, CSV tables, provenance.json).
 
-An output folder is the search's journal: a run killed at any point and started again with
-the same arguments resumes there and ends as an uninterrupted run with the same seed would; a
-finished result is never overwritten without `force`.
+The search's budget is a number of candidates, never a time, so the same seed and settings
+give the same patch on any machine. An output folder is the search's journal: a run killed
+at any point and started again with the same arguments resumes there and ends as an
+uninterrupted run with the same seed would; a finished result is never overwritten without
+`force`.
 """
 
 from __future__ import annotations
@@ -26,26 +32,28 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from ..analysis.lineups import STRONG, strong_policy
 from ..analysis.rebalance import (
     OPTIMIZERS,
     EditSpace,
     Evaluator,
     Journal,
+    LineUp,
     Outcome,
     Plan,
     Verification,
     edit_space,
+    effect,
     optimise,
+    parse_lineups,
     parse_targets,
     verify,
 )
 from ..analysis.rebalance.evaluate import JOURNAL
+from ..analysis.rebalance.lineups import DEFAULT as DEFAULT_LINEUPS
 from ..analysis.rebalance.search import LEVELS, noise
 from ..analysis.rebalance.targets import KINDS, Target, check_items, items, kind_of
-from ..analysis.rebalance.verify import FRESH
+from ..analysis.rebalance.verify import CONFIRM, FRESH
 from ..errors import InputError
-from ..sim.agents import resolve_policy
 from ..sim.backends import check_backend
 from ..sim.checks import MAX_IN_MEMORY_GAMES, number, whole
 from ..sim.files import read_text
@@ -58,12 +66,12 @@ from ..version import __version__
 from . import figures as F
 from .render import Report, Section, write_report
 
-DEFAULT_BUDGET = 5.0  # minutes, verification included
-PILOT_GAMES = 1000  # the base game's first games, to time a game and measure the noise
+DEFAULT_CANDIDATES = 120  # candidates the search plays by default (a raced one counts 1/4)
+PILOT_GAMES = 1000  # the base game's first games, to measure the noise (and time a game)
 MIN_GAMES, MAX_GAMES = 1000, 100_000  # games per candidate the plan may choose
 MIN_VERIFY = 20_000  # verification plays at least this many paired games per side
 MAX_VERIFY = 100_000  # ... and by default at most this many
-SEARCH_SHARE = 0.7  # of the budget, for the search (the rest verifies)
+SEARCH_SHARE = 0.7  # of a --budget in minutes, at least this share for the search
 SETTINGS = "search.json"  # the search's identity and plan, for a resumed run
 EXTRA_VERIFY = 6  # candidates met in the search verified beyond the front, if none held
 COSTS = ("values", "size")
@@ -72,7 +80,8 @@ OWN_FILES = {SETTINGS, JOURNAL, PROVENANCE_FILE, LOCK}
 
 @dataclass
 class Rebalance:
-    """The result of `rebalance`: the search, its verified front and the recommended patch.
+    """The result of `rebalance`: the search, its verified front, the chosen patch and its
+    confirmation.
 
     Attributes
     ----------
@@ -82,58 +91,96 @@ class Rebalance:
         The balance targets with their tolerances.
     space : EditSpace
         What could change (each variable with its range).
+    lineups : list of LineUp
+        The line-ups every target must hold under.
     plan : Plan
-        Games per candidate, screening runs and the optimiser.
+        Games per candidate, screening runs, the cap on candidates and the optimiser.
     outcome : Outcome
         Every candidate played, in order, and the search's Pareto front.
     verified : dict of str to Verification
-        The front's points (and any candidate verified after them), measured again on fresh
-        deals under greedy play: "front 1" is the cheapest.
-    recommended : str or None
-        The label of the recommended patch in `verified` (None: the base game already meets
-        every target, or no candidate was found).
-    strong : Verification or None
-        The recommended patch under the strong line-up.
+        The front's points (and any candidate verified after them, and a smaller patch the
+        ablation found), measured again on fresh deals under every line-up: "front 1" is
+        the cheapest. The patch is chosen on these numbers.
+    chosen : str or None
+        The label in `verified` of the patch chosen (None: the base game already meets every
+        target, or no candidate improves on it).
+    confirmed : Verification or None
+        The chosen patch played again on a second set of fresh deals, under every line-up:
+        the patch's numbers.
     ablation : dict of str to Verification
-        The patch without each of its changes, under greedy play.
+        The chosen patch without each of its changes, on the verification deals.
     provenance : dict
-        What made it: the base variant's file and SHA-256, targets, edits, players, seeds,
-        games, candidates played, optimiser, snapsim version.
+        What made it: the base variant's file and SHA-256, targets, edits, players,
+        line-ups, seeds (search, verification, confirmation), games, the budget in
+        candidates, candidates played, optimiser, snapsim version.
     """
 
     game: str
     targets: list[Target]
     space: EditSpace
+    lineups: list[LineUp]
     plan: Plan
     outcome: Outcome
     verified: dict[str, Verification]
-    recommended: str | None
-    strong: Verification | None
+    chosen: str | None
+    confirmed: Verification | None
     ablation: dict[str, Verification]
     provenance: dict
-    base_checks: pd.DataFrame | None = None
+    base: Verification | None = None
     notes: list[str] = field(default_factory=list)
 
     # ------------------------------------------------------------ what it found
 
     @property
-    def patch_changes(self) -> list[str]:
-        """The recommended patch's changes in plain words."""
-        if self.recommended is None:
-            return []
-        return self.space.changes(self.verified[self.recommended].cand)
+    def base_checks(self) -> pd.DataFrame | None:
+        """The base game's targets on the verification deals, under every line-up."""
+        return None if self.base is None else self.base.checks
+
+    @property
+    def already(self) -> bool:
+        """The base game meets every target under every line-up: nothing to change."""
+        return self.base is not None and bool(self.base.checks.met.all())
+
+    @property
+    def recommended(self) -> str | None:
+        """The chosen patch's label when its confirmation meets every target under every
+        line-up (None otherwise: nothing is recommended)."""
+        if self.chosen is None or self.confirmed is None or not self.confirmed.met:
+            return None
+        return self.chosen
 
     @property
     def met(self) -> bool:
-        """The recommended patch meets every target under greedy play."""
-        return self.recommended is not None and self.verified[self.recommended].met
+        """A patch is recommended: confirmed to meet every target under every line-up."""
+        return self.recommended is not None
+
+    @property
+    def status(self) -> str:
+        """"already", "recommended", "unconfirmed" (met every target where chosen, not on
+        its confirmation), "compromise" (none met every target under every line-up) or
+        "none" (no candidate improves on the base game)."""
+        if self.already:
+            return "already"
+        if self.chosen is None:
+            return "none"
+        if self.met:
+            return "recommended"
+        return "unconfirmed" if self.verified[self.chosen].met else "compromise"
+
+    @property
+    def patch_changes(self) -> list[str]:
+        """The chosen patch's changes in plain words."""
+        if self.chosen is None:
+            return []
+        return self.space.changes(self.verified[self.chosen].cand)
 
     @property
     def pareto(self) -> pd.DataFrame:
         """One row per verified candidate, cheapest first: its cost, changes, the search's
-        worst ratio, the verified worst ratio (at most 1: every target met), whether every
-        target is met and whether every interval lies within its tolerance, and each
-        target's verified value per player count."""
+        worst ratio, the verified worst ratio over every line-up (at most 1: every target
+        met under every line-up), whether every target is met under every line-up and under
+        each, whether every interval lies within its tolerance, and each target's verified
+        value per line-up and player count."""
         rows = []
         size = self.plan.size_cost
         search_ratio = {e.cand: e.ratio for e in self.outcome.evaluations}
@@ -142,37 +189,44 @@ class Rebalance:
                    "changes": "; ".join(self.space.changes(v.cand)) or "none",
                    "search_ratio": search_ratio.get(v.cand, math.nan),
                    "verified_ratio": v.ratio, "met": v.met,
-                   "sure": bool(v.checks.sure.all()), "recommended": label == self.recommended}
+                   "sure": bool(v.checks.sure.all()), "chosen": label == self.chosen,
+                   "recommended": label == self.recommended}
+            for lu in self.lineups:
+                row[f"met ({lu.name})"] = bool(v.under(lu.name).met.all())
             for r in v.checks.itertuples():
-                row[f"{r.target} ({r.players}p)"] = r.value
+                row[f"{r.target} ({r.players}p, {r.line_up})"] = r.value
             rows.append(row)
         return pd.DataFrame(rows)
 
     @property
     def patch(self) -> str | None:
-        """The recommended variant file's text (the base file with the changes written in,
-        each commented), or None when there is nothing to change."""
-        if self.recommended is None or not self.verified[self.recommended].cand:
+        """The chosen variant file's text (the base file with the changes written in, each
+        commented; its header says whether it is recommended), or None when there is
+        nothing to change."""
+        if self.chosen is None or not self.verified[self.chosen].cand:
             return None
         return patch_text(self)
 
     def summary(self) -> str:
-        """A few lines: what was searched, the base game, the verdict, the recommended
-        patch's changes with their measured effects, and the front."""
+        """A few lines: what was searched, the base game, the verdict, the patch's changes
+        with their measured effects, and the front."""
         p = self.provenance
         counts = ", ".join(map(str, self.space.players))
-        budget = ("" if p["budget_minutes"] is None
-                  else f" of a {p['budget_minutes']:g}-minute budget")
+        budget = p["budget"]
+        given = (f"--budget {budget['minutes']:g} minutes calibrated to " if budget["minutes"]
+                 else "")
         lines = [f"rebalance {self.game} ({counts} players): targets "
                  f"{', '.join(t.text for t in self.targets)}; edits "
-                 f"{', '.join(self.space.specs)} ({len(self.space.vars)} values may change)",
+                 f"{', '.join(self.space.specs)} ({len(self.space.vars)} values may change); "
+                 f"line-ups {self.lineup_words()}",
                  f"searched {p['evaluations']:,} candidates of {self.plan.games:,} games each "
-                 f"(seed {p['seed']}, {self.plan.optimizer} optimiser, {p['seconds']:.0f} s"
-                 f"{budget}); "
-                 f"verified on {p['verify_games']:,} fresh paired games per side (seed "
-                 f"{p['verify_seed']})"]
-        if self.base_checks is not None:
-            lines.append("before: " + _checks_text(self.base_checks, "baseline"))
+                 f"under every line-up (seed {p['seed']}, {self.plan.optimizer} optimiser; "
+                 f"{given}--candidates {budget['candidates']} --games {budget['games']}); "
+                 f"chosen on {p['verify_games']:,} fresh paired games per side (seed "
+                 f"{p['verify_seed']}), confirmed on {p['verify_games']:,} others (seed "
+                 f"{p['confirm_seed']})"]
+        if self.base is not None:
+            lines.append("before: " + _by_lineup(self.base.checks, "baseline"))
         lines += self.verdict()
         lines += self.notes
         table = self.pareto
@@ -180,88 +234,114 @@ class Rebalance:
             best = table.sort_values("verified_ratio").groupby("cost", sort=True).head(1)
             front = [f"{int(r.cost)} → {r.verified_ratio:.2f}{' (met)' if r.met else ''}"
                      for r in best.sort_values("cost").itertuples()]
-            lines.append("verified, best per cost (changes → worst value/tolerance): "
-                         + "; ".join(front))
+            lines.append("verified, best per cost (changes → worst value/tolerance over every "
+                         "line-up): " + "; ".join(front))
         return "\n".join(lines)
 
+    def lineup_words(self) -> str:
+        """"greedy and tuned-4p": what plays in each line-up."""
+        names = [lu.label() for lu in self.lineups]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
     def verdict(self) -> list[str]:
-        """The verdict in sentences from the numbers."""
-        if self.base_checks is not None and self.base_checks.met.all():
-            return ["the base game already meets every target: nothing to change"]
-        if self.recommended is None:
-            return ["no candidate was found: widen the edit space or the budget"]
-        v = self.verified[self.recommended]
+        """The verdict in sentences from the numbers: the confirmation's, for the patch."""
+        status = self.status
+        if status == "already":
+            return [f"the base game already meets every target under {self.lineup_words()}: "
+                    "nothing to change"]
+        if status == "none":
+            return ["no candidate found improves on the base game's worst target: widen the "
+                    "edit space or the budget (--candidates)"]
+        v = self.verified[self.chosen]
+        c = self.confirmed
         n = len(v.cand)
-        out = []
-        if v.met:
-            who = "under greedy play"
-            if self.strong is not None:
-                who += (" and under " + self.strong.lineup if self.strong.met else
-                        f", not under {self.strong.lineup}")
-            out.append(f"recommended patch ({n} change{'s' if n != 1 else ''}) meets every "
-                       f"target {who}:")
+        many = f"{n} change{'s' if n != 1 else ''}"
+        where = (f"confirmed on {c.games:,} fresh paired games per side (seed {c.seed}) that "
+                 "did not choose it")
+        if status == "recommended":
+            out = [f"recommended patch ({many}) meets every target under "
+                   f"{self.lineup_words()}, {where}:"]
+        elif status == "unconfirmed":
+            out = [f"not recommended: the patch chosen ({many}) met every target under "
+                   f"{self.lineup_words()} on the deals that chose it, but not on its "
+                   f"confirmation ({c.games:,} fresh paired games per side, seed {c.seed}): "
+                   + "; ".join(self.lineup_phrases(c))]
         else:
-            worst = v.checks.loc[v.checks.ratio.idxmax()]
-            out.append(f"no patch found meets every target; the best trade-off ({n} "
-                       f"change{'s' if n != 1 else ''}) still misses {worst.target} at "
-                       f"{worst.players} players by {_excess(worst)}:")
+            out = [f"no patch found meets every target under {self.lineup_words()}; the best "
+                   f"compromise (lowest worst-case ratio, {many}) "
+                   + "; ".join(self.lineup_phrases(c)) + f" ({where}):"]
         effects = self.change_effects()
         for change in self.space.changes(v.cand):
             out.append(f"  - {change}{effects.get(change, '')}")
-        out.append("  after, greedy: " + _checks_text(v.checks, "value"))
-        if self.strong is not None:
-            out.append(f"  after, {self.strong.lineup}: " + _checks_text(self.strong.checks,
-                                                                         "value"))
-            one = self.one_lineup_only()
-            if one:
-                out.append("  met under one line-up only: " + "; ".join(one))
+        for lu in self.lineups:
+            out.append(f"  after, {lu.label()}: " + _checks_text(c.under(lu.name), "value"))
+        left = c.checks[~c.checks.met]
+        if len(left):
+            out.append("  left: " + "; ".join(
+                f"{r.target} ({r.players}p) under {r.policy} by {_excess(r)}"
+                f"{_unit(self.game, r.target)}" for r in left.itertuples()))
+        out.append(f"  where chosen ({v.games:,} paired games per side, seed {v.seed}): "
+                   f"worst value/tolerance {v.ratio:.2f}; on its confirmation {c.ratio:.2f}")
         return out
 
-    def one_lineup_only(self) -> list[str]:
-        """Targets met under greedy play but not the strong line-up, or the other way."""
-        if self.strong is None or self.recommended is None:
-            return []
-        g = self.verified[self.recommended].checks.set_index(["players", "target"]).met
-        s = self.strong.checks.set_index(["players", "target"]).met
+    def lineup_phrases(self, v: Verification) -> list[str]:
+        """Per line-up, in words from the numbers: "holds for greedy players", "flips the
+        edge for tuned-4p players: seat 1 26.7% / seat 4 23.7%" (the worst item changed
+        side), "misses for tuned-4p players: ..." (it did not)."""
         out = []
-        for key in g.index.intersection(s.index):
-            if g[key] != s[key]:
-                who = "greedy" if g[key] else self.strong.lineup
-                out.append(f"{key[1]} ({key[0]} players) under {who} only")
+        for lu in self.lineups:
+            checks = v.under(lu.name)
+            if checks.met.all():
+                out.append(f"holds for {lu.label()} players")
+                continue
+            worst = checks.loc[checks.ratio.idxmax()]
+            verb = "flips the edge" if worst.flipped else "misses"
+            unit = " pp" if KINDS[kind_of(worst.target)].unit == "pp" else ""
+            out.append(f"{verb} for {worst.policy} players: {worst.worst} ({worst.target} "
+                       f"{worst.value:.2f}{unit} [{worst.ci_low:.2f}, {worst.ci_high:.2f}] at "
+                       f"{worst.players} players, tolerance {_tolerance(worst)})")
         return out
 
     def change_effects(self, short: bool = False) -> dict[str, str]:
-        """Each change's own contribution, from the ablation: how each target's value moves
-        when the change is taken out (with `short`, only that, for a line comment)."""
+        """Each change's own effect on the verification deals: each target's value with it
+        less its value without it (the patch played without it; a one-change patch against
+        the base game), with its 95% interval, per line-up. A recommended patch's line also
+        says that without the change a target is missed (else the ablation would have taken
+        it out); with `short`, only the effect, for a line comment."""
+        if self.chosen is None:
+            return {}
+        patch = self.verified[self.chosen]
+        if len(patch.cand) == 1 and self.base is not None:
+            withouts = {self.space.changes(patch.cand)[0]: self.base}
+        else:
+            withouts = {label.removeprefix("without "): v for label, v in self.ablation.items()}
         out = {}
-        if self.recommended is None:
-            return out
-        patch = self.verified[self.recommended]
-        for label, v in self.ablation.items():
-            change = label.removeprefix("without ")
-            merged = v.checks.merge(patch.checks, on=["players", "target"],
-                                    suffixes=("", "_patch"))
+        for change, without in withouts.items():
+            eff = effect(patch, without, self.targets)
             parts = []
-            for r in merged.itertuples():
-                delta = r.value_patch - r.value
+            for r in eff.itertuples():
+                who = self._policy(r.line_up, r.players)
                 unit = _unit(self.game, r.target)
-                parts.append(f"{r.target} {delta:+.2f}{unit}")
+                parts.append(f"{r.target} ({r.players}p) {r.effect:+.2f}{unit} "
+                             f"[{r.effect_ci_low:+.2f}, {r.effect_ci_high:+.2f}] for {who}")
+            text = "its effect: " + ", ".join(parts)
             if short:
-                out[change] = f"; its effect: {', '.join(parts)}"
-            elif v.met:
-                out[change] = f"  (its effect: {', '.join(parts)}; without it every target " \
-                              "is still met)"
+                out[change] = f"; {text}"
+            elif self.met and len(patch.cand) > 1:
+                out[change] = f"  ({text}; without it a target is missed)"
             else:
-                out[change] = f"  (its effect: {', '.join(parts)}; without it a target is " \
-                              "missed)"
+                out[change] = f"  ({text})"
         return out
+
+    def _policy(self, name: str, players: int) -> str:
+        return next(lu.policy(players) for lu in self.lineups if lu.name == name)
 
     # ------------------------------------------------------------ files
 
     def write(self, out, force: bool = False) -> Path:
-        """patch.toml, pareto.csv and pareto.png, the verification and ablation tables,
-        evaluations.csv, report.md, a self-contained index.html and provenance.json;
-        returns index.html's path."""
+        """patch.toml, pareto.csv and pareto.png, the target checks (confirmation and
+        verification) and ablation tables, evaluations.csv, report.md, a self-contained
+        index.html and provenance.json; returns index.html's path."""
         out = Path(out)
         if not force:
             _check_free(out, self.provenance)
@@ -274,8 +354,10 @@ class Rebalance:
             patch_file.unlink()
         note = (f"{self.provenance['verify_games']:,} fresh paired games per side, seed "
                 f"{self.provenance['verify_seed']}")
-        s = Section("0-verdict", 0, "Verdict", "What the search found, verified on fresh deals: "
-                    "each target's value before and after with 95% intervals.")
+        s = Section("0-verdict", 0, "Verdict",
+                    "What the search found, chosen on fresh deals and confirmed on others that "
+                    "did not choose it, under every line-up: each target's value before and "
+                    "after with 95% intervals (the confirmation's numbers).")
         s.findings = self.verdict() + self.notes
         checks = self.checks_table()
         if len(checks):
@@ -283,57 +365,59 @@ class Rebalance:
         s.save(out)
         s = Section("1-front", 1, "Smallest changes against balance (Pareto front)",
                     "For each cost (printed values changed), the best balance found: the worst "
-                    "target's value over its tolerance (at most 1: every target met), as the "
-                    "search measured it and as verification measured it again.")
+                    "target's value over its tolerance over every line-up (at most 1: every "
+                    "target met under every line-up), as the search measured it and as "
+                    "verification measured it again.")
         front = self.pareto
         if len(front):
             s.tables["pareto"] = front
             s.figure("pareto", F.pareto_front(front, self.evaluations_table(), note),
-                     "Worst target value over its tolerance against the number of changed "
-                     "values: every candidate the search played (grey), the verified front "
-                     "(blue; filled: every target met); dashed: the tolerance. " + note)
+                     "Worst target value over its tolerance, over every line-up, against the "
+                     "number of changed values: every candidate the search played (grey), the "
+                     "verified front (blue; filled: every target met); dashed: the tolerance. "
+                     + note)
         s.findings = [f"{int(r.cost)} change(s): worst ratio {r.verified_ratio:.2f} verified "
-                      f"({r.search_ratio:.2f} in the search){', every target met' if r.met else ''}"
+                      f"({r.search_ratio:.2f} in the search)"
+                      f"{', every target met under every line-up' if r.met else ''}"
                       for r in front.itertuples()]
         s.save(out)
         s = Section("2-ablation", 2, "Each change's own contribution (ablation)",
-                    "The recommended patch played again without one change at a time, under "
-                    "greedy play: how far each target moves back without it.")
+                    "The chosen patch played again without one change at a time, under every "
+                    "line-up on the verification deals: each target's value with the change "
+                    "less its value without it, with 95% intervals.")
         ablation = self.ablation_table()
         if len(ablation):
             s.tables["ablation"] = ablation
-            s.findings = [f"{k}{v}" for k, v in self.change_effects().items()]
-        else:
-            s.findings = ["The patch is one change (or none): its effect is the patch's, in the "
-                          "verdict."]
+        s.findings = [f"{k}{v}" for k, v in self.change_effects().items()]
         s.save(out)
         s = Section("3-comparison", 3, "The patch against the base game, every measure",
-                    "The paired comparison of `snapsim compare` for the recommended patch under "
-                    "greedy play (the same numbers `snapsim compare --variant patch.toml` gives "
-                    "on these deals).")
-        if self.recommended is not None and len(self.verified[self.recommended].table):
-            s.tables["comparison"] = self.verified[self.recommended].table
+                    "The paired comparison of `snapsim compare` for the chosen patch under "
+                    f"{self.lineups[0].label()} play on its confirmation deals (the same "
+                    "numbers `snapsim compare --variant patch.toml` gives on these deals).")
+        if self.confirmed is not None and len(self.confirmed.table):
+            s.tables["comparison"] = self.confirmed.table
         s.save(out)
         self.evaluations_table().to_csv(out / "evaluations.csv", index=False)
         (out / PROVENANCE_FILE).write_text(json.dumps(self.provenance, indent=1))
         return write_report(out, Report(f"{self.game}: rebalance",
                                         {"targets": ", ".join(t.text for t in self.targets),
                                          "edits": ", ".join(self.space.specs),
+                                         "line-ups": self.lineup_words(),
                                          "snapsim": __version__}, self.footer()))
 
     def checks_table(self) -> pd.DataFrame:
-        """Every verification's target checks, long form: candidate, line-up, target."""
-        parts = []
-        if self.recommended is not None:
-            parts.append(self.verified[self.recommended].checks.assign(
-                candidate=self.recommended, line_up=self.verified[self.recommended].lineup))
-        if self.strong is not None:
-            parts.append(self.strong.checks.assign(candidate=self.recommended,
-                                                   line_up=self.strong.lineup))
-        if not parts:
+        """The chosen patch's target checks, long form: its confirmation (the patch's
+        numbers) and the verification that chose it, per line-up, player count and target."""
+        if self.chosen is None or self.confirmed is None:
             return pd.DataFrame()
+        parts = [self.confirmed.checks.assign(candidate=self.chosen, deals="confirmation",
+                                              seed=self.confirmed.seed),
+                 self.verified[self.chosen].checks.assign(
+                     candidate=self.chosen, deals="verification",
+                     seed=self.verified[self.chosen].seed)]
         df = pd.concat(parts, ignore_index=True)
-        first = ["candidate", "line_up", "players", "target", "tolerance"]
+        first = ["candidate", "deals", "seed", "line_up", "policy", "players", "target",
+                 "tolerance"]
         return df[first + [c for c in df.columns if c not in first]]
 
     def ablation_table(self) -> pd.DataFrame:
@@ -345,7 +429,8 @@ class Rebalance:
         return df[["without"] + [c for c in df.columns if c != "without"]]
 
     def evaluations_table(self) -> pd.DataFrame:
-        """Every candidate the search played: cost, worst ratio, games, changes."""
+        """Every candidate the search played: cost, worst ratio over line-ups, games,
+        changes."""
         size = self.plan.size_cost
         return pd.DataFrame([{"order": i, "cost": self.space.cost(e.cand, size),
                               "ratio": e.ratio, "games": e.games,
@@ -359,10 +444,11 @@ class Rebalance:
         return (f"Made by snapsim {p['snapsim']} from {comps['name']} (sha256 "
                 f"{(comps['sha256'] or '')[:12]}...); targets {', '.join(p['targets'])}; "
                 f"edits {', '.join(p['edits'])}; players {', '.join(map(str, p['players']))}; "
-                f"search seed {p['seed']}, {p['games']:,} games per candidate, "
-                f"{p['evaluations']:,} candidates; verification seed {p['verify_seed']}, "
-                f"{p['verify_games']:,} games per side; line-ups {p['line_up']} and "
-                f"{p.get('strong') or 'no strong line-up'}.")
+                f"line-ups {self.lineup_words()}; search seed {p['seed']}, "
+                f"{p['games']:,} games per candidate, {p['evaluations']:,} candidates "
+                f"(--candidates {p['budget']['candidates']}); verification seed "
+                f"{p['verify_seed']} and confirmation seed {p['confirm_seed']}, "
+                f"{p['verify_games']:,} games per side each.")
 
 
 def _unit(game: str, key: str) -> str:
@@ -373,17 +459,21 @@ def _unit(game: str, key: str) -> str:
     return {"pp": " pp", "points": " points"}[unit]
 
 
+def _tolerance(row) -> str:
+    return row.tolerance.split("=", 1)[1]
+
+
 def _excess(row) -> str:
     """How far a missed target's value is beyond its tolerance, in its unit."""
-    if row.target == "length":
-        lo, hi = (float(x) for x in row.tolerance.split("=", 1)[1].split("-"))
+    if kind_of(row.target) == "length":
+        lo, hi = (float(x) for x in _tolerance(row).split("-"))
         return f"{max(lo - row.value, row.value - hi):.2f}"
-    tol = float(row.tolerance.split("=", 1)[1])
-    return f"{row.value - tol:.2f}"
+    return f"{row.value - float(_tolerance(row)):.2f}"
 
 
 def _checks_text(checks: pd.DataFrame, column: str) -> str:
-    """"seat_spread 1.4 pp [0.8, 2.5] (≤ 2, met)" for each target and player count."""
+    """"seat_spread (4p) 1.40 pp [0.80, 2.50] (2: met, seat 4 26.1% / seat 1 24.7%)" for
+    each target and player count."""
     out = []
     for r in checks.itertuples():
         v = getattr(r, column)
@@ -394,35 +484,48 @@ def _checks_text(checks: pd.DataFrame, column: str) -> str:
         unit = " pp" if KINDS[kind_of(r.target)].unit == "pp" else ""
         worst = f", {r.worst}" if column != "baseline" and r.worst else ""
         out.append(f"{r.target} ({r.players}p) {v:.2f}{unit} [{lo:.2f}, {hi:.2f}] "
-                   f"({r.tolerance.split('=', 1)[1]}: "
-                   f"{'met surely' if surely else 'met' if ok else 'missed'}{worst})")
+                   f"({_tolerance(r)}: {'met surely' if surely else 'met' if ok else 'missed'}"
+                   f"{worst})")
     return "; ".join(out)
+
+
+def _by_lineup(checks: pd.DataFrame, column: str) -> str:
+    """`_checks_text` for each line-up in turn: "greedy: ...; tuned-4p: ..."."""
+    parts = []
+    for name in dict.fromkeys(checks.line_up):
+        mine = checks[checks.line_up == name]
+        who = ", ".join(dict.fromkeys(mine.policy))
+        parts.append(f"{who}: {_checks_text(mine, column)}")
+    return "; ".join(parts)
 
 
 # ---------------------------------------------------------------- the patch file
 
 
 def patch_text(result: Rebalance) -> str:
-    """The base variant file with the recommended changes written in: each changed line
-    commented with its old value, a header listing every change with its measured effect,
-    and the knobs in [knobs] / [knobs.players.N]."""
+    """The base variant file with the chosen changes written in: each changed line
+    commented with its old value, a header saying whether the patch is recommended and
+    listing every change with its measured effect, and the knobs in [knobs] /
+    [knobs.players.N]."""
     space = result.space
-    cand = result.verified[result.recommended].cand
+    cand = result.verified[result.chosen].cand
     effects = result.change_effects()
     short = result.change_effects(short=True)
     changes = [(space.vars[k].path, v, f"rebalance: was {space.vars[k].base}"
                 + short.get(space.vars[k].change(v), ""))
                for k, v in cand if not space.vars[k].knob]
     knobs = parse_knobs(space.game, space.tables_of(cand).get("knobs"), "patch")
-    v = result.verified[result.recommended]
-    head = [f"rebalance: the recommended patch of `snapsim rebalance {result.game}`, "
+    c = result.confirmed
+    verdict = ("recommended: every target met under every line-up" if result.met else
+               "NOT recommended: " + "; ".join(result.lineup_phrases(c)))
+    head = [f"rebalance: the patch of `snapsim rebalance {result.game}`, "
             f"snapsim {__version__}",
             f"targets: {', '.join(t.text for t in result.targets)}; players "
-            f"{', '.join(map(str, space.players))}",
-            f"verified on {v.games:,} fresh paired games per side (seed {v.seed}), greedy: "
-            f"{'every target met' if v.met else 'a target is still missed'}",
-            "changes, each with its own effect (the patch without it, under greedy play):"]
-    head += [f"  {c}{effects.get(c, '')}" for c in space.changes(cand)]
+            f"{', '.join(map(str, space.players))}; line-ups {result.lineup_words()}",
+            f"confirmed on {c.games:,} fresh paired games per side (seed {c.seed}): {verdict}",
+            "changes, each with its own effect (the patch without it, on the verification "
+            "deals):"]
+    head += [f"  {ch}{effects.get(ch, '')}" for ch in space.changes(cand)]
     return variant_text(space.base.path, changes, knobs, head)
 
 
@@ -447,22 +550,6 @@ def _players(spec, players) -> tuple[int, ...]:
     if not out:
         raise InputError("give at least one player count")
     return tuple(dict.fromkeys(out))
-
-
-def _strong_lineup(game: str, choice, counts):
-    """(policy per player count, name) of the strong line-up; None when skipped."""
-    if choice is None or str(choice).strip().lower() == "none":
-        return None, None
-    choice = str(choice).strip()
-    if choice != STRONG:
-        resolve_policy(game, choice)  # an unknown policy fails here, before any game
-    chosen = {n: strong_policy(game, n, choice)[0] for n in counts}
-    if any(p is None for p in chosen.values()):
-        missing = [str(n) for n, p in chosen.items() if p is None]
-        raise InputError(f"no strong line-up for {game} at {', '.join(missing)} players: no "
-                         "tuned policy is bundled; give --strong POLICY or --strong none")
-    names = list(dict.fromkeys(chosen.values()))
-    return chosen, ", ".join(names)
 
 
 def _check_free(out: Path, record: dict) -> None:
@@ -510,26 +597,33 @@ def _claim(out: Path, identity: dict, force: bool) -> dict | None:
     return None
 
 
-def _pilot(space: EditSpace, targets, lineup, seed, threads, workers, scheduler):
-    """(seconds per game and player count, games per candidate that measure every target's
-    items to a quarter of its tolerance) from the base game's first PILOT_GAMES games."""
+def _pilot(space: EditSpace, targets, lineups: list[LineUp], seed, threads, workers,
+           scheduler, timed: bool):
+    """(seconds per game, line-up and player count, or None unless `timed`; games per
+    candidate that measure every target's items to a quarter of its tolerance under every
+    line-up) from the base game's first PILOT_GAMES games. The games come from the noise
+    alone, so they are the same for a seed on any machine; only a --budget in minutes is
+    timed, once, and converted to a count of candidates."""
     game = space.game
-    jobs = [(space.base.config(n), lineup(n)) for n in space.players]
-    simulate_many(game, [(c, p) for c, p in jobs], 2, seed, threads, workers, scheduler)
-    start = time.perf_counter()
+    jobs = [(space.base.config(n), lu.seats(n)) for lu in lineups for n in space.players]
+    per_game = None
+    if timed:
+        simulate_many(game, jobs, 2, seed, threads, workers, scheduler)
+        start = time.perf_counter()
     tables = simulate_many(game, jobs, PILOT_GAMES, seed, threads, workers, scheduler)
-    per_game = (time.perf_counter() - start) / (PILOT_GAMES * len(jobs))
+    if timed:
+        per_game = (time.perf_counter() - start) / (PILOT_GAMES * len(jobs))
     spec = get_game(game)
     need = MIN_GAMES
+    cards_wanted = any(t.kind == "cards" for t in targets)
     for (config, pols), df in zip(jobs, tables, strict=True):
         n = spec.players(config)
         cards = None
-        if any(t.kind == "cards" for t in targets):
+        if cards_wanted:
             group = spec.measures.levers.card_group
             cards = [(name, r) for name, grp, _, r in
                      spec.measures.extra(config, pols, PILOT_GAMES, seed, threads)
                      if grp == group]
-            per_game *= 1.5  # the card values replay the games' details
         for t in targets:
             it = items(t, game, df, config, cards)
             se = it.influence().std(axis=0, ddof=1)  # one game's spread, per item
@@ -541,17 +635,20 @@ def _pilot(space: EditSpace, targets, lineup, seed, threads, workers, scheduler)
             worst = float(np.nanmax(se)) if np.isfinite(se).any() else 0.0
             if allowed > 0 and worst > 0:
                 need = max(need, math.ceil((worst / allowed) ** 2))
+    if per_game is not None and cards_wanted:
+        per_game *= 1.5  # the card values replay the games' details
     return per_game, need
 
 
 def rebalance(game: str, targets, edits, components=None, players=None, games: int | None = None,
-              budget: float | None = DEFAULT_BUDGET, strong: str | None = STRONG, seed: int = 1,
-              out=None, force: bool = False, threads: int | None = None,
-              workers: int | None = None, scheduler: str | None = None,
-              optimizer: str = "surrogate", cost: str = "values",
-              verify_games: int | None = None, evaluations: int | None = None,
-              max_cost: int = 20, progress: bool = False) -> Rebalance:
-    """Search the smallest changes that bring `game` within `targets`, then verify them.
+              candidates: int | None = None, budget: float | None = None,
+              lineups=DEFAULT_LINEUPS, seed: int = 1, out=None, force: bool = False,
+              threads: int | None = None, workers: int | None = None,
+              scheduler: str | None = None, optimizer: str = "surrogate",
+              cost: str = "values", verify_games: int | None = None, max_cost: int = 20,
+              progress: bool = False) -> Rebalance:
+    """Search the smallest changes that bring `game` within `targets` under every line-up,
+    choose one on fresh deals and confirm it on others.
 
     Parameters
     ----------
@@ -568,15 +665,24 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
     players : int or list of int, optional
         Player counts every target must hold at (default: every count the game supports).
     games : int, optional
-        Games per candidate (default: enough to measure each target's items to a quarter of
-        its tolerance, within the budget).
-    budget : float or None
-        Minutes for the whole run, verification included (default 5); None: no limit.
-    strong : str or None
-        The strong line-up that verifies the recommended patch: "tuned" (the bundled policy
-        tuned for each player count), a policy, or None to skip.
+        Games per candidate and line-up (default: enough to measure each target's items to
+        a quarter of its tolerance, from the base game's noise: the same for a seed on any
+        machine).
+    candidates : int, optional
+        The budget: at most this many candidates played (a candidate raced out early counts
+        a quarter); default DEFAULT_CANDIDATES, or what `budget` converts to.
+    budget : float, optional
+        Minutes for the whole run instead of `candidates`: converted once, from a timed
+        pilot, to a count of candidates (and games, unless given), recorded in the
+        provenance; `candidates` and `games` with the recorded values replay it exactly.
+    lineups : list of str or str
+        The line-ups every target must hold under: "greedy" (the game's default policy),
+        "strong" (the bundled policy tuned for each player count) or a policy name, each in
+        every seat (default: greedy and strong). The search minimises the worst case over
+        them.
     seed : int
-        Root seed of the search; its verification plays seed + 7919 (fresh deals).
+        Root seed of the search; the verification that chooses the patch plays seed + 7919
+        and its confirmation seed + 15838 (fresh deals both).
     out : str or path, optional
         Folder for the journal and the result; an unfinished search there resumes.
     force : bool
@@ -588,10 +694,8 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
     cost : str
         "values" (printed values changed) or "size" (their total change).
     verify_games : int, optional
-        Paired games per side of each verification (default: twice the games per candidate,
-        20,000-100,000).
-    evaluations : int, optional
-        At most this many candidates played (default: as many as the budget allows).
+        Paired games per side, line-up and player count of the verification and of the
+        confirmation (default: twice the games per candidate, 20,000-100,000).
     max_cost : int
         The largest edit cost the search proposes.
     progress : bool
@@ -600,7 +704,8 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
     Returns
     -------
     Rebalance
-        `.summary()`, `.pareto`, `.patch` (the variant file's text) and `.write(dir)`.
+        `.summary()`, `.status`, `.pareto`, `.patch` (the variant file's text) and
+        `.write(dir)`.
     """
     spec = get_game(game)
     game = spec.name
@@ -609,11 +714,13 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
         whole(games, "games", 10, MAX_IN_MEMORY_GAMES)
     if verify_games is not None:
         whole(verify_games, "verify_games", 10, MAX_IN_MEMORY_GAMES)
-    if evaluations is not None:
-        whole(evaluations, "evaluations", 1, 1_000_000)
+    if candidates is not None:
+        whole(candidates, "candidates", 1, 1_000_000)
     whole(max_cost, "max_cost", 1, 1000)
     if budget is not None:
         number(budget, "budget (minutes)", 0.1, 7 * 24 * 60)
+        if candidates is not None:
+            raise InputError("give candidates or budget (minutes), not both")
     if optimizer not in OPTIMIZERS:
         raise InputError(f"optimizer must be one of {', '.join(OPTIMIZERS)}, got {optimizer!r}")
     if cost not in COSTS:
@@ -626,25 +733,27 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
     for n in counts:
         base.config(n)
     space = edit_space(game, base, dict(file_tables(base.path)), edits, counts)
-    strong_of, strong_name = _strong_lineup(game, strong, counts)
+    lups = parse_lineups(game, lineups, counts)
     identity = {"snapsim": __version__, "game": game,
                 "components": components_record(game, base.components)["sha256"],
                 "targets": [t.text for t in tlist], "edits": list(space.specs),
                 "players": list(counts), "seed": seed, "games": games,
                 "optimizer": optimizer, "cost": cost, "max_cost": max_cost,
-                "evaluations": evaluations, "strong": strong_name,
+                "candidates": candidates, "budget_minutes": budget,
+                "lineups": {lu.name: dict(lu.policies) for lu in lups},
                 "verify_games": verify_games}
-    args = dict(game=game, tlist=tlist, space=space, seed=seed, threads=threads,
-                workers=workers, scheduler=scheduler, budget=budget, games=games,
-                optimizer=optimizer, cost=cost, verify_games=verify_games,
-                evaluations=evaluations, max_cost=max_cost, progress=progress,
-                strong_of=strong_of, strong_name=strong_name, identity=identity)
+    identity["lineups"] = {k: {str(n): p for n, p in v.items()}
+                           for k, v in identity["lineups"].items()}
+    args = dict(game=game, tlist=tlist, space=space, lineups=lups, seed=seed,
+                threads=threads, workers=workers, scheduler=scheduler, budget=budget,
+                games=games, candidates=candidates, optimizer=optimizer, cost=cost,
+                verify_games=verify_games, max_cost=max_cost, progress=progress)
     if out is None:
-        return _run(folder=None, stored=None, **args)
+        return _run(folder=None, stored=None, identity=identity, **args)
     out = Path(out)
     with exclusive(out):
         stored = _claim(out, identity, force)
-        result = _run(folder=out, stored=stored, **args)
+        result = _run(folder=out, stored=stored, identity=identity, **args)
         result.write(out, force=True)
         settings = json.loads((out / SETTINGS).read_text())
         settings["complete"] = True
@@ -652,125 +761,108 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
     return result
 
 
-def _run(game, tlist, space, seed, threads, workers, scheduler, budget, games, optimizer,
-         cost, verify_games, evaluations, max_cost, progress, strong_of, strong_name,
-         identity, folder, stored) -> Rebalance:
+def _run(game, tlist, space, lineups, seed, threads, workers, scheduler, budget, games,
+         candidates, optimizer, cost, verify_games, max_cost, progress, identity, folder,
+         stored) -> Rebalance:
     started = time.monotonic()
-    spec = get_game(game)
-    default = spec.default_policy
-
-    def greedy(n):
-        return [default] * n
-
+    size = cost == "size"
     if stored is None:
-        plan = _make_plan(space, tlist, seed, threads, workers, scheduler, budget, games,
-                          optimizer, cost, verify_games, evaluations, max_cost, greedy)
+        plan = _make_plan(space, tlist, lineups, seed, threads, workers, scheduler, budget,
+                          games, candidates, verify_games, max_cost)
         if folder is not None:
             (folder / SETTINGS).write_text(json.dumps({"identity": identity, "plan": plan},
                                                       indent=1))
     else:
         plan = stored
-    deadline = None
-    if budget is not None:  # the search stops in time for its verification
-        deadline = started + max(budget * 60 * SEARCH_SHARE,
-                                 budget * 60 - plan.get("verify_seconds", 0.0))
-    search_plan = Plan(plan["games"], plan["screen"], plan["rounds"], max_cost,
-                       cost == "size", optimizer, plan["evaluations"], deadline)
-    with tqdm(total=len(space.players) * (plan["screen"] + 1), unit="run",
+    search_plan = Plan(plan["games"], plan["screen"], plan["rounds"], max_cost, size,
+                       optimizer, plan["candidates"])
+    per = len(space.players) * len(lineups)
+    with tqdm(total=per * (plan["screen"] + 1), unit="run",
               desc=f"{game} rebalance: search", disable=not progress) as bar:
-        evaluator = Evaluator(space, tlist, search_plan.games, seed, greedy, threads, workers,
-                              scheduler, Journal(folder), _Bar(bar, len(space.players)))
+        evaluator = Evaluator(space, tlist, search_plan.games, seed, lineups, threads, workers,
+                              scheduler, Journal(folder), _Bar(bar, per))
         try:
             outcome = optimise(evaluator, search_plan, seed)
         finally:
             evaluator.close()
-    vgames = plan["verify_games"]
-    vseed = seed + FRESH
-    base = outcome.evaluations[0]
-    verified, recommended, strong_v, ablation, notes = {}, None, None, {}, []
-    checks_of_base = None
+    vgames, vseed, cseed = plan["verify_games"], seed + FRESH, seed + CONFIRM
+    chosen, confirmed, ablation, notes = None, None, {}, []
     with tqdm(total=0, unit="candidate", desc=f"{game} rebalance: verification",
               disable=not progress) as bar:
-        labels = _near_front(outcome, space, tlist, cost == "size")
-        bar.total += len(labels) + 1
-        bar.refresh()
-        verified = verify(space, tlist, {"base": (), **labels}, greedy, default, vgames, vseed,
-                          threads, workers, scheduler)
-        bar.update(len(labels) + 1)
-        checks_of_base = verified.pop("base").checks
-        met = [k for k, v in verified.items() if v.met]
-        if not met and not checks_of_base.met.all():
-            extra = _more_candidates(outcome, space, cost == "size", set(labels.values()))
-            if extra:
-                more = {f"candidate {i + 1}": c for i, c in enumerate(extra)}
-                bar.total += len(more)
-                bar.refresh()
-                verified.update(verify(space, tlist, more, greedy, default, vgames, vseed,
-                                       threads, workers, scheduler))
-                bar.update(len(more))
-                met = [k for k, v in verified.items() if v.met]
-        if checks_of_base.met.all():
-            recommended = None
-        elif met:
-            recommended = min(met, key=lambda k: (space.cost(verified[k].cand, cost == "size"),
-                                                  verified[k].ratio))
-        elif verified:
-            recommended = min(verified, key=lambda k: (verified[k].ratio,
-                                                       space.cost(verified[k].cand)))
-        if recommended is not None:
-            def run(cands, lineup=greedy, name=default, tables=False):
-                bar.total += len(cands)
-                bar.refresh()
-                got = verify(space, tlist, cands, lineup, name, vgames, vseed, threads,
-                             workers, scheduler, tables=tables)
-                bar.update(len(cands))
-                return got
+        def run(cands, at=vseed, tables=False):
+            bar.total += len(cands)
+            bar.refresh()
+            got = verify(space, tlist, cands, lineups, vgames, at, threads, workers,
+                         scheduler, tables=tables)
+            bar.update(len(cands))
+            return got
 
-            # take out each change in turn; one whose removal still meets every target is
-            # not needed, and the cheaper patch is kept (and taken apart again)
+        labels = _near_front(outcome, space, tlist, size)
+        verified = run({"base": (), **labels})
+        base = verified.pop("base")
+        if not base.met:
+            if not any(v.met for v in verified.values()):
+                extra = _more_candidates(outcome, space, size, set(labels.values()))
+                if extra:
+                    verified.update(run({f"candidate {i + 1}": c
+                                         for i, c in enumerate(extra)}))
+            pick = _choose(list(verified.values()), space, size)
+            # take out each change in turn: a smaller patch that meets every target under
+            # every line-up (or, when none does, whose worst ratio is lower: the change moved
+            # a target the wrong way) is a candidate like any other, and taken apart again
             pruned = 0
-            while len(verified[recommended].cand) > 1:
-                patch = verified[recommended].cand
-                ablation = run({f"without {space.vars[k].change(v)}":
-                                tuple(c for c in patch if c != (k, v)) for k, v in patch})
-                spare = [k for k, v in ablation.items() if v.met]
-                if not verified[recommended].met or not spare:
+            while pick is not None and len(pick.cand) > 1:
+                abl = run({f"without {space.vars[k].change(v)}":
+                           tuple(c for c in pick.cand if c != (k, v)) for k, v in pick.cand})
+                best = _choose([pick, *abl.values()], space, size)
+                if best is pick:
+                    ablation = abl
                     break
                 pruned += 1
-                best = min(spare, key=lambda k: ablation[k].ratio)
-                recommended = f"pruned {pruned}"
-                verified[recommended] = ablation[best]
-                ablation = {}
+                best.label = f"pruned {pruned}"
+                verified[best.label] = best
+                pick = best
             if pruned:
-                notes.append(f"the search's patch carried {pruned} change(s) that verification "
-                             "showed were not needed; they are left out")
-            patch = verified[recommended].cand
-            verified[recommended] = run({recommended: patch}, tables=True)[recommended]
-            if strong_of is not None:
-                strong_v = run({recommended: patch}, lambda n: [strong_of[n]] * n,
-                               strong_name)[recommended]
+                notes.append(f"the ablation took {pruned} change(s) out of the search's patch "
+                             "(without them every target is still met, or the worst target "
+                             "is nearer its tolerance)")
+            if pick is not None and not pick.met and pick.ratio >= base.ratio:
+                pick = None  # no candidate improves on the base game
+            if pick is not None:
+                chosen = pick.label
+                confirmed = run({chosen: pick.cand}, cseed, tables=True)[chosen]
     if outcome.stopped == "budget":
-        played = len({e.cand for e in outcome.evaluations})
-        cap = math.ceil(outcome.used - 1e-9)
-        notes.append(f"the search stopped at its budget after {played:,} candidates (a "
-                     "larger --budget may find a cheaper patch; --games "
-                     f"{plan['games']} --evaluations {cap} repeats this search exactly)")
+        notes.append(f"the search stopped at its budget of {plan['candidates']:,} candidates "
+                     f"(a larger --candidates may find a cheaper patch; --candidates "
+                     f"{plan['candidates']} --games {plan['games']} repeats this search "
+                     "exactly)")
     record = {"snapsim": __version__, "game": game,
               "components": components_record(game, space.base.components),
               "knobs": {k: list(v) if isinstance(v, tuple) else v
                         for k, v in space.base.knobs.common.items()},
               "targets": [t.text for t in tlist], "edits": list(space.specs),
-              "players": list(space.players), "seed": seed, "games": plan["games"],
-              "screening_runs": plan["screen"], "rounds": plan["rounds"],
-              "evaluations": len(outcome.evaluations), "evaluation_cap": plan["evaluations"],
+              "players": list(space.players), "lineups": identity["lineups"], "seed": seed,
+              "games": plan["games"], "screening_runs": plan["screen"],
+              "rounds": plan["rounds"], "evaluations": len(outcome.evaluations),
+              "budget": {"candidates": plan["candidates"], "games": plan["games"],
+                         "minutes": budget, "seconds_per_game": plan["seconds_per_game"]},
               "optimizer": optimizer, "cost": cost, "max_cost": max_cost,
-              "budget_minutes": budget, "verify_seed": vseed, "verify_games": vgames,
-              "line_up": default, "strong": strong_name,
+              "verify_seed": vseed, "confirm_seed": cseed, "verify_games": vgames,
               "seconds": round(time.monotonic() - started, 1),
               "variables": len(space.vars), "stopped": outcome.stopped}
-    del base
-    return Rebalance(game, tlist, space, search_plan, outcome, verified, recommended,
-                     strong_v, ablation, record, checks_of_base, notes)
+    return Rebalance(game, tlist, space, lineups, search_plan, outcome, verified, chosen,
+                     confirmed, ablation, record, base, notes)
+
+
+def _choose(pool: list[Verification], space: EditSpace, size: bool) -> Verification | None:
+    """The cheapest candidate that meets every target under every line-up (the lower worst
+    ratio on a tie); when none does, the lowest worst ratio (the best compromise; the
+    cheaper on a tie)."""
+    valid = [v for v in pool if v.cand and math.isfinite(v.ratio)]
+    met = [v for v in valid if v.met]
+    if met:
+        return min(met, key=lambda v: (space.cost(v.cand, size), v.ratio))
+    return min(valid, key=lambda v: (v.ratio, space.cost(v.cand, size)), default=None)
 
 
 class _Bar:
@@ -822,32 +914,30 @@ def _more_candidates(outcome: Outcome, space: EditSpace, size: bool, seen: set) 
     return [e.cand for e in met[:EXTRA_VERIFY]]
 
 
-def _make_plan(space, tlist, seed, threads, workers, scheduler, budget, games, optimizer,
-               cost, verify_games, evaluations, max_cost, lineup) -> dict:
-    """Games per candidate, screening runs, rounds, the cap on candidates and verification
-    games, from the pilot's timing and noise and the budget."""
-    per_game, need = _pilot(space, tlist, lineup, seed, threads, workers, scheduler)
+def _make_plan(space, tlist, lineups, seed, threads, workers, scheduler, budget, games,
+               candidates, verify_games, max_cost) -> dict:
+    """Games per candidate (from the pilot's noise), screening runs, rounds, the cap on
+    candidates and verification games. A budget in minutes is converted once, from the
+    pilot's timing, to a cap (and games, unless given); the plan is stored and recorded, so
+    the run is replayed by its numbers, never by a time."""
+    per_game, need = _pilot(space, tlist, lineups, seed, threads, workers, scheduler,
+                            timed=budget is not None)
     chosen = games or int(min(MAX_GAMES, max(MIN_GAMES, math.ceil(need / 500) * 500)))
     screen = int(min(400, max(16, 2 * len(space.vars))))
     rounds = 8
-    counts = len(space.players)
     vgames = verify_games or min(MAX_VERIFY, max(MIN_VERIFY, 2 * chosen))
-    levels = 1 + sum(1 for k in LEVELS if k <= max_cost)
-    expected = 1 + screen + rounds * levels
-    cap = evaluations
+    cap = candidates or DEFAULT_CANDIDATES
     if budget is not None:
+        runs = len(space.players) * len(lineups)
+        levels = 1 + sum(1 for k in LEVELS if k <= max_cost)
+        expected = 1 + screen + rounds * levels
         seconds = budget * 60
-        verify_cost = vgames * counts * per_game * (levels + EXTRA_VERIFY + 4)
+        verify_cost = vgames * runs * per_game * (levels + EXTRA_VERIFY + 5)
         search_seconds = max(seconds * SEARCH_SHARE, seconds - verify_cost)
-        per_eval = chosen * counts * per_game
-        if games is None and expected * per_eval > search_seconds:
-            chosen = int(max(MIN_GAMES, (search_seconds / (expected * counts * per_game))
+        if games is None and expected * chosen * runs * per_game > search_seconds:
+            chosen = int(max(MIN_GAMES, (search_seconds / (expected * runs * per_game))
                              // 500 * 500))
-            per_eval = chosen * counts * per_game
             vgames = verify_games or min(MAX_VERIFY, max(MIN_VERIFY, 2 * chosen))
-        if expected * per_eval > search_seconds:
-            fit = int(search_seconds / per_eval)
-            cap = max(2, fit) if cap is None else min(cap, max(2, fit))
-    return {"games": chosen, "screen": screen, "rounds": rounds, "evaluations": cap,
-            "verify_games": vgames, "seconds_per_game": per_game, "games_needed": need,
-            "verify_seconds": vgames * counts * per_game * (levels + EXTRA_VERIFY + 4)}
+        cap = max(2, int(search_seconds / (chosen * runs * per_game)))
+    return {"games": chosen, "screen": screen, "rounds": rounds, "candidates": cap,
+            "verify_games": vgames, "games_needed": need, "seconds_per_game": per_game}

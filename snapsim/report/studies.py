@@ -492,19 +492,29 @@ class Runs:
         return k
 
     def fix(self, problem: str) -> str:
-        """The smallest verified fix of one of the report's worst problems, in words, when
-        the "fixes" study ran with this report ("" otherwise)."""
+        """What the "fixes" study found for one problem, in words that agree with its
+        section: a fix only when confirmed under every line-up, else what it does under
+        each ("" when the study did not run with this report)."""
         found = self.found.get("fixes", {}).get(problem)
         if found is None:
             return ""
-        if found["already"]:
-            return f"the game already meets {', '.join(found['targets'])}: nothing to fix"
-        if found["met"]:
-            who = "greedy play" + (f" and {found['strong']}" if found["strong_met"] else "")
+        status, target = found["status"], found["target"]
+        if status in ("no fix needed", "not settled"):
+            return f"{status} ({'; '.join(found['lines'])})"
+        if status == "already":
+            return (f"the fix search's own fresh deals already meet {target} under "
+                    f"{found['lineups']}: nothing to fix")
+        if status == "recommended":
             return (f"smallest verified fix found: {'; '.join(found['changes'])} (meets "
-                    f"{', '.join(found['targets'])} under {who})")
-        return "no verified fix was found within the search's budget (section Smallest " \
-               "fixes found)"
+                    f"{target} under {found['lineups']}, confirmed on fresh deals)")
+        if status == "none":
+            return (f"no change the fix search tried brings it nearer {target} (section "
+                    "Smallest fixes found)")
+        which = ("met it where chosen but not on its confirmation" if status == "unconfirmed"
+                 else "is the best compromise")
+        return (f"no fix tried meets {target} under {found['lineups']} at once: the best "
+                f"patch found ({'; '.join(found['changes'])}) {which}; it "
+                + ", ".join(found["phrases"]) + " (section Smallest fixes found)")
 
     def finish(self, sections: list[Section], kept: dict | None = None) -> None:
         """Once every study ran: label the findings measured under both line-ups, add the
@@ -1059,90 +1069,125 @@ def report_provenance(game: str, runs: Runs, studies: list[str]) -> dict:
 
 # ---------------------------------------------------------------- smallest fixes
 
-FIX_BUDGET = 3.0  # minutes per problem at the report's committed number of games
+FIX_BUDGET = 40  # candidates each problem's search plays: a count, so the same fixes anywhere
+FIX_MEASURES = ("seat_spread", "first_player", "assignments", "length")  # a target's units
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One of a report's worst findings and the fix rebalancing looks for: targets, what may
-    change, at which player counts."""
+    """One of a report's balance measures that may need a fix, and what rebalancing may
+    change for it at which player counts; its target is the measure at the report's own
+    tolerance (`Runs.tolerances`)."""
 
     name: str
-    targets: tuple[str, ...]
+    measure: str  # a headline measure with a rebalancing target of the same name
     edits: tuple[str, ...]
     players: tuple[int, ...]
+
+    def target(self, tolerances: dict) -> str:
+        """"seat_spread=2", or "length=A-B", from the report's tolerances."""
+        tol = tolerances[self.measure]
+        if isinstance(tol, tuple | list):
+            return f"{self.measure}={tol[0]:g}-{tol[1]:g}"
+        return f"{self.measure}={tol:g}"
+
+
+def _headline_status(ctx: Runs, p: Problem) -> list[tuple[str, str, str]]:
+    """(line-up, status, line) of the problem's measure at each of its player counts under
+    greedy play and the strong line-up, from the report's verdict."""
+    verdict = ctx.headline()
+    out = []
+    for n in p.players:
+        for lineup in ([None, "strong"] if ctx.strong else [None]):
+            try:
+                out.append((lineup or "greedy", verdict.status(p.measure, n, lineup),
+                            verdict.line(p.measure, n, lineup)))
+            except KeyError:  # not measured under this line-up (no strong policy bundled)
+                continue
+    return out
 
 
 def fixes_section(ctx: Runs, order: int, problems: list[Problem],
                   reference_games: int) -> Section:
-    """"Smallest fixes found": `snapsim rebalance` run on each problem (a budget of FIX_BUDGET
-    minutes at `reference_games` report games, less in proportion for a smaller run), its
-    verified patch with the targets before and after under greedy and strong play, and the
-    patch written beside the report as fix-<name>.toml."""
+    """"Smallest fixes found": for each problem the report's verdict classes not balanced
+    under greedy play or the strong line-up, `snapsim rebalance` with the report's own
+    tolerance as target, over both line-ups (worst case), with a fixed budget of FIX_BUDGET
+    candidates of half the report's games each, chosen on the report's number of fresh
+    games and confirmed on as many others; the patch is written beside the report as
+    fix-<name>.toml. A problem balanced under every line-up needs no fix, an unsettled one
+    says what would settle it. `reference_games` is the report's committed size (its
+    figure's note)."""
     from .rebalance import rebalance
 
-    # in proportion to the games, down to the least budget rebalance takes (a smoke-sized
-    # report spends seconds on its fixes, not minutes)
-    budget = max(0.1, FIX_BUDGET * min(1.0, ctx.games / reference_games))
+    lineups = ["greedy", ctx.strong] if ctx.strong else ["greedy"]
     s = Section("10-fixes", order, "Smallest fixes found",
-                "For the report's worst findings, `snapsim rebalance` searched the fewest "
-                "changes that bring the game within a designer's targets and verified them on "
-                "fresh deals under greedy play and under the strong line-up (95% intervals). "
-                "The bundled card values are reconstructed, so these fixes show the method on "
-                "them; run `snapsim rebalance` on your own component file for advice about "
-                "your game.")
+                "For each balance measure the verdict finds not balanced, `snapsim rebalance` "
+                "searched the fewest changes that bring it within the report's own tolerance "
+                "under greedy play and under the strong line-up at once (their worst case), "
+                "chose one on fresh deals and confirmed it on others that did not choose it "
+                "(95% intervals, the confirmation's). The bundled card values are "
+                "reconstructed, so these fixes show the method on them; run `snapsim "
+                "rebalance` on your own component file for advice about your game.")
     tables, plotted = [], []
     for i, p in enumerate(problems):
-        small = ctx.games < reference_games  # a smaller run verifies on its own n
-        r = rebalance(ctx.game, list(p.targets), list(p.edits), components=ctx.components,
-                      players=list(p.players), budget=budget, seed=ctx.seed + i,
-                      threads=ctx.threads, strong=ctx.strong,
-                      verify_games=max(10, ctx.games) if small else None)
+        target = p.target(ctx.tolerances)
+        statuses = _headline_status(ctx, p)
+        found = {"target": target, "changes": [], "phrases": [], "lineups": ""}
+        ctx.found.setdefault("fixes", {})[p.name] = found
+        if not any(st == "not balanced" for _, st, _ in statuses):
+            settled = bool(statuses) and all(st == "balanced" for _, st, _ in statuses)
+            found["status"] = "no fix needed" if settled else "not settled"
+            found["lines"] = [f"{who}: {line}" for who, _, line in statuses]
+            s.findings.append(f"{p.name}: {found['status']}: " + "; ".join(found["lines"])
+                              + ".")
+            ctx.tick()
+            continue
+        r = rebalance(ctx.game, [target], list(p.edits), components=ctx.components,
+                      players=list(p.players), games=max(100, ctx.games // 2),
+                      candidates=FIX_BUDGET, verify_games=max(100, ctx.games),
+                      lineups=lineups, seed=ctx.seed + i, threads=ctx.threads)
         ctx.tick()
+        found.update(status=r.status, changes=r.patch_changes, lineups=r.lineup_words(),
+                     phrases=r.lineup_phrases(r.confirmed) if r.confirmed else [])
         slug = "".join(c if c.isalnum() else "-" for c in p.name.lower()).strip("-")
-        head = (f"{p.name} (targets {', '.join(p.targets)}; may change "
-                f"{', '.join(p.edits)})")
         verdict = r.verdict()
-        ctx.found.setdefault("fixes", {})[p.name] = {
-            "met": r.met, "changes": r.patch_changes, "targets": list(p.targets),
-            "strong": r.strong.lineup if r.strong is not None else "",
-            "strong_met": r.strong is not None and r.strong.met,
-            "already": r.base_checks is not None and bool(r.base_checks.met.all())}
-        s.findings.append(f"{head}: {verdict[0]} " + "; ".join(
-            line.strip().removeprefix("- ") for line in verdict[1:]
-            if line.strip().startswith("- ")))
+        s.findings.append(f"{p.name} (target {target}; may change {', '.join(p.edits)}): "
+                          + verdict[0] + " " + "; ".join(
+                              line.strip().removeprefix("- ") for line in verdict[1:]
+                              if line.strip().startswith("- ")))
         s.findings += [f"{p.name}: {line.strip()}" for line in verdict[1:]
-                       if line.strip().startswith("after")]
+                       if line.strip().startswith(("after", "left", "where chosen"))]
         if r.patch is not None and ctx.out is not None:
             (Path(ctx.out) / f"fix-{slug}.toml").write_text(r.patch)
-            s.findings.append(f"{p.name}: the patch is fix-{slug}.toml beside this report.")
+            s.findings.append(f"{p.name}: the patch is fix-{slug}.toml beside this report"
+                              f"{'' if r.met else ' (not recommended)'}.")
         checks = r.checks_table()
         if len(checks):
             tables.append(checks.assign(problem=p.name))
-        for row in r.base_checks.itertuples():
-            label = f"{p.name}: {row.target} ({row.players}p)"
-            point = {"label": label, "before": row.baseline_ratio}
-            mine = (checks[(checks.target == row.target) & (checks.players == row.players)]
-                    if len(checks) else checks)
-            for check in mine.itertuples():
-                side = "greedy" if check.line_up == r.provenance["line_up"] else "strong"
-                point[side] = check.ratio
-            plotted.append(point)
+            after = checks[checks.deals == "confirmation"]
+            for (n, key), rows in after.groupby(["players", "target"], sort=False):
+                point = {"label": f"{p.name}: {key} ({n}p)",
+                         "before": float(rows.baseline_ratio.max())}
+                for side, name in zip(("greedy", "strong"), lineups, strict=False):
+                    mine = rows[rows.line_up == name]
+                    point[side] = float(mine.ratio.iloc[0]) if len(mine) else math.nan
+                plotted.append(point)
         ctx.records.setdefault("fixes", {})[p.name] = {
-            k: r.provenance[k] for k in ("targets", "edits", "players", "seed", "games",
-                                         "evaluations", "verify_seed", "verify_games",
-                                         "strong")}
+            k: r.provenance[k] for k in ("targets", "edits", "players", "lineups", "seed",
+                                         "games", "budget", "evaluations", "verify_seed",
+                                         "confirm_seed", "verify_games")}
     if tables:
         df = pd.concat(tables, ignore_index=True)
         s.tables["fixes"] = df[["problem"] + [c for c in df.columns if c != "problem"]]
     if plotted:
-        games = ctx.records["fixes"][problems[0].name]["verify_games"]
+        games = max(100, ctx.games)
         counts = sorted({n for p in problems for n in p.players})
         line_ups = ["greedy"] + [ctx.strong_policy(n)[0] or "" for n in counts if ctx.strong]
         s.figure("fixes", F.fix_targets(pd.DataFrame(plotted), ctx.note(games)),
-                 ctx.caption("Each problem's targets as value over tolerance before (grey) and "
-                             "after the recommended fix, under greedy play (blue) and the "
-                             "strong line-up (red); dashed: the tolerance, at most 1 met",
+                 ctx.caption("Each fixed problem's target as value over tolerance before (grey) "
+                             "and after the chosen fix on its confirmation deals, under greedy "
+                             "play (blue) and the strong line-up (red); dashed: the tolerance, "
+                             "at most 1 met",
                              ", ".join(dict.fromkeys(p for p in line_ups if p)), counts,
                              games, "each value's 95% CI in fixes.csv"))
     return s

@@ -1,6 +1,6 @@
 """Playing candidates: every candidate on the same deals as the base game (common random
-numbers), its targets measured, each evaluation kept in a journal so an interrupted search
-resumes where it stopped and ends as an uninterrupted one would.
+numbers) under every line-up given, its targets measured, each evaluation kept in a journal
+so an interrupted search resumes where it stopped and ends as an uninterrupted one would.
 
 Game i of every candidate is dealt from the same streams (the runner keys them by the game
 index), so a candidate's difference from the base game is measured game by game and the luck
@@ -24,6 +24,7 @@ from ...sim.backends import make_backend
 from ...sim.registry import get_game
 from ...sim.runner import simulate_many
 from .edits import Candidate, EditSpace
+from .lineups import LineUp
 from .targets import Items, Target, items
 
 JOURNAL = "evaluations.jsonl"
@@ -33,10 +34,11 @@ JOURNAL = "evaluations.jsonl"
 class Evaluation:
     """One candidate played on `games` games of the search's deals.
 
-    `values[(players, target kind)]` are the target's item values, `se` the paired standard
-    error of each item's difference from the base game (zeros for the base itself),
-    `ratios` each target's value over its tolerance and `ratio` the worst of them (at most
-    1: every target met); `invalid` is the validator's line when the game refuses it."""
+    `values[(line-up, players, target)]` are the target's item values under that line-up,
+    `se` the paired standard error of each item's difference from the base game (zeros for
+    the base itself), `ratios` each target's value over its tolerance and `ratio` the worst
+    of them over every line-up and target (at most 1: every target met under every
+    line-up); `invalid` is the validator's line when the game refuses it."""
 
     cand: Candidate
     games: int
@@ -59,8 +61,8 @@ class Evaluation:
 
     def to_json(self) -> dict:
         return {"cand": [list(c) for c in self.cand], "games": self.games,
-                "values": {_key(k): list(map(_float, v)) for k, v in self.values.items()},
-                "se": {_key(k): list(map(_float, v)) for k, v in self.se.items()},
+                "values": [[*k, list(map(_float, v))] for k, v in self.values.items()],
+                "se": [[*k, list(map(_float, v))] for k, v in self.se.items()],
                 "invalid": self.invalid}
 
     @classmethod
@@ -68,22 +70,13 @@ class Evaluation:
         cand = tuple(tuple(c) for c in data["cand"])
         ev = cls(cand, int(data["games"]), invalid=data.get("invalid"))
         by_key = {t.key: t for t in targets}
-        for k, v in data.get("values", {}).items():
-            key = _unkey(k)
+        for lineup, n, kind, v in data.get("values", []):
+            key = (str(lineup), int(n), str(kind))
             ev.values[key] = np.array(v, float)
-            ev.ratios[key] = by_key[key[1]].ratio(ev.values[key], key[0])
-        for k, v in data.get("se", {}).items():
-            ev.se[_unkey(k)] = np.array(v, float)
+            ev.ratios[key] = by_key[kind].ratio(ev.values[key], key[1])
+        for lineup, n, kind, v in data.get("se", []):
+            ev.se[(str(lineup), int(n), str(kind))] = np.array(v, float)
         return ev
-
-
-def _key(key) -> str:
-    return f"{key[0]}:{key[1]}"
-
-
-def _unkey(text: str) -> tuple[int, str]:
-    n, kind = text.split(":", 1)
-    return int(n), kind
 
 
 def _float(x) -> float | None:
@@ -122,17 +115,17 @@ class Journal:
 
 
 class Evaluator:
-    """Plays candidates of an edit space with one line-up per player count on the same deals,
-    through one backend (numba threads here, or a process pool / Dask cluster), caching and
-    journaling every evaluation."""
+    """Plays candidates of an edit space under every line-up on the same deals, through one
+    backend (numba threads here, or a process pool / Dask cluster), caching and journaling
+    every evaluation."""
 
     def __init__(self, space: EditSpace, targets: list[Target], games: int, seed: int,
-                 lineup, threads=None, workers=None, scheduler=None, journal=None,
-                 bar=None):
+                 lineups: list[LineUp], threads=None, workers=None, scheduler=None,
+                 journal=None, bar=None):
         self.space, self.targets, self.games, self.seed = space, targets, games, seed
         self.game = space.game
         self.spec = get_game(self.game)
-        self.lineup = lineup  # players -> list of policies
+        self.lineups = lineups
         self.threads, self.workers, self.scheduler = threads, workers, scheduler
         self.journal = journal or Journal(None)
         self.bar = bar
@@ -147,8 +140,8 @@ class Evaluator:
         if self._backend is None:
             n = self.space.players[0]
             config = self.space.base.config(n)
-            self._backend = make_backend(self.game, config, self.lineup(n), self.threads,
-                                         self.workers, self.scheduler)
+            self._backend = make_backend(self.game, config, self.lineups[0].seats(n),
+                                         self.threads, self.workers, self.scheduler)
         return self._backend
 
     def close(self) -> None:
@@ -190,18 +183,19 @@ class Evaluator:
                 continue
             ev = Evaluation(cand, games)
             evs.append(ev)
-            for n in self.space.players:
-                config = variant.config(n)
-                jobs.append((config, self.lineup(n)))
-                where.append((ev, n, config))
+            for lu in self.lineups:
+                for n in self.space.players:
+                    config = variant.config(n)
+                    jobs.append((config, lu.seats(n)))
+                    where.append((ev, lu, n, config))
         tables = simulate_many(self.game, jobs, games, self.seed, backend=self.backend())
-        for (ev, n, config), df in zip(where, tables, strict=True):
+        for (ev, lu, n, config), df in zip(where, tables, strict=True):
             cards = None
             if any(t.kind == "cards" for t in self.targets):
-                cards = self._card_values(config, n, games)
+                cards = self._card_values(config, lu.seats(n), games)
             for t in self.targets:
                 it = items(t, self.game, df, config, cards)
-                key = (n, t.key)
+                key = (lu.name, n, t.key)
                 if keep:
                     self.base_items[key] = it
                 ev.values[key] = it.values
@@ -211,9 +205,9 @@ class Evaluator:
                 self.bar.update(1)
         return evs
 
-    def _card_values(self, config, n, games):
+    def _card_values(self, config, seats, games):
         group = self.spec.measures.levers.card_group
-        found = self.spec.measures.extra(config, self.lineup(n), games, self.seed, self.threads)
+        found = self.spec.measures.extra(config, seats, games, self.seed, self.threads)
         return [(name, ratio) for name, grp, _, ratio in found if grp == group]
 
     def _paired_se(self, key, it: Items) -> np.ndarray:

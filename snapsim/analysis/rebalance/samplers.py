@@ -12,7 +12,6 @@ so a resumed search asks the same questions and ends the same.
 from __future__ import annotations
 
 import math
-import time
 
 from ...errors import InputError
 from .edits import candidate
@@ -31,8 +30,8 @@ def _optuna():
 
 
 def sample_search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
-    """The search with optuna's `plan.optimizer` sampler; as many candidates as the
-    surrogate search would play by default (or the plan's cap)."""
+    """The search with optuna's `plan.optimizer` sampler; the plan's cap on candidates (by
+    default as many as the surrogate search proposes at most)."""
     optuna = _optuna()
     from optuna.distributions import CategoricalDistribution
     from optuna.trial import TrialState
@@ -49,8 +48,8 @@ def sample_search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
     if base.ratio <= 1.0:  # already within every target on the search's deals
         return Outcome(evs, pareto(evs, space, size), "base meets the targets")
     levels = 1 + sum(1 for k in LEVELS if k <= plan.max_cost)
-    total = plan.evaluations or (plan.screen + plan.rounds * levels)
-    budget = Budget(total, evaluator, plan.deadline)
+    total = plan.candidates or (plan.screen + plan.rounds * levels)
+    budget = Budget(total)
     for cand in screening_design(space, plan.screen, seed):
         study.enqueue_trial({k: v for k, v in cand})
     while not budget.spent:
@@ -66,7 +65,6 @@ def sample_search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
         else:
             study.tell(trial, [ev.ratio, space.cost(cand, size)])
     # a sampler has no end of its own: it stops at its number of candidates, a budget only
-    # when the cap was the plan's (--budget or --evaluations)
-    timed_out = plan.deadline is not None and time.monotonic() >= plan.deadline
-    stopped = "budget" if plan.evaluations is not None or timed_out else "sampled"
+    # when the cap was the plan's (--candidates)
+    stopped = "budget" if plan.candidates is not None else "sampled"
     return Outcome(evs, pareto(evs, space, size), stopped, budget.used)

@@ -29,7 +29,6 @@ the planted-suite comparison that chose the surrogate.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,6 +40,7 @@ from .targets import KINDS, Target
 
 OPTIMIZERS = ("surrogate", "nsga2", "tpe")
 MARGIN = 0.1  # the min-cost proposal aims this share inside every tolerance
+MILP_NODES = 2000  # branch-and-bound nodes a proposal's programme may explore
 
 
 @dataclass
@@ -54,8 +54,7 @@ class Plan:
     max_cost: int = 20
     size_cost: bool = False
     optimizer: str = "surrogate"
-    evaluations: int | None = None  # a cap on candidates played (the budget's)
-    deadline: float | None = None  # time.monotonic() by which the search stops (the budget's)
+    candidates: int | None = None  # a cap on candidates played (the budget)
 
 
 @dataclass
@@ -64,7 +63,7 @@ class Outcome:
 
     evaluations: list[Evaluation]
     front: list[Evaluation] = field(default_factory=list)
-    stopped: str = "converged"  # or "budget"
+    stopped: str = "converged"  # or "budget" (the cap on candidates)
     used: float = 0.0  # candidates played as the budget counts them (a raced one 1/4)
 
 
@@ -104,7 +103,7 @@ class Surrogate:
 
     def __init__(self, space: EditSpace, keys: list):
         self.space = space
-        self.keys = keys  # [(players, kind)], the items' order
+        self.keys = keys  # [(line-up, players, target)], the items' order
         self.vars = list(space.vars.values())
         self.index = {v.key: i for i, v in enumerate(self.vars)}
 
@@ -158,7 +157,7 @@ def _blocks(keys, ev_values, targets: list[Target]):
     out, start = [], 0
     for key in keys:
         k = len(ev_values[key])
-        out.append((key, by_key[key[1]], slice(start, start + k)))
+        out.append((key, by_key[key[2]], slice(start, start + k)))
         start += k
     return out
 
@@ -194,7 +193,7 @@ def propose(model: Surrogate, anchor: Evaluation, targets: list[Target], cost_li
 
     env = s_col + 1
     for key, target, sl in blocks:
-        n = key[0]
+        n = key[1]
         base = level[sl]
         finite = np.isfinite(base)
         if KINDS[target.kind].shape == "spread":
@@ -266,9 +265,11 @@ def propose(model: Surrogate, anchor: Evaluation, targets: list[Target], cost_li
     lb[s_col:] = -np.inf
     ub[s_col:] = np.inf
     lb[s_col] = 0.0
+    # a limit on branch-and-bound nodes, not on time: the same programme gets the same
+    # answer on any machine under any load
     res = milp(c, constraints=LinearConstraint(np.array(rows), lo, hi),
                integrality=integrality, bounds=Bounds(lb, ub),
-               options={"time_limit": 2.0, "presolve": True, "mip_rel_gap": 1e-3})
+               options={"node_limit": MILP_NODES, "presolve": True, "mip_rel_gap": 1e-3})
     if res.x is None:
         return None
     chosen = [options[j] for j in np.flatnonzero(res.x[:nz] > 0.5)]
@@ -312,9 +313,9 @@ def search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
     evs = [base]
     if base.ratio <= 1.0:  # already within every target on the search's deals
         return Outcome(evs, pareto(evs, space, plan.size_cost), "base meets the targets")
-    budget = Budget(plan.evaluations, evaluator, plan.deadline)
+    budget = Budget(plan.candidates)
     design = screening_design(space, plan.screen, seed)
-    for start in range(0, len(design), SCREEN_BATCH):  # batches, so a deadline can stop it
+    for start in range(0, len(design), SCREEN_BATCH):  # batches, so the cap can stop it
         evs += evaluator.evaluate(budget.take(design[start:start + SCREEN_BATCH]))
         if budget.spent:
             return Outcome(evs, pareto([e for e in evs if e.games == plan.games], space,
@@ -373,7 +374,7 @@ def noise(ev: Evaluation, targets) -> float:
     (a spread target: its tolerance)."""
     by_key = {t.key: t for t in targets}
     worst = 0.0
-    for (n, key), se in ev.se.items():
+    for (_, n, key), se in ev.se.items():
         t = by_key[key]
         scale = t.tolerance() if KINDS[t.kind].shape == "spread" else t.band(n)[1]
         if scale > 0 and len(se) and np.isfinite(se).any():
@@ -441,12 +442,11 @@ SCREEN_BATCH = 16  # screening runs played at a time
 
 
 class Budget:
-    """A cap on candidates played and a time by which to stop (None: no cap, no deadline).
-    The deadline makes the number played depend on the machine's speed; it is recorded, and
-    the same games and cap (--games, --evaluations) repeat the search exactly."""
+    """A cap on candidates played (None: none). A count, never a time, so the same seed,
+    games and cap give the same search on any machine."""
 
-    def __init__(self, cap: int | None, evaluator: Evaluator, deadline: float | None = None):
-        self.cap, self.evaluator, self.deadline = cap, evaluator, deadline
+    def __init__(self, cap: int | None):
+        self.cap = cap
         self.used = 0
 
     def take(self, cands: list[Candidate], weight: float = 1.0) -> list[Candidate]:
@@ -461,6 +461,4 @@ class Budget:
 
     @property
     def spent(self) -> bool:
-        if self.deadline is not None and time.monotonic() >= self.deadline:
-            return True
         return self.cap is not None and self.used >= self.cap

@@ -1,6 +1,7 @@
 """Verification: a candidate measured again, on fresh deals and many games, against the base
-game played on the same deals (the paired comparison of `snapsim compare`), under greedy and
-under the strong line-up; and an ablation that takes one change out at a time.
+game played on the same deals (the paired comparison of `snapsim compare`), under every
+line-up; an ablation that takes one change out at a time; and the chosen patch's
+confirmation on a second set of fresh deals, which did not choose it.
 
 The search chose its candidates on its own deals, so their measured balance is optimistic
 (the best of many noisy measurements); played again with another seed and more games, each
@@ -12,7 +13,7 @@ so it holds exactly the numbers `snapsim compare` gives for the patch file.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -24,14 +25,16 @@ from ...sim.runner import simulate_many
 from ..comparison import flag_table, measure_rows, side_measures
 from ..paired import ALPHA, Ratio, ratio_difference, spread_difference, spread_interval
 from .edits import Candidate, EditSpace
+from .lineups import LineUp
 from .targets import KINDS, Items, Target, bootstrap, interval, items
 
 FRESH = 7_919  # a verification's seed is the search's plus this: fresh deals
+CONFIRM = 2 * FRESH  # the chosen patch is confirmed on the search's seed plus this
 
 
 @dataclass
 class Verification:
-    """One candidate verified under one line-up.
+    """One candidate verified under every line-up.
 
     Attributes
     ----------
@@ -39,33 +42,46 @@ class Verification:
         Its name ("patch", "front 3", "without <change>").
     cand : tuple
         Its changes.
-    lineup : str
-        The policy in every seat.
+    lineups : list of str
+        The line-ups it was played under (their names; `checks.policy` says what played).
     games, seed : int
-        Paired games per side and player count, and their seed.
+        Paired games per side, line-up and player count, and their seed.
     checks : pandas.DataFrame
-        One row per target and player count: the base game's value and the candidate's
-        with 95% intervals, the paired change with its interval, the tolerance, `met` (the
-        candidate's value within it) and `sure` (its whole interval within it).
+        One row per line-up, player count and target: the base game's value and the
+        candidate's with 95% intervals, the paired change with its interval, the tolerance,
+        `met` (the candidate's value within it), `sure` (its whole interval within it) and
+        `flipped` (its worst item lies on the other side of fair, or of the spread, than the
+        same item in the base game).
     table : pandas.DataFrame
-        The paired comparison's table (every measure, as `snapsim compare` gives it).
+        The paired comparison's table under the first line-up (every measure, as
+        `snapsim compare` gives it).
+    items : dict
+        (line-up, players, target) -> the candidate's per-game Items, for the paired effect
+        of one change (an ablation) with its interval.
     """
 
     label: str
     cand: Candidate
-    lineup: str
+    lineups: list[str]
     games: int
     seed: int
     checks: pd.DataFrame
     table: pd.DataFrame
+    items: dict = field(default_factory=dict, repr=False)
 
     @property
     def met(self) -> bool:
+        """Every target met under every line-up."""
         return bool(self.checks.met.all())
 
     @property
     def ratio(self) -> float:
-        return float(self.checks.ratio.max())
+        """The worst ratio over every line-up and target."""
+        return summary_ratio(self.checks)
+
+    def under(self, lineup: str) -> pd.DataFrame:
+        """The checks of one line-up."""
+        return self.checks[self.checks.line_up == lineup]
 
 
 class _Played:
@@ -78,40 +94,62 @@ class _Played:
         return self.tables[id(config)]
 
 
-def verify(space: EditSpace, targets: list[Target], cands: dict[str, Candidate], lineup,
-           lineup_name: str, games: int, seed: int, threads=None, workers=None,
+def verify(space: EditSpace, targets: list[Target], cands: dict[str, Candidate],
+           lineups: list[LineUp], games: int, seed: int, threads=None, workers=None,
            scheduler=None, reps: int = 1000, tables: bool = False) -> dict[str, Verification]:
-    """Each candidate against the base game on `games` fresh paired deals per player count,
-    with `lineup(players)` in the seats; one Verification per candidate label. With
-    `tables`, each also gets the paired comparison's whole table (every measure). The base
-    game's runs are kept and each candidate's played and measured in turn, so memory holds
-    one candidate's runs at a time."""
+    """Each candidate against the base game on `games` fresh paired deals per line-up and
+    player count; one Verification per candidate label. With `tables`, each also gets the
+    paired comparison's whole table (every measure) under the first line-up. The base game's
+    runs are kept and each candidate's played and measured in turn, so memory holds one
+    candidate's runs at a time."""
     game = space.game
     spec = get_game(game)
     counts = space.players
-    backend = make_backend(game, space.base.config(counts[0]), lineup(counts[0]), threads,
-                           workers, scheduler)
-    run = _Runs(game, spec, targets, lineup, games, seed, threads, backend, tables)
+    backend = make_backend(game, space.base.config(counts[0]), lineups[0].seats(counts[0]),
+                           threads, workers, scheduler)
+    run = _Runs(game, spec, targets, games, seed, threads, backend, tables)
     try:
-        base = run.play([(n, space.base.config(n)) for n in counts])
+        base = run.play([(lu, n, space.base.config(n)) for lu in lineups for n in counts])
         out = {}
         for label, cand in cands.items():
             variant = space.variant(cand, f"{label}.toml")
-            mine = run.play([(n, variant.config(n)) for n in counts])
-            rows, checks = [], []
-            for n in counts:
-                if tables:
-                    rows += measure_rows(base[n].found, mine[n].found, n, label, seed, True,
-                                         reps)
-                checks += [_check(t, game, n, base[n], mine[n], seed, reps, spec.measures)
-                           for t in targets]
+            mine = run.play([(lu, n, variant.config(n)) for lu in lineups for n in counts])
+            rows, checks, kept = [], [], {}
+            for lu in lineups:
+                for n in counts:
+                    b, m = base[(lu.name, n)], mine[(lu.name, n)]
+                    if tables and lu is lineups[0]:
+                        rows += measure_rows(b.found, m.found, n, label, seed, True, reps)
+                    for t in targets:
+                        check = _check(t, game, n, b, m, seed, reps, spec.measures)
+                        checks.append({"line_up": lu.name, "policy": lu.policy(n), **check})
+                        kept[(lu.name, n, t.key)] = items(t, game, m.df, m.config, m.cards)
             table = (flag_table(pd.DataFrame(rows), spec.measures.outlier_groups)
                      if rows else pd.DataFrame())
-            out[label] = Verification(label, cand, lineup_name, games, seed,
-                                      pd.DataFrame(checks), table)
+            out[label] = Verification(label, cand, [lu.name for lu in lineups], games, seed,
+                                      pd.DataFrame(checks), table, kept)
         return out
     finally:
         backend.close()
+
+
+def effect(with_it: Verification, without: Verification, targets: list[Target],
+           reps: int = 1000) -> pd.DataFrame:
+    """One change's own effect, paired on the same deals: each target's value with the
+    change (`with_it`) less its value without it, with a 95% bootstrap interval, per
+    line-up and player count."""
+    by_key = {t.key: t for t in targets}
+    rows = []
+    for (lu, n, key), mine in with_it.items.items():
+        other = without.items[(lu, n, key)]
+        t = by_key[key]
+        samples = bootstrap(lambda x, y, t=t, n=n: t.value(y, n) - t.value(x, n),
+                            [other, mine], reps, with_it.seed)
+        lo, hi = interval(samples)
+        rows.append({"line_up": lu, "players": n, "target": key,
+                     "effect": t.value(mine.values, n) - t.value(other.values, n),
+                     "effect_ci_low": lo, "effect_ci_high": hi})
+    return pd.DataFrame(rows)
 
 
 @dataclass
@@ -126,31 +164,31 @@ class _Run:
 
 
 class _Runs:
-    def __init__(self, game, spec, targets, lineup, games, seed, threads, backend, full):
-        self.game, self.spec, self.lineup = game, spec, lineup
+    def __init__(self, game, spec, targets, games, seed, threads, backend, full):
+        self.game, self.spec = game, spec
         self.games, self.seed, self.threads, self.backend = games, seed, threads, backend
         self.full = full
         self.cards = any(t.kind == "cards" for t in targets)
 
     def play(self, configs) -> dict:
-        """players -> _Run for each (players, config)."""
-        tables = simulate_many(self.game, [(cfg, self.lineup(n)) for n, cfg in configs],
+        """(line-up name, players) -> _Run for each (line-up, players, config)."""
+        tables = simulate_many(self.game, [(cfg, lu.seats(n)) for lu, n, cfg in configs],
                                self.games, self.seed, backend=self.backend)
         mspec = self.spec.measures
         out = {}
-        for (n, cfg), df in zip(configs, tables, strict=True):
+        for (lu, n, cfg), df in zip(configs, tables, strict=True):
             found = cards = None
             if self.full:
                 played = _Played({id(cfg): df}, self.games, self.seed, self.threads)
-                found = side_measures(played, cfg, self.lineup(n), mspec, {}, self.spec, n,
+                found = side_measures(played, cfg, lu.seats(n), mspec, {}, self.spec, n,
                                       self.seed)
             if self.cards:
                 group = mspec.levers.card_group
                 extra = ([(m.name, m.group, m.unit, m.ratio) for m in found] if found else
-                         mspec.extra(cfg, self.lineup(n), self.games, self.seed, self.threads))
+                         mspec.extra(cfg, lu.seats(n), self.games, self.seed, self.threads))
                 cards = [(name.split(": ", 1)[-1], ratio) for name, grp, _, ratio in extra
                          if grp == group]
-            out[n] = _Run(df, cfg, cards, found)
+            out[(lu.name, n)] = _Run(df, cfg, cards, found)
         return out
 
 
@@ -191,7 +229,7 @@ def _check(t: Target, game, n, base: _Run, mine: _Run, seed, reps, mspec) -> dic
             "change_ci_low": d_ci[0], "change_ci_high": d_ci[1], "ratio": ratio,
             "baseline_ratio": t.ratio(base_it.values, n), "met": bool(ratio <= 1.0),
             "sure": bool(limit[0] <= v_ci[0] and v_ci[1] <= limit[1]),
-            "worst": _worst(t, it, n)}
+            "worst": _worst(t, it, n), "flipped": _flipped(t, base_it, it, n)}
 
 
 def _ratio_interval(r: Ratio, z: float) -> tuple[float, float]:
@@ -220,6 +258,21 @@ def _worst(t: Target, it: Items, n: int) -> str:
     centre, _ = t.band(n)
     k = int(np.nanargmax(np.abs(v - centre)))
     return f"{it.names[k]} {show(v[k])}"
+
+
+def _flipped(t: Target, base: Items, it: Items, n: int) -> bool:
+    """The candidate's worst item lies on the other side than in the base game: for a
+    spread, its best and worst items were the other way round in the base game; for a band,
+    its item furthest from the centre was on the other side of it."""
+    b, v = base.values, it.values
+    if not np.isfinite(v).any() or not np.isfinite(b).any():
+        return False
+    if KINDS[t.kind].shape == "spread":
+        hi, lo = int(np.nanargmax(v)), int(np.nanargmin(v))
+        return bool(b[hi] < b[lo])
+    centre, _ = t.band(n)
+    k = int(np.nanargmax(np.abs(v - centre)))
+    return bool((v[k] - centre) * (b[k] - centre) < 0)
 
 
 def summary_ratio(checks: pd.DataFrame) -> float:

@@ -456,7 +456,7 @@ def study_solo(ctx: Runs) -> Section:
 
 
 # The worst findings rebalancing looks for a fix of ("Smallest fixes found").
-FIXES = [Problem("seat spread, 4 players", ("seat_spread=2",), ("start_tips",), (4,))]
+FIXES = [Problem("seat spread, 4 players", "seat_spread", ("start_tips",), (4,))]
 
 STUDIES = {
     "luck": (lambda ctx: luck_section(ctx, 0, PLAYERS), 2 * sum(PLAYERS)),

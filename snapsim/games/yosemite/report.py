@@ -549,7 +549,7 @@ def study_policies(ctx: Ctx) -> Section:
 
 
 # The worst findings rebalancing looks for a fix of ("Smallest fixes found").
-FIXES = [Problem("first player", ("first_player=2",), ("start_fish",), (2,))]
+FIXES = [Problem("first player", "first_player", ("start_fish",), (2,))]
 
 STUDIES = {
     "luck": (lambda ctx: luck_section(ctx, 0, [2]), 4),
