@@ -7,10 +7,13 @@
   meaningful means that interval lies wholly beyond the band, negligible wholly within it,
   unresolved neither; in a table, each class column has its adjusted interval columns and
   its smallest effect, and the same holds;
+- a class said as an adverb ("meaningfully more than fair") in a line that prints intervals
+  prints the one it was decided on too;
 - an interval holds its estimate (low <= value <= high);
 - a percentage, and a rate or share in a table, lies within [0%, 100%];
 - no number prints as "-0.0";
-- "N games would settle it" says more than the report's games.
+- "N games would settle it" says more than the report's games, or than the games its line
+  says the estimate was measured on ("of 50 meetings").
 
 The committed reports are checked too (they are regenerated with the code that writes them;
 `COMMITTED_CURRENT` says whether they have been since these properties were written).
@@ -26,11 +29,13 @@ NUM = r"[+-]?\d[\d,]*(?:\.\d+)?"
 BRACKET = re.compile(rf"\[({NUM})(%?), ({NUM})(%?)\]")
 INTERVAL = re.compile(rf"(?<![\w.])({NUM})(%?)(?: [a-z][a-z ]*?)? \[({NUM})(%?), ({NUM})(%?)\]")
 CLASS = re.compile(r"\b(meaningful|negligible|unresolved)\b")
+ADVERB = re.compile(r"\b(meaningfully|negligibly)\b")
 BAND = re.compile(rf"±({NUM})")
 NEGATIVE_ZERO = re.compile(r"(?<![\w.])-0(?:\.0+)?(?![\d.])")
 PERCENT = re.compile(rf"({NUM})%")
 SETTLE = re.compile(r"\b(about|more than) ([\d,]+) games[^.;|]*?would settle")
 GAMES = re.compile(r"games per configuration: ([\d,]+)")
+PLAYED = re.compile(r"\b(?:of|over) ([\d,]+) (?:games|meetings)\b")
 RATE_HEADER = re.compile(r"\b(win rate|share|rate)\b")
 NOT_A_RATE = re.compile(r"minus|change|difference|spread|\bpp\b|per |points|\bvs\b|\bd_")
 HOLM = "Holm-adjusted "
@@ -93,6 +98,10 @@ def sentence_problems(line: str) -> list[str]:
                             tolerance(lo, hi, band.group(1)))
         if why:
             out.append(why)
+    adverb = ADVERB.search(line)
+    if adverb and BRACKET.search(line) and HOLM not in line:
+        out.append(f"{adverb.group(1)} beside intervals none of which is the one it was "
+                   "decided on")
     return out
 
 
@@ -109,10 +118,11 @@ def number_problems(line: str, games: int) -> list[str]:
             out.append(f"{m.group(0)} lies outside [0%, 100%]")
     if NEGATIVE_ZERO.search(line):
         out.append(f"a negative zero: {NEGATIVE_ZERO.search(line).group(0)}")
+    played = min([games] + [number(x) for x in PLAYED.findall(line)])
     for m in SETTLE.finditer(line):
         n = number(m.group(2))
-        if n < games or (m.group(1) == "about" and n <= games):
-            out.append(f"{m.group(0)}: not more than the {games:,} games played")
+        if n < played or (m.group(1) == "about" and n <= played):
+            out.append(f"{m.group(0)}: not more than the {played:,} games played")
     return out
 
 
@@ -201,6 +211,9 @@ BAD_LINES = [
     "- +2.9 pp, about 20,000 games would settle it.",
     # an interval that misses its value
     "- a change of +5.0 pp [+5.1, +6.0].",
+    # a class said as an adverb beside the raw interval of another quantity
+    "- Unbalanced assignments (meaningfully more than 2 pp from the fair 25%): Live Fast wins "
+    "31.5% [30.5%, 32.6%].",
 ]
 
 
@@ -219,6 +232,13 @@ GOOD_LINES = [
     "-3.9 pp from fair (Holm-adjusted [-4.7, -3.1]), meaningful; seat 2 23.4% [22.9%, 24.0%]: "
     "-1.6 pp from fair (Holm-adjusted [-2.4, -0.8]), unresolved.",
     "- more than 20,000 games per side would settle it.",
+    "- Unbalanced assignments (beyond ±2.0 pp of the fair 25%): Live Fast wins 31.5% [30.5%, "
+    "32.6%]: +6.5 pp from fair (Holm-adjusted [+5.2, +7.8]), meaningful.",
+    "- The seat spread falls meaningfully with 3-3-3-3 (-7.2 pp [-8.0, -6.4] (Holm-adjusted "
+    "[-8.4, -6.0]), meaningful (beyond ±2.0 pp)).",
+    "- search finishes ahead of greedy in 75.0% [55.1%, 88.0%] of 24 meetings: +25.0 pp [+8.5, "
+    "+41.5] (Holm-adjusted [-3.3, +53.3]), unresolved (neither beyond nor within ±2.0 pp; "
+    "about 57 games per side would settle it).",
 ]
 
 
@@ -261,6 +281,22 @@ def small_report(tmp_path_factory):
 
 def test_a_small_report_s_numbers_agree_with_its_words(small_report):
     assert problems(small_report) == []
+
+
+@pytest.mark.parametrize("game, games, studies", [
+    # enough games that some findings are meaningful and some sentences take that branch
+    ("snapshot", 1_000, ["seats", "restricted", "awards", "raccoon"]),
+    ("shutterbug", 500, ["seats", "assignments", "trading", "team"]),
+])
+def test_small_snapshot_and_shutterbug_reports_agree_with_their_words(tmp_path, game, games,
+                                                                      studies):
+    """The sentences each game writes itself (key findings and their design meaning, the
+    strong line-up's labels) against the same properties."""
+    from importlib import import_module
+
+    import_module(f"snapsim.games.{game}.report").build(tmp_path, games=games, seed=3,
+                                                       studies=studies, progress=False)
+    assert problems(tmp_path) == []
 
 
 @pytest.mark.parametrize("game", ["snapshot", "yosemite", "shutterbug"])

@@ -15,7 +15,7 @@ import pandas as pd
 from scipy import stats
 
 from ...analysis import balance as B
-from ...analysis.effects import MEANINGFUL, NEGLIGIBLE, Estimate, names_text, said, show
+from ...analysis.effects import MEANINGFUL, NEGLIGIBLE, Estimate, names_text, said
 from ...report import Section
 from ...report import figures as F
 from ...report.studies import (
@@ -267,9 +267,11 @@ def study_trading(ctx: Runs) -> Section:
 
     def key() -> list:
         c = claims[k]
-        worth = (f"trading is worth {show(c.estimate.effect, 'pp')} of win rate to the one "
-                 "player who trades" if c.cls == MEANINGFUL else
-                 f"trading gives its player no edge worth a change ({c.cls})")
+        worth = (f"trading is worth {said(c, 'pp')} of win rate to the one player who "
+                 "trades" if c.cls == MEANINGFUL else
+                 f"trading gives its player no edge worth a change ({said(c, 'pp')})"
+                 if c.cls == NEGLIGIBLE else "whether trading gives its player an edge is not "
+                 f"settled at this n ({said(c, 'pp')})")
         return [(trader(), f"{worth}; switching trading off changes four traders' scores by "
                  f"{said(score[0], 'points')}.")]
     s.key_findings(key)
@@ -398,10 +400,11 @@ def study_team(ctx: Runs) -> Section:
 
     def key() -> list:
         c = seat[0]
-        edge = (f"seat 1 has a meaningful edge in the team game ({show(c.estimate.effect, 'pp')})"
-                if c.cls == MEANINGFUL else f"seat 1's edge in the team game is {c.cls}")
-        return [(scores(), f"the team game is a different game in score ({diff.cls} change of "
-                 f"{show(d.effect, 'points')} a player); {edge}.")]
+        edge = f"seat 1's edge in the team game is {said(c, 'pp')} from the fair 50%"
+        game = ("the team game is a different game in score" if diff.cls == MEANINGFUL else
+                "the team game scores like one pawn each" if diff.cls == NEGLIGIBLE else
+                "whether the team game scores differently is not settled at this n")
+        return [(scores(), f"{game} (a player's score changes by {said(diff, 'points')}); {edge}.")]
     s.key_findings(key)
     return s
 

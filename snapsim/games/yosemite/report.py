@@ -220,8 +220,8 @@ def study_animals(ctx: Ctx) -> Section:
         f"the movements are not equal: a use of {names[best.leader]} is worth "
         f"{show(gap.estimate.effect, 'points', signed=False)} more than one of "
         f"{names[worst.leader]}" if gap.cls == MEANINGFUL else
-        f"no movement is shown to be worth meaningfully more per use than another "
-        f"({gap.cls} gap)") + ".")])
+        f"no movement is shown to be worth meaningfully more per use than another (the "
+        f"gap: {said(gap, 'points')})") + ".")])
     return s
 
 
