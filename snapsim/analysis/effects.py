@@ -278,6 +278,12 @@ class Claim:
         half = float(stats.norm.isf(self.level / 2)) * self.estimate.se
         return self.estimate.effect - half, self.estimate.effect + half
 
+    def reversed(self) -> Claim:
+        """The same claim read from the other side (A ahead of B as B behind A): the estimate
+        negated, the same test in the standard."""
+        e = self.estimate
+        return Claim(self.key, Estimate(-e.effect, e.se, e.games), self.delta, self.standard)
+
     @property
     def settle(self) -> float:
         """Games per side that would settle it at its decision level (NaN once settled);

@@ -70,9 +70,10 @@ class Ladder:
     results: pd.DataFrame | None = None  # one row per (game, seat): deal, game, seat, policy,
     # won, score
 
-    def standings(self, standard, smallest) -> Standings:
-        """What the ladder claims under `standard` against `smallest` (`Standings`)."""
-        return Standings(self, standard, smallest)
+    def standings(self, standard, smallest, known: dict | None = None) -> Standings:
+        """What the ladder claims under `standard` against `smallest`, reusing the `known`
+        claims of pairs measured elsewhere (`Standings`)."""
+        return Standings(self, standard, smallest, known)
 
     def claims(self, smallest=None) -> list[str]:
         """The ladder's claims in words under a standard of their own (Holm across them):
@@ -344,44 +345,56 @@ def ahead_estimate(pairwise: pd.DataFrame, a: str, b: str):
 
 class Standings:
     """What a ladder claims under a standard (`effects.Standard`): the strongest and the
-    weakest policy, each with the policies their meetings do not separate from it (a tied
-    group); the top policy's lead over the second; the policies that finish ahead of greedy,
-    the reports' line-up, meaningfully more than half the time; and, as a measure of luck
-    and skill, how often the top policy finishes ahead of greedy and of random. Built
-    before the standard is settled, read after."""
+    weakest policy, each with the policies it is not meaningfully ahead of (behind) as a
+    tied group; the top policy's lead over the second; the policies that finish ahead of
+    greedy, the reports' line-up, meaningfully more than half the time; and, as a measure of
+    luck and skill, how often the top policy finishes ahead of greedy and of random. Each
+    pair of policies is one claim (how often one finishes ahead of the other, against the
+    smallest effect), made once and read by every sentence that compares them; a pair in
+    `known` ((a, b) -> (claim of a ahead of b, where it was measured), e.g. a report's own
+    head-to-head) is that claim instead of the ladder's meetings. Built before the standard
+    is settled, read after."""
 
-    def __init__(self, lad: Ladder, standard, smallest):
-        from .effects import Claim
-
+    def __init__(self, lad: Ladder, standard, smallest, known: dict | None = None):
         self.lad, self.standard = lad, standard
         order = list(lad.ratings.policy)
         self.order = order
-        delta = smallest.delta("pp")
-
-        def tests(lead: str) -> dict:
-            keys = {}
-            for other in order:
-                est = ahead_estimate(lad.pairwise, lead, other) if other != lead else None
-                if est is not None:
-                    keys[other] = standard.add(f"ladder: {lead} vs {other}", est.p_value)
-            return keys
-
-        self.ends = {lead: tests(lead) for lead in dict.fromkeys((order[0], order[-1]))}
-
-        def ahead(a: str, b: str):
-            est = ahead_estimate(lad.pairwise, a, b)
-            return None if est is None else Claim.make(standard, f"ladder: {a} ahead of {b}",
-                                                       est, delta)
-
-        self.second = ahead(order[0], order[1]) if len(order) > 1 else None
+        self.delta = smallest.delta("pp")
+        self.known = dict(known or {})
+        self.made: dict[tuple[str, str], object] = {}
+        self.ends = {lead: {o: c for o in order if o != lead and (c := self.ahead(lead, o))}
+                     for lead in dict.fromkeys((order[0], order[-1]))}
+        self.second = self.ahead(order[0], order[1]) if len(order) > 1 else None
         self.above = {} if REFERENCE not in order else {
-            n: c for n in order[:order.index(REFERENCE)] if (c := ahead(n, REFERENCE))}
+            n: c for n in order[:order.index(REFERENCE)] if (c := self.ahead(n, REFERENCE))}
         self.luck = {opp: c for opp in (REFERENCE, "random")
-                     if opp in order and opp != order[0] and (c := ahead(order[0], opp))}
+                     if opp in order and opp != order[0] and (c := self.ahead(order[0], opp))}
+
+    def ahead(self, a: str, b: str):
+        """The claim that `a` finishes ahead of `b` more (or less) than half the time: the
+        known one, else from their meetings, added to the standard once per pair (None when
+        they never met)."""
+        from .effects import Claim
+
+        if (a, b) in self.known:
+            return self.known[(a, b)][0]
+        if (b, a) in self.known or (b, a) in self.made:
+            c = self.ahead(b, a)
+            return None if c is None else c.reversed()
+        if (a, b) not in self.made:
+            est = ahead_estimate(self.lad.pairwise, a, b)
+            self.made[(a, b)] = None if est is None else Claim.make(
+                self.standard, f"ladder: {a} ahead of {b}", est, self.delta)
+        return self.made[(a, b)]
 
     def group(self, lead: str) -> list[str]:
-        """`lead` and the policies it is not separated from."""
-        return [lead] + [o for o, k in self.ends[lead].items() if not self.standard.passes(k)]
+        """`lead` and the policies it does not finish meaningfully ahead of (the weakest:
+        behind)."""
+        from .effects import MEANINGFUL
+
+        sign = 1 if lead == self.order[0] else -1
+        return [lead] + [o for o, c in self.ends[lead].items()
+                         if not (c.cls == MEANINGFUL and sign * c.estimate.effect > 0)]
 
     def strongest(self) -> list[str]:
         return self.group(self.order[0])
@@ -393,6 +406,9 @@ class Standings:
         return f"{name} {r.rating:+.2f} {shown}"
 
     def _share(self, a: str, b: str) -> str:
+        """How often `a` finished ahead of `b` where their claim was measured."""
+        if (a, b) in self.known:
+            return self.known[(a, b)][1]
         m = self.lad.pairwise[(self.lad.pairwise.policy == a)
                               & (self.lad.pairwise.opponent == b)].iloc[0]
         return (f"{100 * m.share:.1f}% [{100 * m.ci_low:.1f}%, {100 * m.ci_high:.1f}%] of "
@@ -424,8 +440,8 @@ class Standings:
             sure = [n for n, c in self.above.items()
                     if c.cls == MEANINGFUL and c.estimate.effect > 0]
             rest = [n for n in self.above if n not in sure]
-            text = (f"Finish ahead of {REFERENCE} (the reports' line-up) in meaningfully more "
-                    "than half their meetings: " + (names_text(sure) if sure else "none"))
+            text = (f"Finish ahead of {REFERENCE} (the reports' line-up) meaningfully more "
+                    "than half the time: " + (names_text(sure) if sure else "none"))
             if rest:
                 text += (f"; rated above {REFERENCE} but not meaningfully ahead of it at this "
                          "n: " + names_text(rest))

@@ -159,7 +159,9 @@ def seat_advantage(ctx: Runs, s: Section, players, policy: str = "greedy",
     for n in sorted(players, key=lambda k: (k != 4, k)):
         s.later(lambda n=n: seat_finding(seats, claims, n, ctx.players_label(n)))
     for n in sorted(players if labelled is None else labelled, key=lambda k: (k != 4, k)):
-        ctx.label(s, f"{ctx.players_label(n)}: last seat's win rate minus the first seat's",
+        # a fixed pair of seats (the same pair under both line-ups), named so it is not read
+        # as the seat spread (best minus worst seat), which has its own interval
+        ctx.label(s, f"{ctx.players_label(n)}: seat {n}'s win rate minus seat 1's",
                   seat_gap(n), n)
     return seats, claims
 
@@ -344,6 +346,8 @@ class Runs:
     smallest: Smallest = field(default_factory=Smallest)
     standard: Standard = field(default_factory=Standard)
     after: list = field(default_factory=list)  # run once the standard is settled
+    before: list = field(default_factory=list)  # run once every study ran, before it is
+    pairs: dict = field(default_factory=dict)  # (players, a, b) -> (claim, words): `versus`
     found: dict = field(default_factory=dict)  # results later sections' sentences cite
     tolerances: dict = field(default_factory=dict)  # the verdict's, name -> value (filled)
     _headline: Verdict | None = field(default=None, repr=False)
@@ -485,6 +489,14 @@ class Runs:
         return self.collect(s, lambda standard: rank(standard, f"{s.key}: {key}", list(names),
                                                      estimates, highest, diff_se))
 
+    def versus(self, players: int, a: str, b: str, claim: Claim, words: str,
+               words_back: str) -> None:
+        """A section's claim that `a` beats `b` head to head (`words`: how often, on how many
+        games; `words_back`: the same from `b`'s side), the one claim any other sentence
+        comparing the two at `players` seats reads (the skill ladder's included)."""
+        self.pairs[(players, a, b)] = (claim, words)
+        self.pairs[(players, b, a)] = (claim.reversed(), words_back)
+
     def test(self, s: Section, key: str, p: float) -> str:
         """One more claim with its raw p-value; returns its key for `passes`."""
         k = self.standard.add(f"{s.key}: {key}", p)
@@ -520,6 +532,8 @@ class Runs:
         """Once every study ran: label the findings measured under both line-ups, add the
         claims `kept` by sections not re-run, settle the standard (Holm across all of
         them), then fill the tables' classes and write the deferred findings."""
+        for hook in self.before:
+            hook()
         strong_play(self, sections)
         for key, p in (kept or {}).items():
             self.standard.add(key, p)
@@ -700,13 +714,21 @@ def report_seating(game: str, games: int, studies: list[str]):
 
 
 def ladder_findings(ctx: Runs, s: Section, lad, players: int) -> None:
-    """The ladder's claims (analysis.ladder.Standings) under the report's standard, in
-    words once it is settled, and its headline as the section's key finding."""
-    st = ctx.collect(s, lambda standard: lad.standings(standard, ctx.smallest))
+    """The ladder's claims (analysis.ladder.Standings) under the report's standard, made
+    once every study ran (a pair another section measured head to head, `Runs.versus`, is
+    that section's claim), in words once it is settled, and its headline as the section's
+    key finding."""
+    made = []
+
+    def register() -> None:
+        known = {(a, b): v for (n, a, b), v in ctx.pairs.items() if n == players}
+        made.append(ctx.collect(s, lambda standard: lad.standings(standard, ctx.smallest,
+                                                                  known)))
+    ctx.before.append(register)
     ctx.after.append(lambda: ctx.found.update(
-        ladder={"players": players, "strongest": st.strongest()}))
-    s.later(st.sentences)
-    s.key_findings(lambda: [(st.headline(), "the strong line-up that re-measures the key "
+        ladder={"players": players, "strongest": made[0].strongest()}))
+    s.later(lambda: made[0].sentences())
+    s.key_findings(lambda: [(made[0].headline(), "the strong line-up that re-measures the key "
                              "findings is " + strong_rank(ctx, players))])
 
 
@@ -753,8 +775,9 @@ def ladder_section(ctx: Runs, order: int, players: int, policies=None,
                 "ahead of B with chance 1 / (1 + exp(rating_B - rating_A)); greedy, the "
                 "line-up of the other sections, is rated 0 when in the field. Intervals: 95% "
                 "bootstrap over deals; pairwise shares: 95% Wilson intervals. A policy is "
-                "named strongest only when its meetings with every other policy separate it "
-                "under the report's standard."
+                "named strongest only when it finishes ahead of every other policy "
+                "meaningfully more than half the time under the report's standard (a pair "
+                "another section plays head to head: as measured there)."
                 + (f" Left out: {', '.join(left)} ({why})." if left else ""))
     ratings, pairwise = lad.ratings.copy(), lad.pairwise.copy()
     s.tables["ladder_ratings"] = ratings

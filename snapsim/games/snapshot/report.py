@@ -267,15 +267,14 @@ def study_policies(ctx: Ctx) -> Section:
                          + " (seats rotated)", 2))
     strength = matrix.mean(axis=1, skipna=True).sort_values(ascending=False)
     lead = strength.index[0]
-    beats = {r.opponent: ctx.test(s, f"{lead} beats {r.opponent}",
-                                  Estimate.from_ci(r.win_rate - 0.5, r.ci_low - 0.5,
-                                                   r.ci_high - 0.5, int(r.n)).p_value)
-             for r in table[table.policy == lead].itertuples() if r.win_rate > 0.5}
+    # the lead beats an opponent when the matchup's own claim says so (one class per pair)
+    beats = {r.opponent: c for r, c in zip(table.itertuples(), claims, strict=True)
+             if r.policy == lead}
 
     def strongest() -> str:
         tied = [o for o in strength.index[1:] if o not in beats
-                or not ctx.standard.passes(beats[o])]
-        who = (f"{lead} beats every other heuristic head to head" if not tied else
+                or not (beats[o].cls == MEANINGFUL and beats[o].estimate.effect > 0)]
+        who = (f"{lead} beats every other heuristic head to head, meaningfully" if not tied else
                f"{names_text([lead, *tied])}, not distinguishable at this n")
         return (f"Strongest heuristic (heuristics only): {who} (mean win rate "
                 f"{pct(strength.iloc[0])} against the others); the strongest policy of the "

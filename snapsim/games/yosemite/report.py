@@ -539,6 +539,13 @@ def study_policies(ctx: Ctx) -> Section:
                              "rotated)", hue="opponent")
     s.figure("matchups", png, caption.replace(f"n = {ctx.games:,} games",
                                               f"n = {ctx.games:,} games (search: {n_search:,})"))
+    def share(r) -> str:
+        return (f"{pct(r.win_rate)} [{pct(r.ci_low)}, {pct(r.ci_high)}] of {r.n:,} games head "
+                f"to head (section {s.title})")
+    rows = {(r.policy, r.opponent): r for r in t.itertuples()}
+    for r, c in zip(t.itertuples(), claims, strict=True):
+        if c is not None:  # the one claim of the pair, the skill ladder's too
+            ctx.versus(2, r.policy, r.opponent, c, share(r), share(rows[r.opponent, r.policy]))
     for r, c in zip(t.itertuples(), claims, strict=True):
         if c is not None:
             s.later(lambda r=r, c=c: f"{r.policy} beats {r.opponent} in {pct(r.win_rate)} "
