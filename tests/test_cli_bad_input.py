@@ -362,15 +362,16 @@ BAD = [
     "compare snapshot --games auto", "compare snapshot --games auto --detect 0",
     "compare snapshot --games 10 --policies greedy,greedy --variant-set photo_target=8",
     # Python agents: each failure is one line naming the agent, through every command (with
-    # --quiet: a run that has started shows its progress bar before the error line)
-    *[f"{cmd} bad_agents:{agent}{tail} --quiet"
+    # --quiet: a run that has started shows its progress bar before the error line; tune
+    # shows none)
+    *[f"{cmd} bad_agents:{agent}{tail}"
       for agent in ("raises_act", "RaisesReset", "exits", "nonsense", "long_error")
-      for cmd, tail in (("simulate yosemite --games 2 --policies", ",greedy"),
+      for cmd, tail in (("simulate yosemite --games 2 --policies", ",greedy --quiet"),
                         ("compare yosemite --games 10 --no-restricted --variant-set "
-                         "start_fish=4 --policies", ""),
+                         "start_fish=4 --policies", " --quiet"),
                         ("tune yosemite --games 2 --iterations 1 --popsize 1 "
                          "--verify-games 10 --field", ""),
-                        ("ladder yosemite --games 2 --policies greedy,", ""),
+                        ("ladder yosemite --games 2 --policies greedy,", " --quiet"),
                         ("play yosemite --seat 2 --opponents", ""))
       if not cmd.startswith("play")] + [
         f"play yosemite --seat 2 --opponents bad_agents:{agent}"

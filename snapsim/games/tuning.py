@@ -20,6 +20,11 @@ Tuned policies are data: `tuned-<N>p.toml` files. `snapsim tune` writes them whe
 told (never into the installed package); the bundled ones live in each game's data folder
 and are made by analyses/tune_all.py.
 
+Candidates are played against the field however the optimiser maps them (one after another
+or through a worker pool): a failure inside a candidate's games, such as an outside agent in
+the field that raises, exits or runs out of time (snapsim.sim.agents), leaves the search as
+that same error, the one line every other command gives, rather than as the optimiser's own.
+
 The tuner sits with the games: it reads each game's policies module, and the games read
 their bundled tuned policies through it; the layers below find a game's tuned policies in
 its registration (`GameSpec.tuned_names`).
@@ -103,6 +108,41 @@ def _wins(game: str, policy: Policy, field: str, players: int, games: int, seed:
     return float(mine.won.sum()), len(mine)
 
 
+class _Stopped(Exception):
+    """Carries a candidate's failure out of the optimiser: scipy turns a ValueError raised
+    while mapping the objective (an InputError, hence an AgentError, is one) into its own
+    RuntimeError, but lets other exceptions through, from any worker pool."""
+
+    def __init__(self, error: Exception):
+        super().__init__(error)
+        self.error = error
+
+
+@dataclass(frozen=True)
+class _Carried:
+    """`objective` with its exceptions wrapped in _Stopped for the way out of the optimiser
+    (a class, so that a process pool can send it when the objective can be sent)."""
+
+    objective: object
+
+    def __call__(self, x):
+        try:
+            return self.objective(x)
+        except Exception as exc:  # noqa: BLE001 - every failure leaves the search as itself
+            raise _Stopped(exc) from exc
+
+
+def search(objective, bounds, **options):
+    """scipy's differential evolution of `objective` within `bounds`; a failure in the
+    objective, under any `workers` pool, is raised as itself (see _Stopped)."""
+    from scipy import optimize
+
+    try:
+        return optimize.differential_evolution(_Carried(objective), bounds, **options)
+    except _Stopped as stop:
+        raise stop.error from None
+
+
 def check_base(game: str, base: str) -> None:
     """A tunable policy: one of the game's heuristic kinds."""
     P = policies_module(game)
@@ -120,8 +160,6 @@ def tune(game: str, players: int | None = None, base: str = "greedy", field: str
          **knobs) -> TuneResult:
     """Optimise `base`'s parameters against `field` copies; validate on fresh seeds. The games
     use `components` ("standard", a file or a loaded set) and rule `knobs`."""
-    from scipy import optimize
-
     from ..analysis.balance import rate_vs
     from ..analysis.stats import wilson_interval
     from ..sim.provenance import provenance
@@ -145,9 +183,8 @@ def tune(game: str, players: int | None = None, base: str = "greedy", field: str
                            config)
         return -wins / seats
 
-    res = optimize.differential_evolution(objective, list(SEARCHED[game].values()),
-                                          maxiter=iterations, popsize=popsize, seed=seed,
-                                          polish=False, tol=0, init="sobol")
+    res = search(objective, list(SEARCHED[game].values()), maxiter=iterations,
+                 popsize=popsize, seed=seed, polish=False, tol=0, init="sobol")
     best = candidate(game, base, res.x, name=f"tuned-{n}p")
     verify_seed = seed + VERIFY_OFFSET
     wins, seats = _wins(game, best, VERIFY_AGAINST, n, verify_games, verify_seed, threads,
