@@ -1,5 +1,6 @@
 """What made a result: components (name and SHA-256 of the file's bytes), the rule knobs that
-differ from their defaults, the policies with their parameters, seed, games and version.
+differ from their defaults, the policies with their parameters, seed, games, version and (from
+a checkout of snapsim's source) the git commit.
 
 Every output snapsim writes carries this record (Parquet manifests and files, report folders,
 comparisons, tuned-policy files), so a number can always be traced to the file and settings
@@ -14,7 +15,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from ..version import __version__
+from ..version import __version__, commit
 from .files import read_bytes
 from .registry import get_game
 
@@ -77,7 +78,7 @@ def describe(obj) -> object:
 def provenance(game: str, config, policies, seed: int, games: int, **extra) -> dict:
     """The record for one run (or one side of a comparison); `extra` adds output-specific
     fields such as the rotation of seats."""
-    return _plain({"snapsim": __version__, "game": game,
+    return _plain({"snapsim": __version__, "commit": commit(), "game": game,
                    "components": components_record(game, config.components),
                    "players": get_game(game).players(config),
                    "knobs": changed_knobs(game, config),
