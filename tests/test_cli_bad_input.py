@@ -10,6 +10,7 @@ are damaged or name code; and API calls given the wrong kind of argument."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shlex
@@ -138,6 +139,16 @@ FILES = {
     "save_code.json": json.dumps({"snapsim_play": 2, "game": "yosemite", "players": 2,
                                   "seat": 1, "opponents": ["os:system"], "seed": 0,
                                   "hints": False, "moves": [], "shown": 0}),
+    # nested past any stack: every reader of TOML or JSON refuses it as bad syntax
+    "deep.toml": "a = " + "[" * 5000 + "]" * 5000 + "\n",
+    "deep_save.json": '{"snapsim_play": 2, "game": "yosemite", "moves": ' + "[" * 100_000
+                      + "]" * 100_000 + "}",
+    "deep_sit.json": "[" * 100_000 + "]" * 100_000,
+    # a name is one line of printable text (it goes to patch headers, TOML comments, figures)
+    "snap_newline.toml": _edit(SNAPSHOT_FILE, 'name = "mudskipper"',
+                               'name = "mud\\nknobs.photo_target = 9"'),
+    "snap_bidi.toml": _edit(SNAPSHOT_FILE, 'name = "mudskipper"', 'name = "mud\\u202eskipper"'),
+    "snap_knobkey.toml": _edit(SNAPSHOT_FILE, "[[animals]]", '[knobs]\n"a\\tb" = 1\n\n[[animals]]'),
 }
 HUGE = 17 * 2**20  # bytes of the huge file: past the reader's cap
 
@@ -410,6 +421,17 @@ BAD = [
     "--optimizer nope",
     "rebalance nogame --target seat_spread=2 --edit start_tokens --out {d}/rb",
     "rebalance snapshot --edit start_tokens --out {d}/rb",
+    # deep nesting, unprintable names, a change to detect below any run's reach
+    *[f"{command} {{d}}/{name}" for command, name in (
+        ("components check", "deep.toml"),
+        ("simulate snapshot --games 2 --components", "deep.toml"),
+        ("compare snapshot --games 10 --variant", "deep.toml"), ("advise prep", "deep_sit.json"),
+        ("advise --load", "deep_save.json"), ("play yosemite --load", "deep_save.json"),
+        ("components check", "snap_newline.toml"), ("components check", "snap_bidi.toml"),
+        ("components check", "snap_knobkey.toml"),
+        ("simulate snapshot --games 2 --components", "snap_newline.toml"))],
+    "sweep {d}/deep.toml --out {d}/sw",
+    "compare snapshot --games auto --detect 1e-300 --variant-set photo_target=8",
     # the ladder and report flags next to the new ones
     "report sweep {d}/kept --out /proc/report", "report sweep {d}/afile",
     "report yosemite --games 5 --out {d}/r",
@@ -691,3 +713,142 @@ def test_a_string_where_a_list_belongs_is_one_entry_not_letters():
     both = snapsim.simulate("yosemite", policies="greedy,random", games=3, seed=2)
     listed = snapsim.simulate("yosemite", policies=["greedy", "random"], games=3, seed=2)
     assert both.equals(listed)
+
+
+# ---------------------------------------------------------------- NUL, the play prompt
+
+NUL_LINES = ["play yosemite --save {d}/a\0b", "play yosemite --load {d}/a\0b",
+             "advise --load {d}/a\0b", "components check {d}/a\0b", "advise prep {d}/a\0b",
+             "simulate snapshot --games 2 --out {d}/a\0b", "sweep {d}/a\0b",
+             "simulate snapshot --games 2 --components {d}/a\0b",
+             "compare snapshot --games 10 --variant {d}/a\0b",
+             "components export snapshot --out {d}/kept/a\0b",
+             "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/a\0b"]
+
+
+@pytest.mark.parametrize("line", NUL_LINES, ids=[line.split("{")[0] for line in NUL_LINES])
+def test_a_nul_character_in_any_path_is_one_line_and_writes_nothing(capsys, work, line):
+    before = _files(work)
+    rc, out, err = run_cli(capsys, line, work)
+    assert_clean_refusal(rc, out, err)
+    assert "holds a NUL character" in err and _files(work) == before
+
+
+def _at_the_prompt(*answers) -> tuple[object, str]:
+    from snapsim.play import new_session, play
+
+    session, said, given = new_session("yosemite", 2, seed=1), [], iter(answers)
+
+    def read(prompt):
+        try:
+            return next(given)
+        except StopIteration:
+            raise EOFError from None
+
+    assert play(session, read=read, write=said.append) == 0
+    return session, "\n".join(said)
+
+
+def test_only_ascii_digits_choose_a_move_at_the_prompt():
+    # int() reads '١' (Arabic-Indic one) as 1 and fails on '²': neither is a move number
+    session, said = _at_the_prompt("²", "١", "１", "quit")
+    for typed in ("²", "١", "１"):
+        assert f"{typed!r} is not a move here: type the number of a move" in said
+    assert all(by_policy for _, by_policy in session.moves)  # no move of the seat's played
+
+
+def test_a_save_path_with_a_nul_typed_at_the_prompt_saves_nothing(work):
+    _, said = _at_the_prompt("save", f"{work}/a\0b", "quit")
+    assert "not saved: --save holds a NUL character" in said
+    assert not any("\0" in p.name for p in work.iterdir())
+
+
+# ---------------------------------------------------------------- the API names the parameter
+
+
+@functools.cache
+def _game():
+    from snapsim.play import new_session
+
+    return new_session("yosemite", 2, seed=0).game
+
+
+def _param_cases() -> dict:
+    import snapsim
+
+    knob = {"variant_set": {"start_fish": 4}}
+    return {
+        "advise budget": ("budget", lambda: snapsim.advise(_game(), budget="x")),
+        "advise seed": ("seed", lambda: snapsim.advise(_game(), seed=-1, rollouts=2)),
+        "advise seat": ("seat", lambda: snapsim.advise(_game(), seat="1")),
+        "advise rollouts": ("rollouts", lambda: snapsim.advise(_game(), rollouts=0)),
+        "compare bootstrap": ("bootstrap", lambda: snapsim.compare("yosemite", bootstrap=0,
+                                                                   **knob)),
+        "compare smallest text": ("smallest", lambda: snapsim.compare("yosemite", smallest="x",
+                                                                      **knob)),
+        "compare smallest number": ("smallest", lambda: snapsim.compare("yosemite", smallest=5,
+                                                                        **knob)),
+        "compare strong_games": ("strong_games", lambda: snapsim.compare(
+            "yosemite", strong="tuned", strong_games=-1, **knob)),
+        "compare strong_games alone": ("strong_games", lambda: snapsim.compare(
+            "yosemite", strong_games=100, **knob)),
+        "compare games": ("games", lambda: snapsim.compare("yosemite", games=9, **knob)),
+        "compare games auto": ("detect", lambda: snapsim.compare("yosemite", games="auto",
+                                                                 **knob)),
+        "compare seed": ("seed", lambda: snapsim.compare("yosemite", seed=-1, **knob)),
+        "compare seed offset": ("seed", lambda: snapsim.compare("yosemite", seed=2**63 - 1,
+                                                                paired=False, **knob)),
+        "compare detect": ("detect", lambda: snapsim.compare("yosemite", games="auto",
+                                                             detect=1e-300, **knob)),
+        "compare restricted": ("restricted", lambda: snapsim.compare("yosemite",
+                                                                     restricted="no", **knob)),
+        "compare paired": ("paired", lambda: snapsim.compare("yosemite", paired=1, **knob)),
+        "compare strong": ("strong", lambda: snapsim.compare("yosemite", strong=5, **knob)),
+        "compare tolerances": ("tolerances", lambda: snapsim.compare("yosemite", tolerances=5,
+                                                                     **knob)),
+        "compare tolerance value": ("seat_spread", lambda: snapsim.compare(
+            "yosemite", tolerances={"seat_spread": "x"}, **knob)),
+        "compare threads": ("threads", lambda: snapsim.compare("yosemite", threads=0, games=10,
+                                                               **knob)),
+        "simulate rotate_seats": ("rotate_seats", lambda: snapsim.simulate(
+            "yosemite", games=2, rotate_seats="no")),
+        "simulate progress": ("progress", lambda: snapsim.simulate("yosemite", games=2,
+                                                                   progress="no")),
+        "simulate scheduler": ("scheduler", lambda: snapsim.simulate("yosemite", games=2,
+                                                                     scheduler=5)),
+        "simulate workers": ("workers", lambda: snapsim.simulate("yosemite", games=2,
+                                                                 workers=10**6)),
+        "simulate move_timeout": ("move_timeout", lambda: snapsim.simulate(
+            "yosemite", games=2, move_timeout=-1)),
+        "run progress": ("progress", lambda: snapsim.run("yosemite", "unused", games=2,
+                                                         progress="x")),
+        "run out NUL": ("out", lambda: snapsim.run("yosemite", "a\0b", games=2)),
+        "load NUL": ("load", lambda: snapsim.load("a\0b")),
+        "advise a save path NUL": ("--load", lambda: snapsim.advise("a\0b")),
+    }
+
+
+@pytest.mark.parametrize("case", list(_param_cases()))
+def test_a_bad_api_argument_is_one_input_error_naming_the_parameter(case):
+    from snapsim.errors import InputError
+
+    param, call = _param_cases()[case]
+    with pytest.raises(InputError) as info:
+        call()
+    message = str(info.value)
+    assert param in message and "\n" not in message, message
+
+
+def test_numpy_integers_are_whole_numbers_in_the_api():
+    import numpy as np
+
+    import snapsim
+
+    knob = dict(variant_set={"start_fish": 4}, restricted=False, seed=2)
+    by_numpy = snapsim.compare("yosemite", games=np.int64(10), bootstrap=np.int32(100), **knob)
+    by_int = snapsim.compare("yosemite", games=10, bootstrap=100, **knob)
+    assert by_numpy.table.equals(by_int.table)
+    to_move = _game().current_player
+    advice = snapsim.advise(_game(), seat=np.int64(to_move + 1), rollouts=np.int64(2),
+                            seed=np.uint8(3))
+    assert advice.seat == to_move and advice.budget.rollouts == 2

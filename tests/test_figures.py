@@ -139,3 +139,28 @@ def test_table_cells_show_estimate_and_interval_at_the_intervals_precision(v, lo
 
     df = pd.DataFrame({"x": [v], "x_ci_low": [lo], "x_ci_high": [hi]})
     assert shown_table(df).to_dict("list") == {"x [95% CI]": [shown]}
+
+
+HOSTILE_NAMES = ["$\\frac{$", "a$b$c", "back\\slash $x^2$", "$"]
+
+
+@pytest.mark.parametrize("draw", ["bars", "heatmap"])
+def test_a_designers_name_is_shown_as_written_never_as_a_formula(draw):
+    # a card named `$\frac{$` once ended the figures in mathtext's ParseSyntaxException
+    df = pd.DataFrame({"card": HOSTILE_NAMES, "v": [1.0, 2.0, 3.0, 4.0]})
+    shown = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(F, "_finish", lambda fig, note: shown.append(fig) or b"png")
+        if draw == "bars":
+            F.bars(df, "card", "v", None, None, "$\\frac{$ title", "note $x$", "%")
+        else:
+            F.heatmap(df.set_index("card")[["v"]], None, None, "$\\frac{$", "note", "v")
+    fig = shown[0]
+    fig.canvas.draw()  # every text laid out: a formula would be parsed here
+    texts = [t for t in fig.findobj(lambda a: hasattr(a, "get_parse_math"))
+             if t.get_text() in HOSTILE_NAMES]
+    assert {t.get_text() for t in texts} == set(HOSTILE_NAMES)
+    assert not any(t.get_parse_math() for t in texts)
+    png = getattr(F, draw)(df, "card", "v", None, None, "t", "n", "%") if draw == "bars" \
+        else F.heatmap(df.set_index("card")[["v"]], None, None, "t", "n", "v")
+    assert png.startswith(b"\x89PNG")

@@ -20,7 +20,7 @@ from test_yosemite_hidden import hidden_variant
 from snapsim.games.snapshot.advisor import research_advice
 from snapsim.games.yosemite import YosemiteGame
 from snapsim.odds.explore import face_success
-from snapsim.play import choices, load, new_session, play, preparing, view
+from snapsim.play import choices, load, new_session, play, preparing, save, view
 from snapsim.play.hints import hints, situation
 from snapsim.play.wins import Budget
 from snapsim.protocol import new_game
@@ -387,3 +387,28 @@ def test_a_yosemite_photo_and_its_payment_are_one_choice_on_screen():
     after = g.observation(me)["hand"]
     assert {a: hand[a] - after.get(a, 0) for a in hand if hand[a] != after.get(a, 0)} == \
         {"bighorn sheep": 2, "black bear": 1}
+
+
+def test_hints_and_advice_once_the_deck_has_run_out_draw_from_the_discard_pile(tmp_path,
+                                                                               capsys):
+    # drawing from an empty deck is legal: the discard pile is shuffled into a new deck
+    session = new_session("snapshot", seed=0)
+    g, me = session.game, session.seat
+    while not (g.phase == "research" and g.current_player == me
+               and g.observation(me)["deck_size"] == 0):
+        assert not g.is_terminal
+        session.apply(g.policy_action(), by_policy=True)
+    discards = g.observation(me)["discards"]
+    assert discards and "draw" in [g.action_to_string(a) for a in g.legal_action_ids()]
+    r = research_advice(situation(g, me), components=g.config.components)
+    assert r["reshuffled"] and r["unseen_cards"] == len(discards)
+    assert sorted(r["cards"].card) == sorted(discards)  # every discarded card, once
+    session.budget = FEW
+    rc, out = played(session, "hints", "quit")
+    assert rc == 0 and "game over" not in out
+    assert f"over the {len(discards)} cards of the discard pile, shuffled into a new deck" in out
+    saved = tmp_path / "empty-deck.json"
+    save(session, saved)
+    rc, out, err = cli(capsys, "advise", "--load", saved, "--rollouts", 4)
+    assert rc == 0, err
+    assert f"over the {len(discards)} cards of the discard pile" in out

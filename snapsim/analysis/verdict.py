@@ -83,15 +83,18 @@ def card_values(game: str, config, policies, games: int, seed: int,
 def fill_tolerances(game: str, given=None) -> dict:
     """name -> tolerance for every measure `game` has, defaults filled; `given` a dict or
     "NAME=VALUE" strings (length only when given: "length=4-5" gives (4.0, 5.0))."""
-    if isinstance(given, dict):
-        out = dict(given)
-    else:
-        out = {}
-        for text in [given] if isinstance(given, str) else list(given or []):
-            name, value = _parse(game, text)
-            if name in out:
-                raise InputError(f"--tolerance {name} is given twice; give each once")
-            out[name] = value
+    if isinstance(given, dict):  # checked as the texts are: {"length": (4, 5)} is length=4-5
+        given = [f"{k}={'-'.join(map(str, v)) if isinstance(v, tuple | list) else v}"
+                 for k, v in given.items()]
+    elif not isinstance(given, str | list | tuple | None):
+        raise InputError(f"tolerances must be a dict or NAME=VALUE texts (e.g. "
+                         f"'seat_spread=2'), got {given!r}")
+    out = {}
+    for text in [given] if isinstance(given, str) else list(given or []):
+        name, value = _parse(game, text)
+        if name in out:
+            raise InputError(f"--tolerance {name} is given twice; give each once")
+        out[name] = value
     have = available(game)
     return {**{k: v for k, v in DEFAULTS.items() if k in have}, **out}
 

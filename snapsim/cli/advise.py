@@ -10,13 +10,12 @@ import pandas as pd
 
 from ..errors import InputError
 from ..sim.checks import whole
-from ..sim.files import read_text
+from ..sim.files import parse_json, parse_toml, read_text
 from .common import Parser, emit
 
 
 def read_situation(path: str) -> dict:
     """A situation file: TOML (.toml) or JSON (.json)."""
-    import tomllib
     from pathlib import Path
 
     p = Path(path)
@@ -28,8 +27,8 @@ def read_situation(path: str) -> dict:
         raise InputError(f"{p.name}: is not UTF-8 text; save the situation as UTF-8 TOML or "
                          "JSON") from None
     try:
-        return json.loads(text) if p.suffix == ".json" else tomllib.loads(text)
-    except (ValueError, tomllib.TOMLDecodeError) as exc:
+        return parse_json(text) if p.suffix == ".json" else parse_toml(text)
+    except ValueError as exc:  # bad JSON or TOML (a TOMLDecodeError is a ValueError)
         raise InputError(f"{p.name}: not valid {'JSON' if p.suffix == '.json' else 'TOML'} "
                          f"({exc})") from None
 
@@ -138,6 +137,7 @@ def add(sub) -> None:
         q = kinds.add_parser(kind, help=text)
         q.add_argument("situation", help="situation file (.toml or .json): table, tokens, "
                                          "reserved, sideways, portfolio, assignment, seen, "
+                                         "discards (drawn from once the deck has run out), "
                                          "token_value")
         q.add_argument("--top", type=int, default=10, help="rows to show")
         q.add_argument("--components", help="component TOML file (default: bundled)")

@@ -12,7 +12,7 @@ import sys
 import pandas as pd
 
 from ..errors import InputError, SnapsimError
-from ..sim.checks import MOVE_TIMEOUT, whole
+from ..sim.checks import MAX_WORKERS, MOVE_TIMEOUT, whole
 
 # what to do about an operating-system error, by its errno
 OS_HINTS = {errno.ENOSPC: "free some space or write elsewhere",
@@ -97,16 +97,21 @@ class Parser(argparse.ArgumentParser):
         raise InputError(f"{message} (see `{self.prog} --help`)")
 
     def parse_known_args(self, args=None, namespace=None):
-        """Parse, refusing a blank value given to any flag or argument (`--out ''`)."""
+        """Parse, refusing a blank value given to any flag or argument (`--out ''`) and a NUL
+        character in any (no path or name the system takes holds one)."""
         ns, rest = super().parse_known_args(args, namespace)
         for action in self._actions:
             value = getattr(ns, action.dest, None)
             if value is action.default:
                 continue
-            if any(isinstance(v, str) and not v.strip()
-                   for v in (value if isinstance(value, list) else [value])):
-                name = action.option_strings[-1] if action.option_strings else action.dest
+            texts = [v for v in (value if isinstance(value, list) else [value])
+                     if isinstance(v, str)]
+            name = action.option_strings[-1] if action.option_strings else action.dest
+            if any(not v.strip() for v in texts):
                 self.error(f"{name} is empty: give a value or leave it out")
+            if any("\0" in v for v in texts):
+                self.error(f"{name} holds a NUL character (\\0), which no path or name may "
+                           "hold")
         return ns, rest
 
 
@@ -201,9 +206,6 @@ def add_move_timeout(p) -> None:
     p.add_argument("--move-timeout", type=float, default=MOVE_TIMEOUT, metavar="SECONDS",
                    help="seconds a Python agent (module:object) may take for one move before "
                         f"the run stops, naming it; 0: no limit (default: {MOVE_TIMEOUT:g})")
-
-
-MAX_WORKERS = 1024  # threads or processes of one run
 
 
 def check_backend_sizes(args) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
 from ..sim.locks import exclusive
@@ -141,14 +139,14 @@ def _study(args, game: str, study: str) -> None:
     from ..analysis.effects import Smallest
     from ..report.studies import claim_report_folder
     from ..sim import get_game
-    from ..sim.files import read_text
+    from ..sim.files import read_json
     from ..sim.provenance import PROVENANCE_FILE
 
     spec = get_game(game)
     check_backend_sizes(args)
     out_folder(args.out)
     try:
-        made = json.loads(read_text(Path(args.out) / PROVENANCE_FILE))
+        made = read_json(Path(args.out) / PROVENANCE_FILE)
     except (OSError, ValueError):
         made = {}
     made = made if isinstance(made, dict) else {}

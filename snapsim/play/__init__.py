@@ -22,15 +22,14 @@ import json
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from ..errors import InputError
 from ..protocol import GameState, game_class
 from ..sim.agents import _REFERENCE, UserAgent, agent_move, policy_or_agent
-from ..sim.checks import whole
-from ..sim.files import read_text, write_text
+from ..sim.checks import path_arg, whole
+from ..sim.files import read_json, write_text
 from ..sim.kernel import compile_notice
 from ..sim.registry import get_game
 from .wins import Budget
@@ -123,8 +122,9 @@ def save(session: Session, path) -> None:
 
 def _saved_body(path) -> dict:
     """The JSON of a saved game (InputError when it is none)."""
+    path_arg(path, "--load")
     try:
-        body = json.loads(read_text(path))
+        body = read_json(path)
     except OSError as exc:
         raise InputError(f"--load {path}: cannot read it ({exc.strerror or exc})") from None
     except ValueError as exc:  # not JSON, not UTF-8
@@ -139,7 +139,7 @@ def _saved_body(path) -> dict:
 
 def check_save_file(path) -> None:
     """A save goes to a new file or over a saved game, never over any other file."""
-    p = Path(path).expanduser()
+    p = path_arg(path, "--save")
     if p.is_dir():
         raise InputError(f"--save {path}: is a folder; give a file name")
     if p.exists():
@@ -355,7 +355,9 @@ def _play(session: Session, read, write, save_to) -> int:
             if answer.lower() in ("s", "save"):
                 offer_save(session, save_to, read, write)
                 continue
-            if answer.isdigit() and len(answer) <= MAX_ANSWER and 1 <= int(answer) <= len(legal):
+            # ASCII digits only: int() reads some other digits ('١') and fails on others ('²')
+            if answer.isascii() and answer.isdigit() and len(answer) <= MAX_ANSWER and \
+                    1 <= int(answer) <= len(legal):
                 for code in legal[int(answer) - 1][0]:
                     session.apply(code, by_policy=False)
                 break

@@ -7,12 +7,14 @@ P(explored) after each re-roll)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from numbers import Integral
 from pathlib import Path
 
 import pandas as pd
 
 from ..errors import InputError
 from ..protocol import GameState
+from ..sim.checks import whole
 from . import Session, load
 from .hints import TOP_PREPARATIONS, chance_lines, situation, snapshot_hints
 from .wins import UNITS, Budget, check_seat, move_chances
@@ -96,10 +98,14 @@ def advise(state, seat: int | None = None, budget: Budget | None = None, seed: i
                          f"a save's path, got {type(state).__name__}")
     if seat is None:
         seat = game.current_player + 1 if not game.is_terminal else 1
-    if isinstance(seat, bool) or not isinstance(seat, int):
+    if isinstance(seat, bool) or not isinstance(seat, Integral):
         raise InputError(f"seat must be a seat number 1-{game.config.players}, got {seat!r}")
-    me = check_seat(game, seat - 1)
+    me = check_seat(game, int(seat) - 1)
+    if budget is not None and not isinstance(budget, Budget):
+        raise InputError(f"budget must be a snapsim.play.wins.Budget (or give seconds= or "
+                         f"rollouts=), got {budget!r}")
     budget = budget or Budget.of(seconds, rollouts)
+    whole(seed, "seed", 0)
     exact = snapshot_hints(game, me) if game.NAME == "snapshot" else []
     numbers = _snapshot_numbers(game, me) if game.NAME == "snapshot" else {}
     return Advice(game.NAME, me, game.phase, budget, seed,

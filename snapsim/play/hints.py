@@ -29,7 +29,7 @@ def greedy_line(game: GameState, seat: int) -> str:
 
 def situation(game: GameState, seat: int) -> dict:
     """The seat's view as an advisor situation: the table (with sideways marks), its tokens,
-    reserve, portfolio and assignment; every other card it has seen."""
+    reserve, portfolio and assignment, the discard pile; every other card it has seen."""
     obs, cfg = game.observation(seat), game.config
     table = {h: list(names) for h, names in obs["table"].items() if names}
     others = [name for key in ("portfolios", "reserves")
@@ -38,7 +38,7 @@ def situation(game: GameState, seat: int) -> dict:
             "tokens": obs["tokens"][seat], "table": table,
             "sideways": obs["sideways"],
             "reserved": list(obs["reserves"][seat]), "portfolio": list(obs["portfolios"][seat]),
-            "seen": list(obs["discards"]) + others}
+            "discards": list(obs["discards"]), "seen": others}
     if cfg.assignments:
         data["assignment"] = obs["assignment"]["name"]
     return data
@@ -49,9 +49,12 @@ def research_hint(game: GameState, seat: int) -> list[str]:
 
     r = research_advice(situation(game, seat), "your seat",
                         components=game.config.components)
+    cards = (f"{r['unseen_cards']} cards of the discard pile, shuffled into a new deck as the "
+             "deck has run out" if r["reshuffled"] else
+             f"{r['unseen_cards']} cards you have not seen")
     return [f"  next draw: P(spook) {r['p_spook_next']:.3f}, P(reserved) "
             f"{r['p_reserved_next']:.3f} (P(cannot place) {r['p_cannot_place']:.3f}) over the "
-            f"{r['unseen_cards']} cards you have not seen",
+            f"{cards}",
             f"  expected value (prestige, exact one-step lookahead): draw {r['value_draw']:.2f}, "
             f"stop {r['value_stop']:.2f} -> {'draw' if r['draw'] else 'stop'}"]
 

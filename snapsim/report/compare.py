@@ -35,7 +35,15 @@ from ..analysis.verdict import Change, Side, change_verdict, fill_tolerances
 from ..analysis.verdict import record as verdict_record
 from ..errors import InputError, SnapsimError
 from ..sim.agents import resolve_policy
-from ..sim.checks import entries, mapping, number, whole
+from ..sim.checks import (
+    INT64_MAX,
+    MAX_IN_MEMORY_GAMES,
+    entries,
+    flag,
+    mapping,
+    number,
+    whole,
+)
 from ..sim.component_files import differences
 from ..sim.provenance import PROVENANCE_FILE, provenance
 from ..sim.registry import get_game
@@ -49,6 +57,7 @@ from .words import p_text
 PILOT_GAMES = 500
 MAX_AUTO_GAMES = 1_000_000
 INDEPENDENT = 1_000_003  # seed offset of the variant when pairing is switched off
+MIN_DETECT = 0.01  # points of seat spread: a smaller change needs more games than any run
 PRIMARY = "seat spread (points)"
 
 
@@ -417,7 +426,9 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
         The table of measures, `.summary()`, `.verdicts()`, `.balance_verdict()` and
         `.write(dir)`.
     """
-    smallest = smallest or Smallest()
+    games, smallest = _arguments(games, seed, detect, bootstrap, strong, strong_games,
+                                 smallest, restricted=restricted, paired=paired,
+                                 progress=progress)
     spec = get_game(game)
     mspec: MeasureSpec = spec.measures or MeasureSpec()
     variant_set = mapping(variant_set, "variant_set", "rule knobs, e.g. {'photo_target': 8}")
@@ -452,16 +463,7 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     for cfg_b, _ in configs.values():  # a line-up that fits no player count fails first
         _lineup(pols, spec.players(cfg_b))
     if games == "auto":
-        if detect is not None:
-            number(detect, "detect (points of seat spread)", 0)
-            if detect == 0:
-                raise InputError("detect must be a positive number of points, got 0")
-        if detect is None:
-            raise InputError("--games auto needs --detect POINTS (the seat-spread change to "
-                             "detect)")
         games = _auto_games(spec, configs, pols, seed, threads, detect, bootstrap)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 10:
-        raise InputError(f"games must be a whole number >= 10 or 'auto', got {games!r}")
     restrictions = mspec.restrictions if restricted else {}
     runs_per = (1 + len(restrictions))
     total = runs_per * (1 + len(out)) * len(counts)
@@ -527,6 +529,43 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     record["standard"] = {"method": standard.method, "claims": len(standard),
                           "alpha": standard.alpha}
     return result
+
+
+MAX_BOOTSTRAP = 100_000  # resamples of a spread interval: past this, only the time grows
+
+
+def _arguments(games, seed, detect, bootstrap, strong, strong_games, smallest,
+               **flags) -> tuple[int | str, Smallest]:
+    """compare's plain arguments checked before anything is played, as the command line
+    checks its flags, each error naming the parameter (numpy integers are whole numbers):
+    (games, smallest effects)."""
+    if not (isinstance(games, str) and games.strip().lower() == "auto"):
+        games = whole(games, "games", 10, MAX_IN_MEMORY_GAMES, hint=" (or 'auto' with detect)")
+    elif detect is None:
+        raise InputError("games 'auto' needs detect, the seat-spread change in points to "
+                         "detect (--detect on the command line)")
+    else:
+        games = "auto"
+    whole(seed, "seed", 0, INT64_MAX - INDEPENDENT)
+    if detect is not None:
+        number(detect, "detect (points of seat spread)", MIN_DETECT, 100)
+    whole(bootstrap, "bootstrap", 100, MAX_BOOTSTRAP)
+    for name, value in flags.items():
+        flag(value, name)
+    if strong is not None and not isinstance(strong, str):
+        raise InputError(f"strong must be a policy name or 'tuned', got {strong!r}")
+    if strong_games is not None:
+        if strong is None:
+            raise InputError("strong_games belongs with strong (the strong line-up's games)")
+        whole(strong_games, "strong_games", 10, MAX_IN_MEMORY_GAMES)
+    if smallest is None:
+        return games, Smallest()
+    if isinstance(smallest, Smallest):
+        return games, smallest
+    if isinstance(smallest, str | list | tuple):
+        return games, Smallest.parse(smallest)
+    raise InputError(f"smallest must be an effects.Smallest or KIND=VALUE texts (e.g. "
+                     f"'rate=1'), got {smallest!r}")
 
 
 def edited_items(changes: list[str]) -> set[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 
 import matplotlib
@@ -36,6 +37,17 @@ def colour(group: str | None, key, index: int = 0) -> str:
     return PALETTE[index % len(PALETTE)]
 
 
+def _plain_text(draw):
+    """Draw with every text shown as written: names come from designers' component files,
+    and one holding `$` or a backslash (a card named `$\\frac{`) must not be read as a
+    mathtext formula, which fails to parse or turns the name into other text."""
+    @functools.wraps(draw)
+    def plain(*args, **kwargs):
+        with plt.rc_context({"text.parse_math": False, "text.usetex": False}):
+            return draw(*args, **kwargs)
+    return plain
+
+
 def _finish(fig, note: str) -> bytes:
     fig.text(0.99, 0.01, note, ha="right", va="bottom", fontsize=7, color="0.35")
     fig.tight_layout(rect=(0, 0.04, 1, 1))
@@ -63,6 +75,7 @@ def _label(hue: str | None, legend):
     return legend if legend is not None else (lambda g: f"{hue} = {g}")
 
 
+@_plain_text
 def bars(df: pd.DataFrame, x: str, y: str, lo: str | None, hi: str | None, title: str,
          note: str, ylabel: str, hue: str | None = None, ref: float | None = None,
          dodge: bool = True, legend=None, xlabel: str = "") -> bytes:
@@ -99,6 +112,7 @@ def bars(df: pd.DataFrame, x: str, y: str, lo: str | None, hi: str | None, title
     return _finish(fig, note)
 
 
+@_plain_text
 def heatmap(matrix: pd.DataFrame, lo: pd.DataFrame | None, hi: pd.DataFrame | None,
             title: str, note: str, label: str, fmt: str = "{:.0f}", vmin: float = 0,
             vmax: float = 100) -> bytes:
@@ -125,6 +139,7 @@ def heatmap(matrix: pd.DataFrame, lo: pd.DataFrame | None, hi: pd.DataFrame | No
     return _finish(fig, note)
 
 
+@_plain_text
 def lines(df: pd.DataFrame, x: str, y: str, lo: str | None, hi: str | None, title: str,
           note: str, ylabel: str, panels: str | None = None, hue: str | None = None,
           legend=None, xlabel: str = "") -> bytes:
@@ -162,6 +177,7 @@ def lines(df: pd.DataFrame, x: str, y: str, lo: str | None, hi: str | None, titl
     return _finish(fig, note)
 
 
+@_plain_text
 def histogram(values: pd.Series, title: str, note: str, xlabel: str) -> bytes:
     """Share of games per value, in percent, with each share's 95% Wilson interval."""
     counts = values.value_counts().sort_index()
@@ -190,6 +206,7 @@ def _by_unit(rows: pd.DataFrame):
     return fig, panels
 
 
+@_plain_text
 def differences(rows: pd.DataFrame, title: str, note: str) -> bytes:
     """Forest plot of variant - baseline with 95% CIs; filled markers are meaningful changes
     (the `class` column), open ones the rest."""
@@ -214,6 +231,7 @@ def differences(rows: pd.DataFrame, title: str, note: str) -> bytes:
     return _finish(fig, note)
 
 
+@_plain_text
 def sides(rows: pd.DataFrame, title: str, note: str) -> bytes:
     """Baseline and variant side by side, with 95% CIs where the measure has one."""
     fig, panels = _by_unit(rows)
@@ -235,6 +253,7 @@ def sides(rows: pd.DataFrame, title: str, note: str) -> bytes:
     return _finish(fig, note)
 
 
+@_plain_text
 def measure_panels(df: pd.DataFrame, x: str, hue: str | None, title: str, note: str) -> bytes:
     """One small panel per measure: `value` against `x` with 95% CI whiskers (`ci_low`,
     `ci_high`), a line per value of `hue`; rates in percent."""
@@ -271,6 +290,7 @@ def measure_panels(df: pd.DataFrame, x: str, hue: str | None, title: str, note: 
     return _finish(fig, note)
 
 
+@_plain_text
 def value_heatmap(matrix: pd.DataFrame, lo: pd.DataFrame, hi: pd.DataFrame, title: str,
                   note: str, label: str, fmt: str = "{:.3g}",
                   mark: tuple[int, int] | None = None) -> bytes:
@@ -303,6 +323,7 @@ def value_heatmap(matrix: pd.DataFrame, lo: pd.DataFrame, hi: pd.DataFrame, titl
     return _finish(fig, note)
 
 
+@_plain_text
 def pareto_front(front: pd.DataFrame, played: pd.DataFrame, note: str) -> bytes:
     """Rebalancing's trade-off: worst target value over its tolerance against the edit
     cost, every candidate played (grey) and the verified front (filled where every target
@@ -332,6 +353,7 @@ def pareto_front(front: pd.DataFrame, played: pd.DataFrame, note: str) -> bytes:
     return _finish(fig, note)
 
 
+@_plain_text
 def fix_targets(df: pd.DataFrame, note: str) -> bytes:
     """Each target of each problem before and after its fix, as its value over its
     tolerance so targets in different units share one axis (one row per target: columns

@@ -29,7 +29,7 @@ from ..analysis.balance import ALPHA, holm
 from ..analysis.measures import Measure, MeasureSpec, measures
 from ..analysis.paired import ratio_difference, spread_difference, spread_interval, spread_value
 from ..errors import InputError
-from ..sim.files import read_text
+from ..sim.files import read_json
 from ..sim.locks import exclusive
 from ..sim.provenance import PROVENANCE_FILE
 from ..sim.registry import get_game
@@ -72,7 +72,7 @@ def _read(folder: Path) -> dict:
         raise InputError(f"{folder} is not a sweep folder (no {SWEEP_FILE}); give the output "
                          "folder of `snapsim sweep`")
     try:
-        data = json.loads(read_text(meta))
+        data = read_json(meta)
         if not all(k in data for k in ("game", "games", "seed", "chunk_size")) or \
                 not isinstance(data["runs"], list) or not data["runs"]:
             raise ValueError
@@ -88,7 +88,7 @@ def _check_complete(folder: Path, data: dict) -> None:
         total = len(chunk_plan(data["games"], data["chunk_size"]))
         done = 0
         try:
-            manifest = json.loads(read_text(folder / run["folder"] / MANIFEST))
+            manifest = read_json(folder / run["folder"] / MANIFEST)
             total, done = manifest["chunks_total"], len(manifest["chunks"])
         except (OSError, ValueError, KeyError, TypeError):
             pass
@@ -124,7 +124,7 @@ def _clear(out: Path, record: dict, force: bool) -> None:
     if not out.exists() or not content(out):
         return
     try:
-        old = json.loads(read_text(out / PROVENANCE_FILE))
+        old = read_json(out / PROVENANCE_FILE)
     except (OSError, ValueError):
         old = None
     if old != record and not force:
@@ -133,7 +133,7 @@ def _clear(out: Path, record: dict, force: bool) -> None:
                          "to replace it")
     for meta in (out / SECTIONS).glob("*.json"):
         try:
-            section = json.loads(read_text(meta))
+            section = read_json(meta)
             names = [f"{n}.png" for n in section["figures"]] + [f"{n}.csv" for n in
                                                                  section["tables"]]
         except (OSError, ValueError, KeyError, TypeError):

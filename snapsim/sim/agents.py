@@ -68,7 +68,7 @@ def move_timeout(seconds: float | None) -> Iterator[None]:
     if seconds is None:
         yield
         return
-    token = _LIMIT.set(number(seconds, "move timeout (seconds, 0: no limit)", 0))
+    token = _LIMIT.set(number(seconds, "move_timeout (seconds, 0: no limit)", 0))
     try:
         yield
     finally:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..errors import InputError
+from .checks import MAX_WORKERS, whole
 from .registry import get_game
 
 
@@ -198,10 +199,11 @@ class DaskBackend:
 def check_backend(threads=None, workers=None, scheduler=None) -> None:
     """Reject bad backend options before anything is written or started."""
     for name, value in (("threads", threads), ("workers", workers)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                  or value < 1):
-            raise InputError(f"{name} must be a whole number >= 1, got {value!r}")
+        if value is not None:
+            whole(value, name, 1, MAX_WORKERS)
     if scheduler is not None:
+        if not isinstance(scheduler, str):
+            raise InputError(f"scheduler must be tcp://HOST:PORT or local:N, got {scheduler!r}")
         if workers is not None:
             raise InputError("give either --workers or --scheduler, not both")
         if scheduler.startswith("local:"):

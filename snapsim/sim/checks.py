@@ -19,6 +19,7 @@ INT64_MAX = 2**63 - 1
 MAX_IN_MEMORY_GAMES = 2_000_000
 # Seconds a Python agent may take for one move before the run stops (snapsim.sim.agents).
 MOVE_TIMEOUT = 60.0
+MAX_WORKERS = 1024  # threads or processes of one run: more than any machine runs
 
 
 def _shown(value) -> str:
@@ -82,14 +83,22 @@ def path_arg(value, name: str) -> Path:
         raise InputError(f"{name} must be a file or folder path, got {_shown(value)}")
     if not str(value).strip():
         raise InputError(f"{name} is empty: give a path")
-    return Path(value).expanduser()
+    return _named(value, name)
+
+
+def _named(path, name: str) -> Path:
+    """`path` as a Path, unless it holds a NUL character: the system takes no such name
+    (and Python's calls then raise ValueError, not OSError)."""
+    if "\0" in str(path):
+        raise InputError(f"{name} holds a NUL character (\\0), which no path may hold")
+    return Path(path).expanduser()
 
 
 def out_folder(path, name: str = "--out") -> Path:
     """Make sure files can be written in the output folder `path` (made later, by the writer)
     before any work is done; nothing is created or changed. A file in the way or an
     unwritable place is one InputError."""
-    folder = Path(path).expanduser()
+    folder = _named(path, name)
     if not str(path).strip():
         raise InputError(f"{name} is empty: give a folder name")
     if folder.exists() and not folder.is_dir():
@@ -112,7 +121,7 @@ def out_folder(path, name: str = "--out") -> Path:
 def out_file(path, name: str = "--out"):
     """Make sure the output file `path` can be written (its missing folders are made when it
     is), before any work is done; nothing is created or changed."""
-    file = Path(path).expanduser()
+    file = _named(path, name)
     if file.is_dir():
         raise InputError(f"{name} {str(path)!r} is a folder; give a file name")
     if file.exists() and not file.is_file():

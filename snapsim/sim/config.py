@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import ComponentError, InputError
+from .files import local_path
 
 
 class RuleKnobs:
@@ -50,7 +51,7 @@ def load_cached(path: str | os.PathLike[str] | None, bundled: Path, loader,
         return loader.parse_data(data, path if path is not None else "variant.toml")
     target = bundled if path is None else Path(path).expanduser()
     try:
-        resolved = target.resolve()
+        resolved = local_path(target).resolve()
         stat = resolved.stat()
     except OSError as exc:
         raise ComponentError(f"{target.name}: file: cannot open {str(target)!r} "

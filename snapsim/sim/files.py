@@ -7,6 +7,7 @@ readers' own "cannot read FILE (why)" messages carry it unchanged."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
 import tempfile
@@ -16,6 +17,9 @@ from pathlib import Path
 # Input files are small text: the largest bundled component file is tens of KB, a saved
 # game a few KB. Anything bigger than this is not what the user meant to give.
 MAX_INPUT_BYTES = 16 * 2**20
+# Lists and tables inside lists and tables: every snapsim file nests a few levels deep; a
+# hundred is far past any of them and far below Python's recursion limit.
+MAX_NESTING = 100
 
 
 class FileRefused(OSError):
@@ -37,10 +41,19 @@ def _not_regular(mode: int) -> str | None:
     return "not a regular file"
 
 
+def local_path(path) -> Path:
+    """`path` as a Path; one holding a NUL character, which the system refuses with a
+    ValueError rather than an OSError, is a FileRefused like any path that is no file."""
+    if "\0" in str(path):
+        raise FileRefused(errno.EINVAL, "a path holding a NUL character, which no file's name "
+                                        "holds", str(path).replace("\0", "\\0"))
+    return Path(path).expanduser()
+
+
 def read_bytes(path, limit: int = MAX_INPUT_BYTES) -> bytes:
     """The bytes of the regular file `path`, at most `limit` of them; anything else is a
     FileRefused (an OSError), as a missing or unreadable file is an OSError."""
-    path = Path(path).expanduser()
+    path = local_path(path)
     why = _not_regular(os.stat(path).st_mode)  # a pipe is never opened: that would block
     if why is not None:
         raise FileRefused(errno.EINVAL, why, str(path))
@@ -61,9 +74,49 @@ def read_text(path, limit: int = MAX_INPUT_BYTES) -> str:
     return read_bytes(path, limit).decode("utf-8")
 
 
+def _nesting(data) -> int:
+    """How deep lists and tables nest in `data` (walked level by level, not recursively, so
+    the walk cannot overflow the stack itself)."""
+    depth, level = 0, [data]
+    while level := [x for x in level if isinstance(x, dict | list)]:
+        depth += 1
+        level = [v for x in level for v in (x.values() if isinstance(x, dict) else x)]
+    return depth
+
+
+def _parsed(parse, text: str, error):
+    """`parse(text)`, with lists or tables nested past MAX_NESTING (which would overflow
+    Python's stack in the parser or in any later walk over the data) raised as the format's
+    own syntax error, `error`, so every reader refuses it as it refuses bad syntax."""
+    too_deep = f"lists or tables nested more than {MAX_NESTING} deep"
+    try:
+        data = parse(text)
+    except RecursionError:
+        raise error(too_deep) from None
+    if _nesting(data) > MAX_NESTING:
+        raise error(too_deep)
+    return data
+
+
+def parse_toml(text: str) -> dict:
+    """TOML text's tables (tomllib.TOMLDecodeError when its syntax is wrong or it nests too
+    deep)."""
+    return _parsed(tomllib.loads, text, tomllib.TOMLDecodeError)
+
+
+def parse_json(text: str):
+    """JSON text's value (ValueError when its syntax is wrong or it nests too deep)."""
+    return _parsed(json.loads, text, ValueError)
+
+
 def read_toml(path) -> dict:
     """A TOML file's tables (tomllib.TOMLDecodeError when its syntax is wrong)."""
-    return tomllib.loads(read_text(path))
+    return parse_toml(read_text(path))
+
+
+def read_json(path):
+    """A JSON file's value (ValueError when it is not JSON or not UTF-8)."""
+    return parse_json(read_text(path))
 
 
 # ---------------------------------------------------------------- writing

@@ -32,11 +32,13 @@ DEFAULT_CHUNK = 5_000
 MAX_GAMES = 10**9  # a run's chunk plan stays small; more games than any study needs
 
 
-def _check_run(games, chunk_size, seed) -> None:
-    """A run's size and seed, checked before anything starts."""
+def _check_run(games, chunk_size, seed, **flags) -> None:
+    """A run's size, seed and true/false settings, checked before anything starts."""
     whole(games, "games", 1, MAX_GAMES)
     whole(chunk_size, "chunk_size", 1, MAX_GAMES)
     whole(seed, "seed", 0)
+    for name, value in flags.items():
+        flag(value, name)
 
 
 def prepare(game: str, players=None, policies=None, config=None, components=None, **knobs):
@@ -169,7 +171,7 @@ def _simulate(game, players, policies, games, seed, rotate_seats, threads, confi
         raise InputError(f"{games} games cannot be held in memory (at most "
                          f"{MAX_IN_MEMORY_GAMES:,}); stream them to a dataset folder with "
                          "--out DIR (snapsim.run in Python)")
-    _check_run(games, chunk_size, seed)
+    _check_run(games, chunk_size, seed, rotate_seats=rotate_seats, progress=progress)
     check_backend(threads, workers, scheduler)
     tasks = [Task(i, spec.name, config, pols, first, count, seed, rotate_seats)
              for i, first, count in chunk_plan(games, chunk_size)]
@@ -308,7 +310,7 @@ def run(game: str, out, players: int | None = None, policies=None, games: int = 
     flag(resume, "resume")
     with agent_move_timeout(move_timeout):
         spec, config, pols = prepare(game, players, policies, config, components, **knobs)
-        _check_run(games, chunk_size, seed)
+        _check_run(games, chunk_size, seed, rotate_seats=rotate_seats, progress=progress)
         with exclusive(out):  # one writer: a second run given this folder is refused
             return run_points(spec, [Point(Path(out), config, pols, {})], games, seed,
                               rotate_seats, chunk_size, resume, progress, threads, workers,

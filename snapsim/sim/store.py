@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 
 from ..errors import InputError
 from ..version import __version__
-from .files import read_text, write_atomic, write_text
+from .files import read_json, write_atomic, write_text
 from .locks import exclusive
 from .provenance import PROVENANCE_FILE, _plain
 
@@ -134,7 +134,7 @@ class RunStore:
                 raise InputError(f"{self.folder} already holds a run; add --resume to finish it "
                                  "or choose another output folder")
             try:
-                old = json.loads(read_text(manifest))
+                old = read_json(manifest)
                 old_identity = old["identity"]
             except (OSError, ValueError, KeyError, TypeError):
                 raise InputError(f"{manifest} is unreadable; delete the folder to start "
@@ -216,7 +216,7 @@ def check_out_free(out) -> None:
         prov = out / PROVENANCE_FILE
         what = "another run's output"
         try:
-            old = json.loads(read_text(prov))
+            old = read_json(prov)
             what = (f"another run's output ({old.get('game')}, seed {old.get('seed')}, "
                     f"{old.get('games')} games)")
         except (OSError, ValueError, AttributeError):

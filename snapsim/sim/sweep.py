@@ -46,7 +46,7 @@ import pyarrow.dataset as pads
 
 from ..errors import InputError, SnapsimError
 from .checks import flag, path_arg, whole
-from .files import read_text, read_toml, write_text
+from .files import parse_json, read_json, read_text, read_toml, write_text
 from .locks import exclusive
 from .provenance import components_record
 from .runner import DEFAULT_CHUNK, MAX_GAMES, Point, prepare, run_points
@@ -243,7 +243,7 @@ def _claim_sweep(root: Path, record: dict, resume: bool) -> str | None:
         return None
     try:
         before = read_text(meta)
-        old = json.loads(before)
+        old = parse_json(before)
     except (OSError, ValueError):
         raise InputError(f"{meta} is unreadable; delete the folder to start again") from None
     key = next((k for k in record if not isinstance(old, dict) or old.get(k) != record[k]),
@@ -370,7 +370,7 @@ def load(path: str | os.PathLike, allow_partial: bool = False,
 def _read_json(path: Path) -> dict:
     """A record snapsim wrote (manifest.json, sweep.json); unreadable is one line."""
     try:
-        data = json.loads(read_text(path))
+        data = read_json(path)
     except (OSError, ValueError) as exc:
         raise InputError(f"{path} is unreadable ({getattr(exc, 'strerror', None) or exc}); "
                          "run the same command again with --resume to rebuild it") from None
@@ -465,7 +465,7 @@ def _folder_provenance(path: Path) -> dict:
     record, by folder)."""
     def read(file: Path) -> dict:
         try:
-            return json.loads(read_text(file))
+            return read_json(file)
         except (OSError, ValueError):
             return {}
 

@@ -5,6 +5,7 @@ bad file never reaches an engine. A game's parser subclasses TomlLoader and adds
 from __future__ import annotations
 
 import tomllib
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,32 @@ class TomlLoader:
         unknown = sorted(set(data) - top - {KNOBS})
         if unknown:
             raise self.fail("file", f"unknown section {unknown[0]!r}; expected {names(top)}")
+        self.printable(data)
         return data
+
+    def printable(self, data: dict) -> None:
+        """Every key and text in the file one line of printable characters: a name goes to
+        the terminal, TOML keys and comments, figures and HTML, and a line break or control
+        character in it could write a line of its own there (a live line in a patch file)."""
+        todo = [("", data)]
+        while todo:
+            where, value = todo.pop()
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    place = f"{where}.{key}" if where else str(key)
+                    self._one_line(key, where or "file", "key")
+                    todo.append((place, item))
+            elif isinstance(value, list):
+                todo += [(f"{where} #{i + 1}", item) for i, item in enumerate(value)]
+            elif isinstance(value, str):
+                self._one_line(value, where, "text")
+
+    def _one_line(self, text: str, entry: str, what: str) -> None:
+        bad = next((c for c in text if not c.isprintable()), None)
+        if bad is not None:
+            name = unicodedata.name(bad, "a control character")
+            raise self.fail(entry, f"the {what} {text!r} holds {bad!r} ({name}); a name or text is "
+                                   "one line of printable characters")
 
     def _load_file(self) -> dict[str, Any]:
         try:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ComponentError, InputError, SnapsimError
-from .files import read_toml
+from .files import local_path, read_toml
 from .registry import get_game
 from .toml_loader import KNOBS
 
@@ -134,7 +134,7 @@ def file_tables(path) -> dict:
     be read is a one-line ComponentError."""
     p = Path(path).expanduser()
     try:
-        stat = p.resolve().stat()
+        stat = local_path(p).resolve().stat()
         return _file_tables(str(p.resolve()), stat.st_mtime_ns, stat.st_size)
     except OSError as exc:
         raise ComponentError(f"{p.name}: file: cannot open {str(p)!r} "

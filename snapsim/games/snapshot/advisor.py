@@ -58,8 +58,8 @@ def advise_allocations(state, cfg, comp, ptab, params, cards, mandatory, top: in
 
 
 SITUATION_KEYS = {"players", "tokens", "table", "sideways", "reserved", "portfolio",
-                  "assignment", "token_value", "dice", "reroll_cost", "seen"}
-NAME_LISTS = ("sideways", "reserved", "portfolio", "seen")
+                  "assignment", "token_value", "dice", "reroll_cost", "seen", "discards"}
+NAME_LISTS = ("sideways", "reserved", "portfolio", "seen", "discards")
 MAX_TOKENS = 100  # a supply past any game: the exact search stays quick
 MAX_TOP = 10_000  # rows asked for; more than any search keeps
 
@@ -91,8 +91,9 @@ def situation_game(data: dict, source: str = "situation", config=None, seed: int
     """A SnapshotGame positioned at the start of Preparation from a situation description.
 
     Keys: table = {Habitat = [animals]}, tokens, sideways = [animals placed sideways],
-    reserved = [my reserved animals], portfolio = [my photographs], assignment = name,
-    players, dice, reroll_cost, token_value. Impossible situations raise one-line errors.
+    reserved = [my reserved animals], portfolio = [my photographs], discards = [the discard
+    pile, face up for every seat], assignment = name, players, dice, reroll_cost,
+    token_value. Impossible situations raise one-line errors.
     """
     from .api import SnapshotGame
     from .config import SnapshotConfig
@@ -156,6 +157,8 @@ def situation_game(data: dict, source: str = "situation", config=None, seed: int
         st[E.LOC + c], st[E.OWNER + c] = E.L_PORTFOLIO, 0
         E.add_photo(st, cfg, vec, 0, c)
     E.collect_awards(st, vec, 0)
+    for name in data.get("discards", []):
+        st[E.LOC + card(name, "the discard pile")] = E.L_DISCARD
     if "assignment" in data:
         names = [a.name for a in comp.assignments]
         if data["assignment"] not in names:
@@ -346,7 +349,9 @@ def rerolls_table(target: int, rerolls: int, paid: int = 0, cost: int = 2) -> pd
 
 def research_advice(data: dict, source: str = "situation", free_slots: int | None = None,
                     components=None):
-    """Draw one more card or stop? Exact one-step lookahead over every unseen card.
+    """Draw one more card or stop? Exact one-step lookahead over every unseen card; once the
+    deck has run out (no card is unseen), over the discard pile, which the rules shuffle into
+    a new deck for the draw.
 
     Stopping is worth the best preparation now. Drawing: a placeable card earns a token and
     joins the table (best preparation re-computed); a card that would spook is reserved if a
@@ -361,8 +366,13 @@ def research_advice(data: dict, source: str = "situation", free_slots: int | Non
     now = advise(data, source, top=1, components=components).table.value.iloc[0]
     unseen = [c for c in range(E.N_CARDS) if st[E.LOC + c] == E.L_DECK and c not in seen
               and (c != E.RACCOON or game.config.raccoon)]
+    reshuffled = not unseen
+    if reshuffled:
+        unseen = [c for c in range(E.N_CARDS) if st[E.LOC + c] == E.L_DISCARD]
     if not unseen:
-        raise InputError(f"{source}: no unseen cards are left to draw")
+        raise InputError(f"{source}: no card is left to draw: every card is seen and the "
+                         "discard pile is empty (list it under discards: drawing from an "
+                         "empty deck reshuffles it)")
     tops = [E.habitat_top(st, game._comp, h) for h in range(E.N_HAB)]
     rows = []
     for c in unseen:
@@ -371,13 +381,14 @@ def research_advice(data: dict, source: str = "situation", free_slots: int | Non
                 and card.difficulty > tops[h]]
         if habs:
             best = -1e18
+            left = [n for n in data.get("discards", []) if comp.card_index(n) != c]
             for h in habs:
                 table = {k: list(v) for k, v in data.get("table", {}).items()}
                 name = comp.habitats[h].name
                 key = next((k for k in table if comp.habitat_index(k) == h), name)
                 table.setdefault(key, []).append(card.name)
-                best = max(best, advise({**data, "table": table}, source, top=1,
-                                        components=components).table.value.iloc[0])
+                best = max(best, advise({**data, "table": table, "discards": left}, source,
+                                        top=1, components=components).table.value.iloc[0])
             rows.append({"card": card.name, "outcome": "placed", "value": best + lam})
         elif slots > 0:
             rows.append({"card": card.name, "outcome": "reserved", "value": now})
@@ -386,7 +397,8 @@ def research_advice(data: dict, source: str = "situation", free_slots: int | Non
                          "value": lam * game.config.experience_tokens})
     df = pd.DataFrame(rows)
     draw = float(df.value.mean())
-    return {"unseen_cards": len(df), "p_spook_next": float((df.outcome == "spook").mean()),
+    return {"unseen_cards": len(df), "reshuffled": reshuffled,
+            "p_spook_next": float((df.outcome == "spook").mean()),
             "p_reserved_next": float((df.outcome == "reserved").mean()),
             "p_cannot_place": float((df.outcome != "placed").mean()),
             "value_stop": float(now), "value_draw": draw, "draw": bool(draw > now),
