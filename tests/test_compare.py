@@ -288,6 +288,34 @@ def test_write_makes_a_self_contained_report_with_provenance(planted, tmp_path):
         c.write(tmp_path / "cmp")
 
 
+def test_every_compare_sentence_prints_the_interval_its_class_was_decided_on(planted, tmp_path):
+    """The report's and the summary's lines against the report number checks
+    (tests/test_report_numbers.py): each class beside its Holm-adjusted interval and band,
+    no "-0.0", games to settle beyond the games played; the comparison exercises a
+    meaningful change, the edit's own value, a side flag that moves (an outlier card) and
+    the strong line-up's labels."""
+    from test_report_numbers import number_problems, problems, sentence_problems
+
+    path = planted["snapshot"][0]
+    c = snapsim.compare("snapshot", variants=[str(path)], games=200, seed=1, players=[4],
+                        restricted=False, strong="tuned", strong_games=100)
+    c.write(tmp_path / "cmp")
+    assert problems(tmp_path / "cmp") == []
+    lines = c.summary().splitlines()
+    assert [(why, line) for line in lines
+            for why in number_problems(line, 200) + sentence_problems(line)] == []
+    said = [line for line in lines if "(Holm-adjusted" in line]
+    assert any("rose from" in x and "meaningful (beyond" in x and "not evidence" not in x
+               for x in said)
+    assert any("not evidence of balance" in x for x in said)
+    assert any("outlier high (+" in x and "from the median" in x for x in said)
+    assert any("with tuned-4p, smallest effect ±" in x for x in said)
+    # the change's class is decided at a level below 5%: its interval holds the 95% one
+    table = pd.read_csv(tmp_path / "cmp" / "strong_play.csv")
+    assert (table.change_ci_low_adjusted <= table.change_ci_low + 1e-12).all()
+    assert (table.change_ci_high_adjusted >= table.change_ci_high - 1e-12).all()
+
+
 def test_cli_designer_loop(tmp_path, capsys):
     out = tmp_path / "mine.toml"
     assert main(["components", "export", "snapshot", "--out", str(out)]) == 0

@@ -260,7 +260,7 @@ def test_compare_strong_labels_every_compared_measure(tmp_path, capsys):
     record = json.loads(read(out, "provenance.json"))
     assert record["strong"] == {"3": {"policy": "tuned-3p", "games": 40,
                                       "why": "the bundled policy tuned for 3 players"}}
-    assert "under strong play (strong) [95% CI]" in read(out, "report.md")
+    assert "under strong play (strong) [95% CI; Holm-adjusted CI]" in read(out, "report.md")
 
 
 @pytest.mark.parametrize("argv,needle", [

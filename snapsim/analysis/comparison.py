@@ -132,6 +132,16 @@ class Flags:
                         est, self.smallest.delta(r.unit, med)), robust)
         return self
 
+    def side(self, i: int, side: str) -> tuple[Claim, str, float] | None:
+        """The claim row `i`'s flag on `side` ("baseline" or "variant") was decided on, what
+        it is measured from ("from fair" or "from the median") and the robust z an outlier
+        needs beyond 2.5 too (NaN for a win rate); None where no flag is tested."""
+        if (i, side) in self.outliers:
+            return self.outliers[(i, side)][0], "from the median", self.outliers[(i, side)][1]
+        if (i, side) in self.sides:
+            return self.sides[(i, side)], "from fair", math.nan
+        return None
+
     def fill(self) -> pd.DataFrame:
         """The table with the Holm-adjusted interval of each difference (the one its class
         was decided on: `ci_low_adjusted`, `ci_high_adjusted`), `class`, `p_adjusted` (Holm

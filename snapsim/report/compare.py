@@ -27,7 +27,19 @@ import pandas as pd
 from tqdm import tqdm
 
 from ..analysis.comparison import Flags, measure_rows, side_measures
-from ..analysis.effects import MEANINGFUL, NEGLIGIBLE, UNRESOLVED, Estimate, Smallest, Standard
+from ..analysis.effects import (
+    MEANINGFUL,
+    NEGLIGIBLE,
+    UNRESOLVED,
+    Claim,
+    Estimate,
+    Smallest,
+    Standard,
+    bracket,
+    show,
+    unsigned_zero,
+)
+from ..analysis.effects import verdict as class_words
 from ..analysis.labels import LABELS, Finding, Labels
 from ..analysis.measures import MeasureSpec, measures
 from ..analysis.paired import games_to_detect, spread_difference
@@ -97,21 +109,63 @@ def _knob(value) -> str:
     return "default" if value is None else str(value)
 
 
-def _fmt(value: float, unit: str, diff: bool = False) -> str:
+def _fmt(value: float, unit: str, diff: bool = False, named: bool = True) -> str:
+    """A value ("24.8%", "32.63") or a difference ("-6.2 pp", "-0.34"; `named=False`: no
+    "pp"), never "-0.0"."""
     if not math.isfinite(value):
         return "n/a"
     if unit == "rate":
-        return f"{100 * value:+.1f} pp" if diff else f"{100 * value:.1f}%"
-    return f"{value:+.2f}" if diff else f"{value:.2f}"
+        text = f"{100 * value:+.1f}" if diff else f"{100 * value:.1f}%"
+    else:
+        text = f"{value:+.2f}" if diff else f"{value:.2f}"
+    text = unsigned_zero(text, diff)
+    return f"{text} pp" if diff and named and unit == "rate" else text
 
 
-def _change(r) -> str:
-    """A row's change in words: "fell from 32.97 to 32.63 points (-0.34 [-0.44, -0.24])"."""
+def _diff(value: float, lo: float, hi: float, unit: str) -> str:
+    """"-6.2 pp [-8.5, -4.0]": a difference with its 95% interval."""
+    return (f"{_fmt(value, unit, True)} [{_fmt(lo, unit, True, False)}, "
+            f"{_fmt(hi, unit, True, False)}]")
+
+
+def _most(need: float, games: int) -> str:
+    """Games per side that would settle the last open claim: "about 120,000", or "more than
+    30,000" (a hundred times the 300 games played) past that, as for an estimate on the edge
+    of its band."""
+    return f"about {need:,.0f}" if need <= 100 * games else f"more than {100 * games:,}"
+
+
+def _decided(c: Claim, unit: str) -> str:
+    """"(Holm-adjusted [-9.3, -3.1]), meaningful (beyond ±2.0 pp)": the interval a claim's
+    class was decided on, the class and the band it was decided against (a rate's
+    difference in percentage points)."""
+    unit = "pp" if unit == "rate" else unit
+    return f"(Holm-adjusted {bracket(*c.decision_ci, unit)}), {class_words(c, unit)}"
+
+
+def _change(r, c: Claim) -> str:
+    """A row's change in words with the claim `c` that classes it: "fell from 32.97 to 32.63
+    points (-0.34 [-0.44, -0.24] (Holm-adjusted [-0.49, -0.19]), negligible (within ±0.50
+    points))"."""
     verb = "rose" if r.diff > 0 else "fell"
     unit = "" if r.unit in ("rate", "count") else f" {r.unit}"
     return (f"{r.measure} in {r.players}-player games {verb} from {_fmt(r.baseline, r.unit)} "
-            f"to {_fmt(r.variant_value, r.unit)}{unit} ({_fmt(r.diff, r.unit, True)} "
-            f"[{_fmt(r.ci_low, r.unit, True)}, {_fmt(r.ci_high, r.unit, True)}])")
+            f"to {_fmt(r.variant_value, r.unit)}{unit} "
+            f"({_diff(r.diff, r.ci_low, r.ci_high, r.unit)} {_decided(c, r.unit)})")
+
+
+def _flag(r, side: str, found) -> str:
+    """A side's flag in words with the claim it was decided on (`Flags.side`): "above fair
+    (+6.0 pp from fair (Holm-adjusted [+3.1, +8.9]), meaningful (beyond ±2.0 pp))"; an
+    outlier's robust z too."""
+    flag = getattr(r, f"{side}_flag") or "in line"
+    if found is None:
+        return flag
+    c, what, z = found
+    unit = "rate" if what == "from fair" else r.unit
+    shown = "pp" if unit == "rate" else unit
+    robust = f", robust z {z:+.1f}" if math.isfinite(z) else ""
+    return f"{flag} ({show(c.estimate.effect, shown)} {what}{robust} {_decided(c, unit)})"
 
 
 @dataclass
@@ -146,6 +200,9 @@ class Comparison:
     headline : analysis.verdict.Change
         The balance verdict itself: `.lines()`, `.word(variant, players)`, and each side's
         own verdict (`.before`, `.after`).
+    claims : analysis.comparison.Flags
+        The table's claims: each difference's (`.diffs`, by row) and each side flag's
+        (`.side(row, side)`), with the Holm-adjusted interval its class was decided on.
     """
 
     game: str
@@ -156,6 +213,7 @@ class Comparison:
     balance: pd.DataFrame | None = None
     standard: Standard | None = None
     headline: Change | None = None
+    claims: Flags | None = None  # the table's claims, each class's decision interval
 
     def verdicts(self, variant: str | None = None) -> list[str]:
         """Sentences from the numbers: every meaningful change (the edit's own mechanical
@@ -171,24 +229,29 @@ class Comparison:
             rest = rows[~rows.mechanical]
             big = rest[rest["class"] == MEANINGFUL]
             for r in big.sort_values("p_adjusted").itertuples():
-                out.append(f"{head}: {_change(r)}, meaningful.")
+                out.append(f"{head}: {_change(r, self.claims.diffs[r.Index])}.")
             small = int((rest["class"] == NEGLIGIBLE).sum())
             open_ = rest[rest["class"] == UNRESOLVED]
             settle = open_.games_to_settle[np.isfinite(open_.games_to_settle)]
             out.append(f"{head}: {'no measure' if big.empty else f'{len(big)} measure(s)'} "
                        f"changed meaningfully; {small} changed negligibly (within their "
-                       f"smallest effect of interest), {len(open_)} unresolved"
+                       f"smallest effect of interest), {len(open_)} neither at this n"
                        + (f" (about {settle.median():,.0f} games per side would settle half "
-                          f"of them, {settle.max():,.0f} all)" if len(settle) else "") + ".")
+                          f"of them, {_most(settle.max(), rows.games.max())} all)"
+                          if len(settle) else "") + ".")
             mech = own[own["class"] == MEANINGFUL]
             if len(mech):
                 out.append(f"{head}: changed by the edit itself, not evidence of balance: "
-                           + "; ".join(_change(r) for r in mech.itertuples()) + ".")
+                           + "; ".join(_change(r, self.claims.diffs[r.Index])
+                                       for r in mech.itertuples()) + ".")
             dom = rows[(rows.group == "restricted play") & (rows.variant_flag == "above fair")
                        & (rows.baseline_flag != "above fair")]
-            out += [f"{head}: a player {r.measure.removeprefix('win rate ')} now wins "
-                    f"meaningfully more than the fair share in {r.players}-player games (a "
-                    "dominant restriction)." for r in dom.itertuples()]
+            out += [f"{head}: a player {r.measure.removeprefix('win rate ')} now wins more "
+                    f"than the fair share in {r.players}-player games (a dominant "
+                    f"restriction): {_fmt(r.variant_value, r.unit)} "
+                    f"[{_fmt(r.variant_ci_low, r.unit)}, {_fmt(r.variant_ci_high, r.unit)}], "
+                    f"{_flag(r, 'variant', self.claims.side(r.Index, 'variant'))}."
+                    for r in dom.itertuples()]
         for v in self.variants:
             if variant is not None and v.label != variant:
                 continue
@@ -196,9 +259,9 @@ class Comparison:
                               & (self.table.group != "restricted play")
                               & (self.table.baseline_flag != self.table.variant_flag)]
             out += [f"{v.label}: {r.measure} in {r.players}-player games: "
-                    f"{r.baseline_flag or 'in line'} in the baseline, "
-                    f"{r.variant_flag or 'in line'} in the variant"
-                    + (" (changed by the edit itself)." if r.mechanical else ".")
+                    f"{_flag(r, 'baseline', self.claims.side(r.Index, 'baseline'))} in the "
+                    f"baseline, {_flag(r, 'variant', self.claims.side(r.Index, 'variant'))} "
+                    "in the variant" + (" (changed by the edit itself)." if r.mechanical else ".")
                     for r in rows.itertuples()]
         return out
 
@@ -214,17 +277,10 @@ class Comparison:
             return []
         counts = self.strong.label.value_counts()
         out = [f"under strong play ({', '.join(dict.fromkeys(self.strong.strong_line_up))}"
-               f", restricted play left out): " + ", ".join(f"{counts[k]} {k}" for k in LABELS
-                                                            if counts.get(k, 0))]
-        for r in self.strong[self.strong.label != "unresolved"].itertuples():
-            why = f" ({r.why})" if r.why else ""
-            out.append(f"{r.variant}: {r.measure} in {r.players}-player games changes by "
-                       f"{_fmt(r.measured, r.unit, True)} [{_fmt(r.measured_ci_low, r.unit, True)}"
-                       f", {_fmt(r.measured_ci_high, r.unit, True)}] ({r.class_measured}) with "
-                       f"the default line-up and {_fmt(r.strong, r.unit, True)} "
-                       f"[{_fmt(r.strong_ci_low, r.unit, True)}, "
-                       f"{_fmt(r.strong_ci_high, r.unit, True)}] ({r.class_strong}) with "
-                       f"{r.strong_line_up}: {r.label}{why}.")
+               f", restricted play left out): " + ", ".join(f"{counts[k]} {k.upper()}"
+                                                            for k in LABELS if counts.get(k, 0))]
+        out += [_strong_sentence(r) for r in self.strong[self.strong.label != "unresolved"]
+                .itertuples()]
         return out
 
     def standard_text(self) -> str:
@@ -291,16 +347,17 @@ class Comparison:
                 name = f"diff_{key}_{players}p"
                 s.figures[name] = F.differences(sub, title + f" ({players} players)", note)
                 s.captions[name] = (f"{group}, {players} players: difference with 95% CI "
-                                    "(filled: meaningful after Holm)")
+                                    "(filled: beyond the smallest effect after Holm)")
                 name = f"sides_{key}_{players}p"
                 s.figures[name] = F.sides(sub, f"{group}: baseline and variant "
                                                f"({players} players)", note)
                 s.captions[name] = f"{group}, {players} players: both values with 95% CIs"
             s.findings = [f"{r.variant}, {r.players}p: {r.measure} {_fmt(r.baseline, r.unit)} → "
-                          f"{_fmt(r.variant_value, r.unit)} ({_fmt(r.diff, r.unit, True)} "
-                          f"[{_fmt(r.ci_low, r.unit, True)}, {_fmt(r.ci_high, r.unit, True)}], "
-                          f"meaningful{', changed by the edit itself' if r.mechanical else ''}"
-                          f", {p_text(r.p_adjusted)})"
+                          f"{_fmt(r.variant_value, r.unit)} "
+                          f"({_diff(r.diff, r.ci_low, r.ci_high, r.unit)} "
+                          f"{_decided(self.claims.diffs[r.Index], r.unit)}"
+                          f"{', changed by the edit itself' if r.mechanical else ''}, "
+                          f"{p_text(r.p_adjusted)} after Holm)"
                           for r in rows[rows["class"] == MEANINGFUL].itertuples()]
             s.save(out)
         (out / PROVENANCE_FILE).write_text(json.dumps(self.provenance, indent=1))
@@ -321,6 +378,24 @@ class Comparison:
         return (f"Made by snapsim {p['snapsim']}: {'; '.join(sides)}; policies {names}; "
                 f"seed {p['seed']}; n = {p['games']:,} paired games per side and player count; "
                 f"players {', '.join(map(str, p['players']))}.")
+
+
+def _strong_sentence(r) -> str:
+    """One measure's change under both line-ups, from its row of the strong-play table: each
+    with its 95% interval, the Holm-adjusted interval its class was decided on and the class,
+    then the label."""
+    def side(name: str, cls: str) -> str:
+        lo, hi, alo, ahi = (_fmt(getattr(r, f"{name}_ci_{end}"), r.unit, True, False)
+                            for end in ("low", "high", "low_adjusted", "high_adjusted"))
+        return (f"{_fmt(getattr(r, name), r.unit, True)} [{lo}, {hi}] (Holm-adjusted "
+                f"[{alo}, {ahi}], {cls})")
+    tail = f" (the change is {side('change', r.class_change)})" \
+        if r.label in ("weakens", "strengthens") else f" ({r.why})" if r.why else ""
+    band = show(r.smallest, "pp" if r.unit == "rate" else r.unit, signed=False)
+    return (f"{r.variant}: {r.measure} in {r.players}-player games changes by "
+            f"{side('measured', r.class_measured)} with the default line-up and "
+            f"{side('strong', r.class_strong)} with {r.strong_line_up}, smallest effect "
+            f"±{band}: {r.label.upper()}{tail}.")
 
 
 class _Sides:
@@ -514,7 +589,7 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     record["components"] = record["baseline"]["components"]
     record["knobs"] = record["baseline"]["knobs"]
     result = Comparison(game, table, out, record, standard=standard, headline=headline,
-                        balance=headline.table())
+                        balance=headline.table(), claims=flags)
     labels = None
     if strong is not None:
         kw = dict(baseline=baseline, variants=variants, variant_set=variant_set, seed=seed,
@@ -622,18 +697,27 @@ def strong_check(result: Comparison, choice: str, counts, games: int,
 
 
 def strong_table(both: pd.DataFrame, labels: Labels) -> pd.DataFrame:
-    """The labelled table of the strong comparison (after the standard is settled)."""
+    """The labelled table of the strong comparison (after the standard is settled): each
+    change with its 95% interval and the Holm-adjusted one its class was decided on."""
     out = labels.table()
-    return pd.DataFrame({
-        "variant": both.variant, "players": both.players, "measure": both.measure,
-        "unit": both.unit, "measured": both["diff"], "measured_ci_low": both.ci_low,
-        "measured_ci_high": both.ci_high, "strong": both.diff_strong,
-        "strong_ci_low": both.ci_low_strong, "strong_ci_high": both.ci_high_strong,
-        "strong_line_up": both.strong_line_up, "strong_games": both.games_strong,
-        "smallest": out.smallest.to_numpy(), "class_measured": out.class_measured.to_numpy(),
-        "class_strong": out.class_strong.to_numpy(), "class_change": out.class_change.to_numpy(),
-        "p_change": out.p_change.to_numpy(), "label": out.label.to_numpy(),
-        "games_to_settle": out.settle_games.to_numpy(), "why": out.why.to_numpy()})
+    table = pd.DataFrame({"variant": both.variant, "players": both.players,
+                          "measure": both.measure, "unit": both.unit})
+    raw = {"measured": (both["diff"], both.ci_low, both.ci_high),
+           "strong": (both.diff_strong, both.ci_low_strong, both.ci_high_strong),
+           "change": (out.change.to_numpy(), *zip(*(c.estimate.ci for *_, c in labels.claims),
+                                                  strict=True))}
+    for k, (side, (value, lo, hi)) in enumerate(raw.items()):
+        adjusted = [claims[k].decision_ci for claims in labels.claims]
+        table[side], table[f"{side}_ci_low"], table[f"{side}_ci_high"] = (
+            np.asarray(value), np.asarray(lo), np.asarray(hi))
+        table[f"{side}_ci_low_adjusted"] = [a for a, _ in adjusted]
+        table[f"{side}_ci_high_adjusted"] = [b for _, b in adjusted]
+    return table.assign(
+        strong_line_up=both.strong_line_up.to_numpy(), strong_games=both.games_strong.to_numpy(),
+        smallest=out.smallest.to_numpy(), class_measured=out.class_measured.to_numpy(),
+        class_strong=out.class_strong.to_numpy(), class_change=out.class_change.to_numpy(),
+        p_change=out.p_change.to_numpy(), label=out.label.to_numpy(),
+        games_to_settle=out.settle_games.to_numpy(), why=out.why.to_numpy())
 
 
 def _auto_games(spec, configs, policies, seed, threads, detect, reps) -> int:

@@ -84,6 +84,8 @@ COLUMNS = {
 TABLE_COLUMNS = {
     "ladder_pairwise.share": "share finishing ahead",
     "game_length.share": "share of games",
+    "balance.smallest": "tolerance",
+    "balance.class": "class (against the tolerance)",
 }
 
 
@@ -130,7 +132,9 @@ GLOSSARY = (
      "tested together with all the others (Holm's correction), so the chance that any claim "
      "in the report is false stays at 5%."),
     ("not distinguishable", r"not distinguishable", "items whose differences do not pass the "
-     "standard: no order between them is claimed at this n."),
+     "standard: no order between them is claimed at this n; on the skill ladder, not "
+     "meaningfully ahead: a policy is the strongest alone only when it finishes ahead of every "
+     "other beyond the smallest effect."),
     ("strong line-up", r"strong", "the tuned (or search) policy in every seat: each key "
      "finding is measured again with it on the same deals."),
     ("labels", r"HOLDS|WEAKENS|STRENGTHENS|REVERSES|APPEARS|VANISHES|UNRESOLVED|NOT COMPARABLE|"
