@@ -278,6 +278,17 @@ def naive_bootstrap(fn, arrays, reps, seed):
     return np.array(out)
 
 
+def test_a_targets_rows_are_its_value_of_each_resample():
+    rng = np.random.default_rng(3)
+    rows = rng.random((40, 5))
+    rows[3] = np.nan
+    rows[7, :2] = np.nan
+    for t in (Target("seat_spread", 2.0), Target("assignments", 3.0), Target("cards", 0.5),
+              Target("length", 5.0, 4.0)):
+        expected = [t.value(r, 4) for r in rows]
+        np.testing.assert_array_equal(t.rows(rows, 4), expected)
+
+
 def test_the_bootstrap_equals_resampling_by_index():
     rng = np.random.default_rng(2)
     a = Items(("x", "y", "z"), rng.random((300, 3)), np.ones((300, 3)))
@@ -412,14 +423,12 @@ def test_a_game_already_within_its_targets_needs_no_patch():
 
 def test_when_no_patch_meets_the_targets_it_says_which_is_missed_by_how_much():
     r = rebalance("yosemite", ["first_player=0.1"], ["knob:wilds"], **SMALL)
-    assert not r.met and r.recommended is None
+    assert not r.met and r.recommended is None and r.status == "compromise"
     text = r.summary()
-    if r.status == "compromise":
-        assert "no patch found meets every target under greedy" in text
-        left = r.confirmed.checks.iloc[0]
-        assert f"left: first_player (2p) under greedy by {left.value - 0.1:.2f} pp" in text
-    else:
-        assert r.status == "none" and "no candidate found improves" in text
+    assert "no patch found meets every target under greedy; the best compromise" in text
+    left = r.confirmed.checks.iloc[0]
+    assert f"left: first_player (2p) under greedy by {left.value - 0.1:.2f} pp" in text
+    assert "its effect: first_player (2p) " in text and "without it" not in text
 
 
 def test_the_same_seed_gives_the_same_patch_and_the_same_checks():

@@ -128,6 +128,7 @@ class Rebalance:
     provenance: dict
     base: Verification | None = None
     notes: list[str] = field(default_factory=list)
+    effects: dict = field(default_factory=dict, repr=False)  # change -> its paired effect
 
     # ------------------------------------------------------------ what it found
 
@@ -317,7 +318,9 @@ class Rebalance:
             withouts = {label.removeprefix("without "): v for label, v in self.ablation.items()}
         out = {}
         for change, without in withouts.items():
-            eff = effect(patch, without, self.targets)
+            if change not in self.effects:
+                self.effects[change] = effect(patch, without, self.targets)
+            eff = self.effects[change]
             parts = []
             for r in eff.itertuples():
                 who = self._policy(r.line_up, r.players)
@@ -809,16 +812,25 @@ def _run(game, tlist, space, lineups, seed, threads, workers, scheduler, budget,
             pick = _choose(list(verified.values()), space, size)
             # take out each change in turn: a smaller patch that meets every target under
             # every line-up (or, when none does, whose worst ratio is lower: the change moved
-            # a target the wrong way) is a candidate like any other, and taken apart again
+            # a target the wrong way) is a candidate like any other, and taken apart again;
+            # when several changes move a target the wrong way, the patch without all of them
+            # is tried too (one ablation round instead of one per change)
             pruned = 0
             while pick is not None and len(pick.cand) > 1:
                 abl = run({f"without {space.vars[k].change(v)}":
                            tuple(c for c in pick.cand if c != (k, v)) for k, v in pick.cand})
-                best = _choose([pick, *abl.values()], space, size)
+                pool = [pick, *abl.values()]
+                wrong = set(pick.cand) - set.intersection(
+                    *(set(v.cand) for v in abl.values() if v.ratio < pick.ratio),
+                    set(pick.cand))
+                if not pick.met and 1 < len(wrong) < len(pick.cand):
+                    rest = tuple(c for c in pick.cand if c not in wrong)
+                    pool += run({f"without {len(wrong)} changes": rest}).values()
+                best = _choose(pool, space, size)
                 if best is pick:
                     ablation = abl
                     break
-                pruned += 1
+                pruned += len(pick.cand) - len(best.cand)
                 best.label = f"pruned {pruned}"
                 verified[best.label] = best
                 pick = best

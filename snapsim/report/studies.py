@@ -1135,8 +1135,8 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
     """"Smallest fixes found": for each problem the report's verdict classes not balanced
     under greedy play or the strong line-up, `snapsim rebalance` with the report's own
     tolerance as target, over both line-ups (worst case), with a fixed budget of FIX_BUDGET
-    candidates of half the report's games each, chosen on the report's number of fresh
-    games and confirmed on as many others; the patch is written beside the report as
+    candidates of a quarter of the report's games each, chosen on half the report's games
+    on fresh deals and confirmed on as many others; the patch is written beside the report as
     fix-<name>.toml. A problem balanced under every line-up needs no fix, an unsettled one
     says what would settle it. `reference_games` is the report's committed size (its
     figure's note)."""
@@ -1166,8 +1166,8 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
             ctx.tick()
             continue
         r = rebalance(ctx.game, [target], list(p.edits), components=ctx.components,
-                      players=list(p.players), games=max(100, ctx.games // 2),
-                      candidates=FIX_BUDGET, verify_games=max(100, ctx.games),
+                      players=list(p.players), games=max(100, ctx.games // 4),
+                      candidates=FIX_BUDGET, verify_games=max(100, ctx.games // 2),
                       lineups=lineups, seed=ctx.seed + i, threads=ctx.threads)
         ctx.tick()
         found.update(status=r.status, changes=r.patch_changes, lineups=r.lineup_words(),
@@ -1203,7 +1203,7 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
         df = pd.concat(tables, ignore_index=True)
         s.tables["fixes"] = df[["problem"] + [c for c in df.columns if c != "problem"]]
     if plotted:
-        games = max(100, ctx.games)
+        games = max(100, ctx.games // 2)
         counts = sorted({n for p in problems for n in p.players})
         line_ups = ["greedy"] + [ctx.strong_policy(n)[0] or "" for n in counts if ctx.strong]
         s.figure("fixes", F.fix_targets(pd.DataFrame(plotted), ctx.note(games)),

@@ -21,8 +21,10 @@ at most 1 means met.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -102,6 +104,19 @@ class Target:
             return float(v[0])
         centre, _ = self.band(players)
         return float(np.nanmax(np.abs(v - centre)) * self.scale())
+
+    def rows(self, values: np.ndarray, players: int) -> np.ndarray:
+        """`value` of each row of a (resamples, items) matrix at once (NaN for a row with no
+        finite item): a bootstrap's thousand values in one pass."""
+        v = np.asarray(values, float)
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN row: NaN
+            if KINDS[self.kind].shape == "spread":
+                return (np.nanmax(v, axis=1) - np.nanmin(v, axis=1)) * self.scale()
+            if self.kind == "length":
+                return v[:, 0].copy()
+            centre, _ = self.band(players)
+            return np.nanmax(np.abs(v - centre), axis=1) * self.scale()
 
     def ratio(self, values: np.ndarray, players: int) -> float:
         """Value over tolerance (for a band: largest distance from its centre over its
@@ -301,22 +316,39 @@ def items(target: Target, game: str, df: pd.DataFrame, config, card_values=None)
 
 def bootstrap(fn, arrays: list[Items], reps: int = 1000, seed: int = 0) -> np.ndarray:
     """`fn(values of each Items)` over `reps` resamples of whole games (the same games for
-    every array: they are one run, or runs played on the same deals). A resample is a count
-    of draws per game, so its sums are one matrix product."""
+    every array: they are one run, or runs played on the same deals)."""
+    rows = resample(arrays, reps, seed)
+    return np.array([fn(*(m[r] for m in rows)) for r in range(reps)])
+
+
+def resample(arrays: list[Items], reps: int = 1000, seed: int = 0) -> list[np.ndarray]:
+    """Each Items' values over `reps` resamples of whole games, as (reps, items) matrices
+    (the same games for every array). A resample is a count of draws per game, so its sums
+    are one matrix product; the counts of a (games, reps, seed) are drawn once and reused."""
     n = arrays[0].num.shape[0]
-    rng = np.random.default_rng(seed)
-    out = np.empty(reps)
+    counts = _draws(n, reps, seed)
+    out = [np.empty((reps, it.num.shape[1])) for it in arrays]
     block = max(1, min(reps, 2_000_000 // max(1, n)))
-    done = 0
-    while done < reps:
-        k = min(block, reps - done)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for start in range(0, reps, block):
+            weights = counts[start:start + block].astype(float)
+            for o, it in zip(out, arrays, strict=True):
+                o[start:start + block] = (weights @ it.num) / (weights @ it.den)
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def _draws(n: int, reps: int, seed: int) -> np.ndarray:
+    """(reps, n) counts of each game's draws in each resample, drawn in blocks of at most
+    2,000,000 draws from the seed's generator (small integers: one byte each)."""
+    rng = np.random.default_rng(seed)
+    out = np.empty((reps, n), np.uint8)
+    block = max(1, min(reps, 2_000_000 // max(1, n)))
+    for start in range(0, reps, block):
+        k = min(block, reps - start)
         picks = rng.integers(0, n, (k, n)) + (np.arange(k) * n)[:, None]
-        weights = np.bincount(picks.ravel(), minlength=k * n).reshape(k, n).astype(float)
-        sums = [(weights @ it.num, weights @ it.den) for it in arrays]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            for r in range(k):
-                out[done + r] = fn(*(num[r] / den[r] for num, den in sums))
-        done += k
+        out[start:start + k] = np.bincount(picks.ravel(), minlength=k * n).reshape(k, n)
+    out.flags.writeable = False
     return out
 
 

@@ -26,7 +26,7 @@ from ..comparison import flag_table, measure_rows, side_measures
 from ..paired import ALPHA, Ratio, ratio_difference, spread_difference, spread_interval
 from .edits import Candidate, EditSpace
 from .lineups import LineUp
-from .targets import KINDS, Items, Target, bootstrap, interval, items
+from .targets import KINDS, Items, Target, interval, items, resample
 
 FRESH = 7_919  # a verification's seed is the search's plus this: fresh deals
 CONFIRM = 2 * FRESH  # the chosen patch is confirmed on the search's seed plus this
@@ -123,7 +123,7 @@ def verify(space: EditSpace, targets: list[Target], cands: dict[str, Candidate],
                     for t in targets:
                         check = _check(t, game, n, b, m, seed, reps, spec.measures)
                         checks.append({"line_up": lu.name, "policy": lu.policy(n), **check})
-                        kept[(lu.name, n, t.key)] = items(t, game, m.df, m.config, m.cards)
+                        kept[(lu.name, n, t.key)] = _items(t, game, m)
             table = (flag_table(pd.DataFrame(rows), spec.measures.outlier_groups)
                      if rows else pd.DataFrame())
             out[label] = Verification(label, cand, [lu.name for lu in lineups], games, seed,
@@ -143,9 +143,8 @@ def effect(with_it: Verification, without: Verification, targets: list[Target],
     for (lu, n, key), mine in with_it.items.items():
         other = without.items[(lu, n, key)]
         t = by_key[key]
-        samples = bootstrap(lambda x, y, t=t, n=n: t.value(y, n) - t.value(x, n),
-                            [other, mine], reps, with_it.seed)
-        lo, hi = interval(samples)
+        x, y = resample([other, mine], reps, with_it.seed)
+        lo, hi = interval(t.rows(y, n) - t.rows(x, n))
         rows.append({"line_up": lu, "players": n, "target": key,
                      "effect": t.value(mine.values, n) - t.value(other.values, n),
                      "effect_ci_low": lo, "effect_ci_high": hi})
@@ -161,6 +160,18 @@ class _Run:
     config: object
     cards: list | None
     found: list | None
+    memo: dict = field(default_factory=dict)  # target -> Items, measured once per run
+
+
+def _items(t: Target, game: str, run) -> Items:
+    """A target's items in a run (a _Run's measured once and kept; a comparison's side, as
+    analysis.verdict passes, measured each time)."""
+    memo = getattr(run, "memo", None)
+    if memo is None:
+        return items(t, game, run.df, run.config, run.cards)
+    if t not in memo:
+        memo[t] = items(t, game, run.df, run.config, run.cards)
+    return memo[t]
 
 
 class _Runs:
@@ -197,8 +208,7 @@ def _check(t: Target, game, n, base: _Run, mine: _Run, seed, reps, mspec) -> dic
     with its interval. The seat spread and the game length use the paired comparison's own
     functions with its seed, so they equal `snapsim compare`'s rows for these runs; the
     others (a largest distance from fair, a spread of card values) a bootstrap over games."""
-    base_it = items(t, game, base.df, base.config, base.cards)
-    it = items(t, game, mine.df, mine.config, mine.cards)
+    base_it, it = _items(t, game, base), _items(t, game, mine)
     b, v = t.value(base_it.values, n), t.value(it.values, n)
     s = t.scale()
     if t.kind == "seat_spread":
@@ -214,13 +224,9 @@ def _check(t: Target, game, n, base: _Run, mine: _Run, seed, reps, mspec) -> dic
         v_ci = _ratio_interval(rv, z)
         d_ci = ratio_difference(rb, rv).ci
     else:
-        def value(*vals):
-            return t.value(vals[0], n)
-
-        b_ci = interval(bootstrap(value, [base_it], reps, seed))
-        v_ci = interval(bootstrap(value, [it], reps, seed))
-        d_ci = interval(bootstrap(lambda x, y: t.value(y, n) - t.value(x, n),
-                                  [base_it, it], reps, seed))
+        x, y = resample([base_it, it], reps, seed)  # each side's resamples, and paired
+        b_ci, v_ci = interval(t.rows(x, n)), interval(t.rows(y, n))
+        d_ci = interval(t.rows(y, n) - t.rows(x, n))
     ratio = t.ratio(it.values, n)
     limit = _limits(t, n)
     return {"players": n, "target": t.key, "tolerance": t.text, "baseline": b,
