@@ -182,9 +182,18 @@ def study_seats(ctx: Ctx) -> Section:
     sched = pd.DataFrame(rows)
     spreads = [Estimate.from_ci(r.seat_spread, r.seat_spread_ci_low, r.seat_spread_ci_high,
                                 ctx.games) for r in sched.itertuples()]
+    # the rulebook's own seat spread is the verdict's headline claim: the table names it
+    # without a second claim, so the report gives it one interval and one class
     claims = ctx.classes(s, "start_token_schedules", sched,
                          [f"{r.players} players, {r.start_tokens}" for r in sched.itertuples()],
-                         spreads, "pp")
+                         [None if r.rulebook else e for r, e in
+                          zip(sched.itertuples(), spreads, strict=True)], "pp")
+    verdict = ctx.headline()
+
+    def rulebook_spread(n: int) -> str:
+        return (f"{verdict.line('seat_spread', n)} (the verdict's claim and interval, at the "
+                "top of the report)")
+
     fairest = {n: ctx.rank(s, f"{n} players: lowest seat spread", sub.start_tokens.tolist(),
                            [spreads[i] for i in sub.index], highest=False)
                for n, sub in sched.groupby("players")}
@@ -192,14 +201,15 @@ def study_seats(ctx: Ctx) -> Section:
     def schedule_line(n: int) -> str:
         sub = sched[sched.players == n]
         rule = sub[sub.rulebook].index[0]
-        fair = [sched.start_tokens[i] for i in sub.index if claims[i].cls == NEGLIGIBLE]
+        fair = [sched.start_tokens[i] for i in sub.index if claims[i] is not None
+                and claims[i].cls == NEGLIGIBLE]
         head = (f"{n} players: starting tokens {names_text(fair)} bring the seat spread within "
                 f"±{ctx.smallest.rate:g} pp (negligible)" if fair else
                 f"{n} players: no starting-token schedule tried brings the seat spread "
                 f"within ±{ctx.smallest.rate:g} pp; the lowest: "
                 + fairest[n].text(lambda i: f" ({100 * sub.seat_spread.iloc[i]:.1f} pp)"))
-        return (f"{head}; the rulebook's {sched.start_tokens[rule]} leaves "
-                f"{said(claims[rule], 'pp')} between the best and the worst seat.")
+        return (f"{head}; the rulebook's {sched.start_tokens[rule]}: "
+                f"{rulebook_spread(n)}.")
 
     for n in sorted(SCHEDULES, key=lambda k: (k != 4, k)):
         s.findings.insert(1 if n == 4 else len(s.findings),
@@ -207,25 +217,27 @@ def study_seats(ctx: Ctx) -> Section:
 
     def key() -> list:
         four = sched[sched.players == 4]
-        rule = four[four.rulebook].index[0]
-        fair = [sched.start_tokens[i] for i in four.index if claims[i].cls == NEGLIGIBLE]
+        fair = [sched.start_tokens[i] for i in four.index if claims[i] is not None
+                and claims[i].cls == NEGLIGIBLE]
         first = s.findings[0] if isinstance(s.findings[0], str) else s.findings[0]()
-        if claims[rule].cls == NEGLIGIBLE:
-            meaning = (f"at 4 players the seat spread with the rulebook's starting tokens is "
-                       f"{said(claims[rule], 'pp')}: no seat bias worth a change")
-        elif claims[rule].cls != MEANINGFUL:
-            meaning = (f"at 4 players the seat spread with the rulebook's starting tokens is "
-                       f"{said(claims[rule], 'pp')}: whether the seats need a change is not "
+        status = verdict.status("seat_spread", 4)
+        if status == "balanced":
+            meaning = (f"at 4 players the rulebook's starting tokens give a "
+                       f"{rulebook_spread(4)}: no seat bias worth a change")
+        elif status == "not settled":
+            meaning = (f"at 4 players the rulebook's starting tokens give a "
+                       f"{rulebook_spread(4)}: whether the seats need a change is not "
                        "settled at this n")
         else:
             lever = (f"starting tokens {names_text(fair)} remove it (seat spread "
                      + "; ".join(f"{sched.start_tokens[i]}: {said(claims[i], 'pp')}"
-                                 for i in four.index if claims[i].cls == NEGLIGIBLE) + ")"
+                                 for i in four.index if claims[i] is not None
+                                 and claims[i].cls == NEGLIGIBLE) + ")"
                      if fair else "" if ctx.found.get("fixes", {}).get(
                          "seat spread, 4 players", {}).get("status") == "recommended"
                      else "none of the schedules tried removes it")
             meaning = (f"the rulebook's rising starting tokens (2-3-4-5) over-compensate the "
-                       f"later seats: seat spread {said(claims[rule], 'pp')}"
+                       f"later seats: {rulebook_spread(4)}"
                        + (f"; {lever}" if lever else ""))
         fix = ctx.fix("seat spread, 4 players")
         return [(first, meaning + (f"; {fix}" if fix else "") + ".")]
