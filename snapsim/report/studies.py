@@ -926,7 +926,8 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
     """Run the chosen studies (default all), label their key findings under the strong
     line-up (`strong`, None for greedy only), test every claim under one standard against
     the smallest effects of interest (`smallest`, default `Smallest()`), save the sections
-    and render the report (`words`: plain words for its knob and column names)."""
+    and render the report (`words`: plain words for its knob and column names), opening
+    with the verdict against `tolerances` (analysis.verdict; default: its defaults)."""
     names = list(studies) if chosen is None else entries(chosen, "studies")
     bad = [n for n in names if n not in studies]
     if bad:
@@ -1151,8 +1152,9 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
                 "(95% intervals, the confirmation's). The bundled card values are "
                 "reconstructed, so these fixes show the method on them; run `snapsim "
                 "rebalance` on your own component file for advice about your game.")
-    tables, plotted = [], []
+    tables, plotted, heads = [], [], []
     for i, p in enumerate(problems):
+        heads.append(len(s.findings))  # each problem's first line is its key finding
         target = p.target(ctx.tolerances)
         statuses = _headline_status(ctx, p)
         found = {"target": target, "changes": [], "phrases": [], "lineups": ""}
@@ -1213,4 +1215,5 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
                              "at most 1 met",
                              ", ".join(dict.fromkeys(p for p in line_ups if p)), counts,
                              games, "each value's 95% CI in fixes.csv"))
+    s.key_findings(lambda: [(s.findings[k], "") for k in heads])
     return s
