@@ -10,6 +10,7 @@ import snapsim
 from snapsim.analysis.ladder import rate, rotations, seatings, tables
 from snapsim.report.ladder import write_ladder
 from snapsim.sim.checks import MAX_IN_MEMORY_GAMES
+from snapsim.sim.store import WRITTEN
 
 
 def two_player_results(strengths, games_per_pair, rng):
@@ -151,7 +152,7 @@ def test_written_folder_and_refusal_to_overwrite(small, tmp_path):
     import json
 
     path = write_ladder(small, tmp_path / "ladder")
-    files = sorted(p.name for p in path.parent.iterdir())
+    files = sorted(p.name for p in path.parent.iterdir() if not p.name.startswith("."))
     assert files == ["ladder.md", "ladder.png", "pairwise.csv", "provenance.json", "ratings.csv"]
     ratings = pd.read_csv(path.parent / "ratings.csv")
     assert list(ratings.columns[:5]) == ["policy", "rating", "ci_low", "ci_high", "games"]
@@ -184,7 +185,7 @@ def test_an_occupied_out_folder_is_refused_before_any_game(tmp_path, capsys):
     (tmp_path / "old.csv").write_text("x\n")
     rc, _, err = cli(capsys, "ladder", "snapshot", "--players", "2", "--policies",
                      "random,greedy", "--out", tmp_path)
-    assert rc == 2 and "already holds" in one_error_line(err)
+    assert rc == 2 and "holds 'old.csv', which snapsim did not write" in one_error_line(err)
 
 
 class FirstLegal:
@@ -209,5 +210,5 @@ def test_cli_writes_the_ladder_folder(tmp_path, capsys):
                        4, "--reps", 20, "--threads", 1, "--quiet", "--out", tmp_path / "l")
     assert rc == 0 and err == ""
     assert "greedy" in out.splitlines()[1] and "ladder written to" in out
-    assert sorted(p.name for p in (tmp_path / "l").iterdir()) == [
+    assert sorted(p.name for p in (tmp_path / "l").iterdir() if p.name != WRITTEN) == [
         "ladder.md", "ladder.png", "pairwise.csv", "provenance.json", "ratings.csv"]

@@ -20,6 +20,7 @@ from snapsim.cli import main
 from snapsim.errors import InputError
 from snapsim.sim.kernel import game_rngs, mix_seed
 from snapsim.sim.locks import LOCK, exclusive
+from snapsim.sim.store import WRITTEN
 
 GAME = "snapshot"
 
@@ -66,7 +67,7 @@ def test_report_refuses_a_folder_of_other_files(tmp_path, capsys):
     keep = tmp_path / "notes.txt"
     keep.write_text("mine")
     assert report("--out", str(tmp_path)) == 2
-    assert "files that are not a snapsim report" in one_error_line(capsys)
+    assert "holds 'notes.txt', which snapsim did not write" in one_error_line(capsys)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
@@ -319,7 +320,8 @@ def test_a_killed_comparison_leaves_nothing_that_blocks_its_rerun(tmp_path):
     assert main([str(a) for a in argv]) == 0  # the rerun is not refused
     names = {p.name for p in out.iterdir()}
     assert {"index.html", "report.md", "provenance.json"} <= names
-    assert not [n for n in names if n.startswith(".")]  # the stale staging folder is gone
+    assert [n for n in names if n.startswith(".")] == [WRITTEN]  # the stale staging folder is
+    # gone; the list of the files snapsim wrote is kept
 
 
 def test_a_chunk_of_another_run_is_recomputed_on_resume_and_refused_by_load(tmp_path, capsys):

@@ -45,9 +45,12 @@ def test_a_folder_of_other_files_is_refused(tmp_path, capsys):
     out = tmp_path / "mine"
     out.mkdir()
     (out / "notes.txt").write_text("mine")
-    rc, _, err = cli(capsys, *command(out))
-    assert rc == 2 and "files that are not a snapsim rebalance" in one_error_line(err)
-    assert (out / "notes.txt").read_text() == "mine"
+    for force in ((), ("--force",)):  # nothing snapsim did not write is replaced, forced or not
+        rc, _, err = cli(capsys, *command(out, *force))
+        assert rc == 2 and one_error_line(err).endswith(
+            "holds 'notes.txt', which snapsim did not write; choose an empty or new folder "
+            "for --out")
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
 
 
 def run_cli(args, **kw):

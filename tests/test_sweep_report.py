@@ -249,8 +249,11 @@ def test_report_refuses_a_folder_holding_another_report(one_knob, tmp_path):
     other = tmp_path / "other"
     other.mkdir()
     (other / "notes.txt").write_text("mine")
-    with pytest.raises(InputError, match="other files"):
-        sweep_report(one_knob, out=other)
+    for force in (False, True):  # nothing snapsim did not write is replaced, forced or not
+        with pytest.raises(InputError, match="holds 'notes.txt', which snapsim did not "
+                                             "write; choose an empty or new folder"):
+            sweep_report(one_knob, out=other, force=force)
+    assert [p.name for p in other.iterdir()] == ["notes.txt"]
 
 
 def test_unknown_objective_lists_the_measures(one_knob, tmp_path):

@@ -51,8 +51,8 @@ def _compare(args) -> int | None:
     if args.out:
         out_folder(args.out)
     with exclusive(args.out) if args.out else nullcontext():  # one writer, start to end
-        if args.out and not args.force:
-            check_out_free(args.out)
+        if args.out:
+            check_out_free(args.out, args.force)
         result = compare(args.game, baseline=args.baseline, variants=args.variant,
                          variant_set=knobs, players=players, policies=policies, games=games,
                          seed=args.seed, detect=args.detect, threads=args.threads,

@@ -29,8 +29,8 @@ def _ladder(args) -> None:
     if args.out:
         out_folder(args.out)
     with exclusive(args.out) if args.out else nullcontext():  # one writer, start to end
-        if args.out and not args.force:
-            check_out_free(args.out)
+        if args.out:
+            check_out_free(args.out, args.force, kind="ladder")
         result = ladder(args.game, args.players, policies, args.games, args.seed, args.threads,
                         reps=args.reps, progress=not args.quiet,
                         search_games=args.search_games, **knobs)

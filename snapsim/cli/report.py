@@ -75,20 +75,50 @@ def _report(args) -> None:
                            tolerances=tolerances)
     print(f"report written to {path} (and report.md, figures, CSV tables beside it)")
     if studies is None and not args.components:  # the whole report: its strategy guide too
-        _strategy(spec.name, out, games, args)
+        _strategy(spec.name, out, games, args, alone=False)
 
 
-def _strategy(game: str, out, games: int, args) -> None:
+def _strategy(game: str, out, games: int, args, alone: bool = True) -> None:
     """The game's strategy guide (strategy.md) written into the report folder `out`, its
-    measurements at the report's games (at least 20) per arm."""
+    measurements at the report's games (at least 20) per arm. Written `alone`, it claims the
+    folder as the report does: a folder holding only a guide takes one of the same game,
+    games and seed again."""
     from ..games.guide import guide_games, write_strategy
 
     if args.components:
         raise InputError("the strategy guide measures the bundled components only; drop "
                          "--components or --strategy-only")
-    path = write_strategy(game, out, games=guide_games(games), seed=args.seed,
-                          threads=args.threads)
+    with exclusive(out):
+        if alone:
+            _claim_guide(out, game, games, args)
+        path = write_strategy(game, out, games=guide_games(games), seed=args.seed,
+                              threads=args.threads)
     print(f"strategy guide written to {path}")
+
+
+def _claim_guide(out, game: str, games: int, args) -> None:
+    from pathlib import Path
+
+    from ..analysis.effects import Smallest
+    from ..games.guide import GUIDE, guide_games, guide_made
+    from ..report.studies import claim_report_folder
+    from ..sim.provenance import PROVENANCE_FILE
+    from ..sim.store import claim_folder, clear_own
+
+    made = guide_made(out)
+    if made is None or (Path(out) / PROVENANCE_FILE).exists():
+        claim_report_folder(out, game, args.seed, games, force=args.force,
+                            smallest=Smallest.parse(args.smallest_effect))
+        return
+    claim_folder(out, kind="strategy guide")
+    want = {"game": game, "games": guide_games(games), "seed": args.seed}
+    key = next((k for k in want if made[k] != want[k]), None)
+    if key is None:
+        return
+    if not args.force:
+        raise InputError(f"{out} holds the {GUIDE} of another run ({key} {made[key]}, not "
+                         f"{want[key]}); choose another --out or add --force to replace it")
+    clear_own(out)
 
 
 def _report_sweep(args) -> None:

@@ -10,9 +10,11 @@ and the rule is said as what not to do (`rules.advice`, shared by the three game
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
+from ..sim.files import read_bytes
 from ..sim.store import staged
 from .rules import GAME_TITLES, RULES, guide_parts
 
@@ -40,6 +42,21 @@ def write_strategy(game: str, out, games: int = 2000, seed: int = 1,
     return Path(out) / GUIDE
 
 
+def guide_made(out) -> dict | None:
+    """The game, games per arm and seed of the guide in `out` (read from its header, which
+    both writers give the same form), None when there is none or it does not say."""
+    try:
+        head = read_bytes(Path(out) / GUIDE, 2**20)[:1000].decode("utf-8", "replace")
+    except OSError:
+        return None
+    title = re.match(r"# (\w+) strategy guide", head)
+    sizes = re.search(r"\(games = (\d+), seed = (\d+)\)", head)
+    game = next((g for g, t in GAME_TITLES.items() if title and t == title.group(1)), None)
+    if game is None or sizes is None:
+        return None
+    return {"game": game, "games": int(sizes.group(1)), "seed": int(sizes.group(2))}
+
+
 def guide_games(report_games: int) -> int:
     """Games per arm of the guide written with a report of `report_games` per configuration:
     as many (its line-ups are greedy-speed kinds, so the guide costs a few of the report's
@@ -47,4 +64,4 @@ def guide_games(report_games: int) -> int:
     return max(20, report_games)
 
 
-__all__ = ["GUIDE", "RULES", "guide_games", "write_strategy"]
+__all__ = ["GUIDE", "RULES", "guide_games", "guide_made", "write_strategy"]

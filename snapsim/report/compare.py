@@ -313,8 +313,7 @@ class Comparison:
         """index.html (self-contained), report.md, one CSV per table, provenance.json."""
         out = Path(out)
         with staged(out, clear=force) as stage:  # one writer; the files appear when whole
-            if not force:
-                check_out_free(out)
+            check_out_free(out, force)
             self._write(stage.path)
         return out / "index.html"
 
@@ -468,7 +467,8 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     seed : int
         Root seed shared by both sides.
     detect : float, optional
-        With ``games="auto"``: the change in seat spread, in points, to detect.
+        With ``games="auto"``: the change in seat spread, in points (0.01 to 100), to
+        detect.
     threads : int, optional
         numba threads (default: all cores).
     restricted : bool
@@ -477,7 +477,7 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
         Play the variant on the baseline's random streams (False: independent streams, to
         measure what pairing buys).
     bootstrap : int
-        Bootstrap resamples for the spread intervals.
+        Bootstrap resamples for the spread intervals (100 to 100,000).
     progress : bool
         Show a progress bar.
     strong : str, optional
@@ -488,7 +488,7 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
     strong_games : int, optional
         Games per side of that second comparison (default: `games`; a slow search policy a
         share of them).
-    smallest : effects.Smallest, optional
+    smallest : effects.Smallest or list of "KIND=VALUE", optional
         The smallest effect of interest of each kind of measure (default: 2 pp of a win
         rate, 0.5 points, 0.25 rounds, 0.5 turns, 10% of a count or card value).
     tolerances : dict or list of "NAME=VALUE", optional

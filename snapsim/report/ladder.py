@@ -18,8 +18,7 @@ def write_ladder(ladder, out, force: bool = False, smallest=None) -> Path:
     ladder's claims under one standard (`Ladder.claims`, against `smallest`)."""
     out = Path(out)
     with staged(out, clear=force) as stage:  # one writer; the files appear when whole
-        if not force:
-            check_out_free(out)
+        check_out_free(out, force, kind="ladder")
         _write(ladder, stage.path, smallest)
     return out / "ladder.md"
 

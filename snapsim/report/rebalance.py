@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,13 +55,21 @@ from ..analysis.rebalance.verify import CONFIRM, FRESH
 from ..errors import InputError
 from ..sim.backends import check_backend
 from ..sim.checks import MAX_IN_MEMORY_GAMES, number, whole
-from ..sim.files import read_text
-from ..sim.locks import LOCK, exclusive
+from ..sim.files import read_json, write_text
+from ..sim.locks import exclusive
 from ..sim.provenance import PROVENANCE_FILE, components_record
 from ..sim.registry import get_game
 from ..sim.runner import simulate_many
+from ..sim.store import (
+    check_out_free,
+    claim_folder,
+    clear_own,
+    record_written,
+    same_run,
+    staged,
+)
 from ..sim.variants import file_tables, load_variant, parse_knobs, variant_text
-from ..version import __version__
+from ..version import __version__, commit
 from . import figures as F
 from .render import Report, Section, write_report
 
@@ -75,7 +82,6 @@ SEARCH_SHARE = 0.7  # of a --budget in minutes, at least this share for the sear
 SETTINGS = "search.json"  # the search's identity and plan, for a resumed run
 EXTRA_VERIFY = 6  # candidates met in the search verified beyond the front, if none held
 COSTS = ("values", "size")
-OWN_FILES = {SETTINGS, JOURNAL, PROVENANCE_FILE, LOCK}
 
 
 @dataclass
@@ -346,15 +352,14 @@ class Rebalance:
         verification) and ablation tables, evaluations.csv, report.md, a self-contained
         index.html and provenance.json; returns index.html's path."""
         out = Path(out)
-        if not force:
-            _check_free(out, self.provenance)
-        out.mkdir(parents=True, exist_ok=True)
-        text = self.patch
-        patch_file = out / "patch.toml"
-        if text is not None:
-            patch_file.write_text(text)
-        elif patch_file.exists():
-            patch_file.unlink()
+        with staged(out, clear=force) as stage:  # one writer; the files appear when whole
+            check_out_free(out, force, kind="rebalance")
+            self._write(stage.path)
+        return out / "index.html"
+
+    def _write(self, out: Path) -> None:
+        if self.patch is not None:
+            (out / "patch.toml").write_text(self.patch)
         note = (f"{self.provenance['verify_games']:,} fresh paired games per side, seed "
                 f"{self.provenance['verify_seed']}")
         s = Section("0-verdict", 0, "Verdict",
@@ -402,7 +407,7 @@ class Rebalance:
         s.save(out)
         self.evaluations_table().to_csv(out / "evaluations.csv", index=False)
         (out / PROVENANCE_FILE).write_text(json.dumps(self.provenance, indent=1))
-        return write_report(out, Report(f"{self.game}: rebalance",
+        write_report(out, Report(f"{self.game}: rebalance",
                                         {"targets": ", ".join(t.text for t in self.targets),
                                          "edits": ", ".join(self.space.specs),
                                          "line-ups": self.lineup_words(),
@@ -555,48 +560,51 @@ def _players(spec, players) -> tuple[int, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def _check_free(out: Path, record: dict) -> None:
-    """Refuse a folder that holds something other than this search's own files."""
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {str(out)!r} is a file; give a folder for the rebalance")
+def _whole_plan(plan) -> bool:
+    """Whether a stored plan holds every number a resumed search reads, each in its range."""
+    def count(key, low, high):
+        value = plan.get(key)
+        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+    if not isinstance(plan, dict):
+        return False
+    per_game = plan.get("seconds_per_game")
+    return (count("games", 1, MAX_IN_MEMORY_GAMES) and count("screen", 1, 10_000)
+            and count("rounds", 1, 10_000) and count("candidates", 1, 10_000_000)
+            and count("verify_games", 1, MAX_IN_MEMORY_GAMES)
+            and (per_game is None or isinstance(per_game, int | float)
+                 and math.isfinite(per_game) and per_game >= 0))
 
 
 def _claim(out: Path, identity: dict, force: bool) -> dict | None:
     """The stored plan when `out` holds an unfinished search of this identity (to resume);
-    None for a new search. A finished result, another search's files or foreign files are
-    refused unless `force`, which clears them."""
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {str(out)!r} is a file; give a folder for the rebalance")
-    if not out.exists():
+    None for a new search. Files snapsim did not write are refused, forced or not; a
+    finished result or another search's files are refused unless `force`, which removes
+    them."""
+    if not claim_folder(out, kind="rebalance"):
         return None
-    files = {p.name for p in out.iterdir()}
-    if not files - {LOCK}:
-        return None
-    settings = out / SETTINGS
-    stored = None
-    if settings.exists():
-        try:
-            stored = json.loads(read_text(settings))
-        except (OSError, ValueError):
-            stored = None
+    try:
+        stored = read_json(out / SETTINGS)
+    except (OSError, ValueError):
+        stored = None
     why = None
-    if not isinstance(stored, dict) or "identity" not in stored:
-        why = "files that are not a snapsim rebalance"
-    elif stored["identity"] != identity:
+    if not isinstance(stored, dict) or not isinstance(stored.get("identity"), dict):
+        why = "another snapsim output that is not a rebalance"
+    elif not same_run(stored["identity"], identity):
         old = stored["identity"]
         key = next(k for k in identity if old.get(k) != identity[k])
         why = f"another rebalance ({key} {old.get(key)!r}, not {identity[key]!r})"
     elif stored.get("complete"):
         why = "a finished rebalance of these settings"
+    elif not _whole_plan(stored.get("plan")):
+        raise InputError(f"{out / SETTINGS} is damaged (its plan is incomplete); remove the "
+                         "folder or choose another --out")
     if why is None:
         return stored["plan"]
     if not force:
         raise InputError(f"{out} holds {why}; choose a new --out, or add --force to replace "
                          "it")
-    for p in out.iterdir():
-        if p.name == LOCK:
-            continue
-        shutil.rmtree(p) if p.is_dir() else p.unlink()
+    clear_own(out)
     return None
 
 
@@ -756,11 +764,13 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
     out = Path(out)
     with exclusive(out):
         stored = _claim(out, identity, force)
+        record_written(out, [SETTINGS, JOURNAL])
         result = _run(folder=out, stored=stored, identity=identity, **args)
-        result.write(out, force=True)
+        with staged(out) as stage:  # beside the search's own files, which stay
+            result._write(stage.path)
         settings = json.loads((out / SETTINGS).read_text())
         settings["complete"] = True
-        (out / SETTINGS).write_text(json.dumps(settings, indent=1))
+        write_text(out / SETTINGS, json.dumps(settings, indent=1))
     return result
 
 
@@ -773,8 +783,8 @@ def _run(game, tlist, space, lineups, seed, threads, workers, scheduler, budget,
         plan = _make_plan(space, tlist, lineups, seed, threads, workers, scheduler, budget,
                           games, candidates, verify_games, max_cost)
         if folder is not None:
-            (folder / SETTINGS).write_text(json.dumps({"identity": identity, "plan": plan},
-                                                      indent=1))
+            write_text(folder / SETTINGS, json.dumps({"identity": identity, "plan": plan},
+                                                     indent=1))
     else:
         plan = stored
     search_plan = Plan(plan["games"], plan["screen"], plan["rounds"], max_cost, size,
@@ -848,7 +858,7 @@ def _run(game, tlist, space, lineups, seed, threads, workers, scheduler, budget,
                      f"(a larger --candidates may find a cheaper patch; --candidates "
                      f"{plan['candidates']} --games {plan['games']} repeats this search "
                      "exactly)")
-    record = {"snapsim": __version__, "game": game,
+    record = {"snapsim": __version__, "commit": commit(), "game": game,
               "components": components_record(game, space.base.components),
               "knobs": {k: list(v) if isinstance(v, tuple) else v
                         for k, v in space.base.knobs.common.items()},

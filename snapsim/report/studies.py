@@ -49,9 +49,9 @@ from ..sim.checks import entries
 from ..sim.files import read_text
 from ..sim.locks import exclusive
 from ..sim.provenance import PROVENANCE_FILE, components_record, footer
-from ..sim.store import content, staged
+from ..sim.store import claim_folder, clear_own, record_written, staged
 from ..sim.variants import load_variant
-from ..version import __version__
+from ..version import __version__, commit
 from . import figures as F
 from .render import SECTIONS, Report, Section, write_report
 
@@ -1028,23 +1028,19 @@ SAME_RUN = ("game", "components", "seed", "games", "smallest_effect")  # what a 
 
 def claim_report_folder(out, game: str, seed: int, games: int, components=None,
                         force: bool = False, smallest: Smallest | None = None) -> None:
-    """Refuse a folder that holds another run's report (another game, component file, seed,
-    n or smallest effects; a study re-run alone on the same run is welcome) or files that
-    are no report. Forced, the old report's files are removed, so none of its sections
+    """Refuse a folder that holds files snapsim did not write (even forced), another run's
+    report (another game, component file, seed, n or smallest effects; a study re-run alone
+    on the same run is welcome) or another snapsim output (a comparison, a rebalance).
+    Forced, snapsim's files there are removed, so none of the old report's sections
     survives."""
-    from .sweep import _clear
-
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {str(out)!r} is a file; give a folder for the report")
-    if not out.exists() or not content(out):
+    if not claim_folder(out, kind="report"):
         return
-    if (out / PROVENANCE_FILE).exists():
-        try:
-            old = json.loads(read_text(out / PROVENANCE_FILE))
-        except (OSError, ValueError):
-            old = {}
-        old = old if isinstance(old, dict) else {}
+    try:
+        old = json.loads(read_text(out / PROVENANCE_FILE))
+    except (OSError, ValueError):
+        old = None
+    if isinstance(old, dict) and "studies" in old:
         comps = components if components is not None else \
             get_game(game).load_components(None)
         new = {"game": game, "components": components_record(game, comps), "seed": seed,
@@ -1055,14 +1051,14 @@ def claim_report_folder(out, game: str, seed: int, games: int, components=None,
         was, now = (old.get(key), new[key]) if key != "components" else \
             ((old.get(key) or {}).get("file"), new[key]["file"])
         what = f"the report of another run ({key} {was}, not {now})"
-    elif (out / SECTIONS).is_dir():
+    elif old is None and (out / SECTIONS).is_dir():
         return  # a report from before provenance.json: nothing to tell it apart by
     else:
-        what = "files that are not a snapsim report"
+        what = "another snapsim output that is not a report"
     if not force:
         raise InputError(f"{out} holds {what}; choose another --out or add --force to "
                          "replace it")
-    _clear(out, None, force=True)
+    clear_own(out)
 
 
 def report_provenance(game: str, runs: Runs, studies: list[str]) -> dict:
@@ -1073,7 +1069,7 @@ def report_provenance(game: str, runs: Runs, studies: list[str]) -> dict:
     configs = [{k: df.attrs["provenance"][k] for k in ("players", "knobs", "policies", "games")}
                for df in runs.cache.values()
                if isinstance(df, pd.DataFrame) and "provenance" in df.attrs]
-    record = {"snapsim": __version__, "game": game,
+    record = {"snapsim": __version__, "commit": commit(), "game": game,
               "components": components_record(game, comps), "seed": runs.seed,
               "games": runs.games, "studies": studies, "configurations": configs,
               "strong": runs.strong, **runs.records}
@@ -1184,6 +1180,7 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
                        if line.strip().startswith(("after", "left", "where chosen"))]
         if r.patch is not None and ctx.out is not None:
             (Path(ctx.out) / f"fix-{slug}.toml").write_text(r.patch)
+            record_written(ctx.out, [f"fix-{slug}.toml"])
             s.findings.append(f"{p.name}: the patch is fix-{slug}.toml beside this report"
                               f"{'' if r.met else ' (not recommended)'}.")
         checks = r.checks_table()

@@ -33,17 +33,16 @@ from ..sim.files import read_json
 from ..sim.locks import exclusive
 from ..sim.provenance import PROVENANCE_FILE
 from ..sim.registry import get_game
-from ..sim.store import MANIFEST, chunk_plan, content, staged
+from ..sim.store import MANIFEST, chunk_plan, claim_folder, clear_own, same_run, staged
 from ..sim.sweep import SWEEP_FILE, load
-from ..version import __version__
+from ..version import __version__, commit
 from . import figures as F
-from .render import SECTIONS, Report, Section, write_report
+from .render import Report, Section, write_report
 
 OBJECTIVE = "seat spread (win rate)"
 ALIASES = {"seat spread": OBJECTIVE}  # "seat_spread" too: underscores read as spaces
 GROUPS = ("seats", "score", "length")  # the balance measures of a sweep report
 REPS = 1000  # bootstrap resamples of a spread
-REPORT_FILES = ("index.html", "report.md", PROVENANCE_FILE)
 
 
 def _text(value) -> str:
@@ -100,8 +99,8 @@ def _check_complete(folder: Path, data: dict) -> None:
 
 def _record(data: dict, objective: str) -> dict:
     """provenance.json: what the report was made from."""
-    return {"snapsim": __version__, "kind": "sweep report", "game": data["game"],
-            "seed": data["seed"], "games": data["games"],
+    return {"snapsim": __version__, "commit": commit(), "kind": "sweep report",
+            "game": data["game"], "seed": data["seed"], "games": data["games"],
             "rotate_seats": data.get("rotate_seats", True), "objective": objective,
             "points": [{k: run.get(k) for k in ("labels", "knobs", "lineup", "players",
                                                 "components")} for run in data["runs"]]}
@@ -117,32 +116,18 @@ def _footer(record: dict, folder: Path) -> str:
 
 
 def _clear(out: Path, record: dict, force: bool) -> None:
-    """Refuse a folder holding another report (unless forced); remove the old report's
-    files, so no section of it survives into the new one."""
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {str(out)!r} is a file; give a folder for the report")
-    if not out.exists() or not content(out):
+    """Refuse a folder holding files snapsim did not write, or another report (unless
+    forced); remove the old report's files, so no section of it survives into the new one."""
+    if not claim_folder(out, kind="report"):
         return
     try:
         old = read_json(out / PROVENANCE_FILE)
     except (OSError, ValueError):
         old = None
-    if old != record and not force:
-        what = "another report" if old else "other files"
-        raise InputError(f"{out} already holds {what}; choose another --out or add --force "
-                         "to replace it")
-    for meta in (out / SECTIONS).glob("*.json"):
-        try:
-            section = read_json(meta)
-            names = [f"{n}.png" for n in section["figures"]] + [f"{n}.csv" for n in
-                                                                 section["tables"]]
-        except (OSError, ValueError, KeyError, TypeError):
-            names = []
-        for name in names:
-            (out / Path(name).name).unlink(missing_ok=True)
-        meta.unlink()
-    for name in REPORT_FILES:
-        (out / name).unlink(missing_ok=True)
+    if not same_run(old, record) and not force:
+        raise InputError(f"{out} already holds another report; choose another --out or add "
+                         "--force to replace it")
+    clear_own(out)
 
 
 def _objective_name(objective: str, known: list[str]) -> str | None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import SnapsimError
+from ...errors import InputError, SnapsimError
 from ...sim.backends import make_backend
 from ...sim.registry import get_game
 from ...sim.runner import simulate_many
@@ -93,8 +93,11 @@ class Journal:
         self.path = None if folder is None else Path(folder) / JOURNAL
 
     def read(self, targets) -> list[Evaluation]:
-        if self.path is None or not self.path.exists():
+        if self.path is None or not (self.path.exists() or self.path.is_symlink()):
             return []
+        if not self.path.is_file():  # a device, pipe or folder would be read forever or fail
+            raise InputError(f"{self.path} is not the search's journal (not a regular file); "
+                             "remove it or choose another --out")
         out = []
         with self.path.open() as fh:
             for line in fh:
