@@ -432,6 +432,7 @@ BAD = [
         ("simulate snapshot --games 2 --components", "snap_newline.toml"))],
     "sweep {d}/deep.toml --out {d}/sw",
     "compare snapshot --games auto --detect 1e-300 --variant-set photo_target=8",
+    "simulate yosemite --games 2 --move-timeout 1e308 --policies bad_agents:prints,greedy",
     # the ladder and report flags next to the new ones
     "report sweep {d}/kept --out /proc/report", "report sweep {d}/afile",
     "report yosemite --games 5 --out {d}/r",

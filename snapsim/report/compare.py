@@ -313,7 +313,8 @@ class Comparison:
         """index.html (self-contained), report.md, one CSV per table, provenance.json."""
         out = Path(out)
         with staged(out, clear=force) as stage:  # one writer; the files appear when whole
-            check_out_free(out, force)
+            if not force:
+                check_out_free(out)
             self._write(stage.path)
         return out / "index.html"
 

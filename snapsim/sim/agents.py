@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from .checks import MOVE_TIMEOUT, number
+from .checks import MAX_MOVE_TIMEOUT, MOVE_TIMEOUT, number
 from .kernel import Policy, result_table, seat_policies
 
 _REFERENCE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
@@ -68,7 +68,8 @@ def move_timeout(seconds: float | None) -> Iterator[None]:
     if seconds is None:
         yield
         return
-    token = _LIMIT.set(number(seconds, "move_timeout (seconds, 0: no limit)", 0))
+    token = _LIMIT.set(number(seconds, "move_timeout (seconds, 0: no limit)", 0,
+                              MAX_MOVE_TIMEOUT))
     try:
         yield
     finally:

@@ -19,6 +19,7 @@ INT64_MAX = 2**63 - 1
 MAX_IN_MEMORY_GAMES = 2_000_000
 # Seconds a Python agent may take for one move before the run stops (snapsim.sim.agents).
 MOVE_TIMEOUT = 60.0
+MAX_MOVE_TIMEOUT = 86_400.0  # a day: a longer limit is none (0), and the system timer overflows
 MAX_WORKERS = 1024  # threads or processes of one run: more than any machine runs
 
 
