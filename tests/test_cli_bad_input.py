@@ -467,6 +467,22 @@ BAD_OUT = [
     "rebalance snapshot --target seat_spread=2 --edit start_tokens --out /proc/rb",
     "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/afile",
     "report sweep {d}/kept --out {d}/kept",
+    # --force replaces a finished snapsim result, never a file snapsim did not write
+    "compare yosemite --games 10 --variant-set start_fish=4 --out {d}/kept --force",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/kept --force",
+    "ladder yosemite --games 2 --out {d}/kept --force",
+    "report snapshot --quick --out {d}/kept --force",
+    "report sweep {d}/kept --out {d}/kept --force",
+    "report yosemite --strategy-only --games 20 --out {d}/kept",
+    "report yosemite --strategy-only --games 20 --out {d}/kept --force",
+    # rebalance inputs known to be wrong before any game: nothing written
+    "rebalance snapshot --target seat_spread=1e-300 --edit start_tokens --out {d}/rb",
+    "rebalance yosemite --target length=4-4.000001 --edit start_fish --out {d}/rb",
+    "rebalance snapshot --target seat_spread=2 --edit start_tokens --out {d}/rb "
+    "--seed 9223372036854775000",
+    "rebalance snapshot --target seat_spread=2 --edit knob:photo_target="
+    + ",".join(map(str, range(1, 20001))) + " --out {d}/rb",
+    "rebalance shutterbug --target seat_spread=2 --edit tiles.quality:±100 --out {d}/rb",
 ]
 
 GOOD = [
@@ -826,6 +842,14 @@ def _param_cases() -> dict:
         "run out NUL": ("out", lambda: snapsim.run("yosemite", "a\0b", games=2)),
         "load NUL": ("load", lambda: snapsim.load("a\0b")),
         "advise a save path NUL": ("--load", lambda: snapsim.advise("a\0b")),
+        "rebalance targets None": ("targets", lambda: snapsim.rebalance(
+            "snapshot", targets=None, edits=["start_tokens"])),
+        "rebalance edits a number": ("edits", lambda: snapsim.rebalance(
+            "snapshot", targets=["seat_spread=2"], edits=5)),
+        "rebalance force as text": ("force", lambda: snapsim.rebalance(
+            "snapshot", targets=["seat_spread=2"], edits=["start_tokens"], force="no")),
+        "rebalance seed offset": ("seed", lambda: snapsim.rebalance(
+            "snapshot", targets=["seat_spread=2"], edits=["start_tokens"], seed=2**63 - 100)),
     }
 
 

@@ -11,10 +11,11 @@ from .common import check_backend_sizes, int_list
 
 def _rebalance(args) -> None:
     from ..analysis.rebalance.lineups import DEFAULT as DEFAULT_LINEUPS
-    from ..report.rebalance import rebalance
+    from ..analysis.rebalance.verify import CONFIRM
+    from ..report.rebalance import MAX_SEED, rebalance
 
     check_backend_sizes(args)
-    whole(args.seed, "--seed", 0)
+    whole(args.seed, "--seed", 0, MAX_SEED, hint=f" (its confirmation plays seed + {CONFIRM})")
     if args.budget is not None:
         if args.games is not None or args.candidates is not None:
             raise InputError("give --budget MINUTES or --games N / --candidates N, not both "

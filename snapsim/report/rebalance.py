@@ -54,7 +54,7 @@ from ..analysis.rebalance.targets import KINDS, Target, check_items, items, kind
 from ..analysis.rebalance.verify import CONFIRM, FRESH
 from ..errors import InputError
 from ..sim.backends import check_backend
-from ..sim.checks import MAX_IN_MEMORY_GAMES, number, whole
+from ..sim.checks import INT64_MAX, MAX_IN_MEMORY_GAMES, entries, flag, number, whole
 from ..sim.files import read_json, write_text
 from ..sim.locks import exclusive
 from ..sim.provenance import PROVENANCE_FILE, components_record
@@ -82,6 +82,7 @@ SEARCH_SHARE = 0.7  # of a --budget in minutes, at least this share for the sear
 SETTINGS = "search.json"  # the search's identity and plan, for a resumed run
 EXTRA_VERIFY = 6  # candidates met in the search verified beyond the front, if none held
 COSTS = ("values", "size")
+MAX_SEED = INT64_MAX - CONFIRM  # the confirmation's seed, the largest, still fits an int64
 
 
 @dataclass
@@ -560,6 +561,18 @@ def _players(spec, players) -> tuple[int, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def _texts(value, name: str) -> str | list[str]:
+    """A string argument, or a list of strings as a list; anything else is an InputError
+    naming the parameter."""
+    if isinstance(value, str):
+        return value  # read as the command line reads it
+    items = None if value is None else entries(value, name)
+    if items is None or not all(isinstance(item, str) for item in items):
+        raise InputError(f"{name} must be a string or a list of strings, got "
+                         f"{repr(value)[:60]}")
+    return items
+
+
 def _whole_plan(plan) -> bool:
     """Whether a stored plan holds every number a resumed search reads, each in its range."""
     def count(key, low, high):
@@ -720,7 +733,11 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
     """
     spec = get_game(game)
     game = spec.name
-    whole(seed, "seed", 0)
+    seed = whole(seed, "seed", 0, MAX_SEED, hint=f" (its confirmation plays seed + {CONFIRM})")
+    targets, edits, lineups = (_texts(value, name) for value, name in (
+        (targets, "targets"), (edits, "edits"), (lineups, "lineups")))
+    flag(force, "force")
+    flag(progress, "progress")
     if games is not None:
         whole(games, "games", 10, MAX_IN_MEMORY_GAMES)
     if verify_games is not None:

@@ -346,10 +346,10 @@ def check_out_free(out, force: bool = False, kind: str = "comparison") -> None:
     what = "another run's output"
     try:
         old = read_json(out / PROVENANCE_FILE)
-        what = (f"another run's output ({old.get('game')}, seed {old.get('seed')}, "
-                f"{old.get('games')} games)")
-    except (OSError, ValueError, AttributeError):
-        pass
+    except (OSError, ValueError):
+        old = None
+    if isinstance(old, dict) and "game" in old:
+        what += f" ({old['game']}, seed {old.get('seed')}, {old.get('games')} games)"
     raise InputError(f"{out} already holds {what}; choose a new folder or add --force to "
                      "replace it")
 

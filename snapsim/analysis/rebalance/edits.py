@@ -147,6 +147,7 @@ class EditSpace:
 
 # ---------------------------------------------------------------- parsing the specs
 
+MAX_VALUES = 1000  # values of every edit together; each is checked by the game's validator
 _RANGE = re.compile(r"^(?:(±|\+-|\+|-)?(\d+))$")
 
 
@@ -345,8 +346,20 @@ def edit_space(game: str, base: Variant, tables: dict, specs, players) -> EditSp
     players = tuple(players)
     parser = _Parser(game, base, tables, players)
     space = EditSpace(game, base, tables, players, {}, specs)
+    parsed, seen = [], set()
     for text in specs:
-        found = [v for v in parser.parse(text) if v.key not in space.vars]
+        found = [v for v in parser.parse(text) if v.key not in seen]
+        seen |= {v.key for v in found}
+        parsed.append((text, found, sum(len(v.values) for v in found)))
+    total = sum(n for _, _, n in parsed)
+    if total > MAX_VALUES:  # each value is a variant checked by the validator: refused now
+        text, found, n = max(parsed, key=lambda p: p[2])
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        rest = f"; {total:,} in all" if total > n else ""
+        raise InputError(f"--edit {shown} gives {n:,} values to try ({len(found)} field(s)"
+                         f"{rest}), more than the {MAX_VALUES:,} one search weighs; narrow "
+                         "its range or name one entry")
+    for text, found, _ in parsed:
         kept, why = [], None
         for var in found:
             space.vars[var.key] = var

@@ -47,6 +47,7 @@ class Kind:
     words: str
 
 
+MIN_TOLERANCE = 0.01  # a finer tolerance (or length band) than any number of games measures
 KINDS = {
     "seat_spread": Kind("pp", "spread", "win-rate gap between the best and the worst seat"),
     "first_player": Kind("pp", "band", "the first player's win rate against the fair share"),
@@ -178,18 +179,18 @@ def parse_target(game: str, text: str) -> Target:
             low, high = (float(p) for p in parts) if len(parts) == 2 else (None, None)
         except ValueError:
             low = high = None
-        if low is None or not (0 <= low < high < math.inf):
-            raise InputError(f"--target {text!r}: write length=A-B with 0 <= A < B, e.g. "
-                             "length=4-5")
+        if low is None or not (low >= 0 and low + MIN_TOLERANCE <= high < math.inf):
+            raise InputError(f"--target {text!r}: write length=A-B with 0 <= A and A + "
+                             f"{MIN_TOLERANCE} <= B, e.g. length=4-5")
         return Target(kind, high, low)
     try:
         tol = float(value)
     except ValueError:
         tol = math.nan
-    if not (tol > 0 and math.isfinite(tol)) or (KINDS[kind].unit == "pp" and tol >= 100):
-        raise InputError(f"--target {text!r}: the tolerance must be a positive number"
-                         f"{' of percentage points below 100' if KINDS[kind].unit == 'pp' else ''}"
-                         f", e.g. {kind}=2")
+    if not (MIN_TOLERANCE <= tol < math.inf) or (KINDS[kind].unit == "pp" and tol >= 100):
+        pp = " to below 100 percentage points" if KINDS[kind].unit == "pp" else ""
+        raise InputError(f"--target {text!r}: the tolerance must be a number from "
+                         f"{MIN_TOLERANCE}{pp}, e.g. {kind}=2")
     return Target(kind, tol, item=None if item is None else item.strip())
 
 
