@@ -483,6 +483,8 @@ BAD_OUT = [
     "rebalance snapshot --target seat_spread=2 --edit knob:photo_target="
     + ",".join(map(str, range(1, 20001))) + " --out {d}/rb",
     "rebalance shutterbug --target seat_spread=2 --edit tiles.quality:±100 --out {d}/rb",
+    # an assignment name holding "=" cannot be read back from a result: refused up front
+    "rebalance snapshot --target 'assignments[Live=Fast]=2' --edit start_tokens --out {d}/rb",
 ]
 
 GOOD = [
@@ -877,3 +879,11 @@ def test_numpy_integers_are_whole_numbers_in_the_api():
     advice = snapsim.advise(_game(), seat=np.int64(to_move + 1), rollouts=np.int64(2),
                             seed=np.uint8(3))
     assert advice.seat == to_move and advice.budget.rollouts == 2
+
+
+def test_an_assignment_name_holding_a_bracket_is_one_target_item():
+    from snapsim.analysis.rebalance.targets import parse_target
+
+    target = parse_target("snapshot", "assignments[Dawn] [Dusk]=2.5")
+    assert (target.item, target.high, target.text) == ("Dawn] [Dusk", 2.5,
+                                                       "assignments[Dawn] [Dusk]=2.5")

@@ -154,7 +154,8 @@ def length_unit(game: str) -> str:
     return get_game(game).measures.length or "rounds"
 
 
-_TARGET = re.compile(r"^\s*([a-z_]+)(?:\[([^\]]+)\])?\s*=\s*(.+?)\s*$")
+# the item runs to the last "]" before "=TOL", so a name holding "]" is one item
+_TARGET = re.compile(r"^\s*([a-z_]+)(?:\[(.+)\])?\s*=\s*([^=\]]+?)\s*$")
 
 
 def parse_target(game: str, text: str) -> Target:
@@ -173,6 +174,9 @@ def parse_target(game: str, text: str) -> Target:
     if item is not None and kind != "assignments":
         raise InputError(f"--target {text!r}: only assignments take one named item "
                          "(assignments[NAME]=TOL)")
+    if item is not None and "=" in item:  # the report reads a tolerance after the first "="
+        raise InputError(f"--target {text!r}: an assignment whose name holds '=' cannot be a "
+                         "target; rename it in the component file")
     if kind == "length":
         parts = value.split("-")
         try:
