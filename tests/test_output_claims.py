@@ -62,6 +62,23 @@ def test_a_file_snapsim_did_not_write_is_refused_forced_or_not(tmp_path, mine):
     assert (out / mine).read_text() == "mine"
 
 
+def test_a_damaged_list_never_names_a_file_outside_the_folder(tmp_path):
+    out = tmp_path / "out"
+    _written(out, {"report.md": "r"})
+    (tmp_path / "outside.txt").write_text("mine")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "x.csv").write_text("mine")
+    os.symlink(tmp_path / "elsewhere", out / "link")
+    (out / WRITTEN).write_text(json.dumps(["report.md", "../outside.txt",
+                                           str(tmp_path / "outside.txt"), "link", "link/x.csv",
+                                           ".snapsim.lock", 5, ""]))
+    assert foreign_file(out) is None
+    clear_own(out)
+    assert [p.name for p in out.iterdir()] == []  # the link itself, not what it points to
+    assert (tmp_path / "outside.txt").read_text() == "mine"
+    assert (tmp_path / "elsewhere" / "x.csv").read_text() == "mine"
+
+
 def test_an_empty_folder_or_a_link_of_the_users_is_theirs(tmp_path):
     out = tmp_path / "out"
     _written(out, {"report.md": "r"})

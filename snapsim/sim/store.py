@@ -16,7 +16,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pandas as pd
 import pyarrow as pa
@@ -284,7 +284,17 @@ def written(folder) -> set[str]:
         listed = read_json(folder / WRITTEN)
     except (OSError, ValueError):
         return _old_own(folder) if folder.is_dir() else set()
-    return {n for n in listed if isinstance(n, str)} if isinstance(listed, list) else set()
+    return {n for n in listed if _plain_name(n)} if isinstance(listed, list) else set()
+
+
+def _plain_name(name) -> bool:
+    """Whether a listed name is a path inside the folder (relative, no '..', no hidden
+    working file): a damaged or hostile list never names a file elsewhere."""
+    if not isinstance(name, str) or not name or "\0" in name:
+        return False
+    parts = PurePosixPath(name).parts
+    return not PurePosixPath(name).is_absolute() and ".." not in parts and \
+        not _working(parts[0])
 
 
 def record_written(folder, names) -> None:
@@ -328,7 +338,9 @@ def clear_own(folder) -> None:
     own = written(folder)
     for name in sorted(own, reverse=True):
         path = folder / name
-        if path.is_symlink() or path.is_file():
+        through_link = any((folder / p).is_symlink() for p in Path(name).parents
+                           if p != Path("."))
+        if not through_link and (path.is_symlink() or path.is_file()):
             path.unlink()
         for parent in Path(name).parents:
             if parent != Path("."):

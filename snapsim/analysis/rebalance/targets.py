@@ -193,7 +193,7 @@ def parse_target(game: str, text: str) -> Target:
         tol = math.nan
     if not (MIN_TOLERANCE <= tol < math.inf) or (KINDS[kind].unit == "pp" and tol >= 100):
         pp = " to below 100 percentage points" if KINDS[kind].unit == "pp" else ""
-        raise InputError(f"--target {text!r}: the tolerance must be a number from "
+        raise InputError(f"--target {text!r}: the tolerance must be a positive number from "
                          f"{MIN_TOLERANCE}{pp}, e.g. {kind}=2")
     return Target(kind, tol, item=None if item is None else item.strip())
 
