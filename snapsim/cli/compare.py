@@ -103,7 +103,8 @@ def add(sub) -> None:
     p.add_argument("--out", help="folder for index.html, report.md, CSVs and provenance.json "
                                  "(default: print the summary only)")
     p.add_argument("--force", action="store_true",
-                   help="write into --out even if it holds another run (default: refuse)")
+                   help="replace another run's output in --out (default: refuse); files "
+                        "snapsim did not write are never replaced")
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar (default: shown)")
     add_move_timeout(p)

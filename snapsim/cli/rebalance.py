@@ -108,7 +108,7 @@ def add(sub) -> None:
                                  "GAME-rebalance)")
     p.add_argument("--force", action="store_true",
                    help="replace a finished result or another run's files in --out "
-                        "(default: refuse)")
+                        "(default: refuse); files snapsim did not write are never replaced")
     p.add_argument("--optimizer", choices=["surrogate", "nsga2", "tpe"], default="surrogate",
                    help="the search: surrogate (a fitted model and mixed-integer programme), "
                         "or optuna's NSGA-II or TPE (needs optuna) (default: surrogate)")

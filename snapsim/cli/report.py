@@ -156,7 +156,8 @@ def study_main(game: str, study: str, argv: list[str] | None = None) -> int:
                                                  "else 1)")
     parser.add_argument("--out", default=f"reports/{game}", help="the report folder")
     parser.add_argument("--force", action="store_true",
-                        help="replace another run's report in --out (default: refuse)")
+                        help="replace another run's report in --out (default: refuse); "
+                             "files snapsim did not write are never replaced")
     parser.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_smallest(parser)
@@ -208,7 +209,8 @@ def add(sub) -> None:
     p.add_argument("--objective", help="sweep report: the measure to minimise, e.g. 'game "
                                        "length (rounds)' (default: seat spread (win rate))")
     p.add_argument("--force", action="store_true", help="replace another run's report in "
-                   "the output folder (default: refuse)")
+                   "the output folder (default: refuse); files snapsim did not write are "
+                   "never replaced")
     p.add_argument("--quick", action="store_true",
                    help=f"a smoke run: {QUICK_GAMES} games per configuration (unless --games) "
                         "into GAME-quick-report")
