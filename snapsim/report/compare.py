@@ -313,8 +313,7 @@ class Comparison:
         """index.html (self-contained), report.md, one CSV per table, provenance.json."""
         out = Path(out)
         with staged(out, clear=force) as stage:  # one writer; the files appear when whole
-            if not force:
-                check_out_free(out)
+            check_out_free(out, force)
             self._write(stage.path)
         return out / "index.html"
 
