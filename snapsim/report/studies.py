@@ -512,7 +512,8 @@ class Runs:
             return ""
         status, target = found["status"], found["target"]
         if status in ("no fix needed", "not settled"):
-            return f"{status} ({'; '.join(found['lines'])})"
+            return (f"{status} ({'; '.join(found['lines'])}: the verdict's intervals, "
+                    "Bonferroni over its line's claims)")
         if status == "already":
             return (f"the fix search's own fresh deals already meet {target} under "
                     f"{found['lineups']}: nothing to fix")
