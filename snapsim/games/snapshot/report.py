@@ -203,8 +203,10 @@ def study_seats(ctx: Ctx) -> Section:
         rule = sub[sub.rulebook].index[0]
         fair = [sched.start_tokens[i] for i in sub.index if claims[i] is not None
                 and claims[i].cls == NEGLIGIBLE]
+        shown = "; ".join(f"{sched.start_tokens[i]}: {said(claims[i], 'pp')}" for i in sub.index
+                          if claims[i] is not None and claims[i].cls == NEGLIGIBLE)
         head = (f"{n} players: starting tokens {names_text(fair)} bring the seat spread within "
-                f"±{ctx.smallest.rate:g} pp (negligible)" if fair else
+                f"±{ctx.smallest.rate:g} pp ({shown})" if fair else
                 f"{n} players: no starting-token schedule tried brings the seat spread "
                 f"within ±{ctx.smallest.rate:g} pp; the lowest: "
                 + fairest[n].text(lambda i: f" ({100 * sub.seat_spread.iloc[i]:.1f} pp)"))
