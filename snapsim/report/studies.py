@@ -1161,7 +1161,8 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
             found["status"] = "no fix needed" if settled else "not settled"
             found["lines"] = [f"{who}: {line}" for who, _, line in statuses]
             s.findings.append(f"{p.name}: {found['status']}: " + "; ".join(found["lines"])
-                              + ".")
+                              + " (the verdict's intervals, Bonferroni over its line's "
+                                "claims).")
             ctx.tick()
             continue
         r = rebalance(ctx.game, [target], list(p.edits), components=ctx.components,
