@@ -56,6 +56,18 @@ def test_a_patch_met_for_greedy_players_only_is_not_recommended_and_says_so(monk
             in text)
     assert "recommended patch" not in text
     assert "NOT recommended" in r.patch
+    # the report's own verdict, before and after, on the confirmation deals and in its words:
+    # the reconstructed cards keep both versions NOT BALANCED under either line-up (13-14%
+    # from their habitat's median against 10%, with every card's value in the runs)
+    balance = r.balance()
+    assert balance[0] == "is snapshot balanced? (the verdict of `snapsim report`, on the " \
+                         "confirmation deals)"
+    for word in ("before", "after"):
+        for who in ("greedy play", "strong line-up (tuned-4p)"):
+            (line,) = [x for x in balance if x.startswith(f"  {word}: 4 players, {who}: ")]
+            assert ": NOT BALANCED: " in line and "cards' mean distance from their habitat's " \
+                "median" in line and "20,000 games)" in line
+    assert "\n".join(balance) in text
 
 
 def test_the_same_patch_under_greedy_play_alone_is_recommended(monkeypatch):

@@ -52,6 +52,7 @@ from ..analysis.rebalance.lineups import DEFAULT as DEFAULT_LINEUPS
 from ..analysis.rebalance.search import LEVELS, noise
 from ..analysis.rebalance.targets import KINDS, Target, check_items, items, kind_of
 from ..analysis.rebalance.verify import CONFIRM, FRESH
+from ..analysis.verdict import Side, fill_tolerances, verdict_of
 from ..errors import InputError
 from ..sim.backends import check_backend
 from ..sim.checks import INT64_MAX, MAX_IN_MEMORY_GAMES, entries, flag, number, whole
@@ -215,6 +216,25 @@ class Rebalance:
             return None
         return patch_text(self)
 
+    def balance(self) -> list[str]:
+        """The answer of `snapsim report` and `compare` to "is the game balanced?", before and
+        after the chosen patch, on its confirmation deals: the same family of measures, with
+        the targets as tolerances where they share a measure (the rest at their defaults)."""
+        c = self.confirmed
+        if c is None or not c.runs:
+            return []
+        given = [t.text for t in self.targets if t.item is None and t.kind != "cards"]
+        tol = fill_tolerances(self.game, given)
+        out = [f"is {self.game} balanced? (the verdict of `snapsim report`, on the "
+               f"confirmation deals)"]
+        for side, word in (("base", "before"), ("patch", "after")):
+            for lu in self.lineups:
+                runs = {n: Side(*r) for (who, name, n), r in c.runs.items()
+                        if who == side and name == lu.name}
+                v = verdict_of(self.game, runs, tol, line_up=lu.label(), seed=c.seed)
+                out += [f"  {word}: {line}" for line in v.lines()]
+        return out
+
     def summary(self) -> str:
         """A few lines: what was searched, the base game, the verdict, the patch's changes
         with their measured effects, and the front."""
@@ -236,6 +256,7 @@ class Rebalance:
         if self.base is not None:
             lines.append("before: " + _by_lineup(self.base.checks, "baseline"))
         lines += self.verdict()
+        lines += self.balance()
         lines += self.notes
         table = self.pareto
         if len(table):
@@ -367,7 +388,7 @@ class Rebalance:
                     "What the search found, chosen on fresh deals and confirmed on others that "
                     "did not choose it, under every line-up: each target's value before and "
                     "after with 95% intervals (the confirmation's numbers).")
-        s.findings = self.verdict() + self.notes
+        s.findings = self.verdict() + self.balance() + self.notes
         checks = self.checks_table()
         if len(checks):
             s.tables["targets"] = checks

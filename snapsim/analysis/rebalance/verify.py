@@ -68,6 +68,8 @@ class Verification:
     checks: pd.DataFrame
     table: pd.DataFrame
     items: dict = field(default_factory=dict, repr=False)
+    runs: dict = field(default_factory=dict, repr=False)  # with `tables`: the played runs,
+    # ("base" or "patch", line-up, players) -> (df, config, cards), for the balance verdict
 
     @property
     def met(self) -> bool:
@@ -126,8 +128,11 @@ def verify(space: EditSpace, targets: list[Target], cands: dict[str, Candidate],
                         kept[(lu.name, n, t.key)] = _items(t, game, m)
             table = (flag_table(pd.DataFrame(rows), spec.measures.outlier_groups)
                      if rows else pd.DataFrame())
+            runs = ({(side, lu, n): (r.df, r.config, r.cards) for side, played in
+                     (("base", base), ("patch", mine)) for (lu, n), r in played.items()}
+                    if tables else {})
             out[label] = Verification(label, cand, [lu.name for lu in lineups], games, seed,
-                                      pd.DataFrame(checks), table, kept)
+                                      pd.DataFrame(checks), table, kept, runs)
         return out
     finally:
         backend.close()
@@ -179,7 +184,9 @@ class _Runs:
         self.game, self.spec = game, spec
         self.games, self.seed, self.threads, self.backend = games, seed, threads, backend
         self.full = full
-        self.cards = any(t.kind == "cards" for t in targets)
+        # the cards' values for a cards target, and with the whole table for the verdict
+        self.cards = (any(t.kind == "cards" for t in targets)
+                      or (full and spec.measures.levers.card_group is not None))
 
     def play(self, configs) -> dict:
         """(line-up name, players) -> _Run for each (line-up, players, config)."""
