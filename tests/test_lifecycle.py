@@ -366,7 +366,8 @@ def test_simulate_replaces_its_own_rows_only(tmp_path, capsys):
     before = out.read_bytes()
     capsys.readouterr()
     assert main([*argv, "--seed", "3"]) == 2
-    assert "holds another run's rows (yosemite, seed 0, 6 games)" in one_error_line(capsys)
+    assert "holds another run's rows (yosemite, seed 0, 6 games; seed 0, not 3)" in \
+        one_error_line(capsys)
     assert out.read_bytes() == before
     assert main([*argv, "--seed", "3", "--force"]) == 0
     assert snapsim.load(out).attrs["provenance"]["seed"] == 3
