@@ -1128,6 +1128,20 @@ def _headline_status(ctx: Runs, p: Problem) -> list[tuple[str, str, str]]:
     return out
 
 
+FIX_MEANING = {  # a fix's status, in what it means for the designer
+    "recommended": "the patch beside this report holds under every line-up, on deals that "
+                   "did not choose it: a change to try",
+    "unconfirmed": "the patch met its target where it was chosen but not on fresh deals: not "
+                   "a change to make yet",
+    "compromise": "no change tried holds under every line-up: the best compromise is written "
+                  "beside the report, not recommended; widen what may change or the tolerance",
+    "none": "no change tried moves it nearer its tolerance",
+    "already": "the fix search's own deals already meet the tolerance: nothing to change",
+    "no fix needed": "nothing to change: the verdict finds it within its tolerance",
+    "not settled": "whether it needs a change is not settled at this n: more games would tell",
+}
+
+
 def fixes_section(ctx: Runs, order: int, problems: list[Problem],
                   reference_games: int) -> Section:
     """"Smallest fixes found": for each problem the report's verdict classes not balanced
@@ -1214,5 +1228,7 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
                              "at most 1 met",
                              ", ".join(dict.fromkeys(p for p in line_ups if p)), counts,
                              games, "each value's 95% CI in fixes.csv"))
-    s.key_findings(lambda: [(s.findings[k], "") for k in heads])
+    s.key_findings(lambda: [(s.findings[k], FIX_MEANING.get(
+        ctx.found["fixes"][p.name]["status"], "see section Smallest fixes found"))
+        for k, p in zip(heads, problems, strict=True)])
     return s
