@@ -61,7 +61,7 @@ def _rebalance(args) -> None:
 
 
 def add(sub) -> None:
-    from ..report.rebalance import COSTS, DEFAULT_CANDIDATES
+    from ..sim.defaults import REBALANCE_CANDIDATES, REBALANCE_COSTS
 
     p = sub.add_parser("rebalance", help="find the smallest changes that bring a game within "
                                          "balance targets under every line-up (greedy and "
@@ -94,7 +94,7 @@ def add(sub) -> None:
                                              "tolerance, from the base game's noise)")
     p.add_argument("--candidates", type=int,
                    help="the search's budget: at most N candidates played (a candidate raced "
-                        f"out early counts 1/4) (default: {DEFAULT_CANDIDATES})")
+                        f"out early counts 1/4) (default: {REBALANCE_CANDIDATES})")
     p.add_argument("--budget", type=float, metavar="MINUTES",
                    help="a budget in minutes instead of --candidates and --games: converted "
                         "once, from a timed pilot, to both, printed and recorded, so "
@@ -112,7 +112,7 @@ def add(sub) -> None:
     p.add_argument("--optimizer", choices=["surrogate", "nsga2", "tpe"], default="surrogate",
                    help="the search: surrogate (a fitted model and mixed-integer programme), "
                         "or optuna's NSGA-II or TPE (needs optuna) (default: surrogate)")
-    p.add_argument("--cost", choices=list(COSTS), default="values",
+    p.add_argument("--cost", choices=list(REBALANCE_COSTS), default="values",
                    help="edit cost: printed values changed, or their total size "
                         "(default: values)")
     p.add_argument("--max-cost", type=int, default=20,

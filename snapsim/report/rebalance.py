@@ -56,6 +56,8 @@ from ..analysis.verdict import Side, fill_tolerances, verdict_of
 from ..errors import InputError
 from ..sim.backends import check_backend
 from ..sim.checks import INT64_MAX, MAX_IN_MEMORY_GAMES, entries, flag, number, whole
+from ..sim.defaults import REBALANCE_CANDIDATES as DEFAULT_CANDIDATES
+from ..sim.defaults import REBALANCE_COSTS as COSTS
 from ..sim.files import read_json, write_text
 from ..sim.locks import exclusive
 from ..sim.provenance import PROVENANCE_FILE, components_record
@@ -74,7 +76,6 @@ from ..version import __version__, commit
 from . import figures as F
 from .render import Report, Section, write_report
 
-DEFAULT_CANDIDATES = 120  # candidates the search plays by default (a raced one counts 1/4)
 PILOT_GAMES = 1000  # the base game's first games, to measure the noise (and time a game)
 MIN_GAMES, MAX_GAMES = 1000, 100_000  # games per candidate the plan may choose
 MIN_VERIFY = 20_000  # verification plays at least this many paired games per side
@@ -82,7 +83,6 @@ MAX_VERIFY = 100_000  # ... and by default at most this many
 SEARCH_SHARE = 0.7  # of a --budget in minutes, at least this share for the search
 SETTINGS = "search.json"  # the search's identity and plan, for a resumed run
 EXTRA_VERIFY = 6  # candidates met in the search verified beyond the front, if none held
-COSTS = ("values", "size")
 MAX_SEED = INT64_MAX - CONFIRM  # the confirmation's seed, the largest, still fits an int64
 
 
