@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 
-import pandas as pd
-
 from ..errors import InputError
 from ..sim.checks import whole
 from ..sim.files import parse_json, parse_toml, read_text
@@ -35,6 +33,8 @@ def read_situation(path: str) -> dict:
 
 def _advise(args) -> None:
     from pathlib import Path
+
+    import pandas as pd
 
     from ..games.snapshot import advisor as A
 

@@ -8,11 +8,13 @@ import errno
 import json
 import os
 import sys
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..errors import InputError, SnapsimError
 from ..sim.checks import MAX_WORKERS, MOVE_TIMEOUT, whole
+
+if TYPE_CHECKING:  # pandas is imported by the commands that make tables, when they run
+    import pandas as pd
 
 # what to do about an operating-system error, by its errno
 OS_HINTS = {errno.ENOSPC: "free some space or write elsewhere",

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+import math
 from contextlib import nullcontext
-
-import numpy as np
 
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
@@ -37,7 +36,7 @@ def _compare(args) -> int | None:
         whole(games, "--games", 1, MAX_IN_MEMORY_GAMES)
     check_backend_sizes(args)
     whole(args.seed, "--seed", 0)
-    if args.detect is not None and not (args.detect > 0 and np.isfinite(args.detect)):
+    if args.detect is not None and not (args.detect > 0 and math.isfinite(args.detect)):
         raise InputError(f"--detect must be a positive number of points, got {args.detect}")
     smallest = Smallest.parse(args.smallest_effect)
     tolerances = fill_tolerances(args.game.strip().lower(), args.tolerance)

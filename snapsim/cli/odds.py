@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
+import math
 
 from ..errors import InputError
 from ..sim.checks import whole
@@ -14,7 +13,7 @@ MAX_ROWS = 100_000  # rows of one odds table
 
 def _table_size(**lists: list) -> None:
     """Refuse an odds table with more than MAX_ROWS rows (every combination of the lists)."""
-    rows = int(np.prod([len(v) for v in lists.values()], dtype=np.float64))
+    rows = math.prod(len(v) for v in lists.values())
     if rows > MAX_ROWS:
         names = " x ".join(f"--{k.replace('_', '-')}" for k in lists)
         raise InputError(f"{names} make {rows:,} rows; at most {MAX_ROWS:,} fit in one table "
@@ -58,6 +57,8 @@ def parse_cards(text: str, components) -> tuple[list[tuple[int, int]], bool]:
 
 
 def _odds_photo(args) -> None:
+    import pandas as pd
+
     from ..odds import photo_success
 
     dice, tokens, difficulty = int_list(args.dice), int_list(args.tokens), int_list(args.difficulty)
@@ -74,6 +75,8 @@ def _odds_photo(args) -> None:
 
 
 def _odds_explore(args) -> None:
+    import pandas as pd
+
     from ..odds import explore_odds
 
     dice, target, rerolls = int_list(args.dice), int_list(args.target), int_list(args.rerolls)
@@ -91,6 +94,9 @@ def _odds_explore(args) -> None:
 
 
 def _odds_spook(args) -> None:
+    import numpy as np
+    import pandas as pd
+
     from ..games.snapshot.components import load_components
     from ..odds import research_odds, unseen_counts
     from ..odds.api import check_stop_rule

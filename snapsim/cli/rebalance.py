@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
@@ -20,7 +20,7 @@ def _rebalance(args) -> None:
         if args.games is not None or args.candidates is not None:
             raise InputError("give --budget MINUTES or --games N / --candidates N, not both "
                              "(a budget in minutes chooses both)")
-        if not (args.budget > 0 and np.isfinite(args.budget)):
+        if not (args.budget > 0 and math.isfinite(args.budget)):
             raise InputError(f"--budget must be a positive number of minutes, got "
                              f"{args.budget}")
     for flag, value, lo in (("--games", args.games, 10),

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import sys
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from ..sim.checks import out_file, out_folder
 from .common import add_move_timeout, check_backend_sizes, emit, policy_list, read_knobs
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _summary(title: str, by_policy: pd.DataFrame, by_seat: pd.DataFrame, fmt: str,
@@ -18,6 +20,8 @@ def _summary(title: str, by_policy: pd.DataFrame, by_seat: pd.DataFrame, fmt: st
     """Print the win tables; seats numbered from 1 (seat 1 plays first), as people read
     them everywhere (the rows of a saved run keep the 0-based `seat` column)."""
     by_seat = by_seat.assign(seat=by_seat.seat + 1)
+    import pandas as pd
+
     if fmt == "json":
         print(json.dumps({**extra, "policies": json.loads(by_policy.to_json(orient="records")),
                           "seats": json.loads(by_seat.to_json(orient="records"))}, indent=2))
@@ -93,6 +97,8 @@ def _simulate(args) -> int | None:
 
 
 def _sweep(args) -> int | None:
+    import pandas as pd
+
     from ..analysis.stats import win_table_from_sums
     from ..sim import read_sweep, run_sweep
 
@@ -150,8 +156,8 @@ def add(sub) -> None:
                                  "a chunked, resumable Parquet dataset")
     p.add_argument("--chunk-size", type=int, default=5_000, help="games per chunk")
     p.add_argument("--force", action="store_true",
-                   help="replace a --out .parquet file that holds another run's rows or a "
-                        "file snapsim did not write (default: refuse)")
+                   help="replace a --out .parquet file that holds another run's rows (never a "
+                        "file snapsim did not write; default: refuse)")
     _backend_options(p)
     add_move_timeout(p)
     p.set_defaults(run=_simulate)

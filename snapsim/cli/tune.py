@@ -3,8 +3,6 @@ the gain is significant."""
 
 from __future__ import annotations
 
-import pandas as pd
-
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_file, out_folder, whole
 from .common import add_move_timeout, check_backend_sizes, emit, read_knobs
@@ -14,8 +12,11 @@ def _tune(args) -> None:
     from importlib import import_module
     from pathlib import Path
 
-    from ..games.tuning import SEARCHED, save_tuned, tune
+    import pandas as pd
+
+    from ..games.tuning import SEARCHED, TUNED_HEADER, save_tuned, tune
     from ..sim import get_game
+    from ..sim.files import claim_output, starts_with
 
     game = get_game(args.game).name
     if game not in SEARCHED:
@@ -31,9 +32,8 @@ def _tune(args) -> None:
         whole(v, name, lo, hi)
     check_backend_sizes(args)
     knobs = read_knobs(args)
-    if args.out and Path(args.out).exists() and not Path(args.out).is_dir() and not args.force:
-        raise InputError(f"{args.out} already exists; give another --out or add --force to "
-                         "replace it")
+    if args.out and not Path(args.out).is_dir():  # refused before the long search
+        claim_output(args.out, args.force, starts_with(TUNED_HEADER.encode()))
     if args.out and Path(args.out).is_dir():  # checked before the long search
         out_folder(args.out)
     elif args.out:
@@ -76,7 +76,8 @@ def add(sub) -> None:
     p.add_argument("--out", help="tuned TOML file or folder (default: tuned-<N>p.toml in the "
                                  "current folder)")
     p.add_argument("--force", action="store_true",
-                   help="replace --out if it exists (default: refuse)")
+                   help="replace an earlier tuned file at --out (never any other file; "
+                        "default: refuse)")
     add_move_timeout(p)
     p.set_defaults(run=_tune)
 
