@@ -19,9 +19,9 @@ def _summary(title: str, by_policy: pd.DataFrame, by_seat: pd.DataFrame, fmt: st
              extra: dict) -> None:
     """Print the win tables; seats numbered from 1 (seat 1 plays first), as people read
     them everywhere (the rows of a saved run keep the 0-based `seat` column)."""
-    by_seat = by_seat.assign(seat=by_seat.seat + 1)
     import pandas as pd
 
+    by_seat = by_seat.assign(seat=by_seat.seat + 1)
     if fmt == "json":
         print(json.dumps({**extra, "policies": json.loads(by_policy.to_json(orient="records")),
                           "seats": json.loads(by_seat.to_json(orient="records"))}, indent=2))
