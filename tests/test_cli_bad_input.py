@@ -475,6 +475,10 @@ BAD_OUT = [
     "report sweep {d}/kept --out {d}/kept --force",
     "report yosemite --strategy-only --games 20 --out {d}/kept",
     "report yosemite --strategy-only --games 20 --out {d}/kept --force",
+    # a one-file output: --force replaces snapsim's own result, never a file of the user's
+    "simulate snapshot --games 10 --out {d}/foreign.parquet --force",
+    "components export yosemite --out {d}/foreign.parquet --force",
+    "tune yosemite --games 20 --out {d}/foreign.parquet --force",
     # rebalance inputs known to be wrong before any game: nothing written
     "rebalance snapshot --target seat_spread=1e-300 --edit start_tokens --out {d}/rb",
     "rebalance yosemite --target length=4-4.000001 --edit start_fish --out {d}/rb",

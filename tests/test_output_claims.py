@@ -207,3 +207,37 @@ def test_a_one_file_output_from_another_commit_is_the_same_run(tmp_path):
                                          r"games; snapsim \"0.2.0\", not \"0.3.0\"\); choose "
                                          r"another --out or add --force"):
         claim_file(path, {**df.attrs["provenance"], "snapsim": "0.3.0"})
+    claim_file(path, {**df.attrs["provenance"], "snapsim": "0.3.0"}, force=True)  # replaced
+    path.write_bytes(b"a file some other program wrote\n")
+    with pytest.raises(InputError, match="never replaces it, even with --force"):
+        claim_file(path, df.attrs["provenance"], force=True)
+
+
+def test_export_force_replaces_only_an_unedited_export(tmp_path, capsys):
+    out = tmp_path / "variant.toml"
+    assert cli(capsys, "components", "export", "yosemite", "--out", out)[0] == 0
+    rc, _, err = cli(capsys, "components", "export", "yosemite", "--out", out)
+    assert rc == 2 and "add --force" in one_error_line(err)
+    assert cli(capsys, "components", "export", "yosemite", "--out", out, "--force")[0] == 0
+    edited = out.read_text().replace("\n", "\n# my note\n", 1)
+    out.write_text(edited)  # the designer's work from here on
+    rc, _, err = cli(capsys, "components", "export", "yosemite", "--out", out, "--force")
+    assert rc == 2 and "never replaces it, even with --force" in one_error_line(err)
+    assert out.read_text() == edited
+
+
+def test_tuned_file_force_replaces_a_tuned_file_only(tmp_path):
+    from snapsim.games.tuning import TUNED_HEADER
+    from snapsim.sim.files import claim_output, starts_with
+
+    ours = starts_with(TUNED_HEADER.encode())
+    mine, theirs = tmp_path / "tuned-2p.toml", tmp_path / "notes.toml"
+    mine.write_text(f"{TUNED_HEADER} yosemite --players 2`\n")
+    theirs.write_text("# my own notes\n")
+    assert claim_output(tmp_path / "new.toml", False, ours) is False
+    assert claim_output(mine, True, ours) is True
+    with pytest.raises(InputError, match="add --force"):
+        claim_output(mine, False, ours)
+    for force in (False, True):
+        with pytest.raises(InputError, match="not a result snapsim wrote"):
+            claim_output(theirs, force, ours)

@@ -40,27 +40,22 @@ from pathlib import Path
 from types import ModuleType
 
 from ..errors import InputError
-from ..sim.files import read_toml, write_text
+from ..sim.files import claim_output, read_toml, starts_with, write_text
 from ..sim.kernel import Policy
+from ..sim.registry import ByGame, game_package
 
-# Searched parameters and ranges per game: around each default, inside the valid range.
-SEARCHED = {
-    "snapshot": {"max_risk": (0.05, 0.6), "max_placed": (1.0, 8.0), "slot_risk": (1.0, 3.0),
-                 "token_value": (0.0, 1.5), "keep_min": (2.0, 12.0), "offer_min": (2.0, 12.0),
-                 "accept_max": (0.0, 8.0)},
-    "yosemite": {"fish_value": (0.0, 2.0), "w_photo": (0.0, 3.0), "w_judge": (0.0, 2.0),
-                 "w_landmark": (0.0, 3.0), "w_next": (0.0, 1.5), "w_tent": (0.0, 3.0)},
-    "shutterbug": {"w_assign": (0.0, 3.0), "w_off": (0.0, 1.5), "w_job": (0.0, 3.0),
-                   "tip_value": (0.0, 2.0), "w_city": (0.0, 3.0), "look": (0.0, 1.5)},
-}
+# Searched parameters and ranges by game: each game's GameSpec declares its own (`searched`).
+SEARCHED = ByGame("searched")
 VERIFY_AGAINST = "greedy"
+TUNED_HEADER = "# Tuned by `snapsim tune"  # a tuned file's first words: --force replaces those
 RULES = "rules"  # the policy name of a game's rules of thumb, bundled as data/rules.toml
 VERIFY_OFFSET = 1_000_003  # verification seed = tuning seed + this: games never seen tuning
 
 
 def policies_module(game: str) -> ModuleType:
-    """The game's policies module (kinds, parameter names with ranges, defaults)."""
-    return import_module(f"snapsim.games.{game}.policies")
+    """The game's policies module (kinds, parameter names with ranges, defaults), in the
+    package the game registered."""
+    return import_module(".policies", game_package(game))
 
 
 def data_folder(game: str) -> Path:
@@ -82,7 +77,7 @@ class TuneResult:
     verify_seed: int
     evaluations: int
     provenance: dict = field(default_factory=dict)  # components, knobs, seed, n, version
-    game: str = "snapshot"
+    game: str = ""
 
     @property
     def significant(self) -> bool:
@@ -198,15 +193,14 @@ def tune(game: str, players: int | None = None, base: str = "greedy", field: str
 
 
 def save_tuned(result: TuneResult, path: str | Path | None = None, force: bool = False) -> Path:
-    """Write a tuned policy as data (default: tuned-<players>p.toml in the current folder,
-    never over an existing file unless `force`); use it as `--policies FILE`."""
+    """Write a tuned policy as data (default: tuned-<players>p.toml in the current folder;
+    over an earlier tuned file only with `force`, never over any other file); use it as
+    `--policies FILE`."""
     path = Path(path) if path else Path.cwd() / f"tuned-{result.players}p.toml"
     if path.is_dir():
         path = path / f"tuned-{result.players}p.toml"
-    if path.exists() and not force:
-        raise InputError(f"{path} already exists; give another --out or add --force to "
-                         "replace it")
-    lines = [f"# Tuned by `snapsim tune {result.game} --players {result.players}`: "
+    replace = claim_output(path, force, starts_with(TUNED_HEADER.encode()))
+    lines = [f"{TUNED_HEADER} {result.game} --players {result.players}`: "
              f"{result.base} against {result.field} copies, {result.evaluations} candidates.",
              f'game = "{result.game}"', f'base = "{result.base}"',
              f"players = {result.players}", "", "[params]"]
@@ -226,7 +220,7 @@ def save_tuned(result: TuneResult, path: str | Path | None = None, force: bool =
                   f"knobs = {json.dumps(json.dumps(prov['knobs']))}",
                   f"seed = {prov['seed']}", f"games_per_candidate = {prov['games']}"]
     try:  # whole or not at all, and never over a file that appeared meanwhile, unless forced
-        write_text(path, "\n".join(lines) + "\n", replace=force)
+        write_text(path, "\n".join(lines) + "\n", replace=replace)
     except FileExistsError:
         raise InputError(f"{path} already exists; give another --out or add --force to "
                          "replace it") from None
@@ -238,11 +232,11 @@ def save_tuned(result: TuneResult, path: str | Path | None = None, force: bool =
 
 def read_tuned(game: str, path) -> tuple[str, tuple[float, ...]]:
     """(base kind, parameter vector) of a tuned-policy file for `game` (a file without a
-    `game` line is a Snapshot one: files written before tuning covered every game)."""
+    `game` line, written before tuning covered every game, is checked by its parameters)."""
     P = policies_module(game)
     try:
         data = read_toml(path)
-        if data.get("game", "snapshot") != game:
+        if data.get("game", game) != game:
             raise ValueError(f"tuned for {data['game']}, not {game}")
         params = list(P.DEFAULT_PARAMS[data["base"]])
         for k, v in data["params"].items():

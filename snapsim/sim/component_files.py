@@ -3,7 +3,8 @@ changed, and resolve "standard" / a path / a loaded set wherever components are 
 
 The bundled files are already commented TOML (what each field means, which values are
 rulebook facts and which are reconstructed), so `export` writes their bytes unchanged: an
-unedited export has the bundled SHA-256 and plays identical games.
+unedited export has the bundled SHA-256 and plays identical games. It also writes them as a
+CSV or XLSX spreadsheet (snapsim.sim.sheets), which every command reads as it reads TOML.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
+from . import sheets
 from .checks import out_file
-from .files import write_bytes
+from .files import claim_output, read_bytes, write_bytes
 from .registry import get_game
 from .toml_loader import KNOBS
 from .variants import bundled_file, file_tables, guess_game, load_for, load_variant
@@ -37,22 +39,61 @@ def resolve(game: str, components):
     return components
 
 
-def export(game: str, out=None, force: bool = False) -> bytes | Path:
-    """The bundled component file: its bytes (out=None) or written to `out` (never over an
-    existing file unless `force`)."""
-    data = bundled_file(game).read_bytes()
+def _unedited_export(game: str):
+    """A test of whether a file is the bundled component file as exported, unedited: the
+    only file `export --force` replaces (an edited export is the designer's work)."""
+    def test(path: Path) -> bool:
+        try:
+            if sheets.is_sheet(path):  # a workbook's bytes carry the time it was written
+                return sheets.read_tables(path) == file_tables(bundled_file(game))
+            return read_bytes(path) == bundled_file(game).read_bytes()
+        except (OSError, InputError):
+            return False
+    return test
+
+
+def export_format(out, fmt: str | None) -> str:
+    """The format to write: `fmt`, else --out's suffix (.csv, .xlsx), else toml; a spreadsheet
+    is read by its suffix, so --out must carry the format's."""
+    suffix = Path(out).suffix.lower().lstrip(".") if out is not None else ""
+    if fmt is None:
+        return suffix if suffix in ("csv", "xlsx") else "toml"
+    if fmt not in sheets.FORMATS:
+        raise InputError(f"unknown format {fmt!r}; choose {', '.join(sheets.FORMATS)}")
+    spreadsheet = suffix in ("csv", "xlsx")
+    if out is not None and (suffix != fmt if fmt != "toml" else spreadsheet):
+        raise InputError(f"--out {Path(out).name} does not end in .{fmt}; snapsim reads a "
+                         "component file's format by its suffix, so name it "
+                         f"{Path(out).stem}.{fmt}")
+    return fmt
+
+
+def export_bytes(game: str, fmt: str = "toml") -> bytes:
+    """The bundled component file in `fmt`: TOML as shipped (its comments kept, so an unedited
+    export has the bundled SHA-256), or its tables as a CSV or XLSX spreadsheet."""
+    if fmt == "toml":
+        return bundled_file(game).read_bytes()
+    return sheets.file_bytes(file_tables(bundled_file(game)), fmt)
+
+
+def export(game: str, out=None, force: bool = False, fmt: str | None = None) -> bytes | Path:
+    """The bundled component file (format `fmt`, default from `out`'s suffix, else TOML): its
+    bytes (out=None) or written to `out` (over an existing file only with `force`, and only
+    over an unedited export)."""
+    fmt = export_format(out, fmt)
     if out is None:
-        return data
+        if fmt == "xlsx":
+            raise InputError("an .xlsx workbook is written to a file: add --out FILE.xlsx")
+        return export_bytes(game, fmt)
     out = Path(out).expanduser()
     if out.is_dir():
         raise InputError(f"--out {str(out)!r} is a folder; give a file name, e.g. "
-                         f"{out / (game + '-variant.toml')}")
-    if out.exists() and not force:
-        raise InputError(f"{out} already exists; choose another name or add --force to "
-                         "replace it")
+                         f"{out / (game + '-variant.' + fmt)}")
+    data = export_bytes(game, fmt)
+    replace = claim_output(out, force, _unedited_export(game))
     out_file(out)
     try:  # whole or not at all: a full disk leaves no empty file behind
-        write_bytes(out, data, replace=force)
+        write_bytes(out, data, replace=replace)
     except FileExistsError:
         raise InputError(f"{out} already exists; choose another name or add --force to "
                          "replace it") from None

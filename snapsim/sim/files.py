@@ -14,6 +14,8 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+from ..errors import InputError
+
 # Input files are small text: the largest bundled component file is tens of KB, a saved
 # game a few KB. Anything bigger than this is not what the user meant to give.
 MAX_INPUT_BYTES = 16 * 2**20
@@ -169,3 +171,32 @@ def write_bytes(path, data: bytes, replace: bool = True) -> Path:
 def write_text(path, text: str, replace: bool = True) -> Path:
     """`text` written to `path` (UTF-8) whole or not at all (see write_atomic)."""
     return write_bytes(path, text.encode("utf-8"), replace)
+
+
+def claim_output(path, force: bool, ours, flag: str = "--out") -> bool:
+    """Whether a one-file output at `path` may be written over: never a file that is not
+    snapsim's (`ours(path)` says whether it is, e.g. by the header snapsim writes), even with
+    --force, which replaces only snapsim's own result; an existing file of snapsim's needs
+    `force`. False when nothing is there (write without replacing)."""
+    path = Path(path)
+    if not (path.exists() or path.is_symlink()):
+        return False
+    if path.is_symlink() or not path.is_file() or not ours(path):
+        raise InputError(f"{path} exists and is not a result snapsim wrote; snapsim never "
+                         f"replaces it, even with --force: choose another {flag} or move it "
+                         "away")
+    if not force:
+        raise InputError(f"{path} already exists; choose another {flag} or add --force to "
+                         "replace it")
+    return True
+
+
+def starts_with(marker: bytes):
+    """A test of whether a file begins with `marker` (snapsim's header in a file it wrote)."""
+    def test(path: Path) -> bool:
+        try:
+            with open(path, "rb") as fh:  # a regular file: claim_output checked it
+                return fh.read(len(marker)) == marker
+        except OSError:
+            return False
+    return test

@@ -423,22 +423,23 @@ def same_run(old, new) -> bool:
 
 
 def claim_file(path, provenance: dict, force: bool = False, flag: str = "--out") -> None:
-    """Refuse to replace a file snapsim did not write for this same run (a file of another
-    run, or any other file) unless `force`; a rerun of the same command may replace its own
-    rows, which it writes again identically."""
+    """Refuse to replace a file that is not snapsim's (even with `force`) or another run's
+    rows (unless `force`); a rerun of the same command may replace its own rows, which it
+    writes again identically."""
     path = Path(path)
-    if force or not path.exists():
+    if not (path.exists() or path.is_symlink()):
         return
-    old = file_provenance(path) if path.is_file() else None
-    if old is not None and same_run(old, provenance):
-        return
+    old = file_provenance(path) if path.is_file() and not path.is_symlink() else None
     if old is None:
-        what = "exists and is not a file snapsim wrote"
-    else:
-        key, was, now = _first_difference(_comparable(old), _comparable(provenance))
-        what = (f"holds another run's rows ({old.get('game')}, seed {old.get('seed')}, "
-                f"{old.get('games')} games; {key} {was}, not {now})")
-    raise InputError(f"{path} {what}; choose another {flag} or add --force to replace it")
+        raise InputError(f"{path} exists and is not a file snapsim wrote; snapsim never "
+                         f"replaces it, even with --force: choose another {flag} or move it "
+                         "away")
+    if force or same_run(old, provenance):
+        return
+    key, was, now = _first_difference(_comparable(old), _comparable(provenance))
+    raise InputError(f"{path} holds another run's rows ({old.get('game')}, seed "
+                     f"{old.get('seed')}, {old.get('games')} games; {key} {was}, not {now}); "
+                     f"choose another {flag} or add --force to replace it")
 
 
 def save_table(df: pd.DataFrame, path, force: bool = False, flag: str = "--out") -> Path:
