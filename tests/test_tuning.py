@@ -86,7 +86,7 @@ def test_tune_output_labels_five_players_base_cards_only(capsys, monkeypatch, pl
 
     def fake_tune(game, players, *args, **knobs):
         return TuneResult(players, "greedy", "greedy", {k: lo for k, (lo, _) in SEARCHED.items()},
-                          0.1, 0.05, 0.15, 0.9, 100, 1, 3)
+                          0.1, 0.05, 0.15, 0.9, 100, 1, 3, game=game)
 
     monkeypatch.setattr(tuning, "tune", fake_tune)
     assert main(["tune", "snapshot", "--players", str(players), "--games", "10"]) in (0, None)

@@ -5,11 +5,14 @@ from __future__ import annotations
 from importlib import import_module
 
 
-def register_game(package: str, make_config, step: type, default_policy: str = "greedy"):
+def register_game(package: str, make_config, step: type, default_policy: str = "greedy",
+                  name: str | None = None, **extra):
     """Register the game package `package` (its `__name__`) from the parts every game has:
     api (make_policy, run_games and the batch kernel's result columns and recorder), its step
     class `step`, policies (KIND_NAMES), components (load_components), measures (MEASURES)
-    and report (build, imported only when a report is made: matplotlib and the studies)."""
+    and report (build, imported only when a report is made: matplotlib and the studies).
+    `name` defaults to the package's last part; `extra` are the GameSpec fields that only
+    some games have or that say the game in words (title, rules, searched, guide)."""
     from ..sim.registry import GameSpec, register
     from . import tuning
 
@@ -18,7 +21,7 @@ def register_game(package: str, make_config, step: type, default_policy: str = "
     def report(*args, **kwargs):
         return import_module(".report", package).build(*args, **kwargs)
 
-    name = package.rsplit(".", 1)[-1]
+    name = name or package.rsplit(".", 1)[-1]
     return register(GameSpec(
         name=name,
         make_config=make_config,
@@ -34,4 +37,6 @@ def register_game(package: str, make_config, step: type, default_policy: str = "
         record=api._record,
         policy_kinds=tuple(import_module(".policies", package).KIND_NAMES),
         tuned_names=lambda: tuning.tuned_names(name),
+        package=package,
+        **{"title": name.capitalize(), **extra},
     ))

@@ -45,96 +45,16 @@ from ..analysis.effects import (
 from ..errors import InputError
 from ..sim.files import write_text
 from ..sim.kernel import Policy, policy_arrays
+from ..sim.registry import ByGame
+from .rule_of_thumb import Rule
 from .tuning import RULES as RULES_NAME
 from .tuning import data_folder, policies_module, read_tuned, tuned_names
 
 SWEEPS = 4
 
 
-@dataclass(frozen=True)
-class Rule:
-    """One rule of thumb: the greedy parameter it sets, its grid of round values, what it
-    decides, how it is said (`text` formats the value with its unit as `amount`) and the
-    value's unit ("%" shows a share as a percentage)."""
-
-    key: str
-    param: str
-    grid: tuple[float, ...]
-    decision: str
-    text: str
-    unit: str
-
-    def amount(self, v: float) -> str:
-        """The value with its unit, as a person says it: "5 cards", "25%", "0.75 prestige"."""
-        return f"{round(100 * v)}%" if self.unit == "%" else f"{v:g} {self.unit}"
-
-    def say(self, v: float) -> str:
-        return self.text.format(amount=self.amount(v))
-
-
-def _grid(lo: float, hi: float, step: float) -> tuple[float, ...]:
-    return tuple(float(x) for x in np.round(np.arange(lo, hi + step / 2, step), 6))
-
-
-RULES: dict[str, tuple[Rule, ...]] = {
-    "snapshot": (
-        Rule("research cards", "max_placed", _grid(1, 8, 1), "research: draw or stop",
-             "Stop researching once you have placed {amount} this turn.", "cards"),
-        Rule("research risk", "max_risk", _grid(0.1, 0.5, 0.05), "research: draw or stop",
-             "Stop researching when more than {amount} of the unseen cards could not be placed "
-             "(would spook).", "%"),
-        Rule("free reserve slot", "slot_risk", _grid(1, 3, 0.5), "research: draw or stop",
-             "With a reserve slot free, accept {amount} that risk (a reserve catches a "
-             "spook).", "times"),
-        Rule("token worth", "token_value", _grid(0, 1.5, 0.25),
-             "tokens on cards and re-rolls",
-             "Count a tracking token as worth {amount}: put it on a card or spend it on a "
-             "re-roll only when that gains more.", "prestige"),
-        Rule("keep for later", "keep_min", _grid(2, 12, 1), "research: place or reserve",
-             "Reserve a card you could place now only when it is worth {amount} or more.",
-             "prestige"),
-        Rule("offer", "offer_min", _grid(2, 12, 1), "research: offer or pass",
-             "Offer a drawn card to the others only when it is worth {amount} or more.",
-             "prestige"),
-        Rule("accept", "accept_max", _grid(0, 8, 1), "offers: accept or decline",
-             "Accept another player's offer when the card you would give up is worth less "
-             "than {amount}.", "prestige"),
-    ),
-    "yosemite": (
-        Rule("fish", "fish_value", _grid(0, 2, 0.25), "where to walk (fish eaten)",
-             "Count a fish as {amount}: walk further only when the square gains more.",
-             "points"),
-        Rule("photos", "w_photo", _grid(0, 3, 0.5), "which tile to explore",
-             "Weigh progress toward a face-up photo at {amount} its points.", "times"),
-        Rule("judges", "w_judge", _grid(0, 2, 0.25), "which tile to explore",
-             "Count each tile of a judged animal as {amount}.", "points"),
-        Rule("landmarks", "w_landmark", _grid(0, 3, 0.5), "which tile to explore",
-             "Weigh a landmark token's next chart step at {amount} its points.", "times"),
-        Rule("next square", "w_next", _grid(0, 1.5, 0.25), "where to walk (ending square)",
-             "Weigh what the square you end on offers next turn at {amount} its points.",
-             "times"),
-        Rule("tents", "w_tent", _grid(0, 3, 0.5), "where to walk (tents)",
-             "Weigh the camping points a tent move gains at {amount} their points.", "times"),
-    ),
-    "shutterbug": (
-        Rule("assignment", "w_assign", _grid(0, 3, 0.5), "which creature to shoot",
-             "Value a creature on your assignment's side at {amount} per quality point.",
-             "points"),
-        Rule("off assignment", "w_off", _grid(0, 1.5, 0.25), "which creature to shoot",
-             "Value any other creature at {amount} per quality point.", "points"),
-        Rule("side jobs", "w_job", _grid(0, 3, 0.5), "which creature to shoot",
-             "Weigh side-job progress at {amount} the job's points.", "times"),
-        Rule("tips", "tip_value", _grid(0, 2, 0.25), "spending and keeping tips",
-             "Count a tip in hand as {amount}: spend it only when the move gains more.",
-             "points"),
-        Rule("cities", "w_city", _grid(0, 3, 0.5), "where to travel (city bonus)",
-             "Weigh the end-of-game city bonus at {amount} its points.", "times"),
-        Rule("look ahead", "look", _grid(0, 1.5, 0.25), "where to travel (next turn)",
-             "Weigh what you could shoot from where you end at {amount} its value.",
-             "times"),
-    ),
-}
-assert all(len(r) <= 10 for r in RULES.values())  # a person remembers at most ten
+# Each game's rules of thumb by game name, as its GameSpec declares them (`rules`).
+RULES = ByGame("rules")
 
 
 def tuned_counts(game: str) -> list[int]:
@@ -434,7 +354,6 @@ def differences(game: str, games: int, seed: int, players: list[int] | None = No
 
 # ---------------------------------------------------------------- the strategy guide's parts
 
-GAME_TITLES = {"snapshot": "Snapshot", "yosemite": "Yosemite", "shutterbug": "ShutterBug"}
 SMALLEST_RATE = Smallest().rate  # pp: the reports' smallest effect of interest on a win rate
 
 # What the ablation at one player count says of a rule's number, and whether the guide

@@ -1,23 +1,42 @@
-"""Registry of games. A game package exposes GAME (a GameSpec); nothing here knows its rules."""
+"""Registry of games. A game package exposes GAME (a GameSpec); nothing here knows its rules.
+
+A game is either a package shipped in snapsim.games or one installed on its own that names
+itself in the entry point group `snapsim.games` (`pig = "snapsim_pig"` in its
+pyproject.toml's `[project.entry-points."snapsim.games"]`): the entry point's module
+registers the game when imported, or the entry point is the GameSpec itself.
+"""
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import importlib.util
 import pkgutil
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 import pandas as pd
 
 from ..errors import InputError
 
+ENTRY_POINTS = "snapsim.games"  # the entry point group of games installed on their own
 
-def known_games() -> list[str]:
-    """Game packages shipped in snapsim.games (each registers itself when imported), found
-    without importing any of them."""
+
+def _builtin_games() -> list[str]:
     folders = importlib.util.find_spec("snapsim.games").submodule_search_locations
     return sorted(m.name for m in pkgutil.iter_modules(folders) if m.ispkg)
+
+
+def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
+    """Installed games by name (a shipped game's name is never taken over)."""
+    return {ep.name.strip().lower(): ep
+            for ep in importlib.metadata.entry_points(group=ENTRY_POINTS)}
+
+
+def known_games() -> list[str]:
+    """The games: packages shipped in snapsim.games and games installed under the entry point
+    group `snapsim.games`, found without importing any of them."""
+    return sorted({*_builtin_games(), *_entry_points()})
 
 
 @dataclass(frozen=True)
@@ -38,6 +57,12 @@ class GameSpec:
         step by step gives the batch's rows
     policy_kinds: the built-in policy kinds by kind index ("random", "greedy", ...)
     tuned_names() -> names of the game's bundled tuned policies, e.g. ["tuned-2p", "tuned-4p"]
+    title: the game's name for people ("ShutterBug")
+    package: the module name of the game's package (where its policies and data live)
+    rules: its rules of thumb (`games.rules.Rule`s), each one number of its greedy policy
+    searched: the tuner's ranges of the parameters it searches (`games.tuning`)
+    guide(out, games=, seed=, threads=) -> path of strategy.md, for a game whose guide is
+        its own; None: the shared guide of its rules of thumb (`games.guide`)
     """
 
     name: str
@@ -54,15 +79,55 @@ class GameSpec:
     record: Callable[..., None] | None = None
     policy_kinds: tuple[str, ...] = ()
     tuned_names: Callable[[], list[str]] = list
+    title: str = ""
+    package: str = ""
+    rules: tuple = ()
+    searched: dict[str, tuple[float, float]] = field(default_factory=dict)
+    guide: Callable[..., object] | None = None
 
 
 _GAMES: dict[str, GameSpec] = {}
+
+
+class ByGame(Mapping):
+    """One GameSpec field by game name, listing only the games that declare it (not empty):
+    `ByGame("rules")["yosemite"]` is Yosemite's rules of thumb."""
+
+    def __init__(self, field_name: str):
+        self.field = field_name
+
+    def __getitem__(self, game: str):
+        if str(game).strip().lower() not in known_games():
+            raise KeyError(game)
+        value = getattr(get_game(game), self.field)
+        if not value:
+            raise KeyError(game)
+        return value
+
+    def __iter__(self):
+        return (g for g in known_games() if g in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def register(spec: GameSpec) -> GameSpec:
     """Make a game known by its name; each game package calls this when imported."""
     _GAMES[spec.name] = spec
     return spec
+
+
+def game_package(name: str) -> str:
+    """The module name of a game's package, found without importing it (a game's own modules
+    ask for it while the package is still being imported)."""
+    key = str(name).strip().lower()
+    if key in _GAMES:
+        return _GAMES[key].package
+    if key in _builtin_games():
+        return f"snapsim.games.{key}"
+    if key in _entry_points():
+        return _entry_points()[key].module
+    raise InputError(f"unknown game {name!r}; choose from {', '.join(known_games())}")
 
 
 def get_game(name: str) -> GameSpec:
@@ -72,7 +137,12 @@ def get_game(name: str) -> GameSpec:
     if key not in _GAMES:
         if key not in known_games():
             raise InputError(f"unknown game {name!r}; choose from {', '.join(known_games())}")
-        importlib.import_module(f"snapsim.games.{key}")
+        if key in _builtin_games():
+            importlib.import_module(game_package(key))
+        else:
+            loaded = _entry_points()[key].load()
+            if isinstance(loaded, GameSpec) and loaded.name not in _GAMES:
+                register(loaded)
     if key not in _GAMES:
         raise InputError(f"game {name!r} is not available in this version of snapsim")
     return _GAMES[key]

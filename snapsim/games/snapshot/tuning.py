@@ -13,12 +13,12 @@ from pathlib import Path
 from ...sim.kernel import Policy
 from .. import tuning as T
 from ..tuning import TuneResult, save_tuned
+from .spec import SEARCHED
 
 __all__ = ["DATA", "SEARCHED", "TuneResult", "read_tuned", "save_tuned", "tune",
            "tuned_policies"]
 
 DATA = Path(__file__).resolve().parent / "data"
-SEARCHED = T.SEARCHED["snapshot"]
 
 
 def _policy(base: str, values, name: str = "candidate") -> Policy:
