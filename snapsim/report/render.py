@@ -200,11 +200,16 @@ def words_for(name: str, words: dict) -> str:
     return f"{plain} ({name})" if plain and plain != name else str(name)
 
 
+def _md_cell(value) -> str:
+    """A table cell as Markdown text: a designer's name holding "|" stays in its column."""
+    return str(value).replace("\\", "\\\\").replace("|", "\\|")
+
+
 def _md_table(df: pd.DataFrame, name: str, words: dict, rows: int = MD_ROWS) -> str:
     fmt = shown_table(df, rows, words, name)
-    head = "| " + " | ".join(map(str, fmt.columns)) + " |"
+    head = "| " + " | ".join(map(_md_cell, fmt.columns)) + " |"
     sep = "|" + "---|" * len(fmt.columns)
-    body = ["| " + " | ".join(r) + " |" for r in fmt.to_numpy().tolist()]
+    body = ["| " + " | ".join(map(_md_cell, r)) + " |" for r in fmt.to_numpy().tolist()]
     more = len(df) - len(fmt)
     tail = ["", f"{more:,} more row{'s' if more != 1 else ''} in `{name}.csv` (the HTML "
             "report shows the whole table)."] if more > 0 else []
