@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ComponentError, InputError
-from . import checks
+from . import checks, sheets
 from .files import read_toml
 
 MAX_POINTS = 1000  # any printed value (prestige, points, chart steps): sums stay far from int64
@@ -29,6 +29,7 @@ class TomlLoader:
     def __init__(self, path: Path, data: dict | None = None) -> None:
         self.path = Path(path)
         self.data = data
+        self.places: sheets.Places | None = None  # a spreadsheet's cells, for messages
 
     @classmethod
     def parse(cls, path: Path):
@@ -42,7 +43,9 @@ class TomlLoader:
         return cls(Path(path), data).load()
 
     def fail(self, entry: str, problem: str) -> ComponentError:
-        return ComponentError(f"{self.path.name}: {entry}: {problem}".replace("\n", " "))
+        place = self.places.locate(entry, problem) if self.places else ""
+        where = f"{place}: " if place else ""
+        return ComponentError(f"{self.path.name}: {where}{entry}: {problem}".replace("\n", " "))
 
     def read(self, top: set[str]) -> dict[str, Any]:
         """The file's tables, with only the sections in `top` (and a variant's [knobs], which
@@ -83,6 +86,9 @@ class TomlLoader:
 
     def _load_file(self) -> dict[str, Any]:
         try:
+            if sheets.is_sheet(self.path):
+                data, self.places = sheets.read_sheets(self.path)
+                return data
             return read_toml(self.path)
         except OSError as exc:
             raise self.fail("file", f"cannot read {str(self.path)!r} ({exc.strerror or exc}); "

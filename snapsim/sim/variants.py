@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ComponentError, InputError, SnapsimError
-from .files import local_path, read_toml
+from .files import local_path
 from .registry import get_game
+from .sheets import is_sheet, read_tables, toml_bytes
 from .toml_loader import KNOBS
 
 PER_PLAYERS = "players"  # [knobs.players.N]: knobs of N-player games only
@@ -126,7 +127,7 @@ def parse_knobs(game: str, table, where: str) -> Knobs:
 
 @functools.lru_cache(maxsize=32)
 def _file_tables(path: str, mtime_ns: int, size: int) -> dict:
-    return read_toml(path)
+    return read_tables(path)
 
 
 def file_tables(path) -> dict:
@@ -259,7 +260,10 @@ def variant_text(base_path, changes, knobs: Knobs, header=()) -> str:
     import tomlkit
     import tomlkit.items as ti
 
-    doc = tomlkit.parse(Path(base_path).read_text())
+    if is_sheet(base_path):  # a spreadsheet's patch is written as TOML of its tables
+        doc = tomlkit.parse(toml_bytes(file_tables(base_path)).decode("utf-8"))
+    else:
+        doc = tomlkit.parse(Path(base_path).read_text())
     for path, value, note in changes:
         node, inline = doc, False
         for step in path[:-1]:
