@@ -44,7 +44,7 @@ class Advice:
         rows = [{"rank": int(r.rank), "move": int(r.move), "action": int(r.action),
                  "text": r.text, "win_chance": float(r.win_chance),
                  "interval": [float(r.ci_low), float(r.ci_high)], "rollouts": int(r.rollouts),
-                 "points": int(r.points)} for r in self.moves.itertuples()]
+                 "points": float(r.points)} for r in self.moves.itertuples()]
         out = {"game": self.game, "seat": self.seat + 1, "phase": self.phase,
                "seed": self.seed, "budget": self.budget.describe(), "moves": rows,
                "units": {"seat": "seat number, 1 = P1", "rank": "1 = best", **UNITS}}

@@ -113,12 +113,12 @@ def chance_lines(table, budget: Budget) -> list[str]:
     spent = "" if budget.rollouts is not None else f" in {budget.seconds:g} s"
     each = f"{counts.pop():,} rollouts each" if len(counts) == 1 else "rollouts per move in ()"
     lines = [f"  your moves by estimated win chance ({each}{spent}; 95% "
-             "interval; points scored at once):"]
+             "interval; expected points scored at once):"]
     for row in table.itertuples():
         own = "" if not counts else f" ({row.rollouts:,})"
         lines.append(f"  {row.move:>3}. win {100 * row.win_chance:5.1f}% "
                      f"[{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}]{own}  "
-                     f"{row.points:+d} now  {row.text}")
+                     f"{row.points:+.2f} now  {row.text}")
     return lines
 
 

@@ -11,8 +11,12 @@ share), with a 95% Wilson interval: the rollouts are independent draws of the hi
 and the dice, so the interval covers what more rollouts of the same players would give. It
 is the chance under those players, not under perfect play.
 
-All the randomness comes from a digest of the seat's observation and a seed, so the same
-view and seed give the same numbers, whatever the hidden cards are; the game is only read.
+All the randomness comes from a digest of the seat's observation and a seed (`view_key`):
+the hidden cards and every chance event after the move (dice, draws) are sampled from it,
+never read from the game's state or its own random streams, so the same view and seed give
+the same numbers whatever the hidden cards and the dice to come are. A move's points now
+are its expected points (its score after the move and the forced moves after it, minus its
+score before), averaged over the same rollouts; the game is only read.
 """
 
 from __future__ import annotations
@@ -40,8 +44,8 @@ UNITS = {"move": "the move's number in the list of legal moves (1 = first)",
                        "(shared wins count their share)",
          "interval": "fraction 0-1, [low, high]: 95% Wilson interval of win_chance",
          "rollouts": "count: rollouts (games played to the end) behind win_chance",
-         "points": "points: the seat's score after the move (and the forced moves after it) "
-                   "minus its score now"}
+         "points": "points: the seat's expected score after the move (and the forced moves "
+                   "after it) minus its score now, over the same rollouts"}
 
 
 @dataclass(frozen=True)
@@ -91,32 +95,32 @@ def check_seat(game: GameState, seat) -> int:
 
 
 def _rollouts(game: GameState, moves: np.ndarray, key: int, budget: Budget):
-    """(win shares summed per move, rollouts) within the budget."""
+    """(win shares summed per move, points summed per move, rollouts) within the budget;
+    `moves`: one row of step actions per move (`sequences`)."""
     run = game.POLICIES.rollout_wins
     if budget.rollouts is not None:
-        return run(game, moves, key, 0, budget.rollouts), budget.rollouts
+        return *run(game, moves, key, 0, budget.rollouts), budget.rollouts
     run(game, moves, key, 0, 0)  # compiles the kernel (the first time) before the clock
     start = time.perf_counter()
     deadline = start + budget.seconds
-    wins = run(game, moves, key, 0, FIRST_BATCH)
+    wins, points = run(game, moves, key, 0, FIRST_BATCH)
     done = FIRST_BATCH
     while (now := time.perf_counter()) < deadline:
         per = (now - start) / done  # seconds a rollout of every move takes
         batch = max(1, int(min(SLICE, deadline - now) / per))
-        wins += run(game, moves, key, done, batch)
+        more, extra = run(game, moves, key, done, batch)
+        wins, points = wins + more, points + extra
         done += batch
-    return wins, done
+    return wins, points, done
 
 
-def move_points(game: GameState, seat: int, moves) -> list[int]:
-    """Each move's points now: the seat's score after it (and any forced moves after it)
-    minus its score before (on copies: the game is unchanged)."""
-    now = int(game.scores().score[seat])
-    out = []
-    for action in moves:
-        twin = game.clone()
-        twin.apply(int(action))
-        out.append(int(twin.scores().score[seat]) - now)
+def sequences(moves) -> np.ndarray:
+    """Moves of one or more step actions as the rollout kernels read them: one row each,
+    padded with -1."""
+    rows = [list(m) if isinstance(m, list | tuple) else [int(m)] for m in moves]
+    out = np.full((len(rows), max(map(len, rows), default=1)), -1, np.int64)
+    for i, row in enumerate(rows):
+        out[i, :len(row)] = row
     return out
 
 
@@ -124,56 +128,31 @@ def move_chances(game: GameState, seat: int, budget: Budget | None = None,
                  seed: int = 0, choices=None) -> pd.DataFrame:
     """The legal moves of `seat` (the seat to move, 0-based) ranked by estimated win chance,
     best first: move (its number in the legal list, 1-based), action, text, win_chance
-    (0-1) with its 95% Wilson interval (ci_low, ci_high), rollouts, points (scored at once).
-    With `choices` (a play screen's moves: each the step actions it plays and what they
-    played), those are ranked instead, numbered as on the screen; a move of several step
-    actions is rated after all of them. Reads only what the seat sees; the game is
-    unchanged."""
+    (0-1) with its 95% Wilson interval (ci_low, ci_high), rollouts, points (expected points
+    scored at once). With `choices` (a play screen's moves: each the step actions it plays
+    and what they played), those are ranked instead, numbered as on the screen; a move of
+    several step actions is rated after all of them.
+
+    Every number comes from the rollouts' worlds, dealt from the seat's view key: the
+    hidden cards and every chance event after the move (dice, draws) are sampled afresh,
+    never read from the game or its random streams. The game is unchanged."""
     seat = check_seat(game, seat)
     budget = budget or Budget()
     key = view_key(game, seat, seed)
     if choices is None:
-        moves = game.legal_action_ids()
-        wins, n = _rollouts(game, moves, key, budget)
-        n = np.full(len(moves), n)
-        texts = [game.action_to_string(int(a)) for a in moves]
-        points = move_points(game, seat, moves)
-        actions = moves.astype(int)
+        actions = game.legal_action_ids().astype(int)
+        moves = sequences(actions)
+        texts = [game.action_to_string(int(a)) for a in actions]
     else:
-        wins, n, points = _choice_rollouts(game, seat, choices, key, budget)
+        moves = sequences([chosen for chosen, _ in choices])
         texts = [game.choice_to_string(chosen, done) for chosen, done in choices]
-        actions = np.array([chosen[0] for chosen, _ in choices], dtype=int)
+        actions = moves[:, 0].astype(int)
+    wins, points, n = _rollouts(game, moves, key, budget)
     lo, hi = wilson_interval(wins, n)
     table = pd.DataFrame({
         "move": np.arange(1, len(texts) + 1), "action": actions, "text": texts,
         "win_chance": wins / n, "ci_low": lo, "ci_high": hi,
-        "rollouts": n, "points": points})
+        "rollouts": np.full(len(texts), n), "points": points / n})
     table = table.sort_values(["win_chance", "move"], ascending=[False, True], kind="stable")
     table.insert(0, "rank", np.arange(1, len(table) + 1))
     return table.reset_index(drop=True)
-
-
-def _choice_rollouts(game: GameState, seat: int, choices, key: int, budget: Budget):
-    """(win shares, rollouts, points) of each screen move: the moves that share their first
-    step actions are rated together from the position those actions reach (common random
-    numbers within a group); a time budget is shared out by the moves in each group."""
-    groups: dict[tuple, list[int]] = {}
-    for i, (chosen, _) in enumerate(choices):
-        groups.setdefault(tuple(chosen[:-1]), []).append(i)
-    wins = np.zeros(len(choices))
-    n = np.zeros(len(choices), dtype=np.int64)
-    points = [0] * len(choices)
-    for prefix, members in groups.items():
-        twin = game.clone()
-        twin.log = None
-        for code in prefix:
-            twin.apply(code)
-        last = np.array([choices[i][0][-1] for i in members], dtype=np.int64)
-        share = budget if budget.rollouts is not None else \
-            Budget(budget.seconds * len(members) / len(choices), None)
-        got, done = _rollouts(twin, last, key, share)
-        wins[members], n[members] = got, done
-        before = int(game.scores().score[seat]) - int(twin.scores().score[seat])
-        for i, p in zip(members, move_points(twin, seat, last), strict=True):
-            points[i] = p - before
-    return wins, n, points

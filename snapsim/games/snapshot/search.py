@@ -475,12 +475,15 @@ def finish_preparation(s, cfg, comp, ptab, rng, par, buf, mem, me):
 
 
 @kernel
-def move_wins(st, cfg, comp, ptab, par, key, first, count, moves, m, mem, wins):
-    """The seat to move's win shares summed over rollouts first .. first+count-1 of each of
-    the m `moves`, into wins[:m]. Rollout r samples what the seat cannot see once (`sample`,
-    from `key` and r only), then plays every move in that world with the same streams
-    (common random numbers), the rest of its Preparation by `finish_preparation` and then
-    every seat on the base heuristic `par` to the end (`playout`)."""
+def move_wins(st, cfg, comp, ptab, par, key, first, count, moves, m, width, mem, wins, points):
+    """The seat to move's win shares and points scored at once, summed over rollouts first ..
+    first+count-1 of each of the m moves, into wins[:m] and points[:m]. A move is `width`
+    step actions in `moves` (row j from j * width, ended early by a negative one). Rollout r
+    samples what the seat cannot see and the chance to come once (`sample`, from `key` and r
+    only: never the game's own streams), then plays every move in that world with the same
+    streams (common random numbers): its step actions and the forced moves after each (the
+    points now), the rest of its Preparation by `finish_preparation`, then every seat on the
+    base heuristic `par` to the end (`playout`)."""
     st = pointer(st)
     cfg = pointer(cfg)
     comp = pointer(comp)
@@ -489,6 +492,7 @@ def move_wins(st, cfg, comp, ptab, par, key, first, count, moves, m, mem, wins):
     moves = pointer(moves)
     mem = pointer(mem)
     wins = pointer(wins)
+    points = pointer(points)
     me = E.decider(st)
     u = streams(mem)
     s = shifted(mem, L.S_PLAY)
@@ -502,7 +506,11 @@ def move_wins(st, cfg, comp, ptab, par, key, first, count, moves, m, mem, wins):
             u[3] = u[1]
             u[4] = u[2]
             L.clear_memory(pmem)
-            E.apply_action(s, cfg, comp, rng, moves[j])
+            before = E.score(s, me)
+            for k in range(width):
+                if moves[j * width + k] >= 0 and s[E.PHASE] != E.PH_OVER:
+                    E.step(s, cfg, comp, rng, moves[j * width + k], buf)
+            points[j] += E.score(s, me) - before
             finish_preparation(s, cfg, comp, ptab, rng, par, buf, pmem, me)
             playout(s, cfg, comp, ptab, par, rng, pmem, buf, me, playout_lineup(mem))
             wins[j] += E.win_share(s, cfg, me)
