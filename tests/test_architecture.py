@@ -21,8 +21,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "snapsim"
 # Top to bottom. A module's layer is named by the first part of its path below the package
 # (snapsim/games/snapshot/api.py is in `games`, snapsim/errors.py in `errors`); the package's
 # own __init__ and __main__ are its front door, above every layer.
-LAYERS = (("cli",), ("play",), ("games",), ("report", "env"), ("analysis", "odds", "protocol"),
-          ("sim",), ("errors", "version"))
+LAYERS = (("cli", "app"), ("play",), ("games",), ("report", "env"),
+          ("analysis", "odds", "protocol"), ("sim",), ("errors", "version"))
 FRONT_DOOR = "front door"
 
 # The registry turns a game's name into its package: the layers below a game ask it for what

@@ -14,7 +14,7 @@ from ..version import __version__, commit
 # subparsers with `add(sub)`, every command's parser naming the function that runs it
 # (`set_defaults(run=...)`); a new command is a module with its own `add`, listed here.
 COMMANDS = ("odds", "simulate", "report", "advise", "tune", "ladder", "components", "compare",
-            "rebalance", "play")
+            "rebalance", "play", "app", "cache")
 
 
 def version_text() -> str:
@@ -37,12 +37,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run(args) -> int | None:
-    """The command, under its --move-timeout when it has one (a line-up with agents)."""
-    if getattr(args, "move_timeout", None) is None:
-        return args.run(args)
-    from ..sim.agents import move_timeout
+    """The command, under its --move-timeout when it has one (a line-up with agents), and
+    with the cache of finished runs off under --no-cache."""
+    from contextlib import ExitStack
 
-    with move_timeout(args.move_timeout):
+    with ExitStack() as stack:
+        if getattr(args, "move_timeout", None) is not None:
+            from ..sim.agents import move_timeout
+
+            stack.enter_context(move_timeout(args.move_timeout))
+        if getattr(args, "no_cache", False):
+            from ..sim.cache import off
+
+            stack.enter_context(off())
         return args.run(args)
 
 

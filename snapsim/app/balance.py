@@ -1,0 +1,86 @@
+"""Balance: the verdict of a component file per player count, with its key figures."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ..analysis.stats import win_table
+from ..analysis.verdict import Side, card_values, verdict_of
+from ..sim.agents import resolve_policy
+from ..sim.registry import get_game
+from ..sim.runner import simulate
+from ..sim.variants import load_variant
+from . import common, jobs
+
+DEFAULT_GAMES = 500
+MEANINGS = {
+    "seat_spread": "best minus worst seat's win rate, in points: how much the seat decides",
+    "first_player": "the first player's win rate minus the fair share",
+    "assignments": "each objective's win rate minus the fair share: is one dealt too often "
+                   "a winner?",
+    "cards": "the cards' mean distance from their habitat's median value, in percent",
+    "length": "the mean game length",
+}
+
+
+def run_balance(game: str, path, counts, games: int, seed: int):
+    """The work of a Balance run: each player count played under the game's default policy,
+    its verdict (analysis.verdict, as a report prints it) and seat win rates."""
+    def work(job: jobs.Job):
+        spec = get_game(game)
+        variant = load_variant(game, path)
+        sides, seats = {}, {}
+        for i, n in enumerate(counts):
+            job.report(f"{n} players: {games:,} games", i / len(counts))
+            config = variant.config(n)
+            df = simulate(game, config=config, games=games, seed=seed)
+            cards = card_values(game, config, [resolve_policy(game, spec.default_policy)] * n,
+                                games, seed)
+            sides[n] = Side(df, config, cards)
+            seats[n] = win_table(df, "seat")
+        job.report("verdict", 1.0)
+        return verdict_of(game, sides, seed=seed), seats
+    return work
+
+
+def render() -> None:
+    st.header("Balance")
+    st.caption("Is the game balanced? Each player count is played under the game's default "
+               "policy in every seat; the verdict is the one a report opens with.")
+    game = st.selectbox("Game", common.GAMES, key="bal-game")
+    spec = get_game(game)
+    counts_all = list(spec.measures.levers.player_counts)
+    counts = st.multiselect("Player counts", counts_all, default=counts_all[:1],
+                            key="bal-counts")
+    path = common.pick_components(game, "bal")
+    c1, c2 = st.columns(2)
+    games = c1.number_input("Games per player count", 10, 200_000, DEFAULT_GAMES, step=100,
+                            key="bal-games")
+    seed = c2.number_input("Seed", 0, 2**31, 1, key="bal-seed")
+    if path is False or not counts:
+        return
+    key = jobs.key_of("balance", game, common.sha_of(path, game), sorted(counts), games, seed,
+                      spec.default_policy)
+    known = jobs.find(key)
+    if not st.button("Run", key="bal-run", type="primary") and known is None:
+        return
+    job = common.follow(jobs.start(key, "balance", run_balance(game, path, sorted(counts),
+                                                               int(games), int(seed))))
+    if job.error:
+        return
+    verdict, seats = job.result
+    st.subheader(verdict.title(spec.title))
+    for line in verdict.lines():
+        word = line.split(": ")[1] if ": " in line else ""
+        (st.success if word.startswith("BALANCED") else
+         st.error if word.startswith("NOT BALANCED") else st.warning)(line)
+    st.caption(verdict.note())
+    table = verdict.table()
+    for measure in dict.fromkeys(table.measure):
+        st.markdown(f"**{measure.replace('_', ' ')}**: {MEANINGS.get(measure, '')}")
+        st.dataframe(table[table.measure == measure].drop(columns=["measure"]),
+                     hide_index=True)
+    st.markdown("**Win rate by seat** (seat 1 moves first), with 95% intervals: a fair seat "
+                "wins 1/players of the games")
+    st.dataframe(pd.concat({f"{n} players": t for n, t in seats.items()}))

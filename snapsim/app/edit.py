@@ -1,0 +1,108 @@
+"""Edit and compare: the component table as an editable grid, every invalid cell named by the
+validator before anything runs, the paired comparison with the standard game, downloads."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ..errors import SnapsimError
+from ..sim import component_files as C
+from ..sim import sheets
+from ..sim.registry import get_game
+from ..sim.variants import bundled_file, file_tables
+from . import common, jobs
+
+DEFAULT_GAMES = 1000
+EDITED = "variant.xlsx"  # the grid is checked as this workbook: rows as a spreadsheet numbers
+
+
+def _frames(tables: dict) -> dict[str, pd.DataFrame]:
+    """Each sheet as a table of cell texts (what a spreadsheet shows)."""
+    out = {}
+    for name, rows in sheets.to_sheets(tables).items():
+        cells = [[str(c).lower() if isinstance(c, bool) else str(c) for c in row]
+                 for row in rows[1:]]
+        out[name] = pd.DataFrame(cells, columns=rows[0], dtype=object)
+    return out
+
+
+def _grid_sheets(frames: dict[str, pd.DataFrame]) -> dict[str, list[list]]:
+    """The edited grids back as sheets of rows (an emptied cell is a blank cell)."""
+    return {name: [list(df.columns)] + [["" if pd.isna(c) else str(c) for c in row]
+                                        for row in df.itertuples(index=False)]
+            for name, df in frames.items()}
+
+
+def run_compare(game: str, path, players: int, games: int, seed: int, out):
+    """The work of a comparison: `snapsim compare GAME --variant FILE` with its output folder."""
+    def work(job: jobs.Job):
+        from ..report.compare import compare
+
+        job.report(f"{games:,} paired games per side at {players} players")
+        c = compare(game, variants=[str(path)], players=players, games=games,
+                            seed=seed)
+        job.report("writing the folder", 1.0)
+        c.write(out, force=True)
+        return c
+    return work
+
+
+def render() -> None:
+    st.header("Edit and compare")
+    game = st.selectbox("Game", common.GAMES, key="ed-game")
+    start = st.session_state.get("ed-start", {}).get(game) or common.pick_components(game,
+                                                                                      "ed")
+    if start is False:
+        return
+    tables = file_tables(start or bundled_file(game))
+    st.caption("Edit any cell; lists are written [a, b] and text that would read as a number "
+               "in quotes. Rows are numbered as in a spreadsheet (the header is row 1).")
+    frames = _frames(tables)
+    tabs = st.tabs(list(frames))
+    edited = {}
+    for tab, (name, df) in zip(tabs, frames.items(), strict=True):
+        with tab:
+            edited[name] = st.data_editor(df, key=f"ed-{game}-{common.sha_of(start, game)}-"
+                                                  f"{name}",
+                                          num_rows="dynamic", hide_index=True,
+                                          use_container_width=True)
+    grid = _grid_sheets(edited)
+    path = common.save_upload(EDITED, sheets.sheets_xlsx(grid))
+    try:
+        check = C.check(path, game)
+    except SnapsimError as exc:
+        st.error(f"Not a valid {game} file, nothing runs until it is fixed: {exc}")
+        return
+    if check.changes or check.knobs:
+        st.markdown("**Changes from the standard game**")
+        st.code("\n".join(check.changes + check.knobs), language=None)
+    else:
+        st.info("Identical to the standard game: edit a cell to make a variant.")
+    tables = file_tables(path)
+    c1, c2, c3 = st.columns(3)
+    for col, fmt in zip((c1, c2, c3), sheets.FORMATS, strict=True):
+        col.download_button(f"Download {fmt.upper()}", sheets.file_bytes(tables, fmt),
+                            file_name=f"{game}-variant.{fmt}", key=f"ed-dl-{fmt}")
+    spec = get_game(game)
+    counts = list(spec.measures.levers.player_counts)
+    c1, c2, c3 = st.columns(3)
+    players = c1.selectbox("Players", counts, index=min(2, len(counts) - 1), key="ed-players")
+    games = c2.number_input("Paired games per side", 10, 200_000, DEFAULT_GAMES, step=500,
+                            key="ed-games")
+    seed = c3.number_input("Seed", 0, 2**31, 1, key="ed-seed")
+    if not check.changes and not check.knobs:
+        return
+    sha = common.sha_of(path, game)
+    key = jobs.key_of("compare", game, sha, players, games, seed)
+    if not st.button("Compare with the standard game", type="primary", key="ed-compare") \
+            and jobs.find(key) is None:
+        return
+    out = common.out_root() / f"compare-{game}-{key[:10]}"
+    work = run_compare(game, path, int(players), int(games), int(seed), out)
+    job = common.follow(jobs.start(key, "compare", work))
+    if job.error:
+        return
+    st.code(job.result.summary(), language=None)
+    st.caption(f"The folder {out} holds what `snapsim compare {game} --variant FILE "
+               f"--players {players} --games {games} --seed {seed}` writes.")

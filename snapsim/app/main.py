@@ -1,0 +1,13 @@
+"""The script `snapsim app` serves: a page chosen in the sidebar, rendered by its module."""
+
+import streamlit as st
+
+from snapsim.app import balance, edit, odds, play, rebalance
+
+PAGES = {"Balance": balance, "Edit and compare": edit, "Rebalance": rebalance, "Play": play,
+         "Odds": odds}
+
+st.set_page_config(page_title="snapsim workbench", layout="wide")
+st.sidebar.title("snapsim workbench")
+page = st.sidebar.radio("Page", list(PAGES), key="page")
+PAGES[page].render()

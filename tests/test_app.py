@@ -1,0 +1,150 @@
+"""The workbench's pages, each driven headless (streamlit.testing.v1.AppTest) at a tiny n:
+they skip when the optional extra snapsim[app] is not installed."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("streamlit")
+pytest.importorskip("openpyxl")
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from snapsim.app import MAIN  # noqa: E402
+from snapsim.app.common import OUT_ENV  # noqa: E402
+from snapsim.odds import explore_success, photo_success  # noqa: E402
+
+TIMEOUT = 240  # seconds for one script run: a first run compiles the kernels
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    """The app on a page, writing its runs under tmp_path."""
+    monkeypatch.setenv(OUT_ENV, str(tmp_path / "out"))
+
+    def open_page(page: str) -> AppTest:
+        at = AppTest.from_file(str(MAIN), default_timeout=TIMEOUT)
+        at.run()
+        at.sidebar.radio(key="page").set_value(page).run()
+        assert not at.exception, at.exception
+        return at
+    return open_page
+
+
+def test_odds_gives_the_exact_photo_and_explore_odds(app):
+    at = app("Odds")
+    at.slider(key="od-dice").set_value(2).run()
+    at.slider(key="od-tokens").set_value(2).run()
+    table = at.dataframe[0].value
+    row = table[table.difficulty == 8].iloc[0]
+    assert row["P(success)"] == pytest.approx(photo_success(2, 2, 8), abs=0)
+    at.slider(key="od-rerolls").set_value(3).run()
+    explore = at.dataframe[1].value
+    assert list(explore["P(success)"]) == [explore_success(1, 5, r) for r in range(4)]
+
+
+def test_balance_gives_the_verdict_of_each_player_count(app):
+    at = app("Balance")
+    at.multiselect(key="bal-counts").set_value([3]).run()
+    at.number_input(key="bal-games").set_value(40).run()
+    at.button(key="bal-run").click().run()
+    assert not at.exception, at.exception
+    lines = [e.value for e in (*at.error, *at.success, *at.warning)]
+    assert any(line.startswith("3 players, greedy play: ") and "40 games" in line
+               for line in lines), lines
+    assert at.subheader[0].value == "Is Snapshot balanced?"
+
+
+def test_balance_asks_for_an_upload_before_it_runs(app):
+    at = app("Balance")
+    at.radio(key="bal-src").set_value("upload").run()
+    assert not at.exception
+    assert at.info[0].value.startswith("Upload a component file")
+    assert [b.key for b in at.button] == []  # nothing runs without a file
+
+
+@pytest.mark.parametrize("name, data, words", [
+    ("notes.csv", b"hello,world\n", "notes.csv: row 1: a component CSV starts with a line"),
+    ("cards.xlsx", b"not a workbook", "cards.xlsx: file: not an .xlsx workbook"),
+    ("cards.toml", b"[[animals]]\nname = 1\n", "cards.toml: "),
+])
+def test_an_upload_that_is_no_component_file_gets_the_validators_message(app, name, data,
+                                                                         words):
+    from snapsim.app.common import check_upload
+
+    path, said = check_upload(name, data, "snapshot")
+    assert path is None and said.startswith(words) and "\n" not in said
+
+
+def test_an_uploaded_export_is_kept_and_checked():
+    from snapsim.app.common import check_upload
+    from snapsim.sim.component_files import export_bytes
+
+    path, said = check_upload("mine.csv", export_bytes("snapshot", "csv"), "snapshot")
+    assert path.name == "mine.csv"
+    assert said.splitlines()[-1] == "identical to the standard set"
+
+
+
+def _grid_key(sheet: str) -> str:
+    from snapsim.app.common import sha_of
+
+    return f"ed-snapshot-{sha_of(None, 'snapshot')}-{sheet}"
+
+
+def _edit(at: AppTest, sheet: str, row: int, column: str, text: str) -> AppTest:
+    """Type `text` into one cell of a grid (the data editor's own record of edits)."""
+    at.session_state[_grid_key(sheet)] = {"edited_rows": {row: {column: text}},
+                                          "added_rows": [], "deleted_rows": []}
+    return at.run()
+
+
+def test_edit_names_a_bad_cell_and_runs_nothing(app):
+    at = _edit(app("Edit and compare"), "animals", 2, "prestige", "-1")
+    assert not at.exception, at.exception
+    assert at.error[0].value.startswith(
+        "Not a valid snapshot file, nothing runs until it is fixed: variant.xlsx: sheet "
+        "animals, row 4, column D (prestige): animal ")
+    assert "ed-compare" not in [b.key for b in at.button]
+
+
+def test_edit_compares_a_changed_value_with_the_standard_game(app, tmp_path):
+    at = _edit(app("Edit and compare"), "animals", 2, "prestige", "9")
+    assert not at.exception, at.exception
+    assert at.code[0].value.endswith("prestige 2 → 9")
+    at.number_input(key="ed-games").set_value(40).run()
+    at.button(key="ed-compare").click().run()
+    assert not at.exception, at.exception
+    summary = at.code[1].value
+    assert summary.startswith("snapshot: 1 variant(s) against standard, 40 paired games per "
+                              "side and player count, seed 1")
+    assert "variant changes: atlantic puffin: prestige 2 → 9" in summary
+    assert "is variant better balanced at 4 players? " in summary
+    out = next((tmp_path / "out").glob("compare-snapshot-*"))
+    assert {"index.html", "report.md", "provenance.json"} <= {p.name for p in out.iterdir()}
+
+
+def test_play_shows_the_hints_and_plays_a_move(app):
+    at = app("Play")
+    assert not at.exception, at.exception
+    hints = next(c.value for c in at.code if c.value.startswith("hints:"))
+    assert "win chance" in hints or "%" in hints
+    moves = [b for b in at.button if (b.key or "").startswith("pl-move-")]
+    assert moves
+    before = len(at.session_state["pl-session"].moves)
+    moves[0].click().run()
+    assert not at.exception, at.exception
+    assert len(at.session_state["pl-session"].moves) > before
+
+
+@pytest.mark.slow
+def test_rebalance_at_a_tiny_budget_gives_a_patch(app, tmp_path):
+    at = app("Rebalance")
+    at.selectbox(key="rb-players").set_value(2).run()
+    at.number_input(key="rb-cands").set_value(2).run()
+    at.number_input(key="rb-games").set_value(100).run()
+    at.checkbox(key="rb-strong").uncheck().run()
+    at.button(key="rb-run").click().run()
+    assert not at.exception, at.exception
+    assert at.code[0].value.startswith("rebalance snapshot (2 players): targets seat_spread=2")
+    assert (next((tmp_path / "out").glob("rebalance-snapshot-*")) / "patch.toml").exists()
