@@ -177,7 +177,8 @@ def test_a_journal_that_is_no_file_is_one_line(finished, tmp_path, capsys):
     os.symlink("/dev/zero", out / "evaluations.jsonl")
     rc, _, err = cli(capsys, *REBALANCE, "--out", out)
     assert rc == 2 and one_error_line(err).endswith(
-        "evaluations.jsonl is not the search's journal (not a regular file); remove it or "
+        "evaluations.jsonl is not the search's journal (a device, not a regular file); "
+        "remove it or "
         "choose another --out")
     assert sorted(p.name for p in out.iterdir()) == sorted(
         ["search.json", "evaluations.jsonl", WRITTEN])

@@ -266,6 +266,12 @@ def test_the_journal_reads_back_what_it_wrote_and_stops_at_a_torn_line(tmp_path)
     np.testing.assert_array_equal(back[0].values[key], e.values[key])
     assert back[0].ratios[key] == t[0].ratio(e.values[key], 4)
     assert back[1].invalid == bad.invalid and back[1].ratio == math.inf
+    deep = Journal(tmp_path / "deep")
+    deep.path.parent.mkdir()
+    deep.append([e])
+    with deep.path.open("a") as fh:  # a hostile line nested past any parser's stack
+        fh.write("[" * 5000 + "]" * 5000 + "\n")
+    assert len(deep.read(t)) == 1
 
 
 def naive_bootstrap(fn, arrays, reps, seed):

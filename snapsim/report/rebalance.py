@@ -806,7 +806,7 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
         result = _run(folder=out, stored=stored, identity=identity, **args)
         with staged(out) as stage:  # beside the search's own files, which stay
             result._write(stage.path)
-        settings = json.loads((out / SETTINGS).read_text())
+        settings = read_json(out / SETTINGS)
         settings["complete"] = True
         write_text(out / SETTINGS, json.dumps(settings, indent=1))
     return result

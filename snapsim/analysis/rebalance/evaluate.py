@@ -21,6 +21,7 @@ import numpy as np
 
 from ...errors import InputError, SnapsimError
 from ...sim.backends import make_backend
+from ...sim.files import parse_json, read_text
 from ...sim.registry import get_game
 from ...sim.runner import simulate_many
 from .edits import Candidate, EditSpace
@@ -28,6 +29,7 @@ from .lineups import LineUp
 from .targets import Items, Target, items
 
 JOURNAL = "evaluations.jsonl"
+JOURNAL_BYTES = 2**30  # a journal line is about a kilobyte per candidate: far below this
 
 
 @dataclass
@@ -95,16 +97,18 @@ class Journal:
     def read(self, targets) -> list[Evaluation]:
         if self.path is None or not (self.path.exists() or self.path.is_symlink()):
             return []
-        if not self.path.is_file():  # a device, pipe or folder would be read forever or fail
-            raise InputError(f"{self.path} is not the search's journal (not a regular file); "
-                             "remove it or choose another --out")
+        try:  # a device, pipe or folder is refused unread; a hostile size, bounded
+            text = read_text(self.path, JOURNAL_BYTES)
+        except (OSError, ValueError) as exc:
+            why = getattr(exc, "strerror", None) or "not UTF-8 text"
+            raise InputError(f"{self.path} is not the search's journal ({why}); remove it or "
+                             "choose another --out") from None
         out = []
-        with self.path.open() as fh:
-            for line in fh:
-                try:
-                    out.append(Evaluation.from_json(json.loads(line), targets))
-                except (ValueError, KeyError, TypeError):
-                    break  # a line torn by a kill: the rest is played again
+        for line in text.splitlines():
+            try:
+                out.append(Evaluation.from_json(parse_json(line), targets))
+            except (ValueError, KeyError, TypeError):
+                break  # a line torn by a kill: the rest is played again
         return out
 
     def append(self, evs: list[Evaluation]) -> None:
