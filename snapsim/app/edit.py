@@ -66,7 +66,7 @@ def render() -> None:
             edited[name] = st.data_editor(df, key=f"ed-{game}-{common.sha_of(start, game)}-"
                                                   f"{name}",
                                           num_rows="dynamic", hide_index=True,
-                                          use_container_width=True)
+                                          width="stretch")
     grid = _grid_sheets(edited)
     path = common.save_upload(EDITED, sheets.sheets_xlsx(grid))
     try:
