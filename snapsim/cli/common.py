@@ -217,6 +217,14 @@ def check_backend_sizes(args) -> None:
             whole(getattr(args, name), f"--{name}", 1, MAX_WORKERS)
 
 
+def add_no_cache(p) -> None:
+    """--no-cache, for every command that reuses finished runs (sim/cache.py)."""
+    p.add_argument("--no-cache", action="store_true",
+                   help="play every run, neither reading nor filling the cache of finished "
+                        "runs (default: reuse a run played before with the same game, "
+                        "components, knobs, policies, seed, games and snapsim source)")
+
+
 def add_tolerance(p) -> None:
     """The --tolerance flag of every command that gives the verdict "is the game balanced?"."""
     p.add_argument("--tolerance", action="append", default=[], metavar="NAME=VALUE",

@@ -10,6 +10,7 @@ from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
 from ..sim.locks import exclusive
 from .common import (
     add_move_timeout,
+    add_no_cache,
     add_smallest,
     add_tolerance,
     check_backend_sizes,
@@ -106,6 +107,7 @@ def add(sub) -> None:
                         "snapsim did not write are never replaced")
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar (default: shown)")
+    add_no_cache(p)
     add_move_timeout(p)
     p.set_defaults(run=_compare)
 

@@ -6,7 +6,7 @@ import math
 
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
-from .common import check_backend_sizes, int_list
+from .common import add_no_cache, check_backend_sizes, int_list
 
 
 def _rebalance(args) -> None:
@@ -129,4 +129,5 @@ def add(sub) -> None:
                                        "local:N to start N local worker processes "
                                        "(default: none)")
     p.add_argument("--quiet", action="store_true", help="no progress bars (default: shown)")
+    add_no_cache(p)
     p.set_defaults(run=_rebalance)

@@ -8,6 +8,7 @@ from ..sim.locks import exclusive
 from .common import (
     Parser,
     add_move_timeout,
+    add_no_cache,
     add_smallest,
     add_tolerance,
     check_backend_sizes,
@@ -246,6 +247,7 @@ def add(sub) -> None:
     add_tolerance(p)
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_no_cache(p)
     add_move_timeout(p)
     p.set_defaults(run=_report)
 

@@ -54,6 +54,7 @@ from ..analysis.rebalance.targets import KINDS, Target, check_items, items, kind
 from ..analysis.rebalance.verify import CONFIRM, FRESH
 from ..analysis.verdict import Side, fill_tolerances, verdict_of
 from ..errors import InputError
+from ..sim import cache as run_cache
 from ..sim.backends import check_backend
 from ..sim.checks import INT64_MAX, MAX_IN_MEMORY_GAMES, entries, flag, number, whole
 from ..sim.defaults import REBALANCE_CANDIDATES as DEFAULT_CANDIDATES
@@ -655,7 +656,9 @@ def _pilot(space: EditSpace, targets, lineups: list[LineUp], seed, threads, work
     if timed:
         simulate_many(game, jobs, 2, seed, threads, workers, scheduler)
         start = time.perf_counter()
-    tables = simulate_many(game, jobs, PILOT_GAMES, seed, threads, workers, scheduler)
+    play = simulate_many if timed else run_cache.simulate_many  # a timed pilot is played
+    tables = play(game, jobs, PILOT_GAMES, seed, threads=threads, workers=workers,
+                  scheduler=scheduler)
     if timed:
         per_game = (time.perf_counter() - start) / (PILOT_GAMES * len(jobs))
     spec = get_game(game)

@@ -44,7 +44,8 @@ from ..analysis.stats import mean_interval, wilson_interval
 from ..analysis.verdict import Side, Verdict, card_values, fill_tolerances, verdict_of
 from ..analysis.verdict import record as verdict_record
 from ..errors import InputError
-from ..sim import get_game, simulate
+from ..sim import cache as run_cache
+from ..sim import get_game
 from ..sim.checks import entries
 from ..sim.files import read_text
 from ..sim.locks import exclusive
@@ -190,7 +191,7 @@ LADDER_SHARE = 10  # the skill ladder plays games/10 games per table (at least L
 LADDER_MIN = 24
 # a table seating a search policy plays the ladder's games per table / this (at least
 # LADDER_MIN): a searched game costs tens of times a heuristic one
-SEARCH_SHARE = {"snapshot": 10, "yosemite": 10, "shutterbug": 10}
+SEARCH_SHARE = 10
 
 
 def game_ratio(df: pd.DataFrame, num, den=None) -> Ratio:
@@ -432,10 +433,9 @@ class Runs:
         key = ("sim", tuple(policies * seats if len(policies) == 1 else policies), games,
                repr(config)) + (() if rotate else ("fixed seats",))
         if key not in self.cache:
-            self.cache[key] = simulate(self.game, policies=[resolve_policy(self.game, p)
-                                                            for p in policies],
-                                       games=games, seed=self.seed, threads=self.threads,
-                                       config=config, rotate_seats=rotate)
+            self.cache[key] = run_cache.simulate(
+                self.game, config, [resolve_policy(self.game, p) for p in policies], games,
+                self.seed, rotate_seats=rotate, threads=self.threads)
             self.tick()
         return self.cache[key]
 
@@ -758,7 +758,7 @@ def ladder_section(ctx: Runs, order: int, players: int, policies=None,
 
     policies, why = ladder_policies(ctx.game, ctx.games, players, policies, why)
     games = ctx.ladder_games or max(LADDER_MIN, ctx.games // LADDER_SHARE)
-    search_games = max(LADDER_MIN, games // SEARCH_SHARE.get(ctx.game, 1))
+    search_games = max(LADDER_MIN, games // SEARCH_SHARE)
     lad = ladder(ctx.game, players, policies=policies, games=games, seed=ctx.seed,
                  threads=ctx.threads, components=ctx.components, search_games=search_games)
     left = [p for p in default_field(ctx.game, players) if p not in lad.policies]
@@ -1067,12 +1067,16 @@ def report_provenance(game: str, runs: Runs, studies: list[str]) -> dict:
     its studies ran (knobs that differ from the defaults, policies)."""
     spec = get_game(game)
     comps = runs.components if runs.components is not None else spec.load_components(None)
-    configs = [{k: df.attrs["provenance"][k] for k in ("players", "knobs", "policies", "games")}
+    configs = [{**{k: df.attrs["provenance"][k]
+                   for k in ("players", "knobs", "policies", "games")},
+                **({"from_cache": True} if df.attrs.get("from_cache") else {})}
                for df in runs.cache.values()
                if isinstance(df, pd.DataFrame) and "provenance" in df.attrs]
     record = {"snapsim": __version__, "commit": commit(), "game": game,
               "components": components_record(game, comps), "seed": runs.seed,
               "games": runs.games, "studies": studies, "configurations": configs,
+              "run_cache": {"runs": len(configs),
+                            "from_cache": sum("from_cache" in c for c in configs)},
               "strong": runs.strong, **runs.records}
     try:  # one study re-run alone keeps what the other studies recorded
         old = json.loads(read_text(Path(runs.out) / PROVENANCE_FILE)) if runs.out else {}

@@ -1,0 +1,288 @@
+"""A cache of finished runs, so that a report, a comparison or a rebalance run again reuses
+the games it already played.
+
+A run is stored under the SHA-256 of everything that makes its table: the game, the config
+(rule knobs and the components' content), the policies with their parameters, the seed, the
+number of games, the rotation of seats, the snapsim version and the source of every module
+that plays a game (`KERNEL_SOURCES`, with the numba and numpy versions): a change to any of
+them is another key, so a run is never served across a version or a kernel-source change.
+Each run is one Parquet file in the user cache folder ($SNAPSIM_CACHE_DIR, else
+$XDG_CACHE_HOME/snapsim/runs, else ~/.cache/snapsim/runs), written to a temporary name and
+renamed into place (two processes may write the same run: both write the same table), kept
+under $SNAPSIM_CACHE_MB megabytes (default 2,048) by removing the least recently used. A
+file that cannot be read, or holds another key or another number of rows, is removed and
+the run played again: the cache only ever saves time.
+
+Runs of Python agents are not cached (their code is not part of the key).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import InputError
+from ..version import __version__
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+DIR_ENV = "SNAPSIM_CACHE_DIR"
+SIZE_ENV = "SNAPSIM_CACHE_MB"
+DEFAULT_MB = 2048
+SUFFIX = ".parquet"
+KEY_FIELD = b"snapsim.run_key"  # the key a file was stored under, in its Parquet metadata
+STALE_S = 3600  # a temporary file this old was left by a process that died while writing
+# where the code that plays a game lives: a kernel calls kernels of other files, and a
+# policy's Python code decides its play, so all of it is part of a run's key
+KERNEL_SOURCES = ("games", "odds", "sim")
+_OFF = []  # open `off()` blocks: the cache is neither read nor written while one is
+
+
+@contextmanager
+def off() -> Iterator[None]:
+    """Within the block every run is played (`--no-cache`): nothing is read from the cache
+    or written to it."""
+    _OFF.append(True)
+    try:
+        yield
+    finally:
+        _OFF.pop()
+
+
+def enabled() -> bool:
+    return not _OFF
+
+
+def cache_dir() -> Path:
+    """The folder the runs are kept in."""
+    given = os.environ.get(DIR_ENV)
+    if given:
+        return Path(given).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "snapsim" / "runs"
+
+
+def size_limit() -> int:
+    """Bytes the cache may hold ($SNAPSIM_CACHE_MB megabytes)."""
+    text = os.environ.get(SIZE_ENV, "").strip()
+    if not text:
+        return DEFAULT_MB * 2**20
+    try:
+        mb = float(text)
+    except ValueError:
+        mb = -1.0
+    if not mb >= 0:
+        raise InputError(f"{SIZE_ENV}={text!r}: give the cache's size in megabytes, e.g. "
+                         f"{SIZE_ENV}={DEFAULT_MB}")
+    return int(mb * 2**20)
+
+
+@functools.cache
+def source_hash() -> str:
+    """SHA-256 of the snapsim version, the numba and numpy versions and the content of
+    every module under KERNEL_SOURCES (read once per process)."""
+    import numba
+    import numpy
+
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256(f"snapsim {__version__} numba {numba.__version__} numpy "
+                       f"{numpy.__version__}\n".encode())
+    for part in KERNEL_SOURCES:
+        for path in sorted((root / part).rglob("*.py")):
+            h.update(f"{path.relative_to(root).as_posix()}\n".encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _content(config) -> object:
+    """A config as JSON-able data, its components by content (not by where they were read
+    from: an edited set in memory keeps its file's path)."""
+    from .provenance import describe
+
+    out = describe(config)
+    comps = out.get("components")
+    if isinstance(comps, dict):
+        comps.pop("path", None)
+    return out
+
+
+def run_key(game: str, config, policies, seed: int, games: int, rotate_seats: bool) -> str:
+    """The key of one run: what its table depends on."""
+    from .provenance import describe
+
+    record = {"game": game, "config": _content(config),
+              "policies": [describe(p) for p in policies], "seed": int(seed),
+              "games": int(games), "rotate_seats": bool(rotate_seats),
+              "sources": source_hash()}
+    text = json.dumps(record, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _path(key: str) -> Path:
+    return cache_dir() / f"{key}{SUFFIX}"
+
+
+def load(key: str, rows: int) -> pd.DataFrame | None:
+    """The table stored under `key` (marked most recently used), or None: never stored, or
+    damaged (removed, so it is played and stored again)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = _path(key)
+    try:
+        table = pq.read_table(path)
+        if (table.schema.metadata or {}).get(KEY_FIELD) != key.encode() or \
+                table.num_rows != rows:
+            raise ValueError("another run")
+        df = table.to_pandas()
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, pa.ArrowException):
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)
+    return df
+
+
+def store(key: str, df: pd.DataFrame) -> None:
+    """Keep `df` under `key`: written whole to a temporary file, then renamed into place; a
+    cache that cannot be written (a full disk, a read-only place) is skipped silently."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = cache_dir()
+    temp = folder / f".{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        table = pa.Table.from_pandas(df, preserve_index=False)
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                               KEY_FIELD: key.encode()})
+        pq.write_table(table, temp)
+        os.replace(temp, _path(key))
+    except (OSError, ValueError, pa.ArrowException):
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        return
+    evict(size_limit())
+
+
+def _entries() -> list[tuple[float, int, Path]]:
+    """(last use, bytes, path) of every stored run, oldest first."""
+    out = []
+    with contextlib.suppress(OSError):
+        for path in cache_dir().iterdir():
+            if path.suffix == SUFFIX:
+                with contextlib.suppress(OSError):
+                    st = path.stat()
+                    out.append((st.st_mtime, st.st_size, path))
+    return sorted(out)
+
+
+def evict(limit: int) -> None:
+    """Remove the least recently used runs until the cache holds at most `limit` bytes, and
+    temporary files a dead writer left behind."""
+    entries = _entries()
+    total = sum(size for _, size, _ in entries)
+    for _, size, path in entries:
+        if total <= limit:
+            break
+        with contextlib.suppress(OSError):
+            path.unlink()
+        total -= size
+    with contextlib.suppress(OSError):
+        for path in cache_dir().glob(".*.tmp"):
+            with contextlib.suppress(OSError):
+                if time.time() - path.stat().st_mtime > STALE_S:
+                    path.unlink()
+
+
+def info() -> dict:
+    """Where the cache is, how many runs it holds, their size and the limit."""
+    entries = _entries()
+    return {"dir": str(cache_dir()), "runs": len(entries),
+            "bytes": sum(size for _, size, _ in entries), "limit_bytes": size_limit()}
+
+
+def clear() -> int:
+    """Remove every stored run; the number removed."""
+    removed = 0
+    for _, _, path in _entries():
+        with contextlib.suppress(OSError):
+            path.unlink()
+            removed += 1
+    return removed
+
+
+def _mark(df: pd.DataFrame, hit: bool, game: str = "", config=None, policies=(), seed=0,
+          games=0, rotate_seats=True) -> pd.DataFrame:
+    """A table read from the cache gets the provenance of this process (its commit), and
+    every table says whether it came from the cache."""
+    from .provenance import provenance
+
+    if hit:
+        df.attrs["provenance"] = provenance(game, config, policies, seed, games,
+                                            rotate_seats=rotate_seats)
+    df.attrs["from_cache"] = hit
+    return df
+
+
+def simulate(game: str, config, policies, games: int, seed: int, rotate_seats: bool = True,
+             threads: int | None = None) -> pd.DataFrame:
+    """`snapsim.sim.runner.simulate` of built-in policies through the cache (unless within
+    `off()`). The table is the one played; `df.attrs["from_cache"]` says whether it was
+    read from the cache."""
+    from .agents import is_agent
+    from .runner import prepare
+    from .runner import simulate as play
+
+    spec, config, pols = prepare(game, None, policies, config)
+    if not enabled() or any(is_agent(p) for p in pols):
+        return _mark(play(spec.name, config=config, policies=list(pols), games=games,
+                          seed=seed, rotate_seats=rotate_seats, threads=threads), False)
+    key = run_key(spec.name, config, pols, seed, games, rotate_seats)
+    df = load(key, games * spec.players(config))
+    hit = df is not None
+    if not hit:
+        df = play(spec.name, config=config, policies=list(pols), games=games, seed=seed,
+                  rotate_seats=rotate_seats, threads=threads)
+        store(key, df)
+    return _mark(df, hit, spec.name, config, pols, seed, games, rotate_seats)
+
+
+def simulate_many(game: str, jobs, games: int, seed: int, rotate_seats: bool = True,
+                  **backend) -> list[pd.DataFrame]:
+    """`snapsim.sim.runner.simulate_many` through the cache: the jobs already stored are
+    read, the others played together and stored."""
+    from .agents import policy_or_agent
+    from .registry import get_game
+    from .runner import simulate_many as play
+
+    if not enabled():
+        return [_mark(df, False) for df in play(game, jobs, games, seed,
+                                                rotate_seats=rotate_seats, **backend)]
+    spec = get_game(game)
+    jobs = [(config, tuple(policy_or_agent(spec, p) for p in pols)) for config, pols in jobs]
+    keys = [run_key(spec.name, config, pols, seed, games, rotate_seats)
+            for config, pols in jobs]
+    out = [load(key, games * spec.players(config)) for key, (config, _) in zip(keys, jobs,
+                                                                                strict=True)]
+    todo = [j for j, df in enumerate(out) if df is None]
+    played = play(game, [jobs[j] for j in todo], games, seed, rotate_seats=rotate_seats,
+                  **backend) if todo else []
+    for j, df in zip(todo, played, strict=True):
+        store(keys[j], df)
+        out[j] = df
+    return [_mark(df, j not in todo, spec.name, *jobs[j], seed, games, rotate_seats)
+            for j, df in enumerate(out)]

@@ -1,0 +1,12 @@
+"""Every test keeps finished runs in its own temporary cache folder (subprocesses inherit
+it), so the suite never reads or fills the user's cache, and one test's runs never answer
+another's."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _run_cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("SNAPSIM_CACHE_DIR", str(tmp_path_factory.mktemp("run-cache")))
