@@ -56,7 +56,10 @@ def test_a_reports_bar_never_counts_past_its_total(tmp_path, capsys):
 
     build(out=tmp_path / "r", games=10, seed=3, studies=["seats", "cards", "raccoon"],
           progress=True)
-    shown = [(int(a), int(b)) for a, b in
-             re.findall(r"snapshot report:.*?(\d+)/(\d+) \[", capsys.readouterr().err)]
+    err = capsys.readouterr().err
+    shown = [(int(a), int(b)) for a, b in re.findall(r"snapshot report:.*?(\d+)/(\d+) \[", err)]
     assert shown and all(n <= total for n, total in shown)
     assert shown[-1][0] == shown[-1][1] == 12
+    # the bar names the study it is in, each in turn
+    named = re.findall(r"snapshot report: (\w+):", err)
+    assert list(dict.fromkeys(named)) == ["seats", "cards", "raccoon"]

@@ -974,6 +974,7 @@ def _build(game, title, studies, names, out: Path, games, seed, threads, compone
         sections = []
         for n in names:
             runs.bar_cap += studies[n][1]
+            bar.set_description(f"{game} report: {n}")  # the study running, by name
             sections.append(studies[n][0](runs))
             bar.update(runs.bar_cap - bar.n)
     runs.finish(sections, saved_claims(out, {s.key for s in sections}))
