@@ -171,12 +171,18 @@ def run_script(words: list[str], monkeypatch, capsys, where: str) -> None:
 
 
 def check_pip(words: list[str], where: str) -> None:
-    """`pip install .` or `.[extra,...]`: this project, and extras it declares."""
+    """`pip install .` or `.[extra,...]`: this project, and extras it declares; or one of
+    its example packages that CI installs (`pip install -e examples/pig`)."""
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"]
     targets = [w for w in words[words.index("install") + 1:] if not w.startswith("-")]
     assert targets, where
+    ci = (ROOT / ".ci" / "run").read_text()
     for target in targets:
+        if target.startswith("examples/"):
+            assert (ROOT / target / "pyproject.toml").is_file(), f"{where}: no {target}"
+            assert f"pip install -e {target}" in ci, f"{where}: CI does not install {target}"
+            continue
         m = re.fullmatch(r"\.(?:\[([\w,-]+)\])?", target)
         assert m, f"{where}: pip installs {target!r}, not this project"
         for extra in filter(None, (m.group(1) or "").split(",")):
