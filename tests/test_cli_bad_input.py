@@ -854,6 +854,12 @@ def _param_cases() -> dict:
             "snapshot", targets=["seat_spread=2"], edits=5)),
         "rebalance force as text": ("force", lambda: snapsim.rebalance(
             "snapshot", targets=["seat_spread=2"], edits=["start_tokens"], force="no")),
+        "ladder progress": ("progress", lambda: snapsim.ladder("yosemite", games=2,
+                                                               progress="x")),
+        "compare baseline a number": ("baseline", lambda: snapsim.compare(
+            "yosemite", baseline=5, variant_set={"start_fish": 4}, games=10)),
+        "compare variant a number": ("variant", lambda: snapsim.compare(
+            "yosemite", variants=[5], games=10)),
         "rebalance seed offset": ("seed", lambda: snapsim.rebalance(
             "snapshot", targets=["seat_spread=2"], edits=["start_tokens"], seed=2**63 - 100)),
     }

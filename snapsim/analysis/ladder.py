@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..sim.checks import MAX_IN_MEMORY_GAMES, entries, whole
+from ..sim.checks import MAX_IN_MEMORY_GAMES, entries, flag, whole
 from .stats import wilson_interval
 
 ALPHA = 0.01  # pseudo-comparisons between every pair: keeps an unbeaten rating finite
@@ -198,6 +198,7 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
     whole(games, "games", 1, MAX_IN_MEMORY_GAMES)
     whole(seed, "seed", 0)
     whole(reps, "reps", 10, 100_000)
+    flag(progress, "progress")
     if search_games is not None:
         whole(search_games, "search_games", 1, MAX_IN_MEMORY_GAMES)
     spec, config, _ = prepare(game, players, None, components=components, **knobs)

@@ -224,9 +224,9 @@ class Variant:
                              ) from None
 
 
-def load_variant(game: str, source=None) -> Variant:
+def load_variant(game: str, source=None, name: str = "components") -> Variant:
     """A Variant from "standard"/None (the bundled set, no knobs), a file path, a loaded
-    component set (no knobs) or a Variant."""
+    component set (no knobs) or a Variant; `name` is the parameter a refusal names."""
     spec = get_game(game)
     if isinstance(source, Variant):
         return source
@@ -239,7 +239,7 @@ def load_variant(game: str, source=None) -> Variant:
                                                      Path(source).name))
     bundled = type(spec.load_components(None))
     if not isinstance(source, bundled):
-        raise InputError(f"components for {game} must be 'standard', a TOML file path or a "
+        raise InputError(f"{name} for {game} must be 'standard', a component file path or a "
                          f"loaded {game} component set, not {type(source).__name__}")
     return Variant(spec.name, source)
 
