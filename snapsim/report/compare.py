@@ -47,6 +47,7 @@ from ..analysis.verdict import Change, Side, change_verdict, fill_tolerances
 from ..analysis.verdict import record as verdict_record
 from ..errors import InputError, SnapsimError
 from ..sim.agents import resolve_policy
+from ..sim.cache import simulate
 from ..sim.checks import (
     INT64_MAX,
     MAX_IN_MEMORY_GAMES,
@@ -59,7 +60,6 @@ from ..sim.checks import (
 from ..sim.component_files import differences
 from ..sim.provenance import PROVENANCE_FILE, provenance
 from ..sim.registry import get_game
-from ..sim.runner import simulate
 from ..sim.store import check_out_free, staged
 from ..sim.variants import load_variant
 from . import figures as F
@@ -398,17 +398,21 @@ def _strong_sentence(r) -> str:
 
 
 class _Sides:
-    """Runs of one side at one player count, cached; every run advances the progress bar."""
+    """Runs of one side at one player count, cached; every run advances the progress bar.
+    `played` counts them, `from_cache` those read from the cache of finished runs."""
 
     def __init__(self, game, games, seed, threads, bar):
         self.game, self.games, self.seed, self.threads, self.bar = (game, games, seed, threads,
                                                                     bar)
         self.main: dict[int, pd.DataFrame] = {}  # each config's first (main) run
+        self.played = self.from_cache = 0
 
     def run(self, config, policies, seed=None) -> pd.DataFrame:
         df = simulate(self.game, config=config, policies=policies, games=self.games,
                       seed=self.seed if seed is None else seed, threads=self.threads)
         self.main.setdefault(id(config), df)
+        self.played += 1
+        self.from_cache += bool(df.attrs.get("from_cache"))
         self.bar.update(1)
         return df
 
@@ -585,7 +589,8 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
                            for v in out],
               "players": [spec.players(configs[(out[0].label, n)][0]) for n in counts],
               "paired": paired, "restricted": sorted(restrictions), "bootstrap": bootstrap,
-              "smallest_effect": smallest.record(), "verdict": verdict_record(game, tolerances)}
+              "smallest_effect": smallest.record(), "verdict": verdict_record(game, tolerances),
+              "run_cache": {"runs": runner.played, "from_cache": runner.from_cache}}
     record.update({k: record["baseline"][k] for k in ("snapsim", "game", "seed", "games")})
     record["components"] = record["baseline"]["components"]
     record["knobs"] = record["baseline"]["knobs"]
