@@ -104,6 +104,25 @@ def source_hash() -> str:
     return h.hexdigest()
 
 
+@functools.cache
+def game_source_hash(game: str) -> str:
+    """SHA-256 of the modules of a game installed on its own (its package lies outside
+    snapsim, so `source_hash` does not read it); empty for a game shipped in snapsim."""
+    import importlib.util
+
+    from .registry import game_package
+
+    package = game_package(game)
+    if package.split(".")[0] == "snapsim":
+        return ""
+    folder = Path(importlib.util.find_spec(package).origin).parent
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*.py")):
+        h.update(f"{path.relative_to(folder).as_posix()}\n".encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
 def _content(config) -> object:
     """A config as JSON-able data, its components by content (not by where they were read
     from: an edited set in memory keeps its file's path)."""
@@ -124,6 +143,8 @@ def run_key(game: str, config, policies, seed: int, games: int, rotate_seats: bo
               "policies": [describe(p) for p in policies], "seed": int(seed),
               "games": int(games), "rotate_seats": bool(rotate_seats),
               "sources": source_hash()}
+    if game_source_hash(game):  # a game installed on its own: its modules too
+        record["game_sources"] = game_source_hash(game)
     text = json.dumps(record, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
