@@ -17,6 +17,7 @@ def _tune(args) -> None:
     from ..games.tuning import SEARCHED, TUNED_HEADER, save_tuned, tune
     from ..sim import get_game
     from ..sim.files import claim_output, starts_with
+    from ..sim.registry import game_package
 
     game = get_game(args.game).name
     if game not in SEARCHED:
@@ -40,7 +41,7 @@ def _tune(args) -> None:
         out_file(args.out)
     res = tune(game, args.players, args.policy, args.field, args.games, args.seed,
                args.iterations, args.popsize, args.verify_games, args.threads, **knobs)
-    players_label = getattr(import_module(f"snapsim.games.{game}.config"), "players_label",
+    players_label = getattr(import_module(".config", game_package(game)), "players_label",
                             lambda n: f"{n} players")
     table = pd.DataFrame({"parameter": list(res.params), "tuned": list(res.params.values())})
     verdict = "significant" if res.significant else "NOT significant: not saved"

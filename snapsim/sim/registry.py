@@ -138,7 +138,7 @@ def get_game(name: str) -> GameSpec:
         if key not in known_games():
             raise InputError(f"unknown game {name!r}; choose from {', '.join(known_games())}")
         if key in _builtin_games():
-            importlib.import_module(game_package(key))
+            importlib.import_module(f"snapsim.games.{key}")
         else:
             loaded = _entry_points()[key].load()
             if isinstance(loaded, GameSpec) and loaded.name not in _GAMES:
