@@ -203,7 +203,7 @@ class Check:
         name = Path(self.components.path).name
         counts = ", ".join(f"{v} {k}" for k, v in self.counts.items())
         what = "variant (components and rule knobs)" if self.knobs else "component set"
-        lines = [f"{name}: a valid {self.game} {what} ({counts})"]
+        lines = [f"{name}: a valid {self.game} {what}" + (f" ({counts})" if counts else "")]
         if self.changes:
             lines.append(f"{len(self.changes)} difference(s) from the standard set:")
             lines += [f"  {c}" for c in self.changes]
