@@ -124,17 +124,38 @@ def test_edit_compares_a_changed_value_with_the_standard_game(app, tmp_path):
     assert {"index.html", "report.md", "provenance.json"} <= {p.name for p in out.iterdir()}
 
 
-def test_play_shows_the_hints_and_plays_a_move(app):
+def test_play_rates_each_move_saves_the_position_and_plays_a_move(app, tmp_path):
+    from snapsim import play as P
+    from snapsim.app.play import HINT_ROLLOUTS
+
     at = app("Play")
     assert not at.exception, at.exception
-    hints = next(c.value for c in at.code if c.value.startswith("hints:"))
-    assert "win chance" in hints or "%" in hints
     moves = [b for b in at.button if (b.key or "").startswith("pl-move-")]
-    assert moves
-    before = len(at.session_state["pl-session"].moves)
+    rated = next(d.value for d in at.dataframe if "win_chance" in d.value)
+    assert sorted(rated["move"]) == list(range(1, len(moves) + 1))
+    assert rated.win_chance.between(0, 1).all() and (rated.rollouts == HINT_ROLLOUTS).all()
+    habitats = next(d.value for d in at.dataframe if "Shoreline" in d.value)
+    assert list(habitats.columns) == ["Shoreline", "Savannah", "Mountain", "Rainforest"]
+    session = at.session_state["pl-session"]
+    before = len(session.moves)
     moves[0].click().run()
     assert not at.exception, at.exception
-    assert len(at.session_state["pl-session"].moves) > before
+    assert len(session.moves) > before
+    saved = P.load(next((tmp_path / "out" / "play").glob("snapshot-*.json")))
+    assert saved.moves == session.moves  # the file `snapsim play --load` continues
+
+
+def test_a_park_is_drawn_as_a_grid_and_per_seat_lists_are_not():
+    from snapsim import play as P
+    from snapsim.app.play import table_frames
+
+    session = P.new_session("yosemite", 2, 1, "greedy", 3)
+    seen = session.game.observation(0)
+    frames = table_frames(seen, 2)
+    assert list(frames) == ["park"]
+    assert frames["park"].shape == (5, 5) and list(frames["park"].index) == list("abcde")
+    assert frames["park"].loc["a", "1"] == seen["park"][0][0]
+    assert table_frames({"portfolios": [["a", "b"], ["c", "d"]]}, 2) == {}
 
 
 @pytest.mark.slow

@@ -8,8 +8,8 @@ import streamlit as st
 from ..analysis.stats import win_table
 from ..analysis.verdict import Side, card_values, verdict_of
 from ..sim.agents import resolve_policy
+from ..sim.cache import simulate
 from ..sim.registry import get_game
-from ..sim.runner import simulate
 from ..sim.variants import load_variant
 from . import common, jobs
 
@@ -26,7 +26,8 @@ MEANINGS = {
 
 def run_balance(game: str, path, counts, games: int, seed: int):
     """The work of a Balance run: each player count played under the game's default policy,
-    its verdict (analysis.verdict, as a report prints it) and seat win rates."""
+    its verdict (analysis.verdict, as a report prints it) and seat win rates. Runs go through
+    the cache of finished runs, so a file the disk has seen answers without playing."""
     def work(job: jobs.Job):
         spec = get_game(game)
         variant = load_variant(game, path)
@@ -34,11 +35,11 @@ def run_balance(game: str, path, counts, games: int, seed: int):
         for i, n in enumerate(counts):
             job.report(f"{n} players: {games:,} games", i / len(counts))
             config = variant.config(n)
-            df = simulate(game, config=config, games=games, seed=seed)
-            cards = card_values(game, config, [resolve_policy(game, spec.default_policy)] * n,
-                                games, seed)
+            policies = [resolve_policy(game, spec.default_policy)] * n
+            df = simulate(game, config, policies, games, seed)
+            cards = card_values(game, config, policies, games, seed)
             sides[n] = Side(df, config, cards)
-            seats[n] = win_table(df, "seat")
+            seats[n] = win_table(df, "seat").assign(seat=lambda t: t.seat + 1)
         job.report("verdict", 1.0)
         return verdict_of(game, sides, seed=seed), seats
     return work
@@ -83,4 +84,5 @@ def render() -> None:
                      hide_index=True)
     st.markdown("**Win rate by seat** (seat 1 moves first), with 95% intervals: a fair seat "
                 "wins 1/players of the games")
-    st.dataframe(pd.concat({f"{n} players": t for n, t in seats.items()}))
+    st.dataframe(pd.concat(seats, names=["players", None]).reset_index(level=0),
+                 hide_index=True)

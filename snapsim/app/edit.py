@@ -103,6 +103,6 @@ def render() -> None:
     job = common.follow(jobs.start(key, "compare", work))
     if job.error:
         return
-    st.code(job.result.summary(), language=None)
+    st.code(job.result.summary(), language=None, wrap_lines=True)
     st.caption(f"The folder {out} holds what `snapsim compare {game} --variant FILE "
                f"--players {players} --games {games} --seed {seed}` writes.")

@@ -72,7 +72,7 @@ def render() -> None:
     if job.error:
         return
     r = job.result
-    st.code(r.summary(), language=None)
+    st.code(r.summary(), language=None, wrap_lines=True)
     figure = out / "pareto.png"
     if figure.exists():
         st.image(str(figure), caption="Balance against the number of changes (Pareto front)")

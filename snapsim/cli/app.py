@@ -25,7 +25,8 @@ def _app(args) -> int:
     cmd = [sys.executable, "-m", "streamlit", "run", str(MAIN),
            "--server.port", str(args.port), "--server.address", args.host,
            "--server.headless", "true" if args.no_browser else "false",
-           "--browser.gatherUsageStats", "false", "--browser.serverAddress", args.host]
+           "--browser.gatherUsageStats", "false", "--browser.serverAddress", args.host,
+           "--client.toolbarMode", "minimal"]
     print(f"snapsim workbench at http://{args.host}:{args.port} (Ctrl-C stops it)", flush=True)
     try:
         return subprocess.call(cmd, env=env)
