@@ -36,6 +36,7 @@ from ...sim.kernel import (
 from . import engine as E
 from .layout import (
     M_CAP,
+    M_TURN,
     P_ACCEPT_MAX,
     P_ALLOW_OFFERS,
     P_ALLOW_REROLLS,
@@ -51,6 +52,7 @@ from .layout import (
     P_TOKEN_VALUE,
     W_TAKEN,
     on_fast_path,
+    turns_played,
 )
 from .plans import photo_p, reroll_search
 from .preparation import dice_action, make_plan, prepare, reserved_action, token_action
@@ -247,10 +249,13 @@ def greedy_reroll(st, cfg, comp, ptab, par, p, mem):
 def exact_reroll(st, cfg, comp, ptab, par, p, mem):
     """The advisor's exact re-roll search over the habitat's animals and the supply; at most
     the plan's re-roll cap (the advisor's preparation model keeps the rest of the supply for
-    the habitats still to come)."""
+    the habitats still to come); with no plan of this turn (its preparation was not its
+    own), as many as the tokens pay for."""
     h = st[E.RES_HAB]
     cost = cfg[E.C_REROLL_COST]
     left = mem[M_CAP] - st[E.REROLLS_TURN]  # the re-roll being paid included
+    if mem[M_TURN] != turns_played(st):
+        left = st[E.TOKENS + p] + 1  # (more than the supply pays for: no cap)
     if left <= 0:
         return E.act(E.A_GIVE_UP)
     m = np.int64(0)  # (a count passed on: see NO_CARD)
@@ -325,6 +330,7 @@ def heuristic_action(st, cfg, comp, ptab, rng, par, buf, n, exact, mem):
         make_plan(st, cfg, comp, ptab, par, exact, mem)
         a = dice_action(st, mem)
     elif ph == E.PH_PREP_TOKENS:
+        make_plan(st, cfg, comp, ptab, par, exact, mem)
         a = token_action(st, mem)
     elif ph == E.PH_RESOLVE:
         a = E.act(E.A_RESOLVE, E.next_habitat(st))

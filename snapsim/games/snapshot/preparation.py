@@ -158,7 +158,9 @@ def collect_items(st, cfg, comp, par, mem, work, reserved, raccoon_hab):
     """The plan's items into the work space (W_CARD, W_DIFF, W_LO, F_VAL; habitat h's from
     W_FIRST + h): each habitat's animals on the table and the current player's reserved
     cards in the bit mask `reserved` of that habitat (a reserved raccoon in `raccoon_hab`),
-    in card order."""
+    in card order. An item's fewest dice (W_LO) are those already on it, and one for a
+    sideways card: a plan made after the seat's own moves departed from its last one keeps
+    what is placed and completes it."""
     p = st[E.CUR]
     least, level = generalist_standing(st, p)
     n = 0
@@ -172,7 +174,9 @@ def collect_items(st, cfg, comp, par, mem, work, reserved, raccoon_hab):
             cards &= cards - 1
             mem[W_CARD + n] = c
             mem[W_DIFF + n] = E.card_difficulty(st, comp, c)
-            mem[W_LO + n] = 1 if st[E.LOC + c] == E.L_TABLE and st[E.SIDEWAYS + c] == 1 else 0
+            mem[W_LO + n] = 0
+            if st[E.LOC + c] == E.L_TABLE:  # what is on it stays; a sideways card takes one
+                mem[W_LO + n] = max(st[E.DICE_ON + c], st[E.SIDEWAYS + c])
             mem[W_IHAB + n] = h
             work[F_VAL + n] = value_of(st, cfg, comp, par, p, c, least, level)
             n += 1
@@ -217,12 +221,11 @@ def item_worths(ptab, mem, work, i, dice, tcap, lam):
 
 
 @kernel
-def habitat_options(cfg, comp, ptab, par, work, mem, tokens, rerolls, h):
-    """Habitat h's best value for every dice count k (work[F_HV + h * _D + k], NONE where
-    none), with its explore dice (mem[W_HE + h * _D + k]), given the re-rolls the tokens
-    buy (`plan_tokens`); the dynamic programme's choices are kept in W_PICK for the dice of
-    the plan (`plan_dice`)."""
-    dice = cfg[E.C_DICE]
+def habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, rerolls, h, dice):
+    """Habitat h's best value for every count k of the plan's `dice` (work[F_HV + h * _D +
+    k], NONE where none), with its explore dice (mem[W_HE + h * _D + k], at least those on
+    it already), given the re-rolls the tokens buy (`plan_tokens`); the dynamic programme's
+    choices are kept in W_PICK for the dice of the plan (`plan_dice`)."""
     lam = par[P_TOKEN_VALUE]
     first, last = mem[W_FIRST + h], mem[W_FIRST + h + 1]
     hv = F_HV + h * _D
@@ -234,11 +237,12 @@ def habitat_options(cfg, comp, ptab, par, work, mem, tokens, rerolls, h):
         work[hv] = 0.0
         return
     tcap = min(tokens, MAX_T) if cfg[E.C_TOKENS] == 1 else 0
-    any_mandatory = False
+    explored = st[E.HAB_DICE + h]  # explore dice placed: they stay
+    any_mandatory = explored > 0
     for i in range(first, last):
         item_worths(ptab, mem, work, i, dice, tcap, lam)
         lo = mem[W_LO + i]
-        if lo == 1:
+        if lo > 0:
             any_mandatory = True
         w = F_WORTH + i * _D
         pick = W_PICK + i * _D
@@ -270,7 +274,7 @@ def habitat_options(cfg, comp, ptab, par, work, mem, tokens, rerolls, h):
     for k in range(dice + 1):
         best = NONE if any_mandatory else 0.0
         explore = 0
-        for e in range(1, k + 1):
+        for e in range(max(explored, 1), k + 1):
             # (NONE, no split, gives NONE, or NaN where P(explore) is 0: never better)
             val = work[odds + 2 * e] * work[F_F + k - e] - lam * work[odds + 2 * e + 1]
             better = val > best + 1e-12
@@ -281,11 +285,11 @@ def habitat_options(cfg, comp, ptab, par, work, mem, tokens, rerolls, h):
 
 
 @kernel
-def plan_dice(cfg, work, mem):
-    """The knapsack over the habitats' options: the best plan's dice into mem[W_KOF + h]
-    (per habitat) and mem[W_DICE + i] (per item); returns its value (NONE: none).
-    work[F_G + h * _D + t]: the best value of the first h habitats with t dice in all."""
-    dice = cfg[E.C_DICE]
+def plan_dice(work, mem, dice):
+    """The knapsack over the habitats' options for `dice` dice: the best plan's dice into
+    mem[W_KOF + h] (per habitat) and mem[W_DICE + i] (per item); returns its value (NONE:
+    none). work[F_G + h * _D + t]: the best value of the first h habitats with t dice in
+    all."""
     for t in range(dice + 1):
         work[F_G + t] = NONE
     work[F_G] = 0.0
@@ -366,13 +370,14 @@ def best_bundle(ptab, pe, dice, t, d, v, lam, left):
 
 
 @kernel
-def plan_tokens_onto(cfg, comp, ptab, par, work, mem, tokens):
-    """Tokens onto the items the plan gives dice (mem[W_DICE]) into mem[W_TOKENS]: each its
-    best number (`item_worths`) when the tokens suffice for all; else in bundles with the
-    best gain per token while positive, the first item in card order with the best rate
-    taking its bundle. An item's best bundle changes only when it gains tokens or fewer
-    tokens are left than it takes (its best over a shorter range is the same bundle), so
-    only those are redone. Returns the expected gain."""
+def plan_tokens_onto(st, cfg, comp, ptab, par, work, mem, tokens):
+    """Tokens onto the items the plan gives dice (mem[W_DICE]) into mem[W_TOKENS], on top of
+    those already on them (`tokens` more at most): each its best number (`item_worths`)
+    when the tokens suffice for all; else in bundles with the best gain per token while
+    positive, the first item in card order with the best rate taking its bundle. An item's
+    best bundle changes only when it gains tokens or fewer tokens are left than it takes
+    (its best over a shorter range is the same bundle), so only those are redone. Returns
+    the expected gain."""
     lam = par[P_TOKEN_VALUE]
     # the items given dice, in card order, and their habitats' P(explore) with no re-roll
     m = 0
@@ -381,7 +386,8 @@ def plan_tokens_onto(cfg, comp, ptab, par, work, mem, tokens):
         work[F_PEH + h] = explore_odds(cfg, comp, work, h, e, np.int64(0))[0] if e > 0 \
             else 0.0
         for i in range(mem[W_FIRST + h], mem[W_FIRST + h + 1]):
-            mem[W_TOKENS + i] = 0
+            c = mem[W_CARD + i]
+            mem[W_TOKENS + i] = st[E.TOK_ON + c] if st[E.LOC + c] == E.L_TABLE else 0
             if mem[W_DICE + i] > 0:
                 at = m
                 while at > 0 and mem[W_CARD + mem[W_BITEM + at - 1]] > mem[W_CARD + i]:
@@ -395,16 +401,18 @@ def plan_tokens_onto(cfg, comp, ptab, par, work, mem, tokens):
     wanted = 0
     for b in range(m):
         i = mem[W_BITEM + b]
-        wanted += mem[W_TSTAR + i * _D + mem[W_DICE + i]]
+        wanted += max(mem[W_TSTAR + i * _D + mem[W_DICE + i]] - mem[W_TOKENS + i], 0)
     if 0 < wanted <= left:
         for b in range(m):
             i = mem[W_BITEM + b]
-            a, t = mem[W_DICE + i], mem[W_TSTAR + i * _D + mem[W_DICE + i]]
-            if t > 0:
+            a, t0 = mem[W_DICE + i], mem[W_TOKENS + i]
+            t = mem[W_TSTAR + i * _D + a]
+            if t > t0:
                 v, d = work[F_VAL + i], mem[W_DIFF + i]
                 mem[W_TOKENS + i] = t
                 gained += work[F_PEH + mem[W_IHAB + i]] * (
-                    photo_p(ptab, a, t, d) * (v - lam * t) - photo_p(ptab, a, np.int64(0), d) * v)
+                    photo_p(ptab, a, t, d) * (v - lam * t) - photo_p(ptab, a, t0, d)
+                    * (v - lam * t0))
         left = 0
     for b in range(m):
         mem[W_BK + b] = -1  # to find
@@ -433,6 +441,16 @@ def plan_tokens_onto(cfg, comp, ptab, par, work, mem, tokens):
 
 
 # ---------------------------------------------------------------- the plan
+
+
+@kernel
+def dice_budget(st, cfg):
+    """The dice a plan allocates: the player's, or in the tokens step those placed (the dice
+    step is over)."""
+    dice = cfg[E.C_DICE]
+    if st[E.PHASE] == E.PH_PREP_TOKENS:
+        dice -= st[E.DICE_LEFT]
+    return dice
 
 
 @kernel
@@ -465,11 +483,12 @@ def plan_with(st, cfg, comp, ptab, par, mem, work, tokens, rerolls, reserved, ra
     raccoon in `raccoon_hab`); returns its expected value, and stores it as the turn's plan
     when that beats `store_above` (-inf: always, inf: never)."""
     collect_items(st, cfg, comp, par, mem, work, reserved, raccoon_hab)
+    dice = dice_budget(st, cfg)
     for h in range(_H):
-        habitat_options(cfg, comp, ptab, par, work, mem, tokens, rerolls, h)
-    total = plan_dice(cfg, work, mem)
+        habitat_options(st, cfg, comp, ptab, par, work, mem, tokens, rerolls, h, dice)
+    total = plan_dice(work, mem, dice)
     if total > NONE:
-        total += plan_tokens_onto(cfg, comp, ptab, par, work, mem, tokens)
+        total += plan_tokens_onto(st, cfg, comp, ptab, par, work, mem, tokens)
         if total > store_above + 1e-9:
             store_plan(st, mem, raccoon_hab)
     return total
@@ -507,18 +526,41 @@ def plan_value(st, cfg, comp, ptab, par, mem, write):
     return plan(st, cfg, comp, ptab, par, mem, NO, write)
 
 
+@kernel
+def plan_fits(st, mem):
+    """Whether the kept plan is this turn's and the position is part of it: the table it was
+    made for, no die or token beyond it, and in the tokens step its dice all placed. A seat
+    whose moves were all its plan's always fits; any other move (a person's, an outside
+    agent's, a random one) that departed from the plan makes it not fit."""
+    fits = mem[M_TURN] == turns_played(st) and mem[M_TABLE] == st[E.AT + E.L_TABLE]
+    tokens_step = st[E.PHASE] == E.PH_PREP_TOKENS
+    for h in range(E.N_HAB):
+        d = st[E.HAB_DICE + h]
+        fits = fits and (d == mem[M_HAB + h] if tokens_step else d <= mem[M_HAB + h])
+    for c in range(E.N_CARDS):
+        d = st[E.DICE_ON + c]
+        fits = fits and (d == mem[M_DICE + c] if tokens_step else d <= mem[M_DICE + c])
+        fits = fits and st[E.TOK_ON + c] <= mem[M_TOK + c]
+    return fits
+
+
 @kernel(inline="always")
 def make_plan(st, cfg, comp, ptab, par, exact, mem):
-    """Store the dice step's plan in `mem`, unless this turn's is there and the table is the
-    one it was made for (the reserved-cards step placed what it planned): the heuristic
-    kinds then place its dice and tokens one action at a time."""
+    """Keep the turn's plan in `mem` while it fits the position (`plan_fits`: the
+    reserved-cards step placed what it planned, the dice and tokens placed are its own);
+    else make one from the position, keeping what is placed (the exact kind's exhaustive
+    search when nothing is). The heuristic kinds place its dice and tokens one action at a
+    time."""
     st = pointer(st)
     mem = pointer(mem)
-    if mem[M_TURN] != turns_played(st) or mem[M_TABLE] != st[E.AT + E.L_TABLE]:
-        if exact is not None and exact:
+    if not plan_fits(st, mem):
+        if exact is not None and exact and st[E.PHASE] == E.PH_PREP_DICE \
+                and st[E.DICE_LEFT] == cfg[E.C_DICE]:
             exact_plan(st, cfg, comp, ptab, par, NO_CARD, NO_CARD, mem, YES)
         else:
             plan(st, cfg, comp, ptab, par, mem, NO, YES)
+            if exact is not None and exact:  # its re-rolls: as many as the tokens buy
+                mem[M_CAP] = plan_tokens(st, cfg, par)[1]
 
 
 # ---------------------------------------------------------------- the plan's actions
@@ -531,8 +573,8 @@ def reserved_action(st, cfg, comp, ptab, par, buf, n, exact, mem):
     compares each legal placement by the advisor's search (`exact_reserved_action`)."""
     if exact is not None and exact:
         return exact_reserved_action(st, cfg, comp, ptab, par, buf, n, mem)
-    if mem[M_TURN] != turns_played(st):
-        plan(st, cfg, comp, ptab, par, mem, YES, YES)
+    if mem[M_TURN] != turns_played(st) or st[E.AT + E.L_TABLE] & ~mem[M_TABLE] != 0:
+        plan(st, cfg, comp, ptab, par, mem, YES, YES)  # (after a placement not its own)
     a = E.act(E.A_RESERVED_DONE)
     left = mem[M_PLACED] & st[E.AT + E.L_RESERVE]
     if left != 0:
@@ -612,6 +654,7 @@ def prepare(st, cfg, comp, ptab, rng, par, buf, mem):
                 E.apply_action(st, cfg, comp, rng, E.act(E.A_DIE_ANIMAL, c))
         E.apply_action(st, cfg, comp, rng, E.act(E.A_DICE_DONE))
     else:
+        make_plan(st, cfg, comp, ptab, par, None, mem)
         p = st[E.CUR]
         table = st[E.AT + E.L_TABLE]
         while table != 0:

@@ -593,11 +593,15 @@ def eat_toward(st, mem):
 @kernel
 def turn_action(st, cfg, comp, par, buf, mem):
     """The turn's move (eating fish, then exploring) by the plan in memory, made now if there
-    is none for this turn or the pawn stopped short of its square. A plan's explore choice is
+    is none for this turn, the pawn stopped short of its square, or the fish left no longer
+    reach it (a move not the plan's took the pawn off its way). A plan's explore choice is
     legal where it was planned: `plans` lists only legal moves."""
     p = st[E.CUR]
     ph = st[E.PHASE]
-    if mem[M_TURN] != st[E.TURN] or (ph == E.PH_EXPLORE and st[E.POS + p] != mem[M_TARGET]):
+    pos = st[E.POS + p]
+    if mem[M_TURN] != st[E.TURN] or (ph == E.PH_EXPLORE and pos != mem[M_TARGET]) or (
+            ph == E.PH_FISH and E.steps(pos, mem[M_TARGET], st[E.POS + 1 - p])
+            > st[E.FISH + p]):
         target, action = plan(st, cfg, comp, par, st[E.FISH + p] if ph == E.PH_FISH else 0, buf)
         remember(st, mem, target, action)
     if ph == E.PH_FISH:
