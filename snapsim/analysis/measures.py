@@ -28,7 +28,8 @@ class Levers:
     use ("cards" for "animals", "points" for "prestige"). `knobs` maps a rule knob to its
     default range: (lo, hi) values, or an int for +/- around the default. `seat_knob` is the
     per-seat starting-resource knob and `seat_values(config)` its value at a config's player
-    count (None: the game has none); `effective(config, knob)` a knob's value as played
+    count (None: the game has none), by seat or, where the game deals its first player each
+    game, by turn order (`turn_order`); `effective(config, knob)` a knob's value as played
     where its default (None) means a rulebook value that depends on the mode; `objective`
     is the per-seat column naming a dealt objective (a secret assignment) whose win rate
     should be fair, `objective_label` its name for people; `card_group` the group of the
@@ -42,6 +43,7 @@ class Levers:
     seat_knob: str | None = None
     seat_range: int = 2
     seat_values: Callable[[object], tuple[int, ...]] | None = None
+    turn_order: bool = False  # seat_values go to the first, second ... player, not seat
     effective: Callable[[object, str], object] | None = None  # a knob's value as played
     objective: str | None = None
     objective_label: str = "assignment"

@@ -447,8 +447,9 @@ def _measure_words(game: str, rows: pd.DataFrame, summary) -> str:
             detail.append(claim(summary, "mean distance from fair", False, " pp"))
         return head + (": " + ", ".join(detail) if detail else "")
     unit = get_game(game).measures.length
-    words = {"seat_spread": ("seat spread", False, " pp", f"{r.tol_high:g} pp"),
-             "first_player": ("first player vs fair", True, " pp", f"±{r.tol_high:g} pp"),
+    seats = seat_words(game)
+    words = {"seat_spread": (seats["seat_spread"], False, " pp", f"{r.tol_high:g} pp"),
+             "first_player": (seats["first_vs"], True, " pp", f"±{r.tol_high:g} pp"),
              "cards": ("cards' mean distance from their habitat's median", False, "%",
                        f"{r.tol_high:g}%"),
              "length": ("mean game length", False, f" {unit}",
@@ -519,7 +520,7 @@ class Change:
             opened = sub[sub["class"] == OPEN]
             shown = moved if len(moved) else opened
             shown = shown.reindex(shown.change.abs().sort_values(ascending=False).index)
-            detail = "; ".join(_change_words(x) for _, x in shown.head(4).iterrows())
+            detail = "; ".join(_change_words(x, self.game) for _, x in shown.head(4).iterrows())
             counts = sub["class"].value_counts()
             tally = ", ".join(f"{counts[k]} {k}" for k in (BETTER, WORSE, SAME, OPEN)
                               if counts.get(k, 0))
@@ -546,8 +547,28 @@ def _change_word(classes) -> str:
     return "NO CHANGE" if c == {SAME} else "NOT SETTLED"
 
 
-def _change_words(x) -> str:
-    name = {"seat_spread": "seat spread", "first_player": "first player's distance from fair",
+def dealt_first(game: str) -> bool:
+    """Whether `game` deals its first player each game (Yosemite, set-up step 13), so that a
+    seat is not a place in turn order: its seat spread and its first player are then two
+    measures, and each is named as what it is."""
+    return get_game(game).measures.first_player is not None
+
+
+def seat_words(game: str) -> dict[str, str]:
+    """The seat measures' names in `game`'s words (`dealt_first`): the seat spread, the first
+    player's distance from fair, and the first player against fair."""
+    if dealt_first(game):
+        who = "the first player (the seat the deal made first, game by game)"
+        return {"seat_spread": "seat spread (between seats, each dealt first about equally "
+                               "often)",
+                "first_player": f"distance from fair of {who}", "first_vs": f"{who} vs fair"}
+    return {"seat_spread": "seat spread", "first_player": "first player's distance from fair",
+            "first_vs": "first player vs fair"}
+
+
+def _change_words(x, game: str) -> str:
+    words = seat_words(game)
+    name = {"seat_spread": words["seat_spread"], "first_player": words["first_player"],
             "cards": "cards' mean distance from their habitat's median",
             "length": "game length's distance from the range's middle"}.get(
         x.measure, f"{_possessive(x['item'])} distance from fair")

@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 
 def _summary(title: str, by_policy: pd.DataFrame, by_seat: pd.DataFrame, fmt: str,
              extra: dict) -> None:
-    """Print the win tables; seats numbered from 1 (seat 1 plays first), as people read
-    them everywhere (the rows of a saved run keep the 0-based `seat` column)."""
+    """Print the win tables; seats numbered from 1 (in turn order, except in Yosemite, which
+    deals its first player each game), as people read them everywhere (the rows of a saved
+    run keep the 0-based `seat` column)."""
     import pandas as pd
 
     by_seat = by_seat.assign(seat=by_seat.seat + 1)

@@ -155,8 +155,11 @@ GLOSSARY = (
     ("robust z (MAD)", r"MAD|robust", "distance from the group's median in robust standard "
      "deviations (median absolute deviation x 1.4826)."),
     ("p < 0.0001", r"< 0\.0001", "a p-value below 0.0001 (not shown in full)."),
-    ("seats", r"[Ss]eat \d", "seats are numbered from 1, in turn order (seat 1 plays first); "
-     "only the raw result tables' `seat` column counts from 0."),
+    ("seats", r"[Ss]eat \d", "seats are numbered from 1; in Snapshot and ShutterBug in turn "
+     "order (seat 1 plays first), while Yosemite deals its first player at random each game "
+     "(set-up step 13), so there a seat is a place at the table and the first player is "
+     "whichever seat the deal made first; only the raw result tables' `seat` column counts "
+     "from 0."),
 )
 
 

@@ -31,6 +31,7 @@ from ...sim.variants import Knobs, Variant, from_tables, parse_knobs
 
 ENTRY_KEYS = ("name", "animal", "space")  # how an entry of a list names itself
 SEAT_SPACE = "start_tokens"  # every game's word for its per-seat starting resource
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")  # places in turn order
 
 
 @dataclass(frozen=True)
@@ -247,8 +248,10 @@ class _Parser:
             values = tuple(self.levers.seat_values(self.base.config(n)))
             for seat, base in enumerate(values):
                 allowed = tuple(base + d for d in range(lo, hi + 1) if d and base + d >= 0)
+                who = (f"the {ORDINALS[seat]} player's" if self.levers.turn_order
+                       else f"seat {seat + 1}'s")
                 out.append(Var(f"{knob} ({n} players) seat {seat + 1}",
-                               f"{n} players: seat {seat + 1}'s {knob}",
+                               f"{n} players: {who} {knob}",
                                (KNOBS, n, knob, seat), base, allowed))
         return out
 

@@ -18,7 +18,7 @@ LEVERS = Levers(
     knobs={"tiles_dealt": 1, "photos_removed": 2, "judges": 1, "hand_limit": 1,
            "photo_slots": 1, "wilds": (False, True)},
     seat_knob="start_fish", seat_range=1,
-    seat_values=lambda config: config.fish_by_turn_order,
+    seat_values=lambda config: config.fish_by_turn_order, turn_order=True,
     refused={"tiles.fish": _TILES, "tiles.tent": _TILES, "tiles.camera": _TILES},
 )
 
