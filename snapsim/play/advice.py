@@ -1,8 +1,9 @@
 """`snapsim.advise` and `snapsim advise --load`: advice for the decision a game stands at, in
 any phase of any game, from what the seat to move sees: its legal moves ranked by estimated
-win chance (snapsim.play.wins) with the points each scores at once, and for Snapshot the
-exact numbers of `snapsim play --hints` (research odds, the advisor's best preparations,
-P(explored) after each re-roll)."""
+win chance (snapsim.play.wins) with the points each is expected to score at once, one
+recommendation (snapsim.play.hints.recommendation), and for Snapshot the exact numbers of
+`snapsim play --hints` (research odds, the advisor's best preparations, P(explored) after
+each re-roll)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from ..errors import InputError
 from ..protocol import GameState
 from ..sim.checks import whole
 from . import Session, load
-from .hints import TOP_PREPARATIONS, chance_lines, situation, snapshot_hints
+from .hints import TOP_PREPARATIONS, chance_lines, recommendation, situation, snapshot_hints
 from .wins import UNITS, Budget, check_seat, move_chances
 
 
@@ -33,18 +34,21 @@ class Advice:
     moves: pd.DataFrame
     exact: list[str] = field(default_factory=list)
     snapshot: dict = field(default_factory=dict)
+    recommended: list[str] = field(default_factory=list)  # `hints.recommendation`'s lines
 
     def summary(self) -> str:
         head = (f"{self.game}: P{self.seat + 1} to move ({self.phase}); advice from what "
                 f"P{self.seat + 1} sees (seed {self.seed})")
-        return "\n".join([head, *self.exact, *chance_lines(self.moves, self.budget)])
+        return "\n".join([head, *self.exact, *chance_lines(self.moves, self.budget),
+                          *self.recommended])
 
     def to_dict(self) -> dict:
         """Plain numbers, each field's unit named in `units`."""
         rows = [{"rank": int(r.rank), "move": int(r.move), "action": int(r.action),
                  "text": r.text, "win_chance": float(r.win_chance),
                  "interval": [float(r.ci_low), float(r.ci_high)], "rollouts": int(r.rollouts),
-                 "points": float(r.points)} for r in self.moves.itertuples()]
+                 "points": float(r.points), "same_as": int(r.same_as)}
+                for r in self.moves.itertuples()]
         out = {"game": self.game, "seat": self.seat + 1, "phase": self.phase,
                "seed": self.seed, "budget": self.budget.describe(), "moves": rows,
                "units": {"seat": "seat number, 1 = P1", "rank": "1 = best", **UNITS}}
@@ -108,5 +112,6 @@ def advise(state, seat: int | None = None, budget: Budget | None = None, seed: i
     whole(seed, "seed", 0)
     exact = snapshot_hints(game, me) if game.NAME == "snapshot" else []
     numbers = _snapshot_numbers(game, me) if game.NAME == "snapshot" else {}
-    return Advice(game.NAME, me, game.phase, budget, seed,
-                  move_chances(game, me, budget, seed), exact, numbers)
+    moves = move_chances(game, me, budget, seed)
+    return Advice(game.NAME, me, game.phase, budget, seed, moves, exact, numbers,
+                  recommendation(game, me, moves))

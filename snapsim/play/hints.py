@@ -1,27 +1,24 @@
 """The numbers `snapsim play --hints` shows a seat, computed from that seat's observation only
-(its readable dict and its observation tensor): never a hidden card or the deck order.
+(its readable dict and its observation tensor): never a hidden card, the deck order or the
+game's random streams (the dice to come).
 
 Snapshot: the exact advisor (snapsim.games.snapshot.advisor) on the seat's situation:
 P(spook) of the next draw and the value of drawing against stopping during research; every
-preparation ranked by expected prestige with P(photograph) per animal; P(explored) after each
-further re-roll. Every game: the legal moves ranked by the seat's estimated win chance
-(snapsim.play.wins: determinized rollouts, each with a 95% interval and the points it scores
-at once) and the move the seat's built-in policy would make.
+preparation ranked by expected prestige with P(photograph) per animal, and the best of them
+rated whole by win chance; P(explored) after each further re-roll. Every game: the legal
+moves ranked by the seat's estimated win chance (snapsim.play.wins: determinized rollouts,
+each with a 95% interval and its expected points at once), then one recommendation: the
+move to play, and where the built-in policy and the exact odds disagree with it.
 """
 
 from __future__ import annotations
 
+import pandas as pd
+
 from ..protocol import GameState
-from .wins import Budget, move_chances
+from .wins import Budget, check_seat, rate, screen_moves
 
 TOP_PREPARATIONS = 3
-
-
-def greedy_line(game: GameState, seat: int) -> str:
-    """The seat's built-in policy's move (policies see only the seat's observation; asking
-    changes nothing)."""
-    return (f"  {game.policies[seat].name} would play: "
-            f"{game.action_to_string(game.policy_action())}")
 
 
 # ---------------------------------------------------------------- Snapshot
@@ -92,6 +89,93 @@ def reroll_hint(game: GameState, seat: int) -> list[str]:
                                                           strict=True))]
 
 
+ALLOCATIONS = 6  # the advisor's best preparations rated whole by win chance
+
+
+def allocation_steps(game: GameState, plan: dict) -> list[int] | None:
+    """The step actions that complete the advisor's `plan` (its habitat dice, dice and
+    tokens per card) from the dice and tokens already placed, each step ended; None when
+    the plan does not extend them or the rules do not let it be placed so. (The copy it is
+    tried on only checks what is legal: its random streams are blanked, so no die of the
+    game is ever rolled there.)"""
+    E, st = game.ENGINE, game.state
+    want = {(E.A_DIE_HABITAT, h): d - int(st[E.HAB_DICE + h])
+            for h, d in enumerate(plan["habitat_dice"])}
+    for c, d, t in zip(plan["cards"], plan["dice"], plan["tokens"], strict=True):
+        want[E.A_DIE_ANIMAL, c] = d - int(st[E.DICE_ON + c])
+        want[E.A_TOKEN, c] = t - int(st[E.TOK_ON + c])
+    if plan["place_reserved"] or min(want.values(), default=0) < 0:
+        return None
+    twin, me, steps = game.clone(), game.current_player, []
+    twin.log = None
+    twin._rng[:] = 0
+    stages = {"prepare: dice": (E.A_DIE_HABITAT, E.A_DIE_ANIMAL, E.A_DICE_DONE),
+              "prepare: tokens": (E.A_TOKEN, E.A_TOKENS_DONE)}
+    while not twin.is_terminal and twin.current_player == me and twin.phase in stages:
+        *kinds, done = stages[twin.phase]
+        left = [k for k in want if want[k] > 0 and k[0] in kinds]
+        code = int(E.act(*left[0]) if left else E.act(done))
+        if code not in twin.legal_action_ids():
+            return None
+        steps.append(code)
+        if left:
+            want[left[0]] -= 1
+        twin.apply(code)
+    return steps if not any(want.values()) else None
+
+
+def allocations(game: GameState, seat: int, top: int = ALLOCATIONS) -> list[tuple[list[int], str,
+                                                                               float]]:
+    """Snapshot's preparation as whole decisions: the advisor's best allocations (dice and
+    tokens; the `top` by value) that extend what the seat placed this Preparation, as (their
+    step actions, their words, their exact value this turn); none outside the dice and
+    tokens steps."""
+    from ..games.snapshot.advisor import advise
+
+    if game.NAME != "snapshot" or game.phase not in ("prepare: dice", "prepare: tokens"):
+        return []
+    table = advise(situation(game, seat), "your seat", top=top,
+                   components=game.config.components).table
+    return [(steps, f"explore {row.explore_dice}; dice on {row.animals}", row.value)
+            for row in table.itertuples()
+            if (steps := allocation_steps(game, row.plan)) is not None]
+
+
+def rated_moves(game: GameState, seat: int, budget: Budget, seed: int = 0, choices=None):
+    """(the moves' `wins.move_chances` table, Snapshot's whole preparations' table with their
+    exact `value`, lettered a, b, ... in `label`), rated by the same rollouts in one budget:
+    the same worlds and chance for every move and preparation."""
+    moves, texts = screen_moves(game, choices)
+    whole = allocations(game, seat)
+    table = rate(game, seat, moves + [w[0] for w in whole], texts + [w[1] for w in whole],
+                 budget, seed)
+    n = len(moves)
+    label = {n + i + 1: f"{chr(97 + i)})" for i in range(len(whole))}
+    label.update({m: f"{m}." for m in range(1, n + 1)})
+    table["same_as"] = [label.get(m, "") for m in table.same_as]
+    mine = table[table.move <= n].reset_index(drop=True)
+    mine["rank"] = range(1, len(mine) + 1)
+    rated = table[table.move > n].reset_index(drop=True)
+    rated["value"] = [whole[m - n - 1][2] for m in rated.move]
+    rated["label"] = [label[m] for m in rated.move]
+    return mine, rated
+
+
+def allocation_lines(rated: pd.DataFrame) -> list[str]:
+    """Snapshot's whole preparations (`rated_moves`) as lines: win chance, exact value, the
+    allocation, the move that starts it."""
+    if rated.empty:
+        return []
+    lines = ["  whole preparations (the advisor's best by exact value this turn, rated by win "
+             "chance over the rest of the game, on the same rollouts as your moves):"]
+    for row in rated.itertuples():
+        same = f"  (same position as after {row.same_as})" if row.same_as else ""
+        lines.append(f"  {row.label:>4} win {100 * row.win_chance:5.1f}% "
+                     f"[{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}]  value "
+                     f"{row.value:.2f}  {row.text}{same}")
+    return lines
+
+
 def snapshot_hints(game: GameState, seat: int) -> list[str]:
     phase = game.phase
     if phase == "research":
@@ -108,7 +192,8 @@ def snapshot_hints(game: GameState, seat: int) -> list[str]:
 
 def chance_lines(table, budget: Budget) -> list[str]:
     """The ranked moves of `wins.move_chances` as lines: number, win chance and interval,
-    points now, the move (and its rollouts where moves had different numbers of them)."""
+    expected points now, the move (and its rollouts where moves had different numbers of
+    them; a better-ranked move reaching the same position in every rollout)."""
     counts = set(table.rollouts.tolist())
     spent = "" if budget.rollouts is not None else f" in {budget.seconds:g} s"
     each = f"{counts.pop():,} rollouts each" if len(counts) == 1 else "rollouts per move in ()"
@@ -116,9 +201,57 @@ def chance_lines(table, budget: Budget) -> list[str]:
              "interval; expected points scored at once):"]
     for row in table.itertuples():
         own = "" if not counts else f" ({row.rollouts:,})"
+        same = f"  (same position after either this or {row.same_as})" if row.same_as \
+            else ""
         lines.append(f"  {row.move:>3}. win {100 * row.win_chance:5.1f}% "
                      f"[{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}]{own}  "
-                     f"{row.points:+.2f} now  {row.text}")
+                     f"{row.points:+.2f} now  {row.text}{same}")
+    return lines
+
+
+def exact_choice(game: GameState, seat: int, rated: pd.DataFrame) -> int | None:
+    """The step action Snapshot's exact numbers (this turn only) favour now: draw or stop in
+    research, the first step of the advisor's best preparation; None elsewhere."""
+    if game.NAME != "snapshot":
+        return None
+    E = game.ENGINE
+    if game.phase == "research":
+        from ..games.snapshot.advisor import research_advice
+
+        draw = research_advice(situation(game, seat), "your seat",
+                               components=game.config.components)["draw"]
+        return int(E.act(E.A_DRAW if draw else E.A_STOP))
+    if rated.empty:
+        return None
+    return int(rated.loc[rated.value.idxmax(), "action"])
+
+
+def recommendation(game: GameState, seat: int, table: pd.DataFrame,
+                   rated: pd.DataFrame | None = None) -> list[str]:
+    """One move to play and why, and where the other advisers disagree: the highest
+    estimated win chance is the objective (it counts the whole game); Snapshot's exact odds
+    are this turn's only; the built-in greedy policy is the baseline player. `table`:
+    `move_chances` (numbered as the screen); `rated`: Snapshot's `allocations`."""
+    best = table.iloc[0]
+    by_action = {int(r.action): r for r in table.itertuples()}
+    lines = [f"  recommended: {best.move}. {best.text} (the highest estimated win chance, "
+             f"{100 * best.win_chance:.1f}%: winning is the objective)"]
+    if len(table) > 1 and table.ci_low.iloc[0] <= table.ci_high.iloc[1]:
+        lines.append(f"    {table.move.iloc[1]}. is within the noise of it "
+                     f"({100 * table.win_chance.iloc[1]:.1f}%): either is as good as these "
+                     "rollouts can tell")
+    others = [(f"{game.policies[seat].name} (the baseline player)", "agrees", "would play",
+               int(game.policy_action()))]
+    exact = exact_choice(game, seat, pd.DataFrame() if rated is None else rated)
+    if exact is not None:
+        others.append(("the exact odds (this turn only)", "agree", "favour", exact))
+    for who, agree, differ, action in others:
+        row = by_action.get(action)
+        if row is None or row.move == best.move:
+            lines.append(f"    {who} {agree}")
+        else:
+            lines.append(f"    {who} {differ} {row.move}. {row.text} "
+                         f"({100 * row.win_chance:.1f}% by the rollouts)")
     return lines
 
 
@@ -127,10 +260,12 @@ GAME_HINTS = {"snapshot": snapshot_hints}
 
 def hints(game: GameState, seat: int, budget: Budget | None = None, seed: int = 0,
           choices=None) -> str:
-    """The hint lines for `seat` (the seat to move) now: the game's exact numbers, the legal
-    moves (or a play screen's `choices`, numbered as there) ranked by win chance
-    (`wins.move_chances`) and the built-in policy's move."""
+    """The hint lines for `seat` (the seat to move) now: the game's exact numbers, Snapshot's
+    whole preparations by win chance, the legal moves (or a play screen's `choices`,
+    numbered as there) ranked by win chance and one recommendation (`recommendation`)."""
     budget = budget or Budget()
+    seat = check_seat(game, seat)
     exact = GAME_HINTS.get(game.NAME, lambda g, s: [])(game, seat)
-    table = move_chances(game, seat, budget, seed, choices)
-    return "\n".join(["hints:", *exact, *chance_lines(table, budget), greedy_line(game, seat)])
+    table, rated = rated_moves(game, seat, budget, seed, choices)
+    return "\n".join(["hints:", *exact, *allocation_lines(rated), *chance_lines(table, budget),
+                      *recommendation(game, seat, table, rated)])

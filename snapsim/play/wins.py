@@ -45,7 +45,9 @@ UNITS = {"move": "the move's number in the list of legal moves (1 = first)",
          "interval": "fraction 0-1, [low, high]: 95% Wilson interval of win_chance",
          "rollouts": "count: rollouts (games played to the end) behind win_chance",
          "points": "points: the seat's expected score after the move (and the forced moves "
-                   "after it) minus its score now, over the same rollouts"}
+                   "after it) minus its score now, over the same rollouts",
+         "same_as": "the number of a better-ranked move that reaches the same position in "
+                    "every rollout (0: none)"}
 
 
 @dataclass(frozen=True)
@@ -95,23 +97,23 @@ def check_seat(game: GameState, seat) -> int:
 
 
 def _rollouts(game: GameState, moves: np.ndarray, key: int, budget: Budget):
-    """(win shares summed per move, points summed per move, rollouts) within the budget;
-    `moves`: one row of step actions per move (`sequences`)."""
+    """(win shares, points, position digests, each summed per move; rollouts) within the
+    budget; `moves`: one row of step actions per move (`sequences`)."""
     run = game.POLICIES.rollout_wins
     if budget.rollouts is not None:
         return *run(game, moves, key, 0, budget.rollouts), budget.rollouts
     run(game, moves, key, 0, 0)  # compiles the kernel (the first time) before the clock
     start = time.perf_counter()
     deadline = start + budget.seconds
-    wins, points = run(game, moves, key, 0, FIRST_BATCH)
+    sums = run(game, moves, key, 0, FIRST_BATCH)
     done = FIRST_BATCH
     while (now := time.perf_counter()) < deadline:
         per = (now - start) / done  # seconds a rollout of every move takes
         batch = max(1, int(min(SLICE, deadline - now) / per))
-        more, extra = run(game, moves, key, done, batch)
-        wins, points = wins + more, points + extra
+        sums = tuple(a + b for a, b in zip(sums, run(game, moves, key, done, batch),
+                                           strict=True))
         done += batch
-    return wins, points, done
+    return *sums, done
 
 
 def sequences(moves) -> np.ndarray:
@@ -129,7 +131,9 @@ def move_chances(game: GameState, seat: int, budget: Budget | None = None,
     """The legal moves of `seat` (the seat to move, 0-based) ranked by estimated win chance,
     best first: move (its number in the legal list, 1-based), action, text, win_chance
     (0-1) with its 95% Wilson interval (ci_low, ci_high), rollouts, points (expected points
-    scored at once). With `choices` (a play screen's moves: each the step actions it plays
+    scored at once), same_as (a better-ranked move reaching the same position in every
+    rollout, 0 for none: for Snapshot's preparation, once the seat's plan is completed
+    from the move). With `choices` (a play screen's moves: each the step actions it plays
     and what they played), those are ranked instead, numbered as on the screen; a move of
     several step actions is rated after all of them.
 
@@ -137,22 +141,36 @@ def move_chances(game: GameState, seat: int, budget: Budget | None = None,
     hidden cards and every chance event after the move (dice, draws) are sampled afresh,
     never read from the game or its random streams. The game is unchanged."""
     seat = check_seat(game, seat)
+    return rate(game, seat, *screen_moves(game, choices), budget, seed)
+
+
+def screen_moves(game: GameState, choices=None) -> tuple[list, list[str]]:
+    """(moves, their words): the legal step actions, or a play screen's `choices` (each the
+    step actions it plays)."""
+    if choices is None:
+        actions = game.legal_action_ids().tolist()
+        return actions, [game.action_to_string(a) for a in actions]
+    return ([chosen for chosen, _ in choices],
+            [game.choice_to_string(chosen, done) for chosen, done in choices])
+
+
+def rate(game: GameState, seat: int, moves, texts, budget: Budget | None = None,
+         seed: int = 0) -> pd.DataFrame:
+    """`move_chances`' table of any moves of the seat to move (each a step action or a list
+    of them, named by `texts`), numbered in their order: the same view key gives the same
+    worlds and chance, so tables of other moves of this decision share their luck."""
     budget = budget or Budget()
     key = view_key(game, seat, seed)
-    if choices is None:
-        actions = game.legal_action_ids().astype(int)
-        moves = sequences(actions)
-        texts = [game.action_to_string(int(a)) for a in actions]
-    else:
-        moves = sequences([chosen for chosen, _ in choices])
-        texts = [game.choice_to_string(chosen, done) for chosen, done in choices]
-        actions = moves[:, 0].astype(int)
-    wins, points, n = _rollouts(game, moves, key, budget)
+    moves = sequences(moves)
+    actions = moves[:, 0].astype(int)
+    wins, points, reach, n = _rollouts(game, moves, key, budget)
     lo, hi = wilson_interval(wins, n)
     table = pd.DataFrame({
-        "move": np.arange(1, len(texts) + 1), "action": actions, "text": texts,
+        "move": np.arange(1, len(texts) + 1), "action": actions, "text": list(texts),
         "win_chance": wins / n, "ci_low": lo, "ci_high": hi,
-        "rollouts": np.full(len(texts), n), "points": points / n})
+        "rollouts": np.full(len(texts), n), "points": points / n, "reach": reach})
     table = table.sort_values(["win_chance", "move"], ascending=[False, True], kind="stable")
     table.insert(0, "rank", np.arange(1, len(table) + 1))
-    return table.reset_index(drop=True)
+    first = table.groupby("reach", sort=False).move.transform("first")
+    table["same_as"] = np.where(first != table.move, first, 0)
+    return table.drop(columns="reach").reset_index(drop=True)

@@ -271,6 +271,17 @@ def shuffle(rng, items, n):
 
 
 @kernel
+def position_digest(st, n):
+    """A 32-bit digest of st[:n] (FNV-1a over its numbers), as a float that sums exactly:
+    the rollouts' sums of it tell moves that reach the same position from those that do
+    not."""
+    h = np.uint64(0xCBF29CE484222325)
+    for i in range(n):
+        h = wrapping_mul(h ^ np.uint64(st[i] & 0xFFFFFFFF), np.uint64(0x100000001B3))
+    return np.float64(h >> np.uint64(32))
+
+
+@kernel
 def is_legal(buf, n, action):
     """Whether `action` is among the legal actions buf[:n]: a policy checks its choice."""
     found = False

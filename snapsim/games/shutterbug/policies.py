@@ -42,6 +42,7 @@ from ...sim.kernel import (
     low_bit,
     next_u64,
     pointer,
+    position_digest,
     randint,
     seed_stream,
     shifted,
@@ -1051,14 +1052,15 @@ def search_action(st, cfg, comp, rng, par, buf, n, fs, js, sim_rng):
 
 @kernel
 def move_wins(st, cfg, comp, par, key, first, count, moves, m, width, fs, js, rs, wins,
-              points):
+              points, reach):
     """The mover's win shares and points scored at once, summed over rollouts first ..
     first+count-1 of each of the m moves, into wins[:m] and points[:m]. A move is `width`
     step actions in `moves` (row j from j * width, ended early by a negative one). Rollout
     r redeals what the mover cannot see once (`determinize`, from `key` and r only: never
     the game's own streams) and plays every move in that world with the same chance draws,
-    its step actions and the forced moves after each (the points now), then every seat
-    greedy with parameters `par` to the game's end (`playout`). (fs, js, rs): a scratch of
+    its step actions and the forced moves after each (the points now; reach[j] sums the
+    `position_digest` there), then every seat greedy with parameters `par` to the game's
+    end (`playout`). (fs, js, rs): a scratch of
     `new_scratch`."""
     me = st[E.CUR]
     world = shifted(js, I_WORLD)
@@ -1083,19 +1085,21 @@ def move_wins(st, cfg, comp, par, key, first, count, moves, m, width, fs, js, rs
                 if moves[j * width + a] >= 0 and sim[E.PHASE] != E.PH_OVER:
                     k = E.step(sim, cfg, comp, rs, moves[j * width + a], sim_buf)
             points[j] += E.score(sim, me) - before
+            reach[j] += position_digest(sim, E.STATE_SIZE)
             playout(sim, cfg, comp, rs, par, sim_buf, k, me, NO_END, sfs, sjs)
             wins[j] += E.win_share(sim, cfg, me)
 
 
 def rollout_wins(game, moves, key: int, first: int, count: int):
-    """(win shares, points scored at once) of the seat to move in step game `game`, each
+    """(win shares, points scored at once, position digests) of the seat to move in step game
+    `game`, each
     summed over rollouts first .. first+count-1 of each move, a row of step actions of the
     2-d `moves` (padded with -1) (`move_wins`, every seat on the search kind's base: the
     bundled tuned weights for the player count), from `key` (a digest of what the seat
     sees) and the rollout numbers only. Reads the game's state, never its random streams;
     never changes it."""
     moves = np.asarray(moves, np.int64)
-    wins, points = np.zeros(len(moves)), np.zeros(len(moves))
+    wins, points, reach = (np.zeros(len(moves)) for _ in range(3))
     if len(moves):
         kinds = np.array([SEARCH], np.int64)
         params = np.array([DEFAULT_PARAMS["search"]], np.float64)
@@ -1103,8 +1107,8 @@ def rollout_wins(game, moves, key: int, first: int, count: int):
         fs, js, rs = new_scratch(game._cfg, game._comp)
         move_wins(game.state, game._cfg, game._comp, params[0], np.uint64(key),
                   np.int64(first), np.int64(count), moves.ravel(), np.int64(len(moves)),
-                  np.int64(moves.shape[1]), fs, js, rs, wins, points)
-    return wins, points
+                  np.int64(moves.shape[1]), fs, js, rs, wins, points, reach)
+    return wins, points, reach
 
 
 @kernel

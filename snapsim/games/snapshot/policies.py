@@ -128,16 +128,16 @@ def policy_action(st, cfg, comp, ptab, rng, kind, par, buf, n, mem, search=None,
 
 
 def rollout_wins(game, moves, key: int, first: int, count: int):
-    """(win shares, points scored at once) of the seat to move in step game `game`, each
-    summed over rollouts first .. first+count-1 of each move, a row of step actions of the
-    2-d `moves` (padded with -1) (`search.move_wins`, every seat on the search kind's base),
-    from `key` (a digest of what the seat sees) and the rollout numbers only. Reads the
-    game's state, never its random streams; never changes it."""
+    """(win shares, points scored at once, position digests) of the seat to move in step game
+    `game`, each summed over rollouts first .. first+count-1 of each move, a row of step
+    actions of the 2-d `moves` (padded with -1) (`search.move_wins`, every seat on the search
+    kind's base), from `key` (a digest of what the seat sees) and the rollout numbers only.
+    Reads the game's state, never its random streams; never changes it."""
     moves = np.asarray(moves, np.int64)
-    wins, points = np.zeros(len(moves)), np.zeros(len(moves))
+    wins, points, reach = (np.zeros(len(moves)) for _ in range(3))
     if len(moves):
         move_wins(game.state, game._cfg, game._comp, game._ptab,
                   np.array(DEFAULT_PARAMS["search"], np.float64), np.uint64(key),
                   np.int64(first), np.int64(count), moves.ravel(), np.int64(len(moves)),
-                  np.int64(moves.shape[1]), new_memory(), wins, points)
-    return wins, points
+                  np.int64(moves.shape[1]), new_memory(), wins, points, reach)
+    return wins, points, reach

@@ -42,6 +42,7 @@ from ...sim.kernel import (
     low_bit,
     next_u64,
     pointer,
+    position_digest,
     seed_stream,
     shifted,
     shuffle,
@@ -475,15 +476,17 @@ def finish_preparation(s, cfg, comp, ptab, rng, par, buf, mem, me):
 
 
 @kernel
-def move_wins(st, cfg, comp, ptab, par, key, first, count, moves, m, width, mem, wins, points):
+def move_wins(st, cfg, comp, ptab, par, key, first, count, moves, m, width, mem, wins, points,
+              reach):
     """The seat to move's win shares and points scored at once, summed over rollouts first ..
     first+count-1 of each of the m moves, into wins[:m] and points[:m]. A move is `width`
     step actions in `moves` (row j from j * width, ended early by a negative one). Rollout r
     samples what the seat cannot see and the chance to come once (`sample`, from `key` and r
     only: never the game's own streams), then plays every move in that world with the same
     streams (common random numbers): its step actions and the forced moves after each (the
-    points now), the rest of its Preparation by `finish_preparation`, then every seat on the
-    base heuristic `par` to the end (`playout`)."""
+    points now), the rest of its Preparation by `finish_preparation` (reach[j] sums the
+    `position_digest` there), then every seat on the base heuristic `par` to the end
+    (`playout`)."""
     st = pointer(st)
     cfg = pointer(cfg)
     comp = pointer(comp)
@@ -493,6 +496,7 @@ def move_wins(st, cfg, comp, ptab, par, key, first, count, moves, m, width, mem,
     mem = pointer(mem)
     wins = pointer(wins)
     points = pointer(points)
+    reach = pointer(reach)
     me = E.decider(st)
     u = streams(mem)
     s = shifted(mem, L.S_PLAY)
@@ -512,5 +516,7 @@ def move_wins(st, cfg, comp, ptab, par, key, first, count, moves, m, width, mem,
                     E.step(s, cfg, comp, rng, moves[j * width + k], buf)
             points[j] += E.score(s, me) - before
             finish_preparation(s, cfg, comp, ptab, rng, par, buf, pmem, me)
+            E.settle(s, cfg, comp, rng, buf)  # to the next decision, however the step ended
+            reach[j] += position_digest(s, E.STATE_SIZE)
             playout(s, cfg, comp, ptab, par, rng, pmem, buf, me, playout_lineup(mem))
             wins[j] += E.win_share(s, cfg, me)

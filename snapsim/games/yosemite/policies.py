@@ -42,6 +42,7 @@ from ...sim.kernel import (
     mix_seed,
     next_u64,
     pointer,
+    position_digest,
     randint,
     shifted,
 )
@@ -802,14 +803,16 @@ def playout_totals(st, cfg, comp, rng, par, mem, c, follow):
 
 
 @kernel
-def move_wins(st, cfg, comp, par, mem, key, first, count, moves, m, width, wins, points):
+def move_wins(st, cfg, comp, par, mem, key, first, count, moves, m, width, wins, points,
+              reach):
     """The mover's win shares and points scored at once, summed over rollouts first ..
     first+count-1 of each of the m moves, into wins[:m] and points[:m]. A move is `width`
     step actions in `moves` (row i from i * width, ended early by a negative one). Rollout r
     samples what the mover cannot see and the chance to come once (`sample`, seeded from
     `key` and r only: never the game's own streams) and plays every move from that sample
     with the same stream, its step actions and the forced moves after each (the points
-    now), then greedy players with parameters `par` to the end (`playout`)."""
+    now; reach[i] sums the `position_digest` there), then greedy players with parameters
+    `par` to the end (`playout`)."""
     p = st[E.CUR]
     buf2 = shifted(mem, W_BUF)
     mem2 = shifted(mem, W_PLAN)
@@ -830,24 +833,26 @@ def move_wins(st, cfg, comp, par, mem, key, first, count, moves, m, width, wins,
                 if moves[i * width + k] >= 0 and sim[E.PHASE] != E.PH_OVER:
                     E.step(sim, cfg, comp, rng2, moves[i * width + k], buf2)
             points[i] += E.score(sim, p) - before
+            reach[i] += position_digest(sim, E.STATE_SIZE)
             playout(sim, cfg, comp, rng2, par, buf2, p, mem2)
             wins[i] += E.win_share(sim, p)
 
 
 def rollout_wins(game, moves, key: int, first: int, count: int):
-    """(win shares, points scored at once) of the seat to move in step game `game`, each
+    """(win shares, points scored at once, position digests) of the seat to move in step game
+    `game`, each
     summed over rollouts first .. first+count-1 of each move, a row of step actions of the
     2-d `moves` (padded with -1) (`move_wins`, both seats on the search kind's base), from
     `key` (a digest of what the seat sees) and the rollout numbers only. Reads the game's
     state, never its random streams; never changes it."""
     moves = np.asarray(moves, np.int64)
-    wins, points = np.zeros(len(moves)), np.zeros(len(moves))
+    wins, points, reach = (np.zeros(len(moves)) for _ in range(3))
     if len(moves):
         move_wins(game.state, game._cfg, game._comp,
                   np.array(DEFAULT_PARAMS["search"], np.float64), new_memory(),
                   np.uint64(key), np.int64(first), np.int64(count), moves.ravel(),
-                  np.int64(len(moves)), np.int64(moves.shape[1]), wins, points)
-    return wins, points
+                  np.int64(len(moves)), np.int64(moves.shape[1]), wins, points, reach)
+    return wins, points, reach
 
 
 @kernel
