@@ -310,6 +310,10 @@ def test_every_compare_sentence_prints_the_interval_its_class_was_decided_on(pla
     assert any("not evidence of balance" in x for x in said)
     assert any("outlier high (+" in x and "from the median" in x for x in said)
     assert any("with tuned-4p, smallest effect ±" in x for x in said)
+    # the balance verdict of its own under the strong line-up, beside greedy's
+    strong = [x for x in lines if x.startswith("under strong play (tuned-4p): is ")]
+    assert len(strong) == 1 and "better balanced at 4 players?" in strong[0]
+    assert set(c.balance.line_up) == {"greedy", "tuned-4p"}
     # the change's class is decided at a level below 5%: its interval holds the 95% one
     table = pd.read_csv(tmp_path / "cmp" / "strong_play.csv")
     assert (table.change_ci_low_adjusted <= table.change_ci_low + 1e-12).all()

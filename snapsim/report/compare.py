@@ -200,6 +200,9 @@ class Comparison:
     headline : analysis.verdict.Change
         The balance verdict itself: `.lines()`, `.word(variant, players)`, and each side's
         own verdict (`.before`, `.after`).
+    strong_headlines : list
+        With a strong line-up: (its name, the balance verdict of the comparison played again
+        with it) per player count; their claims are in `balance` too, with their `line_up`.
     claims : analysis.comparison.Flags
         The table's claims: each difference's (`.diffs`, by row) and each side flag's
         (`.side(row, side)`), with the Holm-adjusted interval its class was decided on.
@@ -213,6 +216,7 @@ class Comparison:
     balance: pd.DataFrame | None = None
     standard: Standard | None = None
     headline: Change | None = None
+    strong_headlines: list = field(default_factory=list)  # (line-up, its Change) per count
     claims: Flags | None = None  # the table's claims, each class's decision interval
 
     def verdicts(self, variant: str | None = None) -> list[str]:
@@ -268,8 +272,13 @@ class Comparison:
     def balance_verdict(self, variant: str | None = None) -> list[str]:
         """Is the variant better balanced? Per variant and player count: BETTER, WORSE,
         MIXED, NO CHANGE or NOT SETTLED from the headline family's paired changes, then each
-        side's own verdict line (analysis.verdict)."""
-        return [] if self.headline is None else self.headline.lines(variant)
+        side's own verdict line (analysis.verdict); with a strong line-up, the same again
+        under it."""
+        out = [] if self.headline is None else self.headline.lines(variant)
+        for line_up, change in self.strong_headlines:
+            out += [line if line.startswith("  ") else f"under strong play ({line_up}): {line}"
+                    for line in change.lines(variant)]
+        return out
 
     def strong_verdicts(self) -> list[str]:
         """Per measure: does its change hold under the strong line-up (from the numbers)?"""
@@ -327,7 +336,7 @@ class Comparison:
         for v in self.variants:
             intro.findings.append(f"{v.label} changes: " + ("; ".join(v.changes) or "nothing"))
         intro.keys = [(line, "") for line in self.balance_verdict()
-                      if line.startswith("is ")] or None
+                      if not line.startswith("  ")] or None
         if self.balance is not None and not self.balance.empty:
             intro.tables["balance"] = self.balance
         intro.tables["comparison"] = self.table
@@ -686,6 +695,8 @@ def strong_check(result: Comparison, choice: str, counts, games: int,
         again = compare(spec.name, players=n, policies=[policy] * seats, games=m,
                         restricted=False, **kw)
         parts.append(again.table.assign(strong_line_up=policy))
+        result.strong_headlines.append((policy, again.headline))
+        result.balance = pd.concat([result.balance, again.balance], ignore_index=True)
         record[seats] = {"policy": policy, "games": m, "why": why}
     both = result.table.merge(pd.concat(parts, ignore_index=True),
                               on=["variant", "players", "measure"], suffixes=("", "_strong"))
