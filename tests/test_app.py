@@ -3,6 +3,11 @@ they skip when the optional extra snapsim[app] is not installed."""
 
 from __future__ import annotations
 
+import io
+import time
+
+import numpy as np
+import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
@@ -41,6 +46,21 @@ def test_odds_gives_the_exact_photo_and_explore_odds(app):
     at.slider(key="od-rerolls").set_value(3).run()
     explore = at.dataframe[1].value
     assert list(explore["P(success)"]) == [explore_success(1, 5, r) for r in range(4)]
+
+
+def test_odds_gives_the_spook_table_of_snapshot_odds_spook(app, capsys):
+    from snapsim.cli import main
+
+    at = app("Odds")
+    at.selectbox(key="od-top-0").set_value(4).run()
+    at.selectbox(key="od-top-2").set_value(7).run()
+    at.slider(key="od-slots").set_value(1).run()
+    shown = next(d.value for d in at.dataframe if "draws_before_spook" in d.value)
+    main(["odds", "spook", "--top", "shoreline=4", "--top", "mountain=7", "--raccoon",
+          "--reserve-slots", "1", "--format", "csv"])
+    printed = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert shown.columns.tolist() == printed.columns.tolist()
+    assert np.allclose(shown.to_numpy(float), printed.to_numpy(float), rtol=0, atol=1e-12)
 
 
 def test_balance_gives_the_verdict_of_each_player_count(app):
@@ -120,8 +140,14 @@ def test_edit_compares_a_changed_value_with_the_standard_game(app, tmp_path):
                               "side and player count, seed 1")
     assert "variant changes: atlantic puffin: prestige 2 → 9" in summary
     assert "is variant better balanced at 4 players? " in summary
-    out = next((tmp_path / "out").glob("compare-snapshot-*"))
-    assert {"index.html", "report.md", "provenance.json"} <= {p.name for p in out.iterdir()}
+    assert "is being written with what `snapsim compare snapshot" in at.caption[-1].value \
+        or "holds what" in at.caption[-1].value
+    for _ in range(240):  # the folder is written after the verdict is shown
+        out = next((tmp_path / "out").glob("compare-snapshot-*/provenance.json"), None)
+        if out is not None:
+            break
+        time.sleep(0.5)
+    assert {"index.html", "report.md"} <= {p.name for p in out.parent.iterdir()}
 
 
 def test_play_rates_each_move_saves_the_position_and_plays_a_move(app, tmp_path):
@@ -159,13 +185,34 @@ def test_a_park_is_drawn_as_a_grid_and_per_seat_lists_are_not():
 
 
 @pytest.mark.slow
-def test_rebalance_at_a_tiny_budget_gives_a_patch(app, tmp_path):
+def test_a_rebalanced_patch_opened_in_edit_compares_as_the_command_line_does(app, tmp_path,
+                                                                             capsys):
+    """The designer's round trip: rebalance at a tiny budget, open the patch in Edit,
+    compare; `snapsim compare --variant patch.toml` on the downloaded patch says the same."""
+    from snapsim.cli import main
+
     at = app("Rebalance")
-    at.selectbox(key="rb-players").set_value(2).run()
-    at.number_input(key="rb-cands").set_value(2).run()
-    at.number_input(key="rb-games").set_value(100).run()
+    at.selectbox(key="rb-players").set_value(3).run()  # a budget that finds a patch
+    at.number_input(key="rb-cands").set_value(4).run()
+    at.number_input(key="rb-games").set_value(200).run()
     at.checkbox(key="rb-strong").uncheck().run()
     at.button(key="rb-run").click().run()
     assert not at.exception, at.exception
-    assert at.code[0].value.startswith("rebalance snapshot (2 players): targets seat_spread=2")
-    assert (next((tmp_path / "out").glob("rebalance-snapshot-*")) / "patch.toml").exists()
+    assert at.code[0].value.startswith("rebalance snapshot (3 players): targets seat_spread=2")
+    patch = next((tmp_path / "out").glob("rebalance-snapshot-*")) / "patch.toml"
+    at.button(key="rb-open").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["page"] == "Edit and compare"
+    opened = at.session_state["ed-start"]["snapshot"]
+    assert opened.read_bytes() == patch.read_bytes()  # the file the download button gives
+    at.selectbox(key="ed-players").set_value(3).run()
+    at.number_input(key="ed-games").set_value(40).run()
+    at.button(key="ed-compare").click().run()
+    assert not at.exception, at.exception
+    in_app = [line for line in at.code[-1].value.splitlines() if "better balanced" in line]
+    capsys.readouterr()
+    assert main(["compare", "snapshot", "--variant", str(patch), "--players", "3",
+                 "--games", "40", "--seed", "1", "--out", str(tmp_path / "cli")]) == 0
+    printed = [line for line in capsys.readouterr().out.splitlines()
+               if "better balanced" in line]
+    assert in_app and in_app == printed

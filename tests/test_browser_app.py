@@ -132,6 +132,7 @@ def test_the_workbench_compares_an_uploaded_spreadsheet(server, browser, artefac
     variant.write_bytes(export_bytes("snapshot", "csv").replace(
         b"atlantic puffin,Shoreline,4,2,", b"atlantic puffin,Shoreline,4,9,"))
     _click(browser, "Edit and compare")
+    _text(browser, "Edit any cell", 120)  # the Edit page, not Balance's own upload choice
     _click(browser, "upload")
     WebDriverWait(browser, 60).until(EC.presence_of_element_located(
         (By.CSS_SELECTOR, "input[type=file]"))).send_keys(str(variant))

@@ -17,6 +17,7 @@ from . import jobs
 GAMES = tuple(sorted(known_games(), key=lambda g: g != "snapshot"))  # Snapshot first
 UPLOADS = ("toml", "csv", "xlsx")
 OUT_ENV = "SNAPSIM_APP_OUT"  # set by `snapsim app --out`
+GOTO = "goto"  # the page to open on the next run (the page radio cannot be set once drawn)
 
 
 def out_root() -> Path:

@@ -34,17 +34,14 @@ def _grid_sheets(frames: dict[str, pd.DataFrame]) -> dict[str, list[list]]:
             for name, df in frames.items()}
 
 
-def run_compare(game: str, path, players: int, games: int, seed: int, out):
-    """The work of a comparison: `snapsim compare GAME --variant FILE` with its output folder."""
+def run_compare(game: str, path, players: int, games: int, seed: int):
+    """The work of a comparison: `snapsim compare GAME --variant FILE` (its standard side
+    read from the run cache once played)."""
     def work(job: jobs.Job):
         from ..report.compare import compare
 
         job.report(f"{games:,} paired games per side at {players} players")
-        c = compare(game, variants=[str(path)], players=players, games=games,
-                            seed=seed)
-        job.report("writing the folder", 1.0)
-        c.write(out, force=True)
-        return c
+        return compare(game, variants=[str(path)], players=players, games=games, seed=seed)
     return work
 
 
@@ -98,11 +95,15 @@ def render() -> None:
     if not st.button("Compare with the standard game", type="primary", key="ed-compare") \
             and jobs.find(key) is None:
         return
-    out = common.out_root() / f"compare-{game}-{key[:10]}"
-    work = run_compare(game, path, int(players), int(games), int(seed), out)
+    work = run_compare(game, path, int(players), int(games), int(seed))
     job = common.follow(jobs.start(key, "compare", work))
     if job.error:
         return
     st.code(job.result.summary(), language=None, wrap_lines=True)
-    st.caption(f"The folder {out} holds what `snapsim compare {game} --variant FILE "
-               f"--players {players} --games {games} --seed {seed}` writes.")
+    # the report's figures take longer than the verdict: the folder is written after it
+    out = common.out_root() / f"compare-{game}-{key[:10]}"
+    folder = jobs.start(f"{key}:folder", "writing the folder",
+                        lambda _: job.result.write(out, force=True))
+    st.caption(f"The folder {out} {'holds' if folder.done.is_set() else 'is being written with'}"
+               f" what `snapsim compare {game} --variant FILE --players {players} --games "
+               f"{games} --seed {seed}` writes.")

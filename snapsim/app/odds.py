@@ -7,12 +7,14 @@ import streamlit as st
 
 from .. import odds
 from ..errors import SnapsimError
+from ..games.snapshot.components import load_components
 
 
 def render() -> None:
     st.header("Odds")
     st.caption("Snapshot's exact probabilities, computed, not sampled.")
-    photo, explore, tokens = st.tabs(["Photo", "Explore with re-rolls", "Token value"])
+    photo, explore, spook, tokens = st.tabs(["Photo", "Explore with re-rolls", "Spook risk",
+                                             "Token value"])
     with photo:
         c1, c2 = st.columns(2)
         dice = c1.slider("Dice", 1, 6, 2, key="od-dice")
@@ -35,6 +37,8 @@ def render() -> None:
         else:
             st.dataframe(pd.DataFrame(rows).style.format({"P(success)": "{:.4f}"}),
                          hide_index=True)
+    with spook:
+        spook_tab()
     with tokens:
         c1, c2 = st.columns(2)
         target = c1.slider("Explore value", 2, 5, 4, key="od-ttarget")
@@ -46,3 +50,30 @@ def render() -> None:
         else:
             st.markdown("Where the next tracking token buys the most")
             st.dataframe(table, hide_index=True)
+
+
+def spook_tab() -> None:
+    """`snapsim odds spook` as a calculator: each habitat's top card, every other card of the
+    bundled deck unseen, drawing on until a spook (card counting, exact)."""
+    comp = load_components(None)
+    st.markdown("The highest difficulty showing in each habitat (0: empty); every other "
+                "card is taken to be unseen.")
+    tops = []
+    for col, (h, habitat) in zip(st.columns(len(comp.habitats)), enumerate(comp.habitats),
+                                 strict=True):
+        options = [0] + sorted({a.difficulty for a in comp.animals if a.habitat == h})
+        tops.append(col.selectbox(habitat.name, options, key=f"od-top-{h}"))
+    c1, c2 = st.columns(2)
+    raccoon = c1.checkbox(f"The {comp.raccoon.name} is in the deck", value=True,
+                          key="od-raccoon")
+    slots = c2.slider("Free reserve slots", 0, 7, 1, key="od-slots")
+    cards = [(a.habitat, a.difficulty) for a in comp.animals
+             if (a.habitat, a.difficulty) != (a.habitat, tops[a.habitat])]
+    counts = odds.unseen_counts(cards, len(comp.habitats),
+                                max(a.difficulty for a in comp.cards))
+    table, heads = odds.spook_table(tops, counts, raccoon=raccoon, reserve_slots=slots,
+                                    raccoon_difficulty=comp.raccoon.difficulty)
+    st.markdown(" · ".join(f"{k.replace('_', ' ')}: {v:.4g}" for k, v in heads.items()))
+    st.markdown("P(the first spook comes after exactly k successful draws)")
+    st.dataframe(table.style.format({c: "{:.4f}" for c in table.columns[1:]}),
+                 hide_index=True)

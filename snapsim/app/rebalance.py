@@ -82,6 +82,6 @@ def render() -> None:
         if st.button("Open in Edit", key="rb-open"):
             patch = common.save_upload("patch.toml", r.patch.encode("utf-8"))
             st.session_state.setdefault("ed-start", {})[game] = patch
-            st.session_state["page"] = "Edit and compare"
+            st.session_state[common.GOTO] = "Edit and compare"
             st.rerun()
     st.caption(f"The folder {out} holds what `snapsim rebalance` writes.")

@@ -94,11 +94,8 @@ def _odds_explore(args) -> None:
 
 
 def _odds_spook(args) -> None:
-    import numpy as np
-    import pandas as pd
-
     from ..games.snapshot.components import load_components
-    from ..odds import research_odds, unseen_counts
+    from ..odds import research_odds, spook_table, unseen_counts
     from ..odds.api import check_stop_rule
 
     check_stop_rule(args.max_placed, args.max_risk)
@@ -121,20 +118,7 @@ def _odds_spook(args) -> None:
         raccoon = args.raccoon and not raccoon_seen
     counts = unseen_counts(cards, len(comp.habitats), max(a.difficulty for a in comp.cards))
     kw = dict(raccoon=raccoon, raccoon_difficulty=comp.raccoon.difficulty)
-    plain = research_odds(tops, counts, **kw)
-    columns = {"p_no_reserve": plain.spook_pmf}
-    if args.reserve_slots > 0:
-        slots = research_odds(tops, counts, free_slots=args.reserve_slots, **kw)
-        columns[f"p_{args.reserve_slots}_reserve_slots"] = slots.spook_pmf
-    n = max(len(v) for v in columns.values())
-    df = pd.DataFrame({"draws_before_spook": np.arange(n),
-                       **{k: np.pad(v, (0, n - len(v))) for k, v in columns.items()}})
-    extra = {
-        "unseen_cards": len(cards) + int(raccoon),
-        "p_next_draw_spooks": plain.next_draw,
-        "expected_tokens_drawing_to_spook": plain.expected_tokens,
-        "p_deck_runs_out_first": float(plain.stopped.sum()),
-    }
+    df, extra = spook_table(tops, counts, reserve_slots=args.reserve_slots, **kw)
     if args.max_placed is not None or args.max_risk < 1.0:
         rule = research_odds(tops, counts, free_slots=args.reserve_slots,
                              max_placed=args.max_placed, max_risk=args.max_risk, **kw)

@@ -318,6 +318,27 @@ def research_odds(tops, unseen, *, raccoon: bool = False, free_slots: int = 0,
     return ResearchOdds(float(next_draw_risk(t, u, r, rd)), spooked, stopped, float(dropped))
 
 
+def spook_table(tops, unseen: np.ndarray, *, raccoon: bool = False, reserve_slots: int = 0,
+                raccoon_difficulty: int = RACCOON_DIFFICULTY) -> tuple[pd.DataFrame, dict]:
+    """The table `snapsim odds spook` prints, for a player who draws on until a spook:
+    P(the first spook after k successful draws), also with `reserve_slots` free reserve
+    slots when given, and its headline numbers (unseen cards, next draw's risk, expected
+    tokens, P(the deck runs out first)). `unseen` is a count array from `unseen_counts`."""
+    kw = dict(raccoon=raccoon, raccoon_difficulty=raccoon_difficulty)
+    plain = research_odds(tops, unseen, **kw)
+    columns = {"p_no_reserve": plain.spook_pmf}
+    if reserve_slots > 0:
+        slots = research_odds(tops, unseen, free_slots=reserve_slots, **kw)
+        columns[f"p_{reserve_slots}_reserve_slots"] = slots.spook_pmf
+    n = max(len(v) for v in columns.values())
+    df = pd.DataFrame({"draws_before_spook": np.arange(n),
+                       **{k: np.pad(v, (0, n - len(v))) for k, v in columns.items()}})
+    return df, {"unseen_cards": int(np.sum(unseen)) + int(bool(raccoon)),
+                "p_next_draw_spooks": plain.next_draw,
+                "expected_tokens_drawing_to_spook": plain.expected_tokens,
+                "p_deck_runs_out_first": float(plain.stopped.sum())}
+
+
 def token_value(explore_dice: int, target: int, animal_dice: int, difficulty: int,
                 tokens: int = 0, rerolls: int = 0,
                 reroll_cost: int = DEFAULT_REROLL_COST) -> tuple[float, float, float]:
