@@ -209,10 +209,13 @@ def test_a_rebalanced_patch_opened_in_edit_compares_as_the_command_line_does(app
     at.number_input(key="ed-games").set_value(40).run()
     at.button(key="ed-compare").click().run()
     assert not at.exception, at.exception
-    in_app = [line for line in at.code[-1].value.splitlines() if "better balanced" in line]
+    def verdicts(text: str) -> list[str]:  # the side's label is the file's name: not compared
+        return [line.split(" better balanced ", 1)[1] for line in text.splitlines()
+                if " better balanced " in line]
+
+    in_app = verdicts(at.code[-1].value)
     capsys.readouterr()
     assert main(["compare", "snapshot", "--variant", str(patch), "--players", "3",
                  "--games", "40", "--seed", "1", "--out", str(tmp_path / "cli")]) == 0
-    printed = [line for line in capsys.readouterr().out.splitlines()
-               if "better balanced" in line]
+    printed = verdicts(capsys.readouterr().out)
     assert in_app and in_app == printed
