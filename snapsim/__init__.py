@@ -1,7 +1,7 @@
 """snapsim: exact odds, fast simulators and balance reports for wildlife-photography games.
 
-`import snapsim` stays light: simulate, run and load (with pandas, pyarrow and the numba
-kernels behind them) are imported on first use.
+`import snapsim` stays light: the public functions (with pandas, pyarrow and the numba
+kernels behind them) are imported on first use, each with its own signature.
 """
 
 from __future__ import annotations
@@ -16,14 +16,15 @@ from .version import __version__ as __version__
 if TYPE_CHECKING:
     from .analysis.ladder import ladder
     from .play.advice import advise
-    from .report.compare import Comparison
-    from .report.rebalance import Rebalance
+    from .report.compare import compare
+    from .report.rebalance import rebalance
     from .sim.runner import run, simulate
     from .sim.sweep import load
 
 _LAZY = {"simulate": "snapsim.sim.runner", "run": "snapsim.sim.runner",
          "load": "snapsim.sim.sweep", "ladder": "snapsim.analysis.ladder",
-         "advise": "snapsim.play.advice"}
+         "advise": "snapsim.play.advice", "compare": "snapsim.report.compare",
+         "rebalance": "snapsim.report.rebalance"}
 
 
 def __getattr__(name: str) -> Any:
@@ -126,50 +127,6 @@ def _drop_stale_kernels() -> None:
 
 
 _numba_cache_dir()
-
-
-def compare(game: str, **kwargs: Any) -> Comparison:
-    """A variant against a baseline on common random numbers.
-
-    The same as `snapsim.report.compare.compare` (imported on first use, so
-    `import snapsim` stays light); its keyword arguments are accepted here.
-
-    Returns
-    -------
-    Comparison
-        The table of measures with paired differences, `.summary()` and `.write(dir)`.
-
-    Examples
-    --------
-    >>> c = snapsim.compare("yosemite", games=2000, seed=1,
-    ...                     variants=["examples/variants/yosemite-richer-camping.toml"])
-    >>> print(c.summary())
-    """
-    from .report.compare import compare as paired_compare
-
-    return paired_compare(game, **kwargs)
-
-
-def rebalance(game: str, **kwargs: Any) -> Rebalance:
-    """The smallest changes that bring a game within balance targets, verified.
-
-    The same as `snapsim.report.rebalance.rebalance` (imported on first use); its keyword
-    arguments are accepted here.
-
-    Returns
-    -------
-    Rebalance
-        `.summary()`, `.pareto`, `.patch` and `.write(dir)`.
-
-    Examples
-    --------
-    >>> r = snapsim.rebalance("snapshot", players=4, targets=["seat_spread=2"],
-    ...                       edits=["start_tokens"])
-    >>> print(r.summary()); print(r.patch)
-    """
-    from .report.rebalance import rebalance as search
-
-    return search(game, **kwargs)
 
 
 __all__ = ["advise", "compare", "ladder", "load", "rebalance", "run", "simulate"]

@@ -23,6 +23,7 @@ import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -38,6 +39,10 @@ class Action(int):
     """
 
     FIELDS: tuple[str, ...] = ()
+    kind: str
+
+    if TYPE_CHECKING:
+        def __getattr__(self, name: str) -> Any: ...  # the FIELDS, set per game
 
     def __new__(cls, code: int, kind: str, **args):
         self = super().__new__(cls, code)
@@ -107,7 +112,7 @@ class GameState(ABC):
     NAME: str
     ENGINE: ModuleType  # the game's engine module
     POLICIES: ModuleType  # the game's policies module
-    CONFIG: type
+    CONFIG: Any  # the game's config class (a RuleKnobs dataclass with from_knobs)
     ACTION: type[Action]
     MIN_PLAYERS: int
     MAX_PLAYERS: int
@@ -135,7 +140,8 @@ class GameState(ABC):
         self.state = E.new_game(self._cfg, self._comp, self._rng)
         self.log: list[str] | None = [] if log else None  # None: no log (faster searches)
         self._memory = self._new_memory()  # the policies' own memory (a plan): not the state
-        self._asked = None  # (state, action, policy's state, streams, memory) of the last ask
+        # (state, action, policy's state, streams, memory) of the last ask
+        self._asked: tuple | None = None
         self._rewards = np.zeros(n)
         E.settle(self.state, self._cfg, self._comp, self._rng, self._buf)
 
@@ -400,7 +406,10 @@ def game_class(name: str) -> type[GameState]:
     registered it (`snapsim.sim.registry`)."""
     from .sim.registry import get_game
 
-    return get_game(name).step
+    step = get_game(name).step
+    if step is None:
+        raise InputError(f"{name} has no step-by-step API")
+    return step
 
 
 def new_game(name: str, seed: int = 0, game: int = 0, policies=None, rotate_seats=True,

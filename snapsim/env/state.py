@@ -11,7 +11,8 @@ from ..protocol import GameState, game_class
 OBS_LOW, OBS_HIGH = -1e6, 1e6
 
 
-def new_state(game: str, seed: int, policies=None, **config) -> GameState:
+def new_state(game: str, seed: int, policies: list | None = None,
+              **config: object) -> GameState:
     """Game `game` with rule knobs `config` and seed `seed` (game 0 of that seed); seat i
     played by policies[i] when asked (`policy_action`)."""
     cls = game_class(game)

@@ -14,6 +14,7 @@ import importlib.util
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -23,7 +24,7 @@ ENTRY_POINTS = "snapsim.games"  # the entry point group of games installed on th
 
 
 def _builtin_games() -> list[str]:
-    folders = importlib.util.find_spec("snapsim.games").submodule_search_locations
+    folders = importlib.util.find_spec("snapsim.games").submodule_search_locations  # type: ignore[union-attr]  # noqa: E501
     return sorted(m.name for m in pkgutil.iter_modules(folders) if m.ispkg)
 
 
@@ -66,14 +67,14 @@ class GameSpec:
     """
 
     name: str
-    make_config: Callable[..., object]
-    make_policy: Callable[[str], object]
+    make_config: Callable[..., Any]
+    make_policy: Callable[[str], Any]
     run_chunk: Callable[..., pd.DataFrame]
-    players: Callable[[object], int]
+    players: Callable[[Any], int]
     default_policy: str
-    load_components: Callable[[str], object]
-    report: Callable[..., object] | None = None
-    measures: object = None  # analysis.measures.MeasureSpec: what `snapsim compare` measures
+    load_components: Callable[[str], Any]
+    report: Callable[..., Any] | None = None
+    measures: Any = None  # analysis.measures.MeasureSpec: what `snapsim compare` measures
     step: type | None = None
     result_columns: tuple[str, ...] = ()
     record: Callable[..., None] | None = None
@@ -83,7 +84,7 @@ class GameSpec:
     package: str = ""
     rules: tuple = ()
     searched: dict[str, tuple[float, float]] = field(default_factory=dict)
-    guide: Callable[..., object] | None = None
+    guide: Callable[..., Any] | None = None
 
 
 _GAMES: dict[str, GameSpec] = {}
