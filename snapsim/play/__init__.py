@@ -40,8 +40,34 @@ MAX_ANSWER = 6  # characters of a move number typed at the prompt
 # a ShutterBug trade's tip, seen by the two traders only
 PRIVATE = re.compile(r" -> got .*?(?=(?: \(forced\))?$)")
 HELP = ("type the number of a move, or: auto (greedy plays your seat to the end), hints (the "
-        "numbers for this moment), save (write the game to a file and play on), quit (offers "
-        "to save), help")
+        "numbers for this moment), undo (take back your last move, against built-in players), "
+        "save (write the game to a file and play on), quit (offers to save), help")
+# one line of the rulebook for each kind of move, shown under the first move of that kind
+REMINDERS = {
+    "snapshot": {
+        "draw": "draw: the next card of the deck; you then place, reserve or (if it cannot "
+                "be placed) spook it",
+        "stop": "stop: end Research and go on to Preparation with the animals placed",
+        "offer": "offer: ask to reserve the card just drawn (Option D); if the drawer "
+                 "accepts, you take it into your reserve and pay them 1 tracking token "
+                 "(needs a free reserve space and a token)",
+        "pass": "pass: make no offer for the card just drawn",
+        "accept": "accept: the offering player reserves the card and pays you 1 tracking "
+                  "token; it spooks nothing (Option D)",
+        "place": "place: into its habitat, above the animals there (a higher difficulty); "
+                 "you gain 1 tracking token (Option A)",
+        "reserve": "reserve: keep the card in front of you to photograph on a later turn; at "
+                   "most two reserved cards (Option C)",
+        "spook": "spook: the card is lower than the animals of its habitat, so it cannot be "
+                 "placed: it and they are discarded, no token, and your turn is over "
+                 "(Option B; reserving it, or accepting an offer, is the only way out)",
+        "place reserved": "place reserved: one of your reserved cards into its habitat, "
+                          "sideways: it must be photographed this turn (Step A)",
+        "re-roll token": "re-roll: pay tracking tokens to roll an exploring die again; they "
+                         "come back if the habitat is not explored in the end",
+        "give up": "give up: the habitat is not explored; its animals are not photographed",
+    },
+}
 
 
 @dataclass
@@ -218,7 +244,57 @@ def view(session: Session) -> str:
     seat's observation)."""
     lines = [f"--- you are P{session.seat + 1} ---"]
     lines += [f"  {line}" for line in session.game.table_view(session.seat)]
+    lines.append(f"  {running_scores(session)}")
+    if session.game.NAME == "shutterbug":
+        lines += [f"  {line}" for line in shutterbug_map(session)]
     return "\n".join(lines)
+
+
+def shutterbug_map(session: Session) -> list[str]:
+    """Around each of your pawns: its space, the neighbouring spaces (terrain and creature, or
+    city) with the photo tiles on them, and the photo tiles a turn's move reaches."""
+    g = session.game
+    comp, obs = g.config.components, g.observation(session.seat)
+    names = [sp.name for sp in comp.spaces]
+
+    def space(i):
+        sp, tiles = comp.spaces[i], obs["board"].get(names[i])
+        what = "city" if sp.city else f"{comp.terrains[sp.terrain]}, {comp.creatures[sp.creature]}"
+        return f"{sp.name} ({what}" + (f"; photo tiles of quality {', '.join(map(str, tiles))}"
+                                       if tiles else "") + ")"
+
+    out = ["map:"]
+    reach = g.config.max_steps
+    for at in obs["pawns"][session.seat]:
+        if at is None:
+            continue
+        i = names.index(at)
+        out.append(f"  your pawn at {space(i)}; next to it: "
+                   + "; ".join(space(j) for j in comp.spaces[i].adjacent))
+        steps, ring = {i: 0}, [i]
+        for d in range(1, reach + 1):
+            ring = [j for k in ring for j in comp.spaces[k].adjacent if j not in steps]
+            for j in ring:
+                steps.setdefault(j, d)
+        near = [f"{names[j]} {f'{steps[j]} away' if steps[j] else 'here'} "
+                f"({', '.join(map(str, obs['board'][names[j]]))})"
+                for j in sorted(steps, key=steps.get) if names[j] in obs["board"]]
+        out.append(f"  photo tiles within {reach} spaces (a turn's move): "
+                   + ("; ".join(near) or "none"))
+    return out
+
+
+def running_scores(session: Session) -> str:
+    """The score sheet so far, your parts in full: what play has scored (photographs taken,
+    awards won), all of it public; what the game's end scores (assignments, judges) is not
+    in it yet."""
+    sheet = session.game.scores()
+    parts = [c for c in sheet.columns if c not in ("seat", "score", "won", "tokens", "quality")]
+    mine = sheet.iloc[session.seat]
+    seats = ", ".join(f"{'you' if p == session.seat else f'P{p + 1}'} {int(sheet.score[p])}"
+                      for p in range(len(sheet)))
+    yours = ", ".join(f"{c.replace('_', ' ')} {int(mine[c])}" for c in parts)
+    return f"score so far: {seats} (yours: {yours}; end-of-game scoring comes on top)"
 
 
 def choices(game: GameState) -> list[tuple[list[int], list[int]]]:
@@ -247,8 +323,96 @@ def choices(game: GameState) -> list[tuple[list[int], list[int]]]:
 
 
 def menu(session: Session, moves) -> str:
-    return "\n".join(f"  {i + 1:>2}. {session.game.choice_to_string(chosen, done)}"
-                     for i, (chosen, done) in enumerate(moves))
+    """The numbered moves, each kind's one-line rule under its first move, and why a move
+    the player may expect is not among them."""
+    g, rules = session.game, REMINDERS.get(session.game_name, {})
+    lines, told = [], set()
+    for i, (chosen, done) in enumerate(moves):
+        lines.append(f"  {i + 1:>2}. {g.choice_to_string(chosen, done)}")
+        kind = g.decode(chosen[0]).kind
+        if kind in rules and kind not in told:
+            told.add(kind)
+            lines.append(f"      ({rules[kind]})")
+    lines += [f"  not available: {why}" for why in unavailable(session, moves)]
+    return "\n".join(lines)
+
+
+def unavailable(session: Session, moves) -> list[str]:
+    """Why a move the rules have is not offered now (Snapshot's Research: reserving with
+    two cards reserved; placing a card lower than its habitat's animals)."""
+    g = session.game
+    kinds = {g.decode(chosen[0]).kind for chosen, _ in moves}
+    if session.game_name == "shutterbug":
+        return _no_photograph(session, kinds)
+    if session.game_name != "snapshot" or g.phase != "decide":
+        return []
+    out = []
+    if "reserve" not in kinds:
+        out.append("reserve: you hold two reserved cards already, the most you may")
+    if "place" not in kinds:
+        out.append("place: the card is lower than the animals of its habitat, so it cannot "
+                   "be placed")
+    return out
+
+
+def _no_photograph(session: Session, kinds) -> list[str]:
+    """Why a photo tile where your pawn stands offers no photograph: the first tip card
+    discarded must show its creature, and as many tips as its quality must show the creature
+    or the space's terrain (rulebook, C. Take a Photograph)."""
+    g = session.game
+    if g.current_player != session.seat or "photograph" in kinds or not kinds & {"move",
+                                                                                 "stop"}:
+        return []  # (asked only where the pawn's next move is chosen)
+    comp, obs = g.config.components, g.observation(session.seat)
+    hand = obs["hand"]  # tip name "creature/terrain" -> cards
+    out = []
+    for at in obs["pawns"][session.seat]:
+        if at not in obs["board"]:
+            continue
+        sp = comp.spaces[comp.space_index(at)]  # its tiles show its creature and terrain
+        creature, terrain = comp.creatures[sp.creature], comp.terrains[sp.terrain]
+        shows = sum(k for name, k in hand.items() if name.split("/")[0] == creature)
+        fits = sum(k for name, k in hand.items() if creature in name.split("/")
+                   or terrain in name.split("/"))
+        for quality in obs["board"][at]:
+            if shows == 0:
+                why = f"you hold no tip showing the {creature} (the first tip must)"
+            elif fits < quality:
+                why = f"it takes {quality} tips showing the {creature} or {terrain}; you " \
+                      f"hold {fits}"
+            else:
+                why = "not at this moment of the turn (or a photo was taken here this turn)"
+            out.append(f"photograph the {creature} (quality {quality}) at {at}: {why}")
+    return out
+
+
+def undo(session: Session) -> str:
+    """Take back your last move (a whole choice: every step action of it) and the other
+    seats' moves after it, by playing the game again from the seed without them: in a game
+    against built-in players only, whose moves replay as they were."""
+    if session.bots:
+        return "undo is for games against built-in players only (a Python agent's moves " \
+               "may not replay)"
+    fresh = new_session(session.game_name, session.players, session.seat + 1,
+                        ",".join(session.opponents), session.seed, session.hints)
+    g, mine, continues = fresh.game, [], []
+    for code, by_policy in session.moves:
+        mine.append(g.current_player == session.seat and not by_policy)
+        continues.append(g.mid_move())
+        fresh.apply(code, bool(by_policy))
+    if not any(mine):
+        return "nothing to undo: you have not moved yet"
+    k = max(i for i, m in enumerate(mine) if m)
+    while k > 0 and continues[k] and mine[k - 1]:
+        k -= 1
+    again = new_session(session.game_name, session.players, session.seat + 1,
+                        ",".join(session.opponents), session.seed, session.hints)
+    for code, by_policy in session.moves[:k]:
+        again.apply(code, bool(by_policy))
+    taken = len(session.moves) - k
+    session.game, session.moves = again.game, again.moves
+    session.shown = len(again.game.log)
+    return f"undone: {taken} step move(s) taken back, your last and the others' after it"
 
 
 @contextmanager
@@ -340,8 +504,8 @@ def _play(session: Session, read, write, save_to) -> int:
             write(hints(g, seat, session.budget, session.seed, legal))
         write(menu(session, legal))
         while True:
-            answer = _ask(f"P{seat + 1} move [1-{len(legal)}, auto, hints, save, quit]: ",
-                          read)
+            answer = _ask(f"P{seat + 1} move [1-{len(legal)}, auto, hints, undo, save, quit, "
+                          "help]: ", read)
             if answer is None or answer.lower() in ("q", "quit", "exit"):
                 offer_save(session, save_to, read, write)
                 return 0
@@ -354,6 +518,13 @@ def _play(session: Session, read, write, save_to) -> int:
                 continue
             if answer.lower() in ("s", "save"):
                 offer_save(session, save_to, read, write)
+                continue
+            if answer.lower() in ("u", "undo"):
+                said = undo(session)
+                write(said)
+                if said.startswith("undone"):
+                    g = session.game
+                    break
                 continue
             # ASCII digits only: int() reads some other digits ('١') and fails on others ('²')
             if answer.isascii() and answer.isdigit() and len(answer) <= MAX_ANSWER and \
