@@ -188,7 +188,9 @@ def side_measures(runner, config, lineup, mspec, restrictions, spec, n_seats, se
         line = [policy] + [spec.default_policy] * (n_seats - 1)
         found.append(restricted_measure(runner.run(config, line, seed), policy, label))
     if mspec.extra is not None:
+        from .extras import extra_measures
+
         found += [Measure(name, group, unit, ratio) for name, group, unit, ratio in
-                  mspec.extra(config, lineup, runner.games,
-                              runner.seed if seed is None else seed, runner.threads)]
+                  extra_measures(spec.name, config, lineup, runner.games,
+                                 runner.seed if seed is None else seed, runner.threads)]
     return found

@@ -190,10 +190,11 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
     """
     from tqdm import tqdm
 
+    from ..sim import cache as run_cache
     from ..sim.agents import resolve_policy
     from ..sim.kernel import lineup_names, seating
     from ..sim.provenance import provenance
-    from ..sim.runner import prepare, simulate
+    from ..sim.runner import prepare
 
     whole(games, "games", 1, MAX_IN_MEMORY_GAMES)
     whole(seed, "seed", 0)
@@ -235,9 +236,8 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
             seated = [pols[i] for i in lineup]  # a repeated policy's table name has a #seat
             field_name = dict(zip(lineup_names(seated), (labels[i] for i in lineup),
                                   strict=True))
-            df = simulate(spec.name, policies=seated, games=each[t] * size,
-                          seed=table_seed(seed, t), rotate_seats=True, threads=threads,
-                          config=config)
+            df = run_cache.simulate(spec.name, config, seated, each[t] * size,
+                                    table_seed(seed, t), rotate_seats=True, threads=threads)
             parts.append(pd.DataFrame({
                 "deal": t * MAX_IN_MEMORY_GAMES + df.game.to_numpy(),
                 "game": len(parts) * MAX_IN_MEMORY_GAMES + df.game.to_numpy(),

@@ -69,11 +69,13 @@ def card_values(game: str, config, policies, games: int, seed: int,
                 threads: int | None = None) -> list | None:
     """A run's per-card values [(card, Ratio)] for the cards measure (the same seeded games
     played again by the game's extra measures); None for a game without card values."""
+    from .extras import extra_measures
+
     mspec = get_game(game).measures
     if mspec.extra is None or mspec.levers.card_group is None:
         return None
     return [(name.split(": ", 1)[-1], ratio) for name, group, _, ratio in
-            mspec.extra(config, list(policies), games, seed, threads)
+            extra_measures(game, config, policies, games, seed, threads)
             if group == mspec.levers.card_group] or None
 
 

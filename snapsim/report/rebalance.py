@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
+from ..analysis.extras import extra_measures
 from ..analysis.rebalance import (
     OPTIMIZERS,
     EditSpace,
@@ -670,7 +671,7 @@ def _pilot(space: EditSpace, targets, lineups: list[LineUp], seed, threads, work
         if cards_wanted:
             group = spec.measures.levers.card_group
             cards = [(name, r) for name, grp, _, r in
-                     spec.measures.extra(config, pols, PILOT_GAMES, seed, threads)
+                     extra_measures(game, config, pols, PILOT_GAMES, seed, threads)
                      if grp == group]
         for t in targets:
             it = items(t, game, df, config, cards)

@@ -192,6 +192,30 @@ LADDER_MIN = 24
 # a table seating a search policy plays the ladder's games per table / this (at least
 # LADDER_MIN): a searched game costs tens of times a heuristic one
 SEARCH_SHARE = 10
+# from this many games a report spends its whole budgets on the fixes' search and the
+# ladder's search tables (the committed reports play 3,000 games and more); a smaller one
+# spends in proportion, at least these
+FULL_BUDGET = 3_000
+FIX_BUDGET = 40  # candidates each fix search plays from FULL_BUDGET games up
+FIX_MIN = 10  # candidates a fix search plays at the least
+SEARCH_GAMES_MIN = 10  # games at a ladder table seating a search policy, at the least
+
+
+def budgets(games: int, ladder_games: int | None = None) -> dict:
+    """What a report of `games` games per configuration spends beyond its own runs: each
+    fix search's candidates (`fix_candidates`), games per candidate (`fix_games`) and
+    confirmation games (`verify_games`); the ladder's games per table (`ladder_games`, or
+    as given) and per table seating a search policy (`search_games`). From FULL_BUDGET
+    games up these are the committed reports' budgets; below, the candidates and the
+    search tables' games shrink in proportion, so a small report does not spend as long
+    on its fixes and searches as a committed one."""
+    share = min(games, FULL_BUDGET) / FULL_BUDGET
+    table = ladder_games or max(LADDER_MIN, games // LADDER_SHARE)
+    search = max(LADDER_MIN, table // SEARCH_SHARE)
+    return {"fix_candidates": max(FIX_MIN, round(FIX_BUDGET * share)),
+            "fix_games": max(100, games // 4), "verify_games": max(100, games // 2),
+            "ladder_games": table,
+            "search_games": max(SEARCH_GAMES_MIN, round(search * share))}
 
 
 def game_ratio(df: pd.DataFrame, num, den=None) -> Ratio:
@@ -352,6 +376,8 @@ class Runs:
     found: dict = field(default_factory=dict)  # results later sections' sentences cite
     tolerances: dict = field(default_factory=dict)  # the verdict's, name -> value (filled)
     _headline: Verdict | None = field(default=None, repr=False)
+    # the run cache's counts when the report began: every table its studies read or played
+    _counted: dict = field(default_factory=lambda: dict(run_cache.COUNTS), repr=False)
 
     def __post_init__(self):
         self.tolerances = fill_tolerances(self.game, self.tolerances)
@@ -757,8 +783,8 @@ def ladder_section(ctx: Runs, order: int, players: int, policies=None,
     from ..analysis.ladder import default_field, ladder
 
     policies, why = ladder_policies(ctx.game, ctx.games, players, policies, why)
-    games = ctx.ladder_games or max(LADDER_MIN, ctx.games // LADDER_SHARE)
-    search_games = max(LADDER_MIN, games // SEARCH_SHARE)
+    spend = budgets(ctx.games, ctx.ladder_games)
+    games, search_games = spend["ladder_games"], spend["search_games"]
     lad = ladder(ctx.game, players, policies=policies, games=games, seed=ctx.seed,
                  threads=ctx.threads, components=ctx.components, search_games=search_games)
     left = [p for p in default_field(ctx.game, players) if p not in lad.policies]
@@ -1078,6 +1104,9 @@ def report_provenance(game: str, runs: Runs, studies: list[str]) -> dict:
               "games": runs.games, "studies": studies, "configurations": configs,
               "run_cache": {"runs": len(configs),
                             "from_cache": sum("from_cache" in c for c in configs)},
+              # every table of games its studies asked for (ladder, fixes, card values too)
+              "cached_tables": {k: run_cache.COUNTS[k] - runs._counted[k]
+                                for k in run_cache.COUNTS},
               "strong": runs.strong, **runs.records}
     try:  # one study re-run alone keeps what the other studies recorded
         old = json.loads(read_text(Path(runs.out) / PROVENANCE_FILE)) if runs.out else {}
@@ -1095,7 +1124,6 @@ def report_provenance(game: str, runs: Runs, studies: list[str]) -> dict:
 
 # ---------------------------------------------------------------- smallest fixes
 
-FIX_BUDGET = 40  # candidates each problem's search plays: a count, so the same fixes anywhere
 FIX_MEASURES = ("seat_spread", "first_player", "assignments", "length")  # a target's units
 
 
@@ -1151,12 +1179,12 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
                   reference_games: int) -> Section:
     """"Smallest fixes found": for each problem the report's verdict classes not balanced
     under greedy play or the strong line-up, `snapsim rebalance` with the report's own
-    tolerance as target, over both line-ups (worst case), with a fixed budget of FIX_BUDGET
-    candidates of a quarter of the report's games each, chosen on half the report's games
-    on fresh deals and confirmed on as many others; the patch is written beside the report as
-    fix-<name>.toml. A problem balanced under every line-up needs no fix, an unsettled one
-    says what would settle it. `reference_games` is the report's committed size (its
-    figure's note)."""
+    tolerance as target, over both line-ups (worst case), with the candidates `budgets`
+    gives (FIX_BUDGET from FULL_BUDGET games up) of a quarter of the report's games each,
+    chosen on half the report's games on fresh deals and confirmed on as many others; the
+    patch is written beside the report as fix-<name>.toml. A problem balanced under every
+    line-up needs no fix, an unsettled one says what would settle it. `reference_games` is
+    the report's committed size (its figure's note)."""
     from .rebalance import rebalance
 
     lineups = ["greedy", ctx.strong] if ctx.strong else ["greedy"]
@@ -1169,6 +1197,7 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
                 "reconstructed, so these fixes show the method on them; run `snapsim "
                 "rebalance` on your own component file for advice about your game.")
     tables, plotted, heads = [], [], []
+    spend = budgets(ctx.games)
     for i, p in enumerate(problems):
         heads.append(len(s.findings))  # each problem's first line is its key finding
         target = p.target(ctx.tolerances)
@@ -1185,8 +1214,8 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
             ctx.tick()
             continue
         r = rebalance(ctx.game, [target], list(p.edits), components=ctx.components,
-                      players=list(p.players), games=max(100, ctx.games // 4),
-                      candidates=FIX_BUDGET, verify_games=max(100, ctx.games // 2),
+                      players=list(p.players), games=spend["fix_games"],
+                      candidates=spend["fix_candidates"], verify_games=spend["verify_games"],
                       lineups=lineups, seed=ctx.seed + i, threads=ctx.threads)
         ctx.tick()
         found.update(status=r.status, changes=r.patch_changes, lineups=r.lineup_words(),
@@ -1223,7 +1252,7 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
         df = pd.concat(tables, ignore_index=True)
         s.tables["fixes"] = df[["problem"] + [c for c in df.columns if c != "problem"]]
     if plotted:
-        games = max(100, ctx.games // 2)
+        games = spend["verify_games"]
         counts = sorted({n for p in problems for n in p.players})
         line_ups = ["greedy"] + [ctx.strong_policy(n)[0] or "" for n in counts if ctx.strong]
         s.figure("fixes", F.fix_targets(pd.DataFrame(plotted), ctx.note(games)),

@@ -46,6 +46,8 @@ STALE_S = 3600  # a temporary file this old was left by a process that died whil
 # policy's Python code decides its play, so all of it is part of a run's key
 KERNEL_SOURCES = ("games", "odds", "sim")
 _OFF = []  # open `off()` blocks: the cache is neither read nor written while one is
+# tables this process read from the cache and played (a report's provenance counts them)
+COUNTS = {"read": 0, "played": 0}
 
 
 @contextmanager
@@ -135,14 +137,18 @@ def _content(config) -> object:
     return out
 
 
-def run_key(game: str, config, policies, seed: int, games: int, rotate_seats: bool) -> str:
-    """The key of one run: what its table depends on."""
+def run_key(game: str, config, policies, seed: int, games: int, rotate_seats: bool,
+            measure: str = "") -> str:
+    """The key of one run: what its table depends on (`measure`: a table of a measure that
+    plays the run's games again, such as the game's extra measures, not the run's own)."""
     from .provenance import describe
 
     record = {"game": game, "config": _content(config),
               "policies": [describe(p) for p in policies], "seed": int(seed),
               "games": int(games), "rotate_seats": bool(rotate_seats),
               "sources": source_hash()}
+    if measure:
+        record["measure"] = measure
     if game_source_hash(game):  # a game installed on its own: its modules too
         record["game_sources"] = game_source_hash(game)
     text = json.dumps(record, sort_keys=True, default=str)
@@ -255,6 +261,7 @@ def _mark(df: pd.DataFrame, hit: bool, game: str = "", config=None, policies=(),
     if hit:
         df.attrs["provenance"] = provenance(game, config, policies, seed, games,
                                             rotate_seats=rotate_seats)
+    COUNTS["read" if hit else "played"] += 1
     df.attrs["from_cache"] = hit
     return df
 
@@ -307,3 +314,24 @@ def simulate_many(game: str, jobs, games: int, seed: int, rotate_seats: bool = T
         out[j] = df
     return [_mark(df, j not in todo, spec.name, *jobs[j], seed, games, rotate_seats)
             for j, df in enumerate(out)]
+
+
+def measured(game: str, config, policies, games: int, seed: int, measure: str,
+             compute) -> pd.DataFrame:
+    """A table of one row per game that `measure` computes from the seeded games of a run
+    (`compute()` makes it: it plays them again), through the cache like a run's own table."""
+    from .agents import is_agent, policy_or_agent
+    from .registry import get_game
+
+    spec = get_game(game)
+    pols = [policy_or_agent(spec, p) for p in policies]
+    if not enabled() or any(is_agent(p) for p in pols):
+        COUNTS["played"] += 1
+        return compute()
+    key = run_key(spec.name, config, pols, seed, games, True, measure)
+    df = load(key, games)
+    COUNTS["read" if df is not None else "played"] += 1
+    if df is None:
+        df = compute()
+        store(key, df)
+    return df

@@ -20,10 +20,11 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import InputError, SnapsimError
+from ...sim import cache as run_cache
 from ...sim.backends import make_backend
 from ...sim.files import parse_json, read_text
 from ...sim.registry import get_game
-from ...sim.runner import simulate_many
+from ..extras import extra_measures
 from .edits import Candidate, EditSpace
 from .lineups import LineUp
 from .targets import Items, Target, items
@@ -195,7 +196,8 @@ class Evaluator:
                     config = variant.config(n)
                     jobs.append((config, lu.seats(n)))
                     where.append((ev, lu, n, config))
-        tables = simulate_many(self.game, jobs, games, self.seed, backend=self.backend())
+        tables = run_cache.simulate_many(self.game, jobs, games, self.seed,
+                                         backend=self.backend())
         for (ev, lu, n, config), df in zip(where, tables, strict=True):
             cards = None
             if any(t.kind == "cards" for t in self.targets):
@@ -214,7 +216,7 @@ class Evaluator:
 
     def _card_values(self, config, seats, games):
         group = self.spec.measures.levers.card_group
-        found = self.spec.measures.extra(config, seats, games, self.seed, self.threads)
+        found = extra_measures(self.game, config, seats, games, self.seed, self.threads)
         return [(name, ratio) for name, grp, _, ratio in found if grp == group]
 
     def _paired_se(self, key, it: Items) -> np.ndarray:

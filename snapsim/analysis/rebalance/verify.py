@@ -19,10 +19,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ...sim import cache as run_cache
 from ...sim.backends import make_backend
 from ...sim.registry import get_game
-from ...sim.runner import simulate_many
 from ..comparison import flag_table, measure_rows, side_measures
+from ..extras import extra_measures
 from ..paired import ALPHA, Ratio, ratio_difference, spread_difference, spread_interval
 from .edits import Candidate, EditSpace
 from .lineups import LineUp
@@ -190,8 +191,9 @@ class _Runs:
 
     def play(self, configs) -> dict:
         """(line-up name, players) -> _Run for each (line-up, players, config)."""
-        tables = simulate_many(self.game, [(cfg, lu.seats(n)) for lu, n, cfg in configs],
-                               self.games, self.seed, backend=self.backend)
+        tables = run_cache.simulate_many(self.game,
+                                         [(cfg, lu.seats(n)) for lu, n, cfg in configs],
+                                         self.games, self.seed, backend=self.backend)
         mspec = self.spec.measures
         out = {}
         for (lu, n, cfg), df in zip(configs, tables, strict=True):
@@ -203,7 +205,8 @@ class _Runs:
             if self.cards:
                 group = mspec.levers.card_group
                 extra = ([(m.name, m.group, m.unit, m.ratio) for m in found] if found else
-                         mspec.extra(cfg, lu.seats(n), self.games, self.seed, self.threads))
+                         extra_measures(self.game, cfg, lu.seats(n), self.games, self.seed,
+                                        self.threads))
                 cards = [(name.split(": ", 1)[-1], ratio) for name, grp, _, ratio in extra
                          if grp == group]
             out[(lu.name, n)] = _Run(df, cfg, cards, found)

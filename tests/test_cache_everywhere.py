@@ -1,0 +1,63 @@
+"""Every table of games a report asks for goes through the run cache, not only its studies'
+runs: the skill ladder's tables, a rebalance's candidates and confirmation, and the game's
+extra measures (card values). Asked again, each is read back equal to the one played and
+plays no game. Each test has its own cache folder (conftest.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from snapsim.analysis.extras import extra_measures
+from snapsim.analysis.ladder import ladder
+from snapsim.report.rebalance import rebalance
+from snapsim.sim import cache, get_game
+from snapsim.sim.agents import resolve_policy
+
+
+def played() -> int:
+    return cache.COUNTS["played"]
+
+
+def test_a_ladder_asked_again_plays_no_game_and_rates_alike():
+    kw = dict(policies=["random", "greedy"], games=40, seed=3)
+    before = played()
+    first = ladder("yosemite", 2, **kw)
+    assert played() > before
+    before = played()
+    again = ladder("yosemite", 2, **kw)
+    assert played() == before
+    pd.testing.assert_frame_equal(first.ratings, again.ratings, check_exact=True)
+    pd.testing.assert_frame_equal(first.results, again.results, check_exact=True)
+
+
+def test_a_rebalance_asked_again_plays_no_game_and_finds_the_same_patch():
+    kw = dict(players=[4], games=120, verify_games=200, candidates=6, lineups=["greedy"],
+              seed=2)
+    a = rebalance("shutterbug", ["seat_spread=5"], ["start_tips"], **kw)
+    before = played()
+    b = rebalance("shutterbug", ["seat_spread=5"], ["start_tips"], **kw)
+    assert played() == before
+    assert [e.cand for e in a.outcome.evaluations] == [e.cand for e in b.outcome.evaluations]
+    assert a.patch == b.patch
+    pd.testing.assert_frame_equal(a.checks_table(), b.checks_table(), check_exact=True)
+
+
+def test_extra_measures_read_back_equal_to_the_game_s_own():
+    spec = get_game("snapshot")
+    config = spec.make_config(players=3)
+    seats = [resolve_policy("snapshot", "greedy")] * 3
+    own = spec.measures.extra(config, seats, 30, 4, None)
+    first = extra_measures("snapshot", config, seats, 30, 4)
+    before = played()
+    again = extra_measures("snapshot", config, seats, 30, 4)
+    assert played() == before
+    for mine, theirs in ((first, own), (again, own)):
+        assert [m[:3] for m in mine] == [m[:3] for m in theirs]
+        for (*_, r), (*_, s) in zip(mine, theirs, strict=True):
+            np.testing.assert_array_equal(r.num, s.num)
+            np.testing.assert_array_equal(r.den, s.den)
+    with cache.off():
+        before = played()
+        extra_measures("snapshot", config, seats, 30, 4)
+        assert played() == before + 1  # --no-cache plays it
