@@ -131,6 +131,24 @@ def test_an_xlsx_problem_names_the_worksheet_row_and_column(tmp_path):
                                      f"(points): photo {name!r}: points")
 
 
+def test_a_workbook_that_unpacks_past_any_component_file_is_refused_unread(tmp_path,
+                                                                          monkeypatch):
+    """A zip bomb is refused by its parts' stated sizes (what zipfile will read at most), a
+    sheet of endless rows by its count, each before the workbook is read whole."""
+    import openpyxl
+
+    path = exported(tmp_path, "yosemite", "xlsx")
+    monkeypatch.setattr(sheets, "XLSX_UNPACKED", sheets._unpacked(path.read_bytes()) - 1)
+    with pytest.raises(ComponentError, match="unpacks to more than"):
+        get_game("yosemite").load_components(path)
+    monkeypatch.undo()
+    book = openpyxl.load_workbook(path)
+    rows = book["photos"].max_row
+    monkeypatch.setattr(sheets, "MAX_ROWS", rows - 1)
+    with pytest.raises(ComponentError, match=f"sheet photos: more than {rows - 1:,} rows"):
+        get_game("yosemite").load_components(path)
+
+
 def test_a_csv_without_a_sheet_line_says_how_it_starts(tmp_path, capsys):
     path = tmp_path / "mine.csv"
     path.write_text("name,habitat\nfox,Mountain\n")

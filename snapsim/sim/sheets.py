@@ -23,6 +23,7 @@ import io
 import json
 import re
 import tomllib
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +34,10 @@ SHEET_SUFFIXES = (".csv", ".xlsx")
 FORMATS = ("toml", "csv", "xlsx")
 VALUES = "values"  # the sheet of single values: key, value
 VALUE_HEADER = ("key", "value")
+# An exported workbook unpacks to well under a megabyte and its longest sheet has a few hundred
+# rows: far past either is no component file (a zip bomb would unpack to gigabytes).
+XLSX_UNPACKED = 64 * 2**20
+MAX_ROWS = 100_000
 XLSX_HINT = "pip install 'snapsim[xlsx]' (openpyxl) to read and write .xlsx files"
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _MARKER = re.compile(r"\[([^\[\]]+)\]")
@@ -324,8 +329,22 @@ def _csv_sheets(data: bytes, name: str) -> list[Sheet]:
     return sheets
 
 
+def _unpacked(data: bytes) -> int:
+    """What a workbook's parts unpack to, by their headers (zipfile reads no part past its
+    stated size, so the sum bounds what openpyxl will read); 0 when it is no zip at all."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as book:
+            return sum(part.file_size for part in book.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError):
+        return 0  # openpyxl then names what it is not
+
+
 def _xlsx_sheets(data: bytes, name: str) -> list[Sheet]:
     openpyxl = _openpyxl()
+    if _unpacked(data) > XLSX_UNPACKED:
+        raise ComponentError(f"{name}: file: unpacks to more than {XLSX_UNPACKED // 2**20} MB, "
+                             "far more than any component workbook; save the component sheets "
+                             "alone")
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # a damaged or foreign file: openpyxl raises many kinds
@@ -335,6 +354,10 @@ def _xlsx_sheets(data: bytes, name: str) -> list[Sheet]:
     for ws in book.worksheets:
         sheet = Sheet(ws.title)
         for number, row in enumerate(ws.iter_rows(values_only=True), start=1):
+            if number > MAX_ROWS:
+                raise ComponentError(f"{name}: sheet {ws.title}: more than {MAX_ROWS:,} rows, "
+                                     "far more than any component list; save the component "
+                                     "sheets alone")
             cells = ["" if c is None else c for c in row]
             if any(c != "" and not (isinstance(c, str) and not c.strip()) for c in cells):
                 sheet.rows.append((number, cells))
