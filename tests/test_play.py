@@ -223,8 +223,8 @@ def test_a_first_compile_is_announced_once():
     with preparing("yosemite", out.append):
         njit(lambda x: x + 1)(1)  # a function no cache holds: compiled here
         njit(lambda x: x + 2)(1)
-    assert out == [f"preparing the game engine, about {YosemiteGame.PREPARE_SECONDS} s, once "
-                   "(later games start at once)"]
+    assert out == [f"preparing the game engine, about {YosemiteGame.PREPARE_SECONDS} s on an "
+                   "idle machine (longer while it is busy), once (later games start at once)"]
 
 
 @pytest.mark.parametrize("argv, message", [

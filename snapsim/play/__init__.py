@@ -420,8 +420,8 @@ def preparing(game: str, say):
     """Within the block, a first game's compile of the game engine is announced once, with
     how long it takes (`sim.kernel.compile_notice`); later games load it from the cache."""
     seconds = game_class(get_game(game).name).PREPARE_SECONDS
-    with compile_notice(f"preparing the game engine, about {seconds} s, once (later games "
-                        "start at once)", say):
+    with compile_notice(f"preparing the game engine, about {seconds} s on an idle machine "
+                        "(longer while it is busy), once (later games start at once)", say):
         yield
 
 

@@ -331,7 +331,9 @@ class SnapshotGame(protocol.GameState):
     PHASES = ("research", "offer", "decide", "prepare: reserved", "prepare: dice",
               "prepare: tokens", "photograph", "re-roll", "over", "set-up")
     DECISIONS_PER_UNIT = 1000  # per round and player
-    PREPARE_SECONDS = COMPILE_SECONDS[0]  # a first game at the terminal (`snapsim play`)
+    # a first game at the terminal (`snapsim play`) to its first prompt: 23 s of one core
+    # with no kernel cached (its wall time on a busy 2-core machine is 3-4 times that)
+    PREPARE_SECONDS = 25
 
     def __init__(self, *args, **kwargs):
         self._ptab = photo_table()

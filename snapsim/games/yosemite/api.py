@@ -243,7 +243,9 @@ class YosemiteGame(protocol.GameState):
     ACTION_SPAN = 64
     PHASES = PHASES
     DECISIONS_PER_UNIT = 200  # per turn and player
-    PREPARE_SECONDS = COMPILE_SECONDS[0]  # a first game at the terminal (`snapsim play`)
+    # a first game at the terminal (`snapsim play`) to its first prompt: 34 s of one core
+    # with no kernel cached (its wall time on a busy 2-core machine is 3-4 times that)
+    PREPARE_SECONDS = 35
 
     _make_policy = staticmethod(make_policy)
 
