@@ -13,6 +13,8 @@ move to play, and where the built-in policy and the exact odds disagree with it.
 
 from __future__ import annotations
 
+import time
+
 import pandas as pd
 
 from ..protocol import GameState
@@ -41,11 +43,24 @@ def situation(game: GameState, seat: int) -> dict:
     return data
 
 
-def research_hint(game: GameState, seat: int) -> list[str]:
+_RESEARCH: dict = {}  # the last position's research advice: its lines and its pick share it
+
+
+def research_numbers(game: GameState, seat: int) -> dict:
+    """The exact advisor's research advice for the seat's situation (computed once a
+    position: the hint's lines and `exact_choice` read the same)."""
     from ..games.snapshot.advisor import research_advice
 
-    r = research_advice(situation(game, seat), "your seat",
-                        components=game.config.components)
+    key = (game.observation_tensor(seat).tobytes(), seat)
+    if key not in _RESEARCH:
+        _RESEARCH.clear()
+        _RESEARCH[key] = research_advice(situation(game, seat), "your seat",
+                                         components=game.config.components)
+    return _RESEARCH[key]
+
+
+def research_hint(game: GameState, seat: int) -> list[str]:
+    r = research_numbers(game, seat)
     cards = (f"{r['unseen_cards']} cards of the discard pile, shuffled into a new deck as the "
              "deck has run out" if r["reshuffled"] else
              f"{r['unseen_cards']} cards you have not seen")
@@ -130,10 +145,10 @@ def allocations(game: GameState, seat: int, top: int = ALLOCATIONS) -> list[tupl
     tokens; the `top` by value) that extend what the seat placed this Preparation, as (their
     step actions, their words, their exact value this turn); none outside the dice and
     tokens steps."""
-    from ..games.snapshot.advisor import advise
-
     if game.NAME != "snapshot" or game.phase not in ("prepare: dice", "prepare: tokens"):
         return []
+    from ..games.snapshot.advisor import advise
+
     table = advise(situation(game, seat), "your seat", top=top,
                    components=game.config.components).table
     return [(steps, f"explore {row.explore_dice}; dice on {row.animals}", row.value)
@@ -216,10 +231,7 @@ def exact_choice(game: GameState, seat: int, rated: pd.DataFrame) -> int | None:
         return None
     E = game.ENGINE
     if game.phase == "research":
-        from ..games.snapshot.advisor import research_advice
-
-        draw = research_advice(situation(game, seat), "your seat",
-                               components=game.config.components)["draw"]
+        draw = research_numbers(game, seat)["draw"]
         return int(E.act(E.A_DRAW if draw else E.A_STOP))
     if rated.empty:
         return None
@@ -265,7 +277,9 @@ def hints(game: GameState, seat: int, budget: Budget | None = None, seed: int = 
     numbered as there) ranked by win chance and one recommendation (`recommendation`)."""
     budget = budget or Budget()
     seat = check_seat(game, seat)
+    start = time.perf_counter()
     exact = GAME_HINTS.get(game.NAME, lambda g, s: [])(game, seat)
-    table, rated = rated_moves(game, seat, budget, seed, choices)
+    table, rated = rated_moves(game, seat, budget.after(time.perf_counter() - start), seed,
+                               choices)
     return "\n".join(["hints:", *exact, *allocation_lines(rated), *chance_lines(table, budget),
                       *recommendation(game, seat, table, rated)])
