@@ -1,6 +1,7 @@
 """Every test keeps finished runs in its own temporary cache folder (subprocesses inherit
 it), so the suite never reads or fills the user's cache, and one test's runs never answer
-another's."""
+another's; the workbench writes its runs and uploads into a temporary folder too, never into
+the folder the suite runs from."""
 
 from __future__ import annotations
 
@@ -10,3 +11,4 @@ import pytest
 @pytest.fixture(autouse=True)
 def _run_cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("SNAPSIM_CACHE_DIR", str(tmp_path_factory.mktemp("run-cache")))
+    monkeypatch.setenv("SNAPSIM_APP_OUT", str(tmp_path_factory.mktemp("workbench")))
