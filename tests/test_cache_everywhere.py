@@ -61,3 +61,16 @@ def test_extra_measures_read_back_equal_to_the_game_s_own():
         before = played()
         extra_measures("snapshot", config, seats, 30, 4)
         assert played() == before + 1  # --no-cache plays it
+
+
+def test_a_strategy_guide_written_again_is_copied_whole_from_the_cache(tmp_path):
+    from snapsim.games.guide import write_strategy
+
+    write_strategy("yosemite", tmp_path / "a", games=20, seed=2)
+    before = dict(cache.COUNTS)
+    write_strategy("yosemite", tmp_path / "b", games=20, seed=2)
+    assert (cache.COUNTS["read"], cache.COUNTS["played"]) == (before["read"] + 1,
+                                                             before["played"])
+    first = {p.name: p.read_bytes() for p in (tmp_path / "a").glob("strategy*")}
+    assert len(first) > 1
+    assert first == {p.name: p.read_bytes() for p in (tmp_path / "b").glob("strategy*")}

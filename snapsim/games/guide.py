@@ -17,18 +17,40 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..sim.files import read_bytes
-from ..sim.registry import get_game, known_games
+from ..sim.registry import game_package, get_game, known_games
 from ..sim.store import staged
 from .rules import RULES, guide_parts
 
 GUIDE = "strategy.md"
+GUIDE_FILES = "strategy"  # every file of a guide is named strategy*: strategy.md, its tables
 
 
 def write_strategy(game: str, out, games: int = 2000, seed: int = 1,
                    threads: int | None = None) -> Path:
-    """Write `out`/strategy.md (and its strategy_*.csv tables) for `game`; returns its path.
-    One writer at a time, and the files appear together when all are written."""
+    """Write `out`/strategy.md (and its strategy_* tables and figures) for `game`; returns
+    its path. One writer at a time, and the files appear together when all are written. A
+    guide written before with the same game, games, seed, snapsim sources and game package
+    (its tuned tables) is copied from the run cache instead of measured again."""
+    import importlib.util
+
+    from ..sim import cache as run_cache
+
     spec = get_game(game)
+    package = Path(importlib.util.find_spec(game_package(spec.name)).origin).parent
+    key = run_cache.files_key({"guide": spec.name, "games": games, "seed": seed}, package)
+    kept = run_cache.load_files(key)
+    if kept is not None:
+        with staged(out) as stage:
+            for name, data in kept.items():
+                (stage.path / name).write_bytes(data)
+        return Path(out) / GUIDE
+    path = _write_strategy(spec, out, games, seed, threads)
+    run_cache.store_files(key, {p.name: p.read_bytes() for p in sorted(Path(out).iterdir())
+                                if p.is_file() and p.name.startswith(GUIDE_FILES)})
+    return path
+
+
+def _write_strategy(spec, out, games: int, seed: int, threads: int | None) -> Path:
     if spec.guide is not None:
         return spec.guide(out, games=games, seed=seed, threads=threads)
     if not spec.rules:

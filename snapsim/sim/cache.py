@@ -159,9 +159,9 @@ def _path(key: str) -> Path:
     return cache_dir() / f"{key}{SUFFIX}"
 
 
-def load(key: str, rows: int) -> pd.DataFrame | None:
+def load(key: str, rows: int | None) -> pd.DataFrame | None:
     """The table stored under `key` (marked most recently used), or None: never stored, or
-    damaged (removed, so it is played and stored again)."""
+    damaged or not of `rows` rows (None: any) (removed, so it is played and stored again)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -169,7 +169,7 @@ def load(key: str, rows: int) -> pd.DataFrame | None:
     try:
         table = pq.read_table(path)
         if (table.schema.metadata or {}).get(KEY_FIELD) != key.encode() or \
-                table.num_rows != rows:
+                rows is not None and table.num_rows != rows:
             raise ValueError("another run")
         df = table.to_pandas()
     except FileNotFoundError:
@@ -335,3 +335,33 @@ def measured(game: str, config, policies, games: int, seed: int, measure: str,
         df = compute()
         store(key, df)
     return df
+
+
+def files_key(record: dict, folder: Path) -> str:
+    """The key of files made from `record` (JSON-able settings) by code that also reads the
+    files under `folder` (a game's package: its tuned tables, its data), with the sources
+    `source_hash` reads."""
+    h = hashlib.sha256(json.dumps({**record, "sources": source_hash()}, sort_keys=True,
+                                  default=str).encode())
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()
+                       and "__pycache__" not in p.parts):
+        h.update(f"{path.relative_to(folder).as_posix()}\n".encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def load_files(key: str) -> dict[str, bytes] | None:
+    """name -> content of the files stored under `key`, or None (as `load`)."""
+    if not enabled():
+        return None
+    df = load(key, None)
+    COUNTS["read" if df is not None else "played"] += 1
+    return None if df is None else dict(zip(df.name, df.data, strict=True))
+
+
+def store_files(key: str, files: dict[str, bytes]) -> None:
+    """Keep the files `files` (name -> content) under `key`, as one table."""
+    import pandas as pd
+
+    if enabled():
+        store(key, pd.DataFrame({"name": list(files), "data": list(files.values())}))
