@@ -18,10 +18,10 @@ from snapsim.protocol import new_game
 OTHER_MOVES = 0.3  # the share of moves that are random legal moves instead of the policy's
 
 LINEUPS = [  # (game, players, line-up, positions to ask at least)
-    ("snapshot", 2, ["greedy", "exact"], 1000),
-    ("snapshot", 4, ["greedy", "cautious", "aggressive", "collector"], 1000),
-    ("yosemite", 2, ["greedy", "rollout"], 1500),
-    ("shutterbug", 4, ["greedy", "trader", "lookahead", "greedy"], 1500),
+    ("snapshot", 2, ["greedy", "exact"], 1500),
+    ("snapshot", 4, ["greedy", "cautious", "aggressive", "collector"], 1500),
+    ("yosemite", 2, ["greedy", "rollout"], 2000),
+    ("shutterbug", 4, ["greedy", "trader", "lookahead", "greedy"], 2000),
 ]
 
 

@@ -58,9 +58,10 @@ REMINDERS = {
                  "you gain 1 tracking token (Option A)",
         "reserve": "reserve: keep the card in front of you to photograph on a later turn; at "
                    "most two reserved cards (Option C)",
-        "spook": "spook: the card is lower than the animals of its habitat, so it cannot be "
-                 "placed: it and they are discarded, no token, and your turn is over "
-                 "(Option B; reserving it, or accepting an offer, is the only way out)",
+        "spook": "spook: the card is lower than the animals of its habitat (a raccoon: of "
+                 "every habitat, and you choose which it spooks), so it cannot be placed: it "
+                 "and they are discarded, no token, and your turn is over (Option B; reserving "
+                 "it, or accepting an offer, is the only way out)",
         "place reserved": "place reserved: one of your reserved cards into its habitat, "
                           "sideways: it must be photographed this turn (Step A)",
         "re-roll token": "re-roll: pay tracking tokens to roll an exploring die again; they "
