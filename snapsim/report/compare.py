@@ -61,6 +61,7 @@ from ..sim.component_files import differences
 from ..sim.provenance import PROVENANCE_FILE, provenance
 from ..sim.registry import get_game
 from ..sim.store import check_out_free, staged
+from ..sim.variants import Variant as LoadedVariant
 from ..sim.variants import load_variant
 from . import figures as F
 from .render import Report, Section, write_report
@@ -514,65 +515,134 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
         The table of measures, `.summary()`, `.verdicts()`, `.balance_verdict()` and
         `.write(dir)`.
     """
-    games, smallest = _arguments(games, seed, detect, bootstrap, strong, strong_games,
+    asked, smallest = _arguments(games, seed, detect, bootstrap, strong, strong_games,
                                  smallest, restricted=restricted, paired=paired,
                                  progress=progress)
     spec = get_game(game)
-    mspec: MeasureSpec = spec.measures or MeasureSpec()
     variant_set = mapping(variant_set, "variant_set", "rule knobs, e.g. {'photo_target': 8}")
-    variants = entries(variants, "variants", split=False) if variants is not None else []
-    base = load_variant(game, baseline, "baseline")
+    files = entries(variants, "variants", split=False) if variants is not None else []
+    base, base_label, sides = _validate(spec, baseline, files, variant_set, strong)
+    plan = _plan(spec, base, base_label, sides, players, policies, restricted)
+    plan.games = (_auto_games(spec, plan.configs, plan.pols, seed, threads, detect, bootstrap)
+                  if asked == "auto" else int(asked))
+    played = _play(spec, plan, seed, threads, paired, bootstrap, progress)
+    result, flags = _assemble(spec, plan, played, seed, paired, bootstrap, smallest,
+                              fill_tolerances(game, tolerances))
+    strong_labels = None
+    if strong is not None:
+        kw = dict(baseline=baseline, variants=variants, variant_set=variant_set, seed=seed,
+                  threads=threads, paired=paired, bootstrap=bootstrap, progress=progress,
+                  smallest=smallest)
+        strong_labels, both = strong_check(result, strong, plan.counts, plan.games,
+                                           strong_games, kw, smallest)
+        strong_labels.register(result.standard)
+    standard = result.standard
+    standard.settle()
+    result.table = flags.fill()
+    if strong_labels is not None:
+        result.strong = strong_table(both, strong_labels)
+    result.provenance["standard"] = {"method": standard.method, "claims": len(standard),
+                                     "alpha": standard.alpha}
+    return result
+
+
+def _validate(spec, baseline, files: list, variant_set: dict,
+              strong) -> tuple[LoadedVariant, str, list[Variant]]:
+    """compare's sides loaded and checked before anything is played: the baseline, its
+    label, and each variant with its label and what it changes."""
+    base = load_variant(spec.name, baseline, "baseline")
     base_label = "standard" if baseline in (None, "standard") else _label(base.components,
                                                                           "baseline")
-    sides = [load_variant(game, v, "each variant") for v in variants] or (
+    loaded = [load_variant(spec.name, v, "each variant") for v in files] or (
         [base] if variant_set else [])
-    if not sides:
+    if not loaded:
         raise InputError("give at least one --variant FILE or --variant-set KNOB=VALUE")
     spec.make_config(components=base.components, **variant_set)  # an unknown knob fails first
     if strong is not None and str(strong).strip() != "tuned":
         resolve_policy(spec.name, str(strong).strip())  # so does an unknown strong policy
-    labels, out = [], []
-    for k, side in enumerate(sides):
-        label = _label(side.components, f"variant {k + 1}") if variants else "variant"
-        if label in labels or label == base_label:
+    names: list[str] = []
+    sides = []
+    default = spec.make_config(components=base.components)
+    for k, side in enumerate(loaded):
+        label = _label(side.components, f"variant {k + 1}") if files else "variant"
+        if label in names or label == base_label:
             label = f"{label} ({k + 1})"
-        labels.append(label)
-        changes = differences(game, base, side)
-        default = spec.make_config(components=base.components)
+        names.append(label)
+        changes = differences(spec.name, base, side)
         changes += [f"knob {key} {_knob(getattr(default, key))} → {_knob(value)}"
                     for key, value in variant_set.items()]
-        out.append(Variant(label, side, variant_set, changes))
+        sides.append(Variant(label, side, variant_set, changes))
+    return base, base_label, sides
+
+
+@dataclass
+class _Plan:
+    """What compare plays: each side's config per player count (None: the game's default),
+    the line-up (None: the default policy), what is measured, the restricted plays and the
+    games per run."""
+
+    base_label: str
+    sides: list[Variant]
+    counts: list[int | None]
+    configs: dict[tuple[str, int | None], tuple]
+    pols: list | None
+    mspec: MeasureSpec
+    restrictions: dict
+    games: int = 0
+
+
+def _plan(spec, base: LoadedVariant, base_label: str, sides: list[Variant], players,
+          policies, restricted: bool) -> _Plan:
+    """Each side's configs and the line-up, a line-up that fits no player count refused."""
     counts = [None] if players is None else [whole(p, "players", 1)
                                               for p in entries(players, "players")]
     configs = {(v.label, n): (_config(base, n, {}, base_label),
                               _config(v.variant, n, v.knobs, v.label))
-               for v in out for n in counts}
+               for v in sides for n in counts}
     pols = [resolve_policy(spec.name, p) for p in entries(policies, "policies")] \
         if policies is not None else None
     for cfg_b, _ in configs.values():  # a line-up that fits no player count fails first
         _lineup(pols, spec.players(cfg_b))
-    if games == "auto":
-        games = _auto_games(spec, configs, pols, seed, threads, detect, bootstrap)
-    restrictions = mspec.restrictions if restricted else {}
-    runs_per = (1 + len(restrictions))
-    total = runs_per * (1 + len(out)) * len(counts)
-    tolerances = fill_tolerances(game, tolerances)
-    rows, base_sides, variant_sides = [], {}, {}
-    with tqdm(total=total, unit="run", desc=f"{game} compare", disable=not progress) as bar:
-        runner = _Sides(game, games, seed, threads, bar)
+    mspec = spec.measures or MeasureSpec()
+    return _Plan(base_label, sides, counts, configs, pols, mspec,
+                 mspec.restrictions if restricted else {})
+
+
+@dataclass
+class _Played:
+    """The runs' measures: the paired rows, each side's Side by player count for the
+    verdict, and the runner (its counts of runs played and read from the cache)."""
+
+    rows: list[dict]
+    base_sides: dict[int, Side]
+    variant_sides: dict[str, dict[int, Side]]
+    runner: _Sides
+
+
+def _play(spec, plan: _Plan, seed: int, threads, paired: bool, bootstrap: int,
+          progress: bool) -> _Played:
+    """Every side at every player count, the baseline's runs once."""
+    mspec = plan.mspec
+    total = (1 + len(plan.restrictions)) * (1 + len(plan.sides)) * len(plan.counts)
+    rows: list[dict] = []
+    base_sides: dict[int, Side] = {}
+    variant_sides: dict[str, dict[int, Side]] = {}
+    with tqdm(total=total, unit="run", desc=f"{spec.name} compare",
+              disable=not progress) as bar:
+        runner = _Sides(spec.name, plan.games, seed, threads, bar)
         cache: dict = {}
         group = mspec.levers.card_group
-        for v in out:
-            for n in counts:
-                cfg_b, cfg_v = configs[(v.label, n)]
+        for v in plan.sides:
+            for n in plan.counts:
+                cfg_b, cfg_v = plan.configs[(v.label, n)]
                 n_seats = spec.players(cfg_b)
-                lineup = _lineup(pols, n_seats) or [spec.default_policy] * n_seats
+                lineup = _lineup(plan.pols, n_seats) or [spec.default_policy] * n_seats
                 key = ("base", n)
                 if key not in cache:
-                    cache[key] = side_measures(runner, cfg_b, lineup, mspec, restrictions,
+                    cache[key] = side_measures(runner, cfg_b, lineup, mspec, plan.restrictions,
                                                 spec, n_seats, None)
                 var_seed = seed if paired else seed + INDEPENDENT
-                mine = side_measures(runner, cfg_v, lineup, mspec, restrictions, spec,
+                mine = side_measures(runner, cfg_v, lineup, mspec, plan.restrictions, spec,
                                       n_seats, var_seed)
                 rows += measure_rows(cache[key], mine, n_seats, v.label, seed, paired, bootstrap)
                 base_sides[n_seats], variant_sides.setdefault(v.label, {})[n_seats] = (
@@ -580,46 +650,45 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
                          [(m.name.split(": ", 1)[-1], m.ratio) for m in found
                           if m.group == group] or None)
                     for cfg, found in ((cfg_b, cache[key]), (cfg_v, mine)))
+    return _Played(rows, base_sides, variant_sides, runner)
+
+
+def _assemble(spec, plan: _Plan, played: _Played, seed: int, paired: bool, bootstrap: int,
+              smallest: Smallest, tolerances: dict) -> tuple[Comparison, Flags]:
+    """The comparison from its runs: the table with each edit's mechanical measures marked,
+    its claims registered under one standard (settled by the caller, after any strong
+    line-up's claims join it), the balance verdict and the record."""
+    game, mspec = spec.name, plan.mspec
     standard = Standard()
-    table = pd.DataFrame(rows)
-    edited = {v.label: edited_items(v.changes) for v in out}
+    table = pd.DataFrame(played.rows)
+    edited = {v.label: edited_items(v.changes) for v in plan.sides}
     table["mechanical"] = [mechanical(r.measure, r.group, edited[r.variant], mspec)
                            for r in table.itertuples()]
     flags = Flags(table, mspec.outlier_groups, smallest).register(standard)
-    named = pols or [spec.make_policy(spec.default_policy)]
+    named = plan.pols or [spec.make_policy(spec.default_policy)]
     line_up = ", ".join(dict.fromkeys(getattr(p, "name", str(p)) for p in named))
-    headline = change_verdict(game, base_sides, variant_sides, tolerances, line_up, seed)
-    record = {"baseline": {"label": base_label,
-                           **provenance(game, next(iter(configs.values()))[0], named, seed,
-                                        games)},
+    headline = change_verdict(game, played.base_sides, played.variant_sides, tolerances,
+                              line_up, seed)
+    first = plan.configs[(plan.sides[0].label, plan.counts[0])]
+    record = {"baseline": {"label": plan.base_label,
+                           **provenance(game, first[0], named, seed, plan.games)},
               "variants": [{"label": v.label, "changes": v.changes,
-                            **provenance(game, configs[(v.label, counts[0])][1], named, seed,
-                                         games)}
-                           for v in out],
-              "players": [spec.players(configs[(out[0].label, n)][0]) for n in counts],
-              "paired": paired, "restricted": sorted(restrictions), "bootstrap": bootstrap,
-              "smallest_effect": smallest.record(), "verdict": verdict_record(game, tolerances),
-              "run_cache": {"runs": runner.played, "from_cache": runner.from_cache}}
+                            **provenance(game, plan.configs[(v.label, plan.counts[0])][1],
+                                         named, seed, plan.games)}
+                           for v in plan.sides],
+              "players": [spec.players(plan.configs[(plan.sides[0].label, n)][0])
+                          for n in plan.counts],
+              "paired": paired, "restricted": sorted(plan.restrictions),
+              "bootstrap": bootstrap, "smallest_effect": smallest.record(),
+              "verdict": verdict_record(game, tolerances),
+              "run_cache": {"runs": played.runner.played,
+                            "from_cache": played.runner.from_cache}}
     record.update({k: record["baseline"][k] for k in ("snapsim", "game", "seed", "games")})
     record["components"] = record["baseline"]["components"]
     record["knobs"] = record["baseline"]["knobs"]
-    result = Comparison(game, table, out, record, standard=standard, headline=headline,
+    result = Comparison(game, table, plan.sides, record, standard=standard, headline=headline,
                         balance=headline.table(), claims=flags)
-    labels = None
-    if strong is not None:
-        kw = dict(baseline=baseline, variants=variants, variant_set=variant_set, seed=seed,
-                  threads=threads, paired=paired, bootstrap=bootstrap, progress=progress,
-                  smallest=smallest)
-        labels, both = strong_check(result, strong, counts, games, strong_games, kw, smallest)
-        labels.register(standard)
-    standard.settle()
-    result.table = flags.fill()
-    if labels is not None:
-        result.strong = strong_table(both, labels)
-    record["standard"] = {"method": standard.method, "claims": len(standard),
-                          "alpha": standard.alpha}
-    return result
-
+    return result, flags
 
 MAX_BOOTSTRAP = 100_000  # resamples of a spread interval: past this, only the time grows
 

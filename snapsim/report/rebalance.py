@@ -50,9 +50,9 @@ from ..analysis.rebalance import (
 )
 from ..analysis.rebalance.evaluate import JOURNAL
 from ..analysis.rebalance.lineups import DEFAULT as DEFAULT_LINEUPS
-from ..analysis.rebalance.search import LEVELS, noise
+from ..analysis.rebalance.search import LEVELS
 from ..analysis.rebalance.targets import KINDS, Target, check_items, items, kind_of
-from ..analysis.rebalance.verify import CONFIRM, FRESH
+from ..analysis.rebalance.verify import CONFIRM, EXTRA_VERIFY, FRESH, choose_patch
 from ..analysis.verdict import Side, fill_tolerances, verdict_of
 from ..errors import InputError
 from ..sim import cache as run_cache
@@ -84,7 +84,6 @@ MIN_VERIFY = 20_000  # verification plays at least this many paired games per si
 MAX_VERIFY = 100_000  # ... and by default at most this many
 SEARCH_SHARE = 0.7  # of a --budget in minutes, at least this share for the search
 SETTINGS = "search.json"  # the search's identity and plan, for a resumed run
-EXTRA_VERIFY = 6  # candidates met in the search verified beyond the front, if none held
 MAX_SEED = INT64_MAX - CONFIRM  # the confirmation's seed, the largest, still fits an int64
 
 
@@ -841,7 +840,6 @@ def _run(game, tlist, space, lineups, seed, threads, workers, scheduler, budget,
         finally:
             evaluator.close()
     vgames, vseed, cseed = plan["verify_games"], seed + FRESH, seed + CONFIRM
-    chosen, confirmed, ablation, notes = None, None, {}, []
     with tqdm(total=0, unit="candidate", desc=f"{game} rebalance: verification",
               disable=not progress) as bar:
         def run(cands, at=vseed, tables=False):
@@ -852,49 +850,12 @@ def _run(game, tlist, space, lineups, seed, threads, workers, scheduler, budget,
             bar.update(len(cands))
             return got
 
-        labels = _near_front(outcome, space, tlist, size)
-        verified = run({"base": (), **labels})
-        base = verified.pop("base")
-        if not base.met:
-            if not any(v.met for v in verified.values()):
-                extra = _more_candidates(outcome, space, size, set(labels.values()))
-                if extra:
-                    verified.update(run({f"candidate {i + 1}": c
-                                         for i, c in enumerate(extra)}))
-            pick = _choose(list(verified.values()), space, size)
-            # take out each change in turn: a smaller patch that meets every target under
-            # every line-up (or, when none does, whose worst ratio is lower: the change moved
-            # a target the wrong way) is a candidate like any other, and taken apart again;
-            # when several changes move a target the wrong way, the patch without all of them
-            # is tried too (one ablation round instead of one per change)
-            pruned = 0
-            while pick is not None and len(pick.cand) > 1:
-                abl = run({f"without {space.vars[k].change(v)}":
-                           tuple(c for c in pick.cand if c != (k, v)) for k, v in pick.cand})
-                pool = [pick, *abl.values()]
-                wrong = set(pick.cand) - set.intersection(
-                    *(set(v.cand) for v in abl.values() if v.ratio < pick.ratio),
-                    set(pick.cand))
-                if not pick.met and 1 < len(wrong) < len(pick.cand):
-                    rest = tuple(c for c in pick.cand if c not in wrong)
-                    pool += run({f"without {len(wrong)} changes": rest}).values()
-                best = _choose(pool, space, size)
-                if best is pick:
-                    ablation = abl
-                    break
-                pruned += len(pick.cand) - len(best.cand)
-                best.label = f"pruned {pruned}"
-                verified[best.label] = best
-                pick = best
-            if pruned:
-                notes.append(f"the ablation took {pruned} change(s) out of the search's patch "
-                             "(without them every target is still met, or the worst target "
-                             "is nearer its tolerance)")
-            if pick is not None and not pick.met and pick.ratio >= base.ratio:
-                pick = None  # no candidate improves on the base game
-            if pick is not None:
-                chosen = pick.label
-                confirmed = run({chosen: pick.cand}, cseed, tables=True)[chosen]
+        choice = choose_patch(outcome, space, tlist, size, run, cseed)
+    notes = []
+    if choice.pruned:
+        notes.append(f"the ablation took {choice.pruned} change(s) out of the search's patch "
+                     "(without them every target is still met, or the worst target "
+                     "is nearer its tolerance)")
     if outcome.stopped == "budget":
         notes.append(f"the search stopped at its budget of {plan['candidates']:,} candidates "
                      f"(a larger --candidates may find a cheaper patch; --candidates "
@@ -914,19 +875,9 @@ def _run(game, tlist, space, lineups, seed, threads, workers, scheduler, budget,
               "verify_seed": vseed, "confirm_seed": cseed, "verify_games": vgames,
               "seconds": round(time.monotonic() - started, 1),
               "variables": len(space.vars), "stopped": outcome.stopped}
-    return Rebalance(game, tlist, space, lineups, search_plan, outcome, verified, chosen,
-                     confirmed, ablation, record, base, notes)
-
-
-def _choose(pool: list[Verification], space: EditSpace, size: bool) -> Verification | None:
-    """The cheapest candidate that meets every target under every line-up (the lower worst
-    ratio on a tie); when none does, the lowest worst ratio (the best compromise; the
-    cheaper on a tie)."""
-    valid = [v for v in pool if v.cand and math.isfinite(v.ratio)]
-    met = [v for v in valid if v.met]
-    if met:
-        return min(met, key=lambda v: (space.cost(v.cand, size), v.ratio))
-    return min(valid, key=lambda v: (v.ratio, space.cost(v.cand, size)), default=None)
+    return Rebalance(game, tlist, space, lineups, search_plan, outcome, choice.verified,
+                     choice.chosen, choice.confirmed, choice.ablation, record, choice.base,
+                     notes)
 
 
 class _Bar:
@@ -940,42 +891,6 @@ class _Bar:
         if self.bar.n + k > self.bar.total:
             self.bar.total = self.bar.n + k
         self.bar.update(k)
-
-
-NEAR = 3  # candidates verified per cost of the front: its point and those within its noise
-
-
-def _near_front(outcome: Outcome, space: EditSpace, targets, size: bool) -> list:
-    """The front's points, each with up to NEAR - 1 others of the same cost whose worst ratio
-    is within twice the search's noise of it: at the search's n two candidates that close
-    cannot be told apart, and verification on more games decides between them."""
-    games = max(e.games for e in outcome.evaluations)
-    valid = [e for e in outcome.evaluations if e.invalid is None and e.cand
-             and math.isfinite(e.ratio) and e.games == games]
-    out: dict = {}
-    for i, point in enumerate((e for e in outcome.front if e.cand), start=1):
-        c = space.cost(point.cand, size)
-        near = sorted((e for e in valid if space.cost(e.cand, size) == c
-                       and e.ratio <= point.ratio + 2 * noise(e, targets)
-                       and e.cand != point.cand), key=lambda e: e.ratio)
-        out[f"front {i}"] = point.cand
-        seen = set(out.values())
-        for j, e in enumerate((e for e in near if e.cand not in seen), start=1):
-            if j >= NEAR:
-                break
-            out[f"front {i}, near {j}"] = e.cand
-    return out
-
-
-def _more_candidates(outcome: Outcome, space: EditSpace, size: bool, seen: set) -> list:
-    """Candidates the search measured as meeting every target, beyond the front's, cheapest
-    first: verified when no front point held on fresh deals."""
-    games = max(e.games for e in outcome.evaluations)
-    met = sorted((e for e in outcome.evaluations
-                  if e.invalid is None and e.ratio <= 1.0 and e.cand not in seen
-                  and e.games == games),
-                 key=lambda e: (space.cost(e.cand, size), e.ratio))
-    return [e.cand for e in met[:EXTRA_VERIFY]]
 
 
 def _make_plan(space, tlist, lineups, seed, threads, workers, scheduler, budget, games,

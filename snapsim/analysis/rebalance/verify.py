@@ -13,6 +13,7 @@ so it holds exactly the numbers `snapsim compare` gives for the patch file.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,10 +28,13 @@ from ..extras import extra_measures
 from ..paired import ALPHA, Ratio, ratio_difference, spread_difference, spread_interval
 from .edits import Candidate, EditSpace
 from .lineups import LineUp
+from .search import Outcome, noise
 from .targets import KINDS, Items, Target, interval, items, resample
 
 FRESH = 7_919  # a verification's seed is the search's plus this: fresh deals
 CONFIRM = 2 * FRESH  # the chosen patch is confirmed on the search's seed plus this
+NEAR = 3  # candidates verified per cost of the front: its point and those within its noise
+EXTRA_VERIFY = 6  # candidates met in the search verified beyond the front, if none held
 
 
 @dataclass
@@ -155,6 +159,121 @@ def effect(with_it: Verification, without: Verification, targets: list[Target],
                      "effect": t.value(mine.values, n) - t.value(other.values, n),
                      "effect_ci_low": lo, "effect_ci_high": hi})
     return pd.DataFrame(rows)
+
+
+# verifies candidates by label: run(cands, seed=the verification's, tables=False)
+Verify = Callable[..., dict[str, Verification]]
+
+
+@dataclass
+class Choice:
+    """What verification decided: every candidate verified (by label), the base game's own
+    verification, the chosen patch (None: the base game meets every target, or no candidate
+    improves on it) with its confirmation, the ablation round that kept it, and how many
+    changes pruning took out of the search's patch."""
+
+    verified: dict[str, Verification]
+    base: Verification
+    chosen: str | None = None
+    confirmed: Verification | None = None
+    ablation: dict[str, Verification] = field(default_factory=dict)
+    pruned: int = 0
+
+
+def choose_patch(outcome: Outcome, space: EditSpace, targets: list[Target], size: bool,
+                 run: Verify, confirm_seed: int) -> Choice:
+    """Verify the search's front (and, when none of it holds, more of what the search found
+    met) with the base game on fresh deals, choose the cheapest that holds, prune it, and
+    confirm it on other deals (`confirm_seed`), which did not choose it."""
+    labels = _near_front(outcome, space, targets, size)
+    verified = run({"base": (), **labels})
+    choice = Choice(verified, verified.pop("base"))
+    if choice.base.met:
+        return choice
+    if not any(v.met for v in verified.values()):
+        extra = _more_candidates(outcome, space, size, set(labels.values()))
+        if extra:
+            verified.update(run({f"candidate {i + 1}": c for i, c in enumerate(extra)}))
+    pick = _prune(choose(list(verified.values()), space, size), choice, space, size, run)
+    if pick is not None and not pick.met and pick.ratio >= choice.base.ratio:
+        pick = None  # no candidate improves on the base game
+    if pick is not None:
+        choice.chosen = pick.label
+        choice.confirmed = run({pick.label: pick.cand}, confirm_seed, tables=True)[pick.label]
+    return choice
+
+
+def _prune(pick: Verification | None, choice: Choice, space: EditSpace, size: bool,
+           run: Verify) -> Verification | None:
+    """Take out each change in turn: a smaller patch that meets every target under every
+    line-up (or, when none does, whose worst ratio is lower: the change moved a target the
+    wrong way) is a candidate like any other, and taken apart again; when several changes
+    move a target the wrong way, the patch without all of them is tried too (one ablation
+    round instead of one per change). Records the kept round and the count in `choice`."""
+    while pick is not None and len(pick.cand) > 1:
+        abl = run({f"without {space.vars[k].change(v)}":
+                   tuple(c for c in pick.cand if c != (k, v)) for k, v in pick.cand})
+        pool = [pick, *abl.values()]
+        wrong = set(pick.cand) - set.intersection(
+            *(set(v.cand) for v in abl.values() if v.ratio < pick.ratio), set(pick.cand))
+        if not pick.met and 1 < len(wrong) < len(pick.cand):
+            rest = tuple(c for c in pick.cand if c not in wrong)
+            pool += run({f"without {len(wrong)} changes": rest}).values()
+        best = choose(pool, space, size)
+        if best is pick or best is None:
+            choice.ablation = abl
+            return pick
+        choice.pruned += len(pick.cand) - len(best.cand)
+        best.label = f"pruned {choice.pruned}"
+        choice.verified[best.label] = best
+        pick = best
+    return pick
+
+
+def choose(pool: list[Verification], space: EditSpace, size: bool) -> Verification | None:
+    """The cheapest candidate that meets every target under every line-up (the lower worst
+    ratio on a tie); when none does, the lowest worst ratio (the best compromise; the
+    cheaper on a tie)."""
+    valid = [v for v in pool if v.cand and math.isfinite(v.ratio)]
+    met = [v for v in valid if v.met]
+    if met:
+        return min(met, key=lambda v: (space.cost(v.cand, size), v.ratio))
+    return min(valid, key=lambda v: (v.ratio, space.cost(v.cand, size)), default=None)
+
+
+def _near_front(outcome: Outcome, space: EditSpace, targets: list[Target],
+                size: bool) -> dict[str, Candidate]:
+    """The front's points, each with up to NEAR - 1 others of the same cost whose worst ratio
+    is within twice the search's noise of it: at the search's n two candidates that close
+    cannot be told apart, and verification on more games decides between them."""
+    games = max(e.games for e in outcome.evaluations)
+    valid = [e for e in outcome.evaluations if e.invalid is None and e.cand
+             and math.isfinite(e.ratio) and e.games == games]
+    out: dict[str, Candidate] = {}
+    for i, point in enumerate((e for e in outcome.front if e.cand), start=1):
+        c = space.cost(point.cand, size)
+        near = sorted((e for e in valid if space.cost(e.cand, size) == c
+                       and e.ratio <= point.ratio + 2 * noise(e, targets)
+                       and e.cand != point.cand), key=lambda e: e.ratio)
+        out[f"front {i}"] = point.cand
+        seen = set(out.values())
+        for j, e in enumerate((e for e in near if e.cand not in seen), start=1):
+            if j >= NEAR:
+                break
+            out[f"front {i}, near {j}"] = e.cand
+    return out
+
+
+def _more_candidates(outcome: Outcome, space: EditSpace, size: bool,
+                     seen: set) -> list[Candidate]:
+    """Candidates the search measured as meeting every target, beyond the front's, cheapest
+    first: verified when no front point held on fresh deals."""
+    games = max(e.games for e in outcome.evaluations)
+    met = sorted((e for e in outcome.evaluations
+                  if e.invalid is None and e.ratio <= 1.0 and e.cand not in seen
+                  and e.games == games),
+                 key=lambda e: (space.cost(e.cand, size), e.ratio))
+    return [e.cand for e in met[:EXTRA_VERIFY]]
 
 
 @dataclass
