@@ -3,8 +3,12 @@ patch with each change's effect, the Pareto figure and the patch to download."""
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
+
 import streamlit as st
 
+from ..analysis.rebalance.evaluate import JOURNAL
 from ..sim.registry import get_game
 from . import common, jobs
 
@@ -13,13 +17,26 @@ TARGETS = {"seat_spread": (2.0, "pp"), "first_player": (2.0, "pp"), "assignments
 DEFAULT_CANDIDATES = 20
 
 
+def _watch(job: jobs.Job, journal: Path, candidates: int, every: float = 1.0) -> None:
+    """Live progress from the search's journal (a line per candidate evaluated, flushed as
+    each finishes), until the job is done."""
+    while not job.done.wait(every):
+        k = journal.read_text().count("\n") if journal.exists() else 0
+        if k < candidates:
+            job.report(f"{k} of {candidates} candidates evaluated", k / candidates)
+        else:
+            job.report("verifying the best candidates on fresh deals", None)
+
+
 def run_rebalance(game: str, path, players: int, targets, edits, candidates: int,
                   games: int | None, lineups: str, seed: int, out):
     """The work of `snapsim rebalance` with its output folder."""
     def work(job: jobs.Job):
         from ..report.rebalance import rebalance
 
-        job.report(f"searching {candidates} candidates")
+        job.report("measuring the noise to choose the games per candidate")
+        threading.Thread(target=_watch, args=(job, out / JOURNAL, candidates),
+                         daemon=True).start()
         return rebalance(game, targets=targets, edits=edits, components=path, players=players,
                          candidates=candidates, games=games, verify_games=games,
                          lineups=lineups, seed=seed, out=out, force=True)
