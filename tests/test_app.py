@@ -96,8 +96,10 @@ def test_an_upload_that_is_no_component_file_gets_the_validators_message(app, na
     assert path is None and said.startswith(words) and "\n" not in said
 
 
-def test_an_uploaded_export_is_kept_and_checked():
+def test_an_uploaded_export_is_kept_and_checked(tmp_path, monkeypatch):
     from snapsim.app.common import check_upload
+
+    monkeypatch.setenv(OUT_ENV, str(tmp_path))
     from snapsim.sim.component_files import export_bytes
 
     path, said = check_upload("mine.csv", export_bytes("snapshot", "csv"), "snapshot")
