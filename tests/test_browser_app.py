@@ -110,11 +110,12 @@ def _type(driver, label: str, value: str) -> None:
 
 def _shot(driver, path: Path) -> None:
     """A screenshot of the whole page (the main column scrolls, not the window)."""
-    time.sleep(1)  # the last rerun's fade-out
+    time.sleep(3)  # the last rerun's fade-out, the tables drawing their cells
     height = driver.execute_script(
         "const m = document.querySelector('[data-testid=\"stMain\"]');"
         "return m ? m.scrollHeight : document.body.scrollHeight")
     driver.set_window_size(1300, min(max(int(height) + 80, 1000), 6000))
+    time.sleep(3)  # the tables drawn again at the new size
     driver.save_screenshot(str(path))
     driver.set_window_size(1300, 1000)
     assert path.stat().st_size > 10_000
