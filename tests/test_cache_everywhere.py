@@ -63,14 +63,26 @@ def test_extra_measures_read_back_equal_to_the_game_s_own():
         assert played() == before + 1  # --no-cache plays it
 
 
-def test_a_strategy_guide_written_again_is_copied_whole_from_the_cache(tmp_path):
-    from snapsim.games.guide import write_strategy
 
-    write_strategy("yosemite", tmp_path / "a", games=20, seed=2)
+def test_a_strategy_guide_measured_in_another_process_is_copied_whole_from_the_cache(
+        tmp_path):
+    """The report's guide is measured in a process of its own into the cache, then copied:
+    the same files as measured here with the cache off."""
+    from snapsim.games.guide import guide_in_background, write_strategy
+
+    process = guide_in_background("yosemite", 20, 2)
+    process.join()
+    assert process.exitcode == 0
     before = dict(cache.COUNTS)
-    write_strategy("yosemite", tmp_path / "b", games=20, seed=2)
+    write_strategy("yosemite", tmp_path / "a", games=20, seed=2)
     assert (cache.COUNTS["read"], cache.COUNTS["played"]) == (before["read"] + 1,
                                                              before["played"])
-    first = {p.name: p.read_bytes() for p in (tmp_path / "a").glob("strategy*")}
-    assert len(first) > 1
-    assert first == {p.name: p.read_bytes() for p in (tmp_path / "b").glob("strategy*")}
+    with cache.off():
+        assert guide_in_background("yosemite", 20, 2) is None
+        write_strategy("yosemite", tmp_path / "b", games=20, seed=2)
+    copied, measured = ({p.name: p.read_bytes() for p in (tmp_path / f).glob("strategy*")}
+                        for f in "ab")
+    assert len(copied) > 1
+    built = b"_Built in "  # the guide's own build time, the one thing that may differ
+    assert {k: v.split(built)[0] for k, v in copied.items()} == \
+        {k: v.split(built)[0] for k, v in measured.items()}

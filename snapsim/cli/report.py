@@ -65,6 +65,12 @@ def _report(args) -> None:
                         ("--ladder-games", args.ladder_games)):
         if value is not None:
             whole(value, flag, 10, MAX_IN_MEMORY_GAMES)
+    guide = None
+    if studies is None and not args.components:  # the whole report: its strategy guide too,
+        from ..games.guide import guide_games, guide_in_background
+
+        # measured on the other core while the studies run
+        guide = guide_in_background(spec.name, guide_games(games), args.seed, args.threads)
     with exclusive(out):  # one writer, start to end
         if args.force:  # clear another run's report there; unforced, the report refuses it
             claim_report_folder(out, spec.name, args.seed, games, comps, force=True,
@@ -75,7 +81,9 @@ def _report(args) -> None:
                            ladder_games=args.ladder_games, smallest=smallest,
                            tolerances=tolerances)
     print(f"report written to {path} (and report.md, figures, CSV tables beside it)")
-    if studies is None and not args.components:  # the whole report: its strategy guide too
+    if studies is None and not args.components:
+        if guide is not None:
+            guide.join()  # into the cache, which `_strategy` copies it from
         _strategy(spec.name, out, games, args, alone=False)
 
 

@@ -50,6 +50,30 @@ def write_strategy(game: str, out, games: int = 2000, seed: int = 1,
     return path
 
 
+def guide_in_background(game: str, games: int, seed: int, threads: int | None = None):
+    """Start measuring `game`'s guide in a process of its own, into the run cache, so a
+    report uses the machine's other core for it while its own studies run (the guide shares
+    nothing with them; `write_strategy` then copies it from the cache, the same files as
+    measured in this process). Returns the process to join, or None with the cache off."""
+    import multiprocessing
+
+    from ..sim import cache as run_cache
+
+    if not run_cache.enabled():
+        return None
+    process = multiprocessing.get_context("spawn").Process(
+        target=_guide_into_cache, args=(game, games, seed, threads), daemon=True)
+    process.start()
+    return process
+
+
+def _guide_into_cache(game: str, games: int, seed: int, threads: int | None) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="snapsim-guide-") as folder:
+        write_strategy(game, Path(folder) / "guide", games=games, seed=seed, threads=threads)
+
+
 def _write_strategy(spec, out, games: int, seed: int, threads: int | None) -> Path:
     if spec.guide is not None:
         return spec.guide(out, games=games, seed=seed, threads=threads)
