@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -56,6 +57,11 @@ class Action(int):
     @property
     def code(self) -> int:
         return int(self)
+
+    def describe(self, comp) -> str:
+        """The action in words, its names read from the components `comp`: a game whose
+        actions carry arguments says them."""
+        return self.kind
 
     def __repr__(self) -> str:
         args = ", ".join(f"{f}={getattr(self, f)}" for f in self.FIELDS
@@ -114,6 +120,9 @@ class GameState(ABC):
     POLICIES: ModuleType  # the game's policies module
     CONFIG: Any  # the game's config class (a RuleKnobs dataclass with from_knobs)
     ACTION: type[Action]
+    # the game's decoder, (code, state) -> its Action: the state says what the code alone
+    # does not (the animal a Yosemite payment pays with)
+    DECODE: Callable[[int, np.ndarray], Action]
     MIN_PLAYERS: int
     MAX_PLAYERS: int
     ACTION_SPAN: int  # action id = kind * ACTION_SPAN + argument
@@ -167,9 +176,9 @@ class GameState(ABC):
     def _kept_memory(self) -> int:
         return self._memory.shape[0] if self.KEPT_MEMORY is None else self.KEPT_MEMORY
 
-    @abstractmethod
     def decode(self, code: int) -> Action:
         """The action `code` stands for in this state."""
+        return type(self).DECODE(code, self.state)
 
     @abstractmethod
     def _log(self, who: int, action: Action, before: np.ndarray, forced: bool) -> None:
@@ -195,7 +204,8 @@ class GameState(ABC):
         return np.empty(self.ENGINE.MAX_LEGAL, np.int64)
 
     def action_to_string(self, action: int) -> str:
-        return self.decode(action).kind
+        """The action in words, as the log and the play screen say it."""
+        return self.decode(action).describe(self.config.components)
 
     # ------------------------------------------------------------ a player's screen
     # about how long a first game's kernels take to compile (a line-up of built-in players)

@@ -114,7 +114,8 @@ class Action(protocol.Action):
     """A decoded action: "roll" or "hold"."""
 
 
-def decode(code: int) -> Action:
+def decode(code: int, state: np.ndarray | None = None) -> Action:
+    """The action a code stands for (the code says all of it: `state` is not read)."""
     return Action(code, ("roll", "hold")[int(code)])
 
 
@@ -123,6 +124,7 @@ class PigGame(protocol.GameState):
 
     NAME = "pig"
     ENGINE, POLICIES, CONFIG, ACTION = E, P, PigConfig, Action
+    DECODE = staticmethod(decode)
     MIN_PLAYERS, MAX_PLAYERS = 2, E.MAX_PLAYERS
     ACTION_SPAN = 1
     PHASES = ("roll or hold", "over")
@@ -137,9 +139,6 @@ class PigGame(protocol.GameState):
 
     def _truncation_cap(self):
         return self.config.max_turns
-
-    def decode(self, code: int) -> Action:
-        return decode(code)
 
     def _log(self, who, action, before, forced):
         s = self.state

@@ -195,7 +195,8 @@ def tip_name(comp, u: int) -> str:
     return f"{comp.creatures[u // E.N_TERRAINS]}/{comp.terrains[u % E.N_TERRAINS]}"
 
 
-def decode(code: int) -> Action:
+def decode(code: int, state: np.ndarray | None = None) -> Action:
+    """The action a code stands for (the code says all of it: `state` is not read)."""
     kind, arg = int(E.act_kind(code)), int(E.act_arg(code))
     name = ACTION_NAMES[kind]
     if kind == E.A_KEEP:
@@ -214,6 +215,7 @@ class ShutterbugGame(protocol.GameState):
 
     NAME = "shutterbug"
     ENGINE, POLICIES, CONFIG, ACTION = E, P, ShutterbugConfig, Action
+    DECODE = staticmethod(decode)
     MIN_PLAYERS, MAX_PLAYERS = 1, E.MAX_PLAYERS
     ACTION_SPAN = E.BASE
     PHASES = ("keep an assignment", "move", "trade", "photograph", "pay tips", "discard", "over",
@@ -235,12 +237,6 @@ class ShutterbugGame(protocol.GameState):
 
     def _truncation_cap(self):
         return self.config.rounds
-
-    def decode(self, code: int) -> Action:
-        return decode(code)
-
-    def action_to_string(self, action: int) -> str:
-        return decode(action).describe(self.config.components)
 
     def _log(self, who, action, before, forced):
         comp = self.config.components

@@ -297,7 +297,8 @@ class Action(protocol.Action):
         return " ".join(parts)
 
 
-def decode(code: int) -> Action:
+def decode(code: int, state: np.ndarray | None = None) -> Action:
+    """The action a code stands for (the code says all of it: `state` is not read)."""
     kind, arg = int(E.act_kind(code)), int(E.act_arg(code))
     name = ACTION_NAMES[kind]
     if kind in (E.A_PLACE, E.A_SPOOK, E.A_DIE_HABITAT, E.A_RESOLVE, E.A_SETUP_RACCOON):
@@ -326,6 +327,7 @@ class SnapshotGame(protocol.GameState):
 
     NAME = "snapshot"
     ENGINE, POLICIES, CONFIG, ACTION = E, P, SnapshotConfig, Action
+    DECODE = staticmethod(decode)
     MIN_PLAYERS, MAX_PLAYERS = 2, E.MAX_PLAYERS
     ACTION_SPAN = E.ARG_SPAN
     PHASES = ("research", "offer", "decide", "prepare: reserved", "prepare: dice",
@@ -353,12 +355,6 @@ class SnapshotGame(protocol.GameState):
 
     def _truncation_cap(self):
         return self.config.max_rounds
-
-    def decode(self, code: int) -> Action:
-        return decode(code)
-
-    def action_to_string(self, action: int) -> str:
-        return decode(action).describe(self.config.components)
 
     def _log(self, who, action, before, forced):
         comp = self.config.components

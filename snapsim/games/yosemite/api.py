@@ -196,7 +196,7 @@ class Action(protocol.Action):
               "photo": "take the photo in", "no photo": "take no photo",
               "pay": "pay", "discard": "discard a"}
 
-    def describe(self) -> str:
+    def describe(self, comp=None) -> str:  # Yosemite's actions name no component
         parts = [self._WORDS.get(self.kind, self.kind)]
         if self.count is not None:
             parts.append(str(self.count))
@@ -239,6 +239,7 @@ class YosemiteGame(protocol.GameState):
 
     NAME = "yosemite"
     ENGINE, POLICIES, CONFIG, ACTION = E, P, YosemiteConfig, Action
+    DECODE = staticmethod(decode)
     MIN_PLAYERS = MAX_PLAYERS = 2
     ACTION_SPAN = 64
     PHASES = PHASES
@@ -263,12 +264,6 @@ class YosemiteGame(protocol.GameState):
 
     def _truncation_cap(self):
         return self.config.max_turns
-
-    def decode(self, code: int) -> Action:
-        return decode(code, self.state)
-
-    def action_to_string(self, action: int) -> str:
-        return self.decode(action).describe()
 
     def mid_move(self) -> bool:
         """Whether the step API is inside one choice the rules make whole: a photo's payment,
