@@ -549,15 +549,16 @@ def make_plan(st, cfg, comp, ptab, par, exact, mem):
     """Keep the turn's plan in `mem` while it fits the position (`plan_fits`: the
     reserved-cards step placed what it planned, the dice and tokens placed are its own);
     else make one from the position, keeping what is placed (the exact kind's exhaustive
-    search when nothing is). The heuristic kinds place its dice and tokens one action at a
-    time."""
+    search in the dice step, if what is placed is part of its optimum). The heuristic kinds
+    place its dice and tokens one action at a time."""
     st = pointer(st)
     mem = pointer(mem)
     if not plan_fits(st, mem):
-        if exact is not None and exact and st[E.PHASE] == E.PH_PREP_DICE \
-                and st[E.DICE_LEFT] == cfg[E.C_DICE]:
+        fits = False
+        if exact is not None and exact and st[E.PHASE] == E.PH_PREP_DICE:
             exact_plan(st, cfg, comp, ptab, par, NO_CARD, NO_CARD, mem, YES)
-        else:
+            fits = plan_fits(st, mem)  # (the forced dice placed are part of it)
+        if not fits:
             plan(st, cfg, comp, ptab, par, mem, NO, YES)
             if exact is not None and exact:  # its re-rolls: as many as the tokens buy
                 mem[M_CAP] = plan_tokens(st, cfg, par)[1]
