@@ -24,11 +24,21 @@ def test_yosemite_names_the_seat_spread_and_the_first_player_as_two_measures():
         assert "the seat the deal made first, game by game" in yos[key]
 
 
-def test_the_glossary_says_seat_1_plays_first_only_where_it_does():
+def test_the_glossary_says_seat_1_plays_first_only_where_it_does(tmp_path):
+    from snapsim.report.render import Report, write_report
+
     (term, meaning), = glossary("win rate, seat 1")
-    assert term == "seats"
-    assert "in Snapshot and ShutterBug in turn order (seat 1 plays first)" in meaning
-    assert "Yosemite deals its first player at random each game" in meaning
+    assert term == "seats" and "in turn order (seat 1 plays first)" in meaning
+    (term, meaning), = glossary("win rate, seat 1", dealt_first=True)
+    assert term == "seats" and "plays first" not in meaning
+    assert "deals its first player at random each game" in meaning
+    for game in ("yosemite", "snapshot"):  # each report's glossary in its game's words
+        out = tmp_path / game
+        out.mkdir()
+        write_report(out, Report(game, {}, verdict=("Balanced?", ["seat 1 wins"], ""),
+                                 dealt_first=dealt_first(game)))
+        md = (out / "report.md").read_text()
+        assert ("seat 1 plays first" in md) == (game == "snapshot"), md
 
 
 def _labels(game, edit, players):

@@ -43,7 +43,7 @@ from ..analysis.effects import verdict as class_words
 from ..analysis.labels import LABELS, Finding, Labels
 from ..analysis.measures import MeasureSpec, measures
 from ..analysis.paired import games_to_detect, spread_difference
-from ..analysis.verdict import Change, Side, change_verdict, fill_tolerances
+from ..analysis.verdict import Change, Side, change_verdict, dealt_first, fill_tolerances
 from ..analysis.verdict import record as verdict_record
 from ..errors import InputError, SnapsimError
 from ..sim.agents import resolve_policy
@@ -374,7 +374,8 @@ class Comparison:
                                         {"games per side": f"{self.provenance['games']:,}",
                                          "seed": self.provenance["seed"],
                                          "snapsim": self.provenance["snapsim"]},
-                                        self.footer(), standard=self.standard_text()))
+                                        self.footer(), standard=self.standard_text(),
+                                        dealt_first=dealt_first(self.game)))
 
     def footer(self) -> str:
         """What made it: both sides' component files with SHA-256, knobs, policies, seed, n."""

@@ -53,7 +53,7 @@ from ..analysis.rebalance.lineups import DEFAULT as DEFAULT_LINEUPS
 from ..analysis.rebalance.search import LEVELS
 from ..analysis.rebalance.targets import KINDS, Target, check_items, items, kind_of
 from ..analysis.rebalance.verify import CONFIRM, EXTRA_VERIFY, FRESH, choose_patch
-from ..analysis.verdict import Side, fill_tolerances, verdict_of
+from ..analysis.verdict import Side, dealt_first, fill_tolerances, verdict_of
 from ..errors import InputError
 from ..sim import cache as run_cache
 from ..sim.backends import check_backend
@@ -434,7 +434,8 @@ class Rebalance:
                                         {"targets": ", ".join(t.text for t in self.targets),
                                          "edits": ", ".join(self.space.specs),
                                          "line-ups": self.lineup_words(),
-                                         "snapsim": __version__}, self.footer()))
+                                         "snapsim": __version__}, self.footer(),
+                                 dealt_first=dealt_first(self.game)))
 
     def checks_table(self) -> pd.DataFrame:
         """The chosen patch's target checks, long form: its confirmation (the patch's

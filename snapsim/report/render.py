@@ -108,6 +108,7 @@ class Report:
     standard: str = ""  # the report's multiplicity standard and smallest effects, in words
     guide: str = ""  # the strategy guide written beside the report (a file name), if any
     verdict: tuple | None = None  # (question, one line per player count, how to read them)
+    dealt_first: bool = False  # the game deals its first player each game (the glossary)
 
 
 def _load_sections(out: Path) -> list[dict]:
@@ -273,7 +274,7 @@ def write_report(out: str | Path, report: Report, into: str | Path | None = None
                      + "</li>")
     top_h.append("</ul>")
     used = glossary("\n".join([meta, *verdict_md, report.standard, *summary, *top_md,
-                                *body_md]))
+                                *body_md]), report.dealt_first)
     terms_md = ["## How to read this report", ""]
     if report.standard:
         terms_md += [report.standard, ""]

@@ -41,7 +41,14 @@ from ..analysis.luck import decompose, duplicate_results, rotations, win_rate_ov
 from ..analysis.measures import seat_matrix
 from ..analysis.paired import Ratio, spread_interval, spread_value
 from ..analysis.stats import mean_interval, wilson_interval
-from ..analysis.verdict import Side, Verdict, card_values, fill_tolerances, verdict_of
+from ..analysis.verdict import (
+    Side,
+    Verdict,
+    card_values,
+    dealt_first,
+    fill_tolerances,
+    verdict_of,
+)
 from ..analysis.verdict import record as verdict_record
 from ..errors import InputError
 from ..sim import cache as run_cache
@@ -1032,7 +1039,8 @@ def _build(game, title, studies, names, out: Path, games, seed, threads, compone
                                         words=words or {}, standard=standard,
                                         guide="strategy.md",
                                         verdict=(verdict.title(title.split(":")[0].split(
-                                            " - ")[0]), verdict.lines(), verdict.note())),
+                                            " - ")[0]), verdict.lines(), verdict.note()),
+                                        dealt_first=dealt_first(game)),
                             into=stage.path)
 
 

@@ -155,14 +155,17 @@ GLOSSARY = (
     ("robust z (MAD)", r"MAD|robust", "distance from the group's median in robust standard "
      "deviations (median absolute deviation x 1.4826)."),
     ("p < 0.0001", r"< 0\.0001", "a p-value below 0.0001 (not shown in full)."),
-    ("seats", r"[Ss]eat \d", "seats are numbered from 1; in Snapshot and ShutterBug in turn "
-     "order (seat 1 plays first), while Yosemite deals its first player at random each game "
-     "(set-up step 13), so there a seat is a place at the table and the first player is "
-     "whichever seat the deal made first; only the raw result tables' `seat` column counts "
-     "from 0."),
+    ("seats", r"[Ss]eat \d", "seats are numbered from 1, in turn order (seat 1 plays first); "
+     "only the raw result tables' `seat` column counts from 0."),
 )
+# the seats of a game that deals its first player each game (analysis.verdict.dealt_first)
+DEALT_SEATS = ("seats are numbered from 1; the game deals its first player at random each "
+               "game, so a seat is a place at the table and the first player is whichever seat "
+               "the deal made first; only the raw result tables' `seat` column counts from 0.")
 
 
-def glossary(text: str) -> list[tuple[str, str]]:
-    """The glossary entries whose terms the text uses, in glossary order."""
-    return [(term, meaning) for term, pattern, meaning in GLOSSARY if re.search(pattern, text)]
+def glossary(text: str, dealt_first: bool = False) -> list[tuple[str, str]]:
+    """The glossary entries whose terms the text uses, in glossary order; `dealt_first`:
+    the game deals its first player each game, so its seats are no turn order."""
+    return [(term, DEALT_SEATS if dealt_first and term == "seats" else meaning)
+            for term, pattern, meaning in GLOSSARY if re.search(pattern, text)]
