@@ -20,7 +20,8 @@ holds the repository's examples/ and analyses/):
   only extras pyproject.toml declares; `python -m pytest` and `mkdocs build` are the
   commands CI runs (.ci/run; the site build is tests/test_docs.py's); a server for other
   machines (`dask scheduler`, `dask worker`) knows every flag given (its --help), and the
-  address it would have, tcp://SCHEDULER:PORT, becomes a local cluster (local:1);
+  address it would have, tcp://SCHEDULER:PORT, becomes a local cluster (local:1); so does
+  `snapsim app`, which serves until stopped;
   `snapsim play` reads `quit` then Enter (saving to --save) when it saves, else `auto`.
 
 So a new command works here if it runs from a fresh folder, given what earlier blocks of its
@@ -197,7 +198,8 @@ def check_ci(words: list[str], where: str) -> None:
 
 
 def check_server(words: list[str], where: str) -> None:
-    """A server started on other machines: the program and every flag it is given exist."""
+    """A server (started on other machines, or the workbench, which serves until stopped):
+    the program and every flag it is given exist."""
     helptext = subprocess.run([*words[:2], "--help"], capture_output=True, text=True,
                               timeout=120).stdout
     assert "Usage" in helptext or "usage" in helptext, f"{where}: {words[:2]} has no --help"
@@ -209,7 +211,9 @@ def run_command(line: str, monkeypatch, capsys, where: str) -> None:
     words = shlex.split(line)
     if words[:3] == ["python", "-m", "snapsim"]:
         words = ["snapsim", *words[3:]]
-    if words[0] == "snapsim":
+    if words[:2] == ["snapsim", "app"]:  # a server that runs until stopped
+        check_server(words, where)
+    elif words[0] == "snapsim":
         run_snapsim(words[1:], monkeypatch, capsys, where)
     elif words[:3] == ["python", "-m", "pip"]:
         check_pip(words, where)
