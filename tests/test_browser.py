@@ -1,7 +1,6 @@
 """The HTML reports in a real browser (headless Chromium): every figure decodes, the console
 shows no error, and a full-page screenshot is kept (in $SNAPSIM_ARTEFACTS, else tmp_path)."""
 
-import os
 import shutil
 from pathlib import Path
 
@@ -22,27 +21,27 @@ pytestmark = pytest.mark.skipif(
            "(apt-get install -y chromium chromium-driver)")
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def chromium(profile: Path, size: str, logs: bool = False):
+    """Headless Chromium at a window `size` ("W,H"), its profile in `profile`, keeping the
+    console log when `logs`."""
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--window-size=1100,900",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+                 "--disable-component-update", "--disable-sync", f"--window-size={size}",
+                 f"--user-data-dir={profile}"):
         opts.add_argument(flag)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=DRIVER),
-                              options=opts)
+    if logs:
+        opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=webdriver.ChromeService(executable_path=DRIVER),
+                            options=opts)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    driver = chromium(tmp_path_factory.mktemp("chromium-profile"), "1100,900", logs=True)
     yield driver
     driver.quit()
-
-
-@pytest.fixture
-def artefacts(tmp_path) -> Path:
-    folder = Path(os.environ.get("SNAPSIM_ARTEFACTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def check_page(driver, page: Path, shot: Path) -> None:

@@ -22,7 +22,7 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not in
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
-from test_browser import CHROMIUM, DRIVER, pytestmark  # noqa: E402, F401 (skips without one)
+from test_browser import chromium, pytestmark  # noqa: E402, F401 (skips without one)
 
 START_S = 120  # the server answering its health check
 RUN_S = 420  # a page's answer, kernels compiled on first use included
@@ -68,24 +68,9 @@ def server(tmp_path):
 
 @pytest.fixture
 def browser(tmp_path):
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--window-size=1300,1000",
-                 f"--user-data-dir={tmp_path / 'chromium-profile'}"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=DRIVER),
-                              options=opts)
+    driver = chromium(tmp_path / "chromium-profile", "1300,1000")
     yield driver
     driver.quit()
-
-
-@pytest.fixture
-def artefacts(tmp_path) -> Path:
-    folder = Path(os.environ.get("SNAPSIM_ARTEFACTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def _text(driver, words: str, wait: float):
