@@ -100,10 +100,15 @@ def source_hash() -> str:
     h = hashlib.sha256(f"snapsim {__version__} numba {numba.__version__} numpy "
                        f"{numpy.__version__}\n".encode())
     for part in KERNEL_SOURCES:
-        for path in sorted((root / part).rglob("*.py")):
-            h.update(f"{path.relative_to(root).as_posix()}\n".encode())
-            h.update(path.read_bytes())
+        _hash_files(h, root, sorted((root / part).rglob("*.py")))
     return h.hexdigest()
+
+
+def _hash_files(h, root: Path, paths) -> None:
+    """Add each file's path (relative to `root`) and content to the digest `h`."""
+    for path in paths:
+        h.update(f"{path.relative_to(root).as_posix()}\n".encode())
+        h.update(path.read_bytes())
 
 
 @functools.cache
@@ -119,9 +124,7 @@ def game_source_hash(game: str) -> str:
         return ""
     folder = Path(importlib.util.find_spec(package).origin).parent
     h = hashlib.sha256()
-    for path in sorted(folder.rglob("*.py")):
-        h.update(f"{path.relative_to(folder).as_posix()}\n".encode())
-        h.update(path.read_bytes())
+    _hash_files(h, folder, sorted(folder.rglob("*.py")))
     return h.hexdigest()
 
 
@@ -343,10 +346,8 @@ def files_key(record: dict, folder: Path) -> str:
     `source_hash` reads."""
     h = hashlib.sha256(json.dumps({**record, "sources": source_hash()}, sort_keys=True,
                                   default=str).encode())
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()
-                       and "__pycache__" not in p.parts):
-        h.update(f"{path.relative_to(folder).as_posix()}\n".encode())
-        h.update(path.read_bytes())
+    _hash_files(h, folder, sorted(p for p in folder.rglob("*") if p.is_file()
+                                  and "__pycache__" not in p.parts))
     return h.hexdigest()
 
 
