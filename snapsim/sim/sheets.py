@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ComponentError, InputError
-from .files import read_bytes
+from .files import parse_toml, read_bytes
 
 SHEET_SUFFIXES = (".csv", ".xlsx")
 FORMATS = ("toml", "csv", "xlsx")
@@ -63,7 +63,7 @@ def column_letter(i: int) -> str:
 
 
 def _toml_value(text: str):
-    return tomllib.loads(f"v = {text}")["v"]
+    return parse_toml(f"v = {text}")["v"]  # bounded nesting, as every TOML snapsim reads
 
 
 def cell_value(cell):
