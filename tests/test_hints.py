@@ -246,3 +246,24 @@ def test_a_screens_whole_move_is_rated_after_all_its_step_actions_and_numbered_a
     for number, (chosen, done) in enumerate(moves, start=1):
         assert re.search(rf"^\s+{number}\. win .*{re.escape(g.choice_to_string(chosen, done))}$",
                          text, re.M)
+
+
+def test_research_advice_is_kept_for_its_position_and_its_game_only(monkeypatch):
+    """The exact research advice is computed once a position, and afresh for the same
+    observation in another game (its components or knobs may differ: the workbench plays
+    many in one process)."""
+    import snapsim.games.snapshot.advisor as advisor
+    from snapsim.play import hints as H
+
+    calls = []
+    monkeypatch.setattr(advisor, "research_advice",
+                        lambda situation, who, components: calls.append(components) or {})
+    monkeypatch.setattr(H, "situation", lambda game, seat: {})
+    first, twin = new_game("snapshot", seed=4), new_game("snapshot", seed=4)
+    seat = first.current_player
+    assert np.array_equal(first.observation_tensor(seat), twin.observation_tensor(seat))
+    H.research_numbers(first, seat)
+    H.research_numbers(first, seat)
+    assert len(calls) == 1
+    H.research_numbers(twin, seat)
+    assert len(calls) == 2

@@ -43,20 +43,22 @@ def situation(game: GameState, seat: int) -> dict:
     return data
 
 
-_RESEARCH: dict = {}  # the last position's research advice: its lines and its pick share it
+# the last position's research advice, (its seat and observation, its game's config, the
+# advice): the hint's lines and its pick share it
+_RESEARCH: list = []
 
 
 def research_numbers(game: GameState, seat: int) -> dict:
     """The exact advisor's research advice for the seat's situation (computed once a
-    position: the hint's lines and `exact_choice` read the same)."""
+    position: the hint's lines and `exact_choice` read the same). The same observation in a
+    game of other components or knobs (another config) is advised afresh."""
     from ..games.snapshot.advisor import research_advice
 
-    key = (game.observation_tensor(seat).tobytes(), seat)
-    if key not in _RESEARCH:
-        _RESEARCH.clear()
-        _RESEARCH[key] = research_advice(situation(game, seat), "your seat",
-                                         components=game.config.components)
-    return _RESEARCH[key]
+    key = (seat, game.observation_tensor(seat).tobytes())
+    if not (_RESEARCH and _RESEARCH[0][0] == key and _RESEARCH[0][1] is game.config):
+        _RESEARCH[:] = [(key, game.config, research_advice(
+            situation(game, seat), "your seat", components=game.config.components))]
+    return _RESEARCH[0][2]
 
 
 def research_hint(game: GameState, seat: int) -> list[str]:
