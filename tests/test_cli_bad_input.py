@@ -475,6 +475,11 @@ BAD_OUT = [
     "report sweep {d}/kept --out {d}/kept --force",
     "report yosemite --strategy-only --games 20 --out {d}/kept",
     "report yosemite --strategy-only --games 20 --out {d}/kept --force",
+    # the workbench: its port and its output folder refused before it serves
+    "app --no-browser --port 0", "app --no-browser --port 99999",
+    "app --no-browser --port x", "app --no-browser --host ''",
+    "app --no-browser --out {d}/afile", "app --no-browser --out /dev/zero",
+    "app --no-browser --out ''",
     # a one-file output: --force replaces snapsim's own result, never a file of the user's
     "simulate snapshot --games 10 --out {d}/foreign.parquet --force",
     "components export yosemite --out {d}/foreign.parquet --force",

@@ -18,9 +18,10 @@ def _app(args) -> int:
         raise InputError(INSTALL) from None
     from ..app import MAIN
     from ..app.common import OUT_ENV
-    from ..sim.checks import whole
+    from ..sim.checks import out_folder, whole
 
     whole(args.port, "--port", 1, 65535)
+    out_folder(args.out)  # refused now, not when a page first writes there
     env = {**os.environ, OUT_ENV: os.path.abspath(args.out)}
     cmd = [sys.executable, "-m", "streamlit", "run", str(MAIN),
            "--server.port", str(args.port), "--server.address", args.host,
