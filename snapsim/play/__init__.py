@@ -387,6 +387,12 @@ def _no_photograph(session: Session, kinds) -> list[str]:
     return out
 
 
+def _restart(session: Session) -> Session:
+    """The session's game from its start: the same game, seats, opponents, seed and hints."""
+    return new_session(session.game_name, session.players, session.seat + 1,
+                       ",".join(session.opponents), session.seed, session.hints)
+
+
 def undo(session: Session) -> str:
     """Take back your last move (a whole choice: every step action of it) and the other
     seats' moves after it, by playing the game again from the seed without them: in a game
@@ -394,8 +400,7 @@ def undo(session: Session) -> str:
     if session.bots:
         return "undo is for games against built-in players only (a Python agent's moves " \
                "may not replay)"
-    fresh = new_session(session.game_name, session.players, session.seat + 1,
-                        ",".join(session.opponents), session.seed, session.hints)
+    fresh = _restart(session)
     g, mine, continues = fresh.game, [], []
     for code, by_policy in session.moves:
         mine.append(g.current_player == session.seat and not by_policy)
@@ -406,8 +411,7 @@ def undo(session: Session) -> str:
     k = max(i for i, m in enumerate(mine) if m)
     while k > 0 and continues[k] and mine[k - 1]:
         k -= 1
-    again = new_session(session.game_name, session.players, session.seat + 1,
-                        ",".join(session.opponents), session.seed, session.hints)
+    again = _restart(session)
     for code, by_policy in session.moves[:k]:
         again.apply(code, bool(by_policy))
     taken = len(session.moves) - k
