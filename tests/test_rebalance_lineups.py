@@ -65,7 +65,7 @@ def test_a_patch_met_for_greedy_players_only_is_not_recommended_and_says_so(monk
     for word in ("before", "after"):
         for who in ("greedy play", "strong line-up (tuned-4p)"):
             (line,) = [x for x in balance if x.startswith(f"  {word}: 4 players, {who}: ")]
-            assert ": NOT BALANCED: " in line and "cards' mean distance from their habitat's " \
+            assert ": NOT BALANCED: " in line and "cards' typical distance from their habitat's " \
                 "median" in line and "20,000 games)" in line
     assert "\n".join(balance) in text
 

@@ -19,7 +19,7 @@ MEANINGS = {
     "first_player": "the first player's win rate minus the fair share",
     "assignments": "each objective's win rate minus the fair share: is one dealt too often "
                    "a winner?",
-    "cards": "the cards' mean distance from their habitat's median value, in percent",
+    "cards": "the cards' typical distance from their habitat's median value (root mean square beyond sampling noise), in percent",
     "length": "the mean game length",
 }
 

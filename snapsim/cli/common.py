@@ -231,7 +231,8 @@ def add_tolerance(p) -> None:
                    help="the verdict's tolerance of one balance measure (repeatable; "
                         "seat_spread: best minus worst seat's win rate, pp; first_player and "
                         "assignments: distance of a win rate from the fair share, pp; cards: "
-                        "mean distance of the card values from their habitat's median, %%; "
+                        "typical distance of the card values from their habitat's median "
+                        "(root mean square beyond sampling noise), %%; "
                         "length=A-B: the designer's range of game length, only when given; "
                         "default: seat_spread=2, first_player=2, assignments=2, cards=10)")
 
