@@ -9,7 +9,7 @@ import json
 from ..errors import InputError
 from ..sim.checks import whole
 from ..sim.files import parse_json, parse_toml, read_text
-from .common import Parser, emit
+from .common import COMPONENTS_HELP, Parser, emit
 
 
 def read_situation(path: str) -> dict:
@@ -140,7 +140,7 @@ def add(sub) -> None:
                                          "discards (drawn from once the deck has run out), "
                                          "token_value")
         q.add_argument("--top", type=int, default=10, help="rows to show")
-        q.add_argument("--components", help="component TOML file (default: bundled)")
+        q.add_argument("--components", help=COMPONENTS_HELP)
         q.add_argument("--format", **fmt)
         q.set_defaults(run=_advise)
     q = kinds.add_parser("reroll", help="re-roll a failed explore or give up")

@@ -117,6 +117,10 @@ class Parser(argparse.ArgumentParser):
         return ns, rest
 
 
+COMPONENT_FORMATS = ".toml, .csv or .xlsx"  # every reader of a component file takes them
+COMPONENTS_HELP = f"component file: {COMPONENT_FORMATS} (default: the bundled one)"
+
+
 MAX_LIST = 1000  # numbers in one list (a table of more rows is never what was meant)
 
 

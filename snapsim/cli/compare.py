@@ -9,6 +9,7 @@ from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
 from ..sim.locks import exclusive
 from .common import (
+    COMPONENT_FORMATS,
     add_move_timeout,
     add_no_cache,
     add_smallest,
@@ -71,10 +72,11 @@ def add(sub) -> None:
                                        "random numbers, with CIs and verdicts")
     p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
     p.add_argument("--baseline", default="standard",
-                   help="'standard' or a component TOML file (default: standard)")
+                   help=f"'standard' or a component file, {COMPONENT_FORMATS} (default: "
+                        "standard)")
     p.add_argument("--variant", action="append", default=[], metavar="FILE",
-                   help="variant component file (repeatable; default: the baseline's "
-                        "components with --variant-set)")
+                   help=f"variant component file, {COMPONENT_FORMATS} (repeatable; default: the "
+                        "baseline's components with --variant-set)")
     p.add_argument("--variant-set", action="append", default=[], metavar="KNOB=VALUE",
                    help="rule knob changed in every variant (repeatable; default: none)")
     p.add_argument("--players", action="append", default=[], metavar="N",

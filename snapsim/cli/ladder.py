@@ -6,7 +6,14 @@ from contextlib import nullcontext
 
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
 from ..sim.locks import exclusive
-from .common import add_move_timeout, add_smallest, check_backend_sizes, policy_list, read_knobs
+from .common import (
+    COMPONENTS_HELP,
+    add_move_timeout,
+    add_smallest,
+    check_backend_sizes,
+    policy_list,
+    read_knobs,
+)
 
 
 def _ladder(args) -> None:
@@ -61,7 +68,7 @@ def add(sub) -> None:
                    help="bootstrap resamples for the rating intervals")
     p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
                    help="rule knob, e.g. photo_target=8 (repeatable; default: none)")
-    p.add_argument("--components", help="component TOML file (default: bundled)")
+    p.add_argument("--components", help=COMPONENTS_HELP)
     add_smallest(p)
     p.add_argument("--out", help="folder for ratings.csv, pairwise.csv, ladder.png, ladder.md "
                                  "and provenance.json (default: print the ratings only)")

@@ -6,7 +6,7 @@ import math
 
 from ..errors import InputError
 from ..sim.checks import whole
-from .common import Parser, emit, int_list
+from .common import COMPONENTS_HELP, Parser, emit, int_list
 
 MAX_ROWS = 100_000  # rows of one odds table
 
@@ -173,7 +173,7 @@ def add(sub) -> None:
     p.add_argument("--max-placed", type=int, help="stopping rule: stop after this many placed")
     p.add_argument("--max-risk", type=float, default=1.0,
                    help="stopping rule: stop when the next draw's spook risk exceeds this")
-    p.add_argument("--components", help="component TOML file (default: bundled)")
+    p.add_argument("--components", help=COMPONENTS_HELP)
     p.add_argument("--format", **fmt)
     p.set_defaults(run=_odds_spook)
 

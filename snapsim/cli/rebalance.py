@@ -6,7 +6,7 @@ import math
 
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
-from .common import add_no_cache, check_backend_sizes, int_list
+from .common import COMPONENT_FORMATS, add_no_cache, check_backend_sizes, int_list
 
 
 def _rebalance(args) -> None:
@@ -76,8 +76,9 @@ def add(sub) -> None:
                         "as cards.prestige:±1 or assignments[Live Fast].chart, "
                         "knob:NAME[=A-B]; a range left out takes the game's default (see the "
                         "game's docs page)")
-    p.add_argument("--components", help="the base variant file: components and [knobs] "
-                                        "(default: the bundled game)")
+    p.add_argument("--components",
+                   help=f"the base variant file, {COMPONENT_FORMATS}: components and [knobs] "
+                        "(default: the bundled game)")
     p.add_argument("--players", action="append", default=[], metavar="N",
                    help="player count(s) the targets must hold at, e.g. 4 or 2-5 (repeatable; "
                         "default: every count the game supports)")

@@ -6,6 +6,7 @@ from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
 from ..sim.locks import exclusive
 from .common import (
+    COMPONENTS_HELP,
     Parser,
     add_move_timeout,
     add_no_cache,
@@ -233,7 +234,7 @@ def add(sub) -> None:
                                      "sources, not rulebook rules, ladder, fixes; luck: how much "
                                      "skill and the deal decide; fixes: the smallest fixes "
                                      "`snapsim rebalance` finds for the worst findings)")
-    p.add_argument("--components", help="component TOML file (default: bundled)")
+    p.add_argument("--components", help=COMPONENTS_HELP)
     p.add_argument("--strategy-only", action="store_true",
                    help="write only the strategy guide (strategy.md: the rules of thumb, "
                         "measured, the exact tables where the game has them, the closest calls) "

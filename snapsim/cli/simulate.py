@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from ..sim.checks import out_file, out_folder
-from .common import add_move_timeout, check_backend_sizes, emit, policy_list, read_knobs
+from .common import (
+    COMPONENTS_HELP,
+    add_move_timeout,
+    check_backend_sizes,
+    emit,
+    policy_list,
+    read_knobs,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -152,7 +159,7 @@ def add(sub) -> None:
     p.add_argument("--no-rotate", action="store_true", help="keep each policy on its seat")
     p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
                    help="rule knob, e.g. photo_target=8 (repeatable)")
-    p.add_argument("--components", help="component TOML file (default: bundled)")
+    p.add_argument("--components", help=COMPONENTS_HELP)
     p.add_argument("--out", help="a .parquet file for every (game, seat) row, or a folder for "
                                  "a chunked, resumable Parquet dataset")
     p.add_argument("--chunk-size", type=int, default=5_000, help="games per chunk")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_file, out_folder, whole
-from .common import add_move_timeout, check_backend_sizes, emit, read_knobs
+from .common import COMPONENTS_HELP, add_move_timeout, check_backend_sizes, emit, read_knobs
 
 
 def _tune(args) -> None:
@@ -73,7 +73,7 @@ def add(sub) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
                    help="rule knob for the tuning games, e.g. photo_target=8 (repeatable; "
                         "default: none)")
-    p.add_argument("--components", help="component TOML file (default: bundled)")
+    p.add_argument("--components", help=COMPONENTS_HELP)
     p.add_argument("--out", help="tuned TOML file or folder (default: tuned-<N>p.toml in the "
                                  "current folder)")
     p.add_argument("--force", action="store_true",
