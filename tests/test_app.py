@@ -55,11 +55,15 @@ def test_odds_gives_the_spook_table_of_snapshot_odds_spook(app, capsys):
     at.selectbox(key="od-top-0").set_value(4).run()
     at.selectbox(key="od-top-2").set_value(7).run()
     at.slider(key="od-slots").set_value(1).run()
-    shown = next(d.value for d in at.dataframe if "draws_before_spook" in d.value)
+    shown = next(d.value for d in at.dataframe
+                 if "successful draws before the spook" in d.value)
     main(["odds", "spook", "--top", "shoreline=4", "--top", "mountain=7", "--raccoon",
           "--reserve-slots", "1", "--format", "csv"])
     printed = pd.read_csv(io.StringIO(capsys.readouterr().out))
-    assert shown.columns.tolist() == printed.columns.tolist()
+    assert printed.columns.tolist() == ["draws_before_spook", "p_no_reserve",
+                                        "p_1_reserve_slots"]
+    assert shown.columns.tolist() == ["successful draws before the spook", "P(no reserve)",
+                                      "P(1 reserve slots)"]
     assert np.allclose(shown.to_numpy(float), printed.to_numpy(float), rtol=0, atol=1e-12)
 
 
@@ -73,6 +77,35 @@ def test_balance_gives_the_verdict_of_each_player_count(app):
     assert any(line.startswith("3 players, greedy play: ") and "40 games" in line
                for line in lines), lines
     assert at.subheader[0].value == "Is Snapshot balanced?"
+
+
+def test_balance_shows_its_tables_in_the_reports_words_and_rounding(app):
+    """Headings in words with units, each value with its interval at the report's rounding
+    (the interval's half-width to two significant digits: whole points at 40 games)."""
+    from snapsim.app import jobs
+
+    at = app("Balance")
+    at.multiselect(key="bal-counts").set_value([3]).run()
+    at.number_input(key="bal-games").set_value(40).run()
+    at.button(key="bal-run").click().run()
+    assert not at.exception, at.exception
+    spread, *_, seats = (d.value for d in at.dataframe)
+    assert spread.columns.tolist() == [
+        "players", "line-up", "seat spread (pp) [interval]", "interval level",
+        "tolerance (pp)", "class (against the tolerance) (class)", "games", "games to settle"]
+    verdict, raw = next(j.result for j in jobs._JOBS.values()
+                        if j.label == "balance" and j.result is not None
+                        and j.result[0].rows.games.iloc[0] == 40)
+    claim = verdict.table().iloc[0]
+    row = spread.iloc[0]
+    assert (row["interval level"], row["tolerance (pp)"], row["games"]) == ("99.62%", "0 to 2",
+                                                                            "40")
+    assert row["seat spread (pp) [interval]"] == (
+        f"{claim.value:.0f} [{claim.ci_low:.0f}, {claim.ci_high:.0f}]")
+    assert seats.columns.tolist() == ["players", "seat", "games", "win rate (%) [95% CI]",
+                                      "mean score", "mean photos"]
+    for shown, r in zip(seats["win rate (%) [95% CI]"], raw[3].itertuples(), strict=True):
+        assert shown == f"{100 * r.win_rate:.0f} [{100 * r.ci_low:.0f}, {100 * r.ci_high:.0f}]"
 
 
 def test_balance_asks_for_an_upload_before_it_runs(app):
@@ -159,9 +192,11 @@ def test_play_rates_each_move_saves_the_position_and_plays_a_move(app, tmp_path)
     at = app("Play")
     assert not at.exception, at.exception
     moves = [b for b in at.button if (b.key or "").startswith("pl-move-")]
-    rated = next(d.value for d in at.dataframe if "win_chance" in d.value)
-    assert sorted(rated["move"]) == list(range(1, len(moves) + 1))
-    assert rated.win_chance.between(0, 1).all() and (rated.rollouts == HINT_ROLLOUTS).all()
+    rated = next(d.value for d in at.dataframe if "win chance" in d.value)
+    assert list(rated.columns) == ["move no.", "move", "win chance", "95% interval",
+                                   "rollouts"]
+    assert sorted(rated["move no."]) == list(range(1, len(moves) + 1))
+    assert rated["win chance"].between(0, 1).all() and (rated.rollouts == HINT_ROLLOUTS).all()
     habitats = next(d.value for d in at.dataframe if "Shoreline" in d.value)
     assert list(habitats.columns) == ["Shoreline", "Savannah", "Mountain", "Rainforest"]
     session = at.session_state["pl-session"]

@@ -11,7 +11,7 @@ from ..sim.agents import resolve_policy
 from ..sim.cache import simulate
 from ..sim.registry import get_game
 from ..sim.variants import load_variant
-from . import common, jobs
+from . import common, jobs, tables
 
 DEFAULT_GAMES = 500
 MEANINGS = {
@@ -19,7 +19,8 @@ MEANINGS = {
     "first_player": "the first player's win rate minus the fair share",
     "assignments": "each objective's win rate minus the fair share: is one dealt too often "
                    "a winner?",
-    "cards": "the cards' typical distance from their habitat's median value (root mean square beyond sampling noise), in percent",
+    "cards": "the cards' typical distance from their habitat's median value (root mean "
+             "square beyond sampling noise), in percent",
     "length": "the mean game length",
 }
 
@@ -80,9 +81,9 @@ def render() -> None:
     table = verdict.table()
     for measure in dict.fromkeys(table.measure):
         st.markdown(f"**{measure.replace('_', ' ')}**: {MEANINGS.get(measure, '')}")
-        st.dataframe(table[table.measure == measure].drop(columns=["measure"]),
+        st.dataframe(tables.verdict_table(game, table[table.measure == measure]),
                      hide_index=True)
     st.markdown("**Win rate by seat** (seat 1 moves first), with 95% intervals: a fair seat "
                 "wins 1/players of the games")
-    st.dataframe(pd.concat(seats, names=["players", None]).reset_index(level=0),
-                 hide_index=True)
+    st.dataframe(tables.seat_table(pd.concat(seats, names=["players", None])
+                                   .reset_index(level=0)), hide_index=True)

@@ -8,6 +8,7 @@ import streamlit as st
 from .. import odds
 from ..errors import SnapsimError
 from ..games.snapshot.components import load_components
+from . import tables
 
 
 def render() -> None:
@@ -19,24 +20,22 @@ def render() -> None:
         c1, c2 = st.columns(2)
         dice = c1.slider("Dice", 1, 6, 2, key="od-dice")
         tokens_n = c2.slider("Tracking tokens", 0, 10, 1, key="od-tokens")
-        rows = [{"difficulty": d, "P(success)": odds.photo_success(dice, tokens_n, d)}
+        rows = [{"difficulty": d, "p_success": odds.photo_success(dice, tokens_n, d)}
                 for d in range(2, 6 * dice + tokens_n + 2)]
         st.markdown("P(dice total + tokens ≥ difficulty)")
-        st.dataframe(pd.DataFrame(rows).style.format({"P(success)": "{:.4f}"}),
-                     hide_index=True)
+        st.dataframe(tables.odds_table(pd.DataFrame(rows)), hide_index=True)
     with explore:
         c1, c2, c3 = st.columns(3)
         dice = c1.slider("Explore dice", 1, 3, 1, key="od-edice")
         target = c2.slider("Habitat's explore value", 1, 6, 5, key="od-target")
         rerolls = c3.slider("Re-rolls bought at most", 0, 5, 2, key="od-rerolls")
         try:
-            rows = [{"re-rolls": r, "P(success)": odds.explore_success(dice, target, r)}
+            rows = [{"re-rolls": r, "p_success": odds.explore_success(dice, target, r)}
                     for r in range(rerolls + 1)]
         except SnapsimError as exc:
             st.error(str(exc))
         else:
-            st.dataframe(pd.DataFrame(rows).style.format({"P(success)": "{:.4f}"}),
-                         hide_index=True)
+            st.dataframe(tables.odds_table(pd.DataFrame(rows)), hide_index=True)
     with spook:
         spook_tab()
     with tokens:
@@ -49,7 +48,7 @@ def render() -> None:
             st.error(str(exc))
         else:
             st.markdown("Where the next tracking token buys the most")
-            st.dataframe(table, hide_index=True)
+            st.dataframe(tables.odds_table(table), hide_index=True)
 
 
 def spook_tab() -> None:
@@ -75,5 +74,4 @@ def spook_tab() -> None:
                                     raccoon_difficulty=comp.raccoon.difficulty)
     st.markdown(" · ".join(f"{k.replace('_', ' ')}: {v:.4g}" for k, v in heads.items()))
     st.markdown("P(the first spook comes after exactly k successful draws)")
-    st.dataframe(table.style.format({c: "{:.4f}" for c in table.columns[1:]}),
-                 hide_index=True)
+    st.dataframe(tables.odds_table(table), hide_index=True)

@@ -65,10 +65,10 @@ def show_advice(session: P.Session) -> None:
     left.dataframe(
         a.moves.assign(interval=[f"{lo:.0%} to {hi:.0%}" for lo, hi in
                                  zip(a.moves.ci_low, a.moves.ci_high, strict=True)])
-        [["move", "text", "win_chance", "interval", "rollouts"]],
-        hide_index=True, column_config={"win_chance": st.column_config.ProgressColumn(
-            "win chance", format="percent", min_value=0.0, max_value=1.0),
-            "move": "move no."})
+        [["move", "text", "win_chance", "interval", "rollouts"]].set_axis(
+            ["move no.", "move", "win chance", "95% interval", "rollouts"], axis=1),
+        hide_index=True, column_config={"win chance": st.column_config.ProgressColumn(
+            format="percent", min_value=0.0, max_value=1.0)})
     right.code("\n".join(s.strip() for s in a.exact + a.recommended) or
                "no exact numbers at this decision", language=None, wrap_lines=True)
 
