@@ -39,9 +39,6 @@ ALLOWED = {
                         "imported, without importing the games",
     "play/advice.py": "Snapshot's exact advisor numbers are computed in the play layer",
     "play/hints.py": "Snapshot's exact advisor hints are computed in the play layer",
-    "play/__init__.py": "the play screen's rule reminders (Snapshot), map (ShutterBug) and "
-                        "reasons a move is not offered are written here, not yet behind a "
-                        "GameSpec hook",
     "sim/sweep.py": "a sweep file without `game = ...` plays Snapshot, as every sweep file "
                     "written before games were named did",
 }

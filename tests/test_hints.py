@@ -225,6 +225,7 @@ def test_play_bad_hint_budgets_are_one_line(argv, says, capsys):
 def test_a_screens_whole_move_is_rated_after_all_its_step_actions_and_numbered_as_there():
     """A 2-token Snapshot re-roll is one move on screen (two step actions): the hint rates
     it after both tokens, in the rollouts' own worlds, under the screen's number and words."""
+    from snapsim.games.snapshot.screen import points_now
     from snapsim.play import choices
 
     g = new_game("snapshot", players=2, seed=0, policies=["random", "random"])
@@ -238,10 +239,12 @@ def test_a_screens_whole_move_is_rated_after_all_its_step_actions_and_numbered_a
     for number, (chosen, done) in enumerate(moves, start=1):
         row = table.loc[number]
         assert row.text == g.choice_to_string(chosen, done)
-        # the same rollouts as the screen's move's: the same view key, all its step actions
-        wins, points, _, n = _rollouts(g, sequences([chosen]), view_key(g, me, 3), budget)
+        # the same rollouts as the screen's move's: the same view key, all its step actions;
+        # its points exact, after all of them
+        wins, _, _, n = _rollouts(g, sequences([chosen]), view_key(g, me, 3), budget)
+        odds = points_now(g, me, [chosen])[0]
         assert (row.win_chance, row.points, row.rollouts) == \
-            (pytest.approx(wins[0] / n), pytest.approx(points[0] / n), n)
+            (pytest.approx(wins[0] / n), float(sum(k * p for k, p in odds.items())), n)
     text = hints(g, me, budget, seed=3, choices=moves)
     for number, (chosen, done) in enumerate(moves, start=1):
         assert re.search(rf"^\s+{number}\. win .*{re.escape(g.choice_to_string(chosen, done))}$",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib import import_module
+from importlib.util import find_spec
 
 
 def register_game(package: str, make_config, step: type, default_policy: str = "greedy",
@@ -12,7 +13,8 @@ def register_game(package: str, make_config, step: type, default_policy: str = "
     class `step`, policies (KIND_NAMES), components (load_components), measures (MEASURES)
     and report (build, imported only when a report is made: matplotlib and the studies).
     `name` defaults to the package's last part; `extra` are the GameSpec fields that only
-    some games have or that say the game in words (title, rules, searched, guide)."""
+    some games have or that say the game in words (title, rules, searched, guide). The
+    package's optional `screen` module is its play screen's parts (GameSpec.screen)."""
     from ..sim.registry import GameSpec, register
     from . import tuning
 
@@ -38,5 +40,6 @@ def register_game(package: str, make_config, step: type, default_policy: str = "
         policy_kinds=tuple(import_module(".policies", package).KIND_NAMES),
         tuned_names=lambda: tuning.tuned_names(name),
         package=package,
+        screen=import_module(".screen", package) if find_spec(".screen", package) else None,
         **{"title": name.capitalize(), **extra},
     ))

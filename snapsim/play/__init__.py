@@ -32,7 +32,7 @@ from ..sim.checks import path_arg, whole
 from ..sim.files import read_json, write_text
 from ..sim.kernel import compile_notice
 from ..sim.registry import get_game
-from .wins import Budget
+from .wins import Budget, screen_part
 
 SAVE_FORMAT = 2
 MAX_MOVES = 100_000  # moves in a saved game (a whole game has a few hundred)
@@ -42,35 +42,6 @@ PRIVATE = re.compile(r" -> got .*?(?=(?: \(forced\))?$)")
 HELP = ("type the number of a move, or: auto (greedy plays your seat to the end), hints (the "
         "numbers for this moment), undo (take back your last move, against built-in players), "
         "save (write the game to a file and play on), quit (offers to save), help")
-# one line of the rulebook for each kind of move, shown under the first move of that kind
-REMINDERS = {
-    "snapshot": {
-        "draw": "draw: the next card of the deck; you then place, reserve or (if it cannot "
-                "be placed) spook it",
-        "stop": "stop: end Research and go on to Preparation with the animals placed",
-        "offer": "offer: ask to reserve the card just drawn (Option D); if the drawer "
-                 "accepts, you take it into your reserve and pay them 1 tracking token "
-                 "(needs a free reserve space and a token)",
-        "pass": "pass: make no offer for the card just drawn",
-        "accept": "accept: the offering player reserves the card and pays you 1 tracking "
-                  "token; it spooks nothing (Option D)",
-        "place": "place: into its habitat, above the animals there (a higher difficulty); "
-                 "you gain 1 tracking token (Option A)",
-        "reserve": "reserve: keep the card in front of you to photograph on a later turn; at "
-                   "most two reserved cards (Option C)",
-        "spook": "spook: the card is lower than the animals of its habitat (a raccoon: of "
-                 "every habitat, and you choose which it spooks), so it cannot be placed: it "
-                 "and they are discarded, no token, and your turn is over (Option B; reserving "
-                 "it, or accepting an offer, is the only way out)",
-        "place reserved": "place reserved: one of your reserved cards into its habitat, "
-                          "sideways: it must be photographed this turn (Step A)",
-        "re-roll token": "re-roll: pay tracking tokens to roll an exploring die again; they "
-                         "come back if the habitat is not explored in the end",
-        "give up": "give up: the habitat is not explored; its animals are not photographed",
-    },
-}
-
-
 @dataclass
 class Session:
     """A game at the terminal: the settings that rebuild it, and the game itself."""
@@ -242,47 +213,15 @@ def _replay(session: Session, moves: list, path) -> None:
 
 def view(session: Session) -> str:
     """What your seat sees now, in plain words (the game's table view, which reads only your
-    seat's observation)."""
-    lines = [f"--- you are P{session.seat + 1} ---"]
-    lines += [f"  {line}" for line in session.game.table_view(session.seat)]
-    lines.append(f"  {running_scores(session)}")
-    if session.game.NAME == "shutterbug":
-        lines += [f"  {line}" for line in shutterbug_map(session)]
-    return "\n".join(lines)
-
-
-def shutterbug_map(session: Session) -> list[str]:
-    """Around each of your pawns: its space, the neighbouring spaces (terrain and creature, or
-    city) with the photo tiles on them, and the photo tiles a turn's move reaches."""
+    seat's observation), the running scores and the game's own board lines (a map)."""
     g = session.game
-    comp, obs = g.config.components, g.observation(session.seat)
-    names = [sp.name for sp in comp.spaces]
-
-    def space(i):
-        sp, tiles = comp.spaces[i], obs["board"].get(names[i])
-        what = "city" if sp.city else f"{comp.terrains[sp.terrain]}, {comp.creatures[sp.creature]}"
-        return f"{sp.name} ({what}" + (f"; photo tiles of quality {', '.join(map(str, tiles))}"
-                                       if tiles else "") + ")"
-
-    out = ["map:"]
-    reach = g.config.max_steps
-    for at in obs["pawns"][session.seat]:
-        if at is None:
-            continue
-        i = names.index(at)
-        out.append(f"  your pawn at {space(i)}; next to it: "
-                   + "; ".join(space(j) for j in comp.spaces[i].adjacent))
-        steps, ring = {i: 0}, [i]
-        for d in range(1, reach + 1):
-            ring = [j for k in ring for j in comp.spaces[k].adjacent if j not in steps]
-            for j in ring:
-                steps.setdefault(j, d)
-        near = [f"{names[j]} {f'{steps[j]} away' if steps[j] else 'here'} "
-                f"({', '.join(map(str, obs['board'][names[j]]))})"
-                for j in sorted(steps, key=steps.get) if names[j] in obs["board"]]
-        out.append(f"  photo tiles within {reach} spaces (a turn's move): "
-                   + ("; ".join(near) or "none"))
-    return out
+    lines = [f"--- you are P{session.seat + 1} ---"]
+    lines += [f"  {line}" for line in g.table_view(session.seat)]
+    lines.append(f"  {running_scores(session)}")
+    board = screen_part(g, "board")
+    if board is not None:
+        lines += [f"  {line}" for line in board(g, session.seat)]
+    return "\n".join(lines)
 
 
 def running_scores(session: Session) -> str:
@@ -326,7 +265,8 @@ def choices(game: GameState) -> list[tuple[list[int], list[int]]]:
 def menu(session: Session, moves) -> str:
     """The numbered moves, each kind's one-line rule under its first move, and why a move
     the player may expect is not among them."""
-    g, rules = session.game, REMINDERS.get(session.game_name, {})
+    g = session.game
+    rules = screen_part(g, "REMINDERS") or {}
     lines, told = [], set()
     for i, (chosen, done) in enumerate(moves):
         lines.append(f"  {i + 1:>2}. {g.choice_to_string(chosen, done)}")
@@ -339,52 +279,12 @@ def menu(session: Session, moves) -> str:
 
 
 def unavailable(session: Session, moves) -> list[str]:
-    """Why a move the rules have is not offered now (Snapshot's Research: reserving with
-    two cards reserved; placing a card lower than its habitat's animals)."""
-    g = session.game
-    kinds = {g.decode(chosen[0]).kind for chosen, _ in moves}
-    if session.game_name == "shutterbug":
-        return _no_photograph(session, kinds)
-    if session.game_name != "snapshot" or g.phase != "decide":
+    """Why a move the rules have is not offered now, in the game's own words (its screen's
+    `unavailable`; none where the game gives none)."""
+    g, why = session.game, screen_part(session.game, "unavailable")
+    if why is None:
         return []
-    out = []
-    if "reserve" not in kinds:
-        out.append("reserve: you hold two reserved cards already, the most you may")
-    if "place" not in kinds:
-        out.append("place: the card is lower than the animals of its habitat, so it cannot "
-                   "be placed")
-    return out
-
-
-def _no_photograph(session: Session, kinds) -> list[str]:
-    """Why a photo tile where your pawn stands offers no photograph: the first tip card
-    discarded must show its creature, and as many tips as its quality must show the creature
-    or the space's terrain (rulebook, C. Take a Photograph)."""
-    g = session.game
-    if g.current_player != session.seat or "photograph" in kinds or not kinds & {"move",
-                                                                                 "stop"}:
-        return []  # (asked only where the pawn's next move is chosen)
-    comp, obs = g.config.components, g.observation(session.seat)
-    hand = obs["hand"]  # tip name "creature/terrain" -> cards
-    out = []
-    for at in obs["pawns"][session.seat]:
-        if at not in obs["board"]:
-            continue
-        sp = comp.spaces[comp.space_index(at)]  # its tiles show its creature and terrain
-        creature, terrain = comp.creatures[sp.creature], comp.terrains[sp.terrain]
-        shows = sum(k for name, k in hand.items() if name.split("/")[0] == creature)
-        fits = sum(k for name, k in hand.items() if creature in name.split("/")
-                   or terrain in name.split("/"))
-        for quality in obs["board"][at]:
-            if shows == 0:
-                why = f"you hold no tip showing the {creature} (the first tip must)"
-            elif fits < quality:
-                why = f"it takes {quality} tips showing the {creature} or {terrain}; you " \
-                      f"hold {fits}"
-            else:
-                why = "not at this moment of the turn (or a photo was taken here this turn)"
-            out.append(f"photograph the {creature} (quality {quality}) at {at}: {why}")
-    return out
+    return why(g, session.seat, {g.decode(chosen[0]).kind for chosen, _ in moves})
 
 
 def _restart(session: Session) -> Session:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from numbers import Integral
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..errors import InputError
@@ -47,7 +48,9 @@ class Advice:
         rows = [{"rank": int(r.rank), "move": int(r.move), "action": int(r.action),
                  "text": r.text, "win_chance": float(r.win_chance),
                  "interval": [float(r.ci_low), float(r.ci_high)], "rollouts": int(r.rollouts),
-                 "points": float(r.points), "same_as": int(r.same_as)}
+                 "points": float(r.points), "points_exact": bool(r.points_exact),
+                 "p_none": None if np.isnan(r.p_none) else float(r.p_none),
+                 "same_as": int(r.same_as)}
                 for r in self.moves.itertuples()]
         out = {"game": self.game, "seat": self.seat + 1, "phase": self.phase,
                "seed": self.seed, "budget": self.budget.describe(), "moves": rows,

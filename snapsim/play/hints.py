@@ -214,15 +214,18 @@ def chance_lines(table, budget: Budget) -> list[str]:
     counts = set(table.rollouts.tolist())
     spent = "" if budget.rollouts is not None else f" in {budget.seconds:g} s"
     each = f"{counts.pop():,} rollouts each" if len(counts) == 1 else "rollouts per move in ()"
+    how = ("exact, from the dice odds, with the chance of none where there is a chance"
+           if table.points_exact.all() else "the mean over the rollouts")
     lines = [f"  your moves by estimated win chance ({each}{spent}; 95% "
-             "interval; expected points scored at once):"]
+             f"interval; expected points scored at once: {how}):"]
     for row in table.itertuples():
         own = "" if not counts else f" ({row.rollouts:,})"
         same = f"  (same position after either this or {row.same_as})" if row.same_as \
             else ""
+        none = f" (P(0) {row.p_none:.2f})" if 0 < row.p_none < 1 else ""
         lines.append(f"  {row.move:>3}. win {100 * row.win_chance:5.1f}% "
                      f"[{100 * row.ci_low:.1f}, {100 * row.ci_high:.1f}]{own}  "
-                     f"{row.points:+.2f} now  {row.text}{same}")
+                     f"{row.points:+.2f} now{none}  {row.text}{same}")
     return lines
 
 

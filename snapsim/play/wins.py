@@ -16,7 +16,8 @@ the hidden cards and every chance event after the move (dice, draws) are sampled
 never read from the game's state or its own random streams, so the same view and seed give
 the same numbers whatever the hidden cards and the dice to come are. A move's points now
 are its expected points (its score after the move and the forced moves after it, minus its
-score before), averaged over the same rollouts; the game is only read.
+score before): exact where the game's screen gives them (`points_now`: every chance outcome
+counted, from the seat's view), else averaged over the same rollouts; the game is only read.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ..analysis.stats import wilson_interval
 from ..errors import InputError
 from ..protocol import GameState
 from ..sim.checks import number, whole
+from ..sim.registry import get_game
 
 DEFAULT_SECONDS = 2.0  # a hint's time on one core
 MAX_ROLLOUTS = 1_000_000  # the most a fixed count may ask for
@@ -45,7 +47,12 @@ UNITS = {"move": "the move's number in the list of legal moves (1 = first)",
          "interval": "fraction 0-1, [low, high]: 95% Wilson interval of win_chance",
          "rollouts": "count: rollouts (games played to the end) behind win_chance",
          "points": "points: the seat's expected score after the move (and the forced moves "
-                   "after it) minus its score now, over the same rollouts",
+                   "after it) minus its score now: exact where points_exact, else the mean "
+                   "over the same rollouts",
+         "points_exact": "true: points counts every chance outcome exactly (the game's dice "
+                         "odds, from the seat's view); false: points is the rollouts' mean",
+         "p_none": "fraction 0-1: the exact chance the move scores no points at once (null "
+                   "where points is the rollouts' mean)",
          "same_as": "the number of a better-ranked move that reaches the same position in "
                     "every rollout (0: none)"}
 
@@ -78,6 +85,12 @@ class Budget:
     def describe(self) -> str:
         return (f"{self.rollouts} rollouts" if self.rollouts is not None
                 else f"{self.seconds:g} s")
+
+
+def screen_part(game: GameState, name: str):
+    """The game's own part `name` of the play screen (GameSpec.screen: its reminders, board,
+    reasons a move is not offered, exact points now), or None where the game has none."""
+    return getattr(get_game(game.NAME).screen, name, None)
 
 
 def view_key(game: GameState, seat: int, seed: int = 0) -> int:
@@ -140,15 +153,17 @@ def move_chances(game: GameState, seat: int, budget: Budget | None = None,
     """The legal moves of `seat` (the seat to move, 0-based) ranked by estimated win chance,
     best first: move (its number in the legal list, 1-based), action, text, win_chance
     (0-1) with its 95% Wilson interval (ci_low, ci_high), rollouts, points (expected points
-    scored at once), same_as (a better-ranked move reaching the same position in every
-    rollout, 0 for none: for Snapshot's preparation, once the seat's plan is completed
-    from the move). With `choices` (a play screen's moves: each the step actions it plays
-    and what they played), those are ranked instead, numbered as on the screen; a move of
-    several step actions is rated after all of them.
+    scored at once; points_exact: counted exactly, with p_none, the chance of none),
+    same_as (a better-ranked move reaching the same position in every rollout, 0 for none:
+    for Snapshot's preparation, once the seat's plan is completed from the move). With
+    `choices` (a play screen's moves: each the step actions it plays and what they played),
+    those are ranked instead, numbered as on the screen; a move of several step actions is
+    rated after all of them.
 
-    Every number comes from the rollouts' worlds, dealt from the seat's view key: the
-    hidden cards and every chance event after the move (dice, draws) are sampled afresh,
-    never read from the game or its random streams. The game is unchanged."""
+    Every number comes from the seat's view: the rollouts' worlds are dealt from its view
+    key (the hidden cards and every chance event after the move sampled afresh), exact
+    points from its public view; never from the game's hidden cards or random streams. The
+    game is unchanged."""
     seat = check_seat(game, seat)
     return rate(game, seat, *screen_moves(game, choices), budget, seed)
 
@@ -174,12 +189,26 @@ def rate(game: GameState, seat: int, moves, texts, budget: Budget | None = None,
     actions = moves[:, 0].astype(int)
     wins, points, reach, n = _rollouts(game, moves, key, budget)
     lo, hi = wilson_interval(wins, n)
+    points, none = exact_points(game, seat, moves, points / n)
     table = pd.DataFrame({
         "move": np.arange(1, len(texts) + 1), "action": actions, "text": list(texts),
         "win_chance": wins / n, "ci_low": lo, "ci_high": hi,
-        "rollouts": np.full(len(texts), n), "points": points / n, "reach": reach})
+        "rollouts": np.full(len(texts), n), "points": points,
+        "points_exact": np.full(len(texts), not np.isnan(none).all()), "p_none": none,
+        "reach": reach})
     table = table.sort_values(["win_chance", "move"], ascending=[False, True], kind="stable")
     table.insert(0, "rank", np.arange(1, len(table) + 1))
     first = table.groupby("reach", sort=False).move.transform("first")
     table["same_as"] = np.where(first != table.move, first, 0)
     return table.drop(columns="reach").reset_index(drop=True)
+
+
+def exact_points(game: GameState, seat: int, moves: np.ndarray, mean: np.ndarray):
+    """(points now, the chance of none) of each move (a row of `sequences`): exact where the
+    game's screen counts them (`points_now`), else the rollouts' `mean` and NaN."""
+    count = screen_part(game, "points_now")
+    if count is None:
+        return mean, np.full(len(mean), np.nan)
+    odds = count(game, seat, [[int(a) for a in row if a >= 0] for row in moves])
+    return (np.array([float(sum(k * p for k, p in d.items())) for d in odds]),
+            np.array([float(d.get(0, 0)) for d in odds]))

@@ -64,6 +64,11 @@ class GameSpec:
     searched: the tuner's ranges of the parameters it searches (`games.tuning`)
     guide(out, games=, seed=, threads=) -> path of strategy.md, for a game whose guide is
         its own; None: the shared guide of its rules of thumb (`games.guide`)
+    screen: the play screen's parts of the game (its package's `screen` module), each
+        optional: REMINDERS (a move kind -> one line of the rulebook), unavailable(game,
+        seat, kinds) (why a move the rules have is not offered), board(game, seat) (lines
+        describing the board around the seat) and points_now(game, seat, moves) (each
+        move's exact points at once, {points: chance}); None: the screen shows none
     """
 
     name: str
@@ -85,6 +90,7 @@ class GameSpec:
     rules: tuple = ()
     searched: dict[str, tuple[float, float]] = field(default_factory=dict)
     guide: Callable[..., Any] | None = None
+    screen: Any = None
 
 
 _GAMES: dict[str, GameSpec] = {}
