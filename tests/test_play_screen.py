@@ -63,3 +63,61 @@ def test_shutterbug_screen_map_and_why_no_photograph():
     # seed 3: the pawn's third step enters a Jackalope photo tile without a Jackalope tip
     assert ("not available: photograph the Jackalope (quality 3) at Mountain 2: you hold no "
             "tip showing the Jackalope (the first tip must)") in text
+
+
+def test_yosemite_screen_reminds_each_rule_as_its_moves_appear():
+    _, text = _session("yosemite", ["1", "1", "1", "quit", ""], players=2)
+    for rule in ("(start: put your pawn on any animal tile of the Park, not the other pawn's",
+                 "(eat fish: each fish eaten moves your pawn one space",
+                 "(stop eating: keep the fish left on your track",
+                 "(A: move one space in any direction and add a fish (at most 5)",
+                 "(B: move as the animal tile you stand on allows"):
+        assert rule in text, rule
+
+
+def test_yosemite_says_why_an_explore_option_is_not_offered():
+    """On a landmark tile: B needs an animal tile; C needs the landmark's token still there
+    (the positions found in greedy games, the reason checked against the Park)."""
+    from snapsim.games.yosemite.screen import unavailable
+    from snapsim.protocol import new_game
+
+    said = set()
+    for seed in range(4):
+        g = new_game("yosemite", seed=seed)
+        while not g.is_terminal:
+            me = g.current_player
+            kinds = {g.decode(a).kind for a in g.legal_action_ids().tolist()}
+            why = unavailable(g, me, kinds)
+            obs = g.observation(me)
+            at = obs["pawns"][me]
+            tile = obs["park"]["abcde".index(at[0])][int(at[1:]) - 1] if at else ""
+            if g.phase == "explore" and tile.endswith("(landmark)"):
+                assert "B: you stand on a landmark tile; only an animal tile gives a move (B)" \
+                    in why
+                name = tile.split(" (")[0]
+                assert (obs["landmark_tokens"][name] != "park") == any(
+                    w.startswith(f"C: the {name} token has been taken already") for w in why)
+                said.update(w[:2] for w in why)
+            elif g.phase != "explore":
+                assert why == []
+            g.apply(g.policy_action())
+    assert said == {"B:", "C:"}
+
+
+def test_shutterbug_screen_reminds_moving_and_stopping():
+    _, text = _session("shutterbug", ["1"] * 5 + ["quit", ""], players=4)
+    assert "(start: put your pawn on a starting city; several pawns may share one" in text
+    assert "(move: one space at a time, 1, 2 or 3 spaces a turn" in text
+    assert "(stop: end your movement here" in text
+
+
+def test_a_game_without_screen_parts_plays_on_the_screen():
+    """Pig (installed on its own) gives no reminders, board or reasons: the screen shows its
+    moves and scores without them."""
+    from snapsim.sim.registry import get_game
+
+    assert get_game("pig").screen is None
+    session, text = _session("pig", ["1", "1", "quit", ""], players=2)
+    assert "score so far: you " in text and "   1. " in text
+    assert "not available" not in text and "map:" not in text and "\n      (" not in text
+    assert len(session.moves) >= 2
