@@ -110,23 +110,25 @@ ALLOCATIONS = 6  # the advisor's best preparations rated whole by win chance
 
 
 def allocation_steps(game: GameState, plan: dict) -> list[int] | None:
-    """The step actions that complete the advisor's `plan` (its habitat dice, dice and
-    tokens per card) from the dice and tokens already placed, each step ended; None when
-    the plan does not extend them or the rules do not let it be placed so. (The copy it is
-    tried on only checks what is legal: its random streams are blanked, so no die of the
-    game is ever rolled there.)"""
+    """The step actions that complete the advisor's `plan` (the reserved cards it places,
+    its habitat dice, dice and tokens per card) from what is already placed, each step
+    ended; None when the plan does not extend it or the rules do not let it be placed so.
+    (The copy it is tried on only checks what is legal: its random streams are blanked, so
+    no die of the game is ever rolled there.)"""
     E, st = game.ENGINE, game.state
     want = {(E.A_DIE_HABITAT, h): d - int(st[E.HAB_DICE + h])
             for h, d in enumerate(plan["habitat_dice"])}
     for c, d, t in zip(plan["cards"], plan["dice"], plan["tokens"], strict=True):
         want[E.A_DIE_ANIMAL, c] = d - int(st[E.DICE_ON + c])
         want[E.A_TOKEN, c] = t - int(st[E.TOK_ON + c])
-    if plan["place_reserved"] or min(want.values(), default=0) < 0:
+    want.update({(E.A_PLACE_RESERVED, c): 1 for c in plan["place_reserved"]})
+    if min(want.values(), default=0) < 0:
         return None
     twin, me, steps = game.clone(), game.current_player, []
     twin.log = None
     twin._rng[:] = 0
-    stages = {"prepare: dice": (E.A_DIE_HABITAT, E.A_DIE_ANIMAL, E.A_DICE_DONE),
+    stages = {"prepare: reserved": (E.A_PLACE_RESERVED, E.A_RESERVED_DONE),
+              "prepare: dice": (E.A_DIE_HABITAT, E.A_DIE_ANIMAL, E.A_DICE_DONE),
               "prepare: tokens": (E.A_TOKEN, E.A_TOKENS_DONE)}
     while not twin.is_terminal and twin.current_player == me and twin.phase in stages:
         *kinds, done = stages[twin.phase]
@@ -143,17 +145,20 @@ def allocation_steps(game: GameState, plan: dict) -> list[int] | None:
 
 def allocations(game: GameState, seat: int, top: int = ALLOCATIONS) -> list[tuple[list[int], str,
                                                                                float]]:
-    """Snapshot's preparation as whole decisions: the advisor's best allocations (dice and
-    tokens; the `top` by value) that extend what the seat placed this Preparation, as (their
-    step actions, their words, their exact value this turn); none outside the dice and
-    tokens steps."""
-    if game.NAME != "snapshot" or game.phase not in ("prepare: dice", "prepare: tokens"):
+    """Snapshot's preparation as whole decisions: the advisor's best allocations (reserved
+    cards placed, dice and tokens; the `top` by value) that extend what the seat placed this
+    Preparation, as (their step actions, their words, their exact value this turn); none
+    outside the Preparation's steps."""
+    if game.NAME != "snapshot" or not game.phase.startswith("prepare"):
         return []
     from ..games.snapshot.advisor import advise
 
     table = advise(situation(game, seat), "your seat", top=top,
                    components=game.config.components).table
-    return [(steps, f"explore {row.explore_dice}; dice on {row.animals}", row.value)
+    reserve = game.phase == "prepare: reserved"
+    return [(steps, (f"place reserved {row.place_reserved.replace('-', 'none')}; "
+                     if reserve else "")
+             + f"explore {row.explore_dice}; dice on {row.animals}", row.value)
             for row in table.itertuples()
             if (steps := allocation_steps(game, row.plan)) is not None]
 
