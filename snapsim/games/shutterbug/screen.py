@@ -55,7 +55,7 @@ def board(game, seat: int) -> list[str]:
                 steps.setdefault(j, d)
         near = [f"{names[j]} {f'{steps[j]} away' if steps[j] else 'here'} "
                 f"({', '.join(map(str, obs['board'][names[j]]))})"
-                for j in sorted(steps, key=steps.get) if names[j] in obs["board"]]
+                for j in sorted(steps, key=lambda j: steps[j]) if names[j] in obs["board"]]
         out.append(f"  photo tiles within {reach} spaces (a turn's move): "
                    + ("; ".join(near) or "none"))
     return out
