@@ -106,7 +106,59 @@ def _shot(driver, path: Path) -> None:
     assert path.stat().st_size > 10_000
 
 
-def test_the_workbench_compares_an_uploaded_spreadsheet(server, browser, artefacts, tmp_path):
+def _choose(driver, label: str, option: str) -> None:
+    """Choose `option` in the select box labelled `label` (typed, then Enter)."""
+    box = WebDriverWait(driver, 60).until(EC.element_to_be_clickable(
+        (By.XPATH, f"//div[@data-testid='stSelectbox'][.//label[normalize-space(.)={label!r}]]"
+                   "//input")))
+    box.click()
+    box.send_keys(option + "\n")
+
+
+def _upload(driver, page: str, path: Path) -> None:
+    """Choose "upload" as the component file on the page whose widget keys start `page`,
+    and give it `path` (by key: a page left behind may still be drawn while the next one
+    runs)."""
+    WebDriverWait(driver, 60).until(EC.element_to_be_clickable(
+        (By.XPATH, f"//div[contains(@class, 'st-key-{page}-src')]"
+                   "//label[normalize-space(.)='upload']"))).click()
+    WebDriverWait(driver, 60).until(EC.presence_of_element_located(
+        (By.CSS_SELECTOR, f".st-key-{page}-file input[type=file]"))).send_keys(str(path))
+
+
+def _verdict(text: str) -> list[str]:
+    """A comparison's verdict lines: each "is X better balanced ...?" with its before and
+    after lines."""
+    lines = text.splitlines()
+    head = [i for i, line in enumerate(lines) if " better balanced at " in line]
+    return [line.strip() for i in head for line in lines[i:i + 3]]
+
+
+def _shown_verdict(driver, label: str, players: int) -> list[str]:
+    """The verdict the Edit page shows for the variant `label`, once it is shown."""
+    _text(driver, f"is {label} better balanced at {players} players?", RUN_S)
+    code = driver.find_element(By.XPATH, "//code[contains(., ' better balanced at ')]")
+    return _verdict(code.get_attribute("textContent"))
+
+
+def _cli_verdict(variant: Path, players: int, out: Path, capsys) -> list[str]:
+    """What `snapsim compare snapshot --variant FILE` says of the same file."""
+    from snapsim.cli import main
+
+    capsys.readouterr()
+    assert main(["compare", "snapshot", "--variant", str(variant), "--players", str(players),
+                 "--games", "40", "--seed", "1", "--out", str(out), "--quiet"]) == 0
+    return _verdict(capsys.readouterr().out)
+
+
+def test_a_designers_round_trip_from_an_uploaded_spreadsheet(server, browser, artefacts,
+                                                              tmp_path, capsys):
+    """Balance; an edited spreadsheet uploaded and compared; a rebalance from it at a tiny
+    budget, its patch downloaded and opened in Edit, compared again: each verdict is the
+    one `snapsim compare --variant` gives of the same file, word for word."""
+    downloads = tmp_path / "downloads"
+    browser.execute_cdp_cmd("Page.setDownloadBehavior",
+                            {"behavior": "allow", "downloadPath": str(downloads)})
     browser.get(server)
     _text(browser, "Is the game balanced?", START_S)
     _type(browser, "Games per player count", "60")
@@ -119,13 +171,32 @@ def test_the_workbench_compares_an_uploaded_spreadsheet(server, browser, artefac
         b"atlantic puffin,Shoreline,4,2,", b"atlantic puffin,Shoreline,4,9,"))
     _click(browser, "Edit and compare")
     _text(browser, "Edit any cell", 120)  # the Edit page, not Balance's own upload choice
-    _click(browser, "upload")
-    WebDriverWait(browser, 60).until(EC.presence_of_element_located(
-        (By.CSS_SELECTOR, "input[type=file]"))).send_keys(str(variant))
+    _upload(browser, "ed", variant)
     _text(browser, "atlantic puffin: prestige 2 → 9", 120)
     _type(browser, "Paired games per side", "40")
     _click(browser, "Compare with the standard game")
-    verdict = _text(browser, "is variant better balanced at 4 players?", RUN_S)
+    shown = _shown_verdict(browser, "puffin", 4)
     assert "40 paired games per side" in browser.find_element(By.TAG_NAME, "body").text
-    assert verdict.is_displayed()
     _shot(browser, artefacts / "workbench-compare.png")
+    assert shown == _cli_verdict(variant, 4, tmp_path / "cli-upload", capsys)
+
+    _click(browser, "Rebalance")
+    _text(browser, "What may change", 120)
+    _upload(browser, "rb", variant)
+    _text(browser, "atlantic puffin: prestige 2 → 9", 120)
+    _click(browser, "Also under the tuned players (the command's default; slower)")
+    _type(browser, "Budget: candidates", "3")
+    _type(browser, "Games per candidate (0: chosen from the noise)", "40")
+    _click(browser, "Search")
+    _click(browser, "Download the patch (TOML)", RUN_S)
+    patch = downloads / "patch.toml"
+    WebDriverWait(browser, 60).until(lambda _: patch.exists())
+    assert "atlantic puffin" in patch.read_text()  # the upload's change, carried on
+    _shot(browser, artefacts / "workbench-rebalance.png")
+    _click(browser, "Open in Edit")
+    _text(browser, "Edit any cell", 120)
+    _choose(browser, "Players", "2")
+    _type(browser, "Paired games per side", "40")
+    _click(browser, "Compare with the standard game")
+    assert _shown_verdict(browser, "patch", 2) == _cli_verdict(patch, 2, tmp_path / "cli-patch",
+                                                               capsys)

@@ -3,6 +3,8 @@ validator before anything runs, the paired comparison with the standard game, do
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import streamlit as st
 
@@ -14,7 +16,7 @@ from ..sim.variants import bundled_file, file_tables
 from . import common, jobs
 
 DEFAULT_GAMES = 1000
-EDITED = "variant.xlsx"  # the grid is checked as this workbook: rows as a spreadsheet numbers
+EDITED = "variant"  # the grid is checked as a workbook: rows as a spreadsheet numbers them
 
 
 def _frames(tables: dict) -> dict[str, pd.DataFrame]:
@@ -65,7 +67,10 @@ def render() -> None:
                                           num_rows="dynamic", hide_index=True,
                                           width="stretch")
     grid = _grid_sheets(edited)
-    path = common.save_upload(EDITED, sheets.sheets_xlsx(grid))
+    # named after the file it started from: the verdict names the variant as the command
+    # line does that file
+    path = common.save_upload(f"{Path(start).stem if start else EDITED}.xlsx",
+                              sheets.sheets_xlsx(grid))
     try:
         check = C.check(path, game)
     except SnapsimError as exc:
