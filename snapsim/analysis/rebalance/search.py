@@ -162,6 +162,111 @@ def _blocks(keys, ev_values, targets: list[Target]):
     return out
 
 
+class _Programme:
+    """The proposal's mixed-integer programme as it is built: one row per linear
+    constraint over the columns z (one per option), s (the worst ratio) and (u, l) per
+    spread target."""
+
+    def __init__(self, nz: int, n_env: int):
+        self.nz, self.s_col = nz, nz
+        self.nvar = nz + 1 + n_env
+        self.rows: list[np.ndarray] = []
+        self.lo: list[float] = []
+        self.hi: list[float] = []
+
+    def add(self, r: np.ndarray, low: float, high: float) -> None:
+        self.rows.append(r)
+        self.lo.append(low)
+        self.hi.append(high)
+
+    def row(self, coefs: dict, low: float, high: float) -> None:
+        r = np.zeros(self.nvar)
+        for j, c in coefs.items():
+            r[j] += c
+        self.add(r, low, high)
+
+    def changes(self, effect: np.ndarray, sign: float, col: int, coef: float,
+                high: float) -> None:
+        """sign * (the options' effect on one item) + coef * column `col` <= high."""
+        r = np.zeros(self.nvar)
+        r[:self.nz] = sign * effect
+        r[col] = coef
+        self.add(r, -np.inf, high)
+
+
+def _target_rows(prog: _Programme, blocks, D: np.ndarray, level: np.ndarray) -> None:
+    """Every target's items within the worst ratio s: a spread target's items between its
+    envelope (u, l), whose width is at most s tolerances; a band target's within s halves
+    of its band."""
+    env = prog.s_col + 1
+    for key, target, sl in blocks:
+        base = level[sl]
+        finite = np.isfinite(base)
+        if KINDS[target.kind].shape == "spread":
+            u, lcol = env, env + 1
+            env += 2
+            for i in np.flatnonzero(finite):
+                prog.changes(D[:, sl.start + i], 1.0, u, -1.0, -base[i])
+                prog.changes(D[:, sl.start + i], -1.0, lcol, 1.0, base[i])
+            prog.row({u: 1.0, lcol: -1.0, prog.s_col: -target.tolerance()}, -np.inf, 0.0)
+        else:
+            centre, half = target.band(key[1])
+            for i in np.flatnonzero(finite):
+                prog.changes(D[:, sl.start + i], 1.0, prog.s_col, -half, centre - base[i])
+                prog.changes(D[:, sl.start + i], -1.0, prog.s_col, -half, base[i] - centre)
+
+
+def _choice_rows(prog: _Programme, model: Surrogate, options: list, exclude: set) -> None:
+    """One value per variable, and no proposal already played."""
+    for vi in range(len(model.vars)):
+        cols = [j for j, (v, _) in enumerate(options) if v == vi]
+        if len(cols) > 1:
+            prog.row(dict.fromkeys(cols, 1.0), -np.inf, 1.0)
+    index = {(model.vars[vi].key, value): j for j, (vi, value) in enumerate(options)}
+    for cand in exclude:
+        chosen = [index[c] for c in cand if c in index]
+        if len(chosen) != len(cand):
+            continue
+        r = np.zeros(prog.nvar)
+        r[:prog.nz] = -1.0
+        r[chosen] = 1.0
+        prog.add(r, -np.inf, len(chosen) - 1)
+
+
+def _objective(prog: _Programme, costs: np.ndarray, cost_limit: float,
+               min_cost: bool) -> np.ndarray:
+    """The cost within a margin of every tolerance (`min_cost`), or else the worst ratio
+    within `cost_limit` (among equal ratios, the cheaper)."""
+    c = np.zeros(prog.nvar)
+    if min_cost:
+        c[:prog.nz] = costs
+        prog.row({prog.s_col: 1.0}, -np.inf, 1.0 - MARGIN)
+    else:
+        c[prog.s_col] = 1.0
+        c[:prog.nz] = 1e-4 * costs
+        r = np.zeros(prog.nvar)
+        r[:prog.nz] = costs
+        prog.add(r, -np.inf, cost_limit)
+    return c
+
+
+def _solve(prog: _Programme, c: np.ndarray) -> np.ndarray | None:
+    """The programme's solution (z binary, the rest continuous, s at least 0), or None.
+    A limit on branch-and-bound nodes, not on time: the same programme gets the same answer
+    on any machine under any load."""
+    integrality = np.zeros(prog.nvar)
+    integrality[:prog.nz] = 1
+    lb = np.zeros(prog.nvar)
+    ub = np.ones(prog.nvar)
+    lb[prog.s_col:] = -np.inf
+    ub[prog.s_col:] = np.inf
+    lb[prog.s_col] = 0.0
+    res = milp(c, constraints=LinearConstraint(np.array(prog.rows), prog.lo, prog.hi),
+               integrality=integrality, bounds=Bounds(lb, ub),
+               options={"node_limit": MILP_NODES, "presolve": True, "mip_rel_gap": 1e-3})
+    return res.x
+
+
 def propose(model: Surrogate, anchor: Evaluation, targets: list[Target], cost_limit: float,
             size: bool, exclude: set, min_cost: bool = False):
     """(candidate, predicted worst ratio) of cost at most `cost_limit` whose predicted
@@ -178,102 +283,14 @@ def propose(model: Surrogate, anchor: Evaluation, targets: list[Target], cost_li
     costs = np.array([1.0 if not size or isinstance(model.vars[vi].base, bool)
                       else abs(value - model.vars[vi].base) for vi, value in options])
     blocks = _blocks(model.keys, anchor.values, targets)
-    n_env = sum(2 for _, t, _ in blocks if KINDS[t.kind].shape == "spread")
-    nvar = nz + 1 + n_env  # z..., s, (u, l) per spread target
-    s_col = nz
-    rows, lo, hi = [], [], []
-
-    def row(coefs: dict, low: float, high: float):
-        r = np.zeros(nvar)
-        for j, c in coefs.items():
-            r[j] += c
-        rows.append(r)
-        lo.append(low)
-        hi.append(high)
-
-    env = s_col + 1
-    for key, target, sl in blocks:
-        n = key[1]
-        base = level[sl]
-        finite = np.isfinite(base)
-        if KINDS[target.kind].shape == "spread":
-            u, lcol = env, env + 1
-            env += 2
-            tol = target.tolerance()
-            for i in np.flatnonzero(finite):
-                r = np.zeros(nvar)
-                r[:nz] = D[:, sl.start + i]
-                r[u] = -1.0
-                rows.append(r)
-                lo.append(-np.inf)
-                hi.append(-base[i])
-                r = np.zeros(nvar)
-                r[:nz] = -D[:, sl.start + i]
-                r[lcol] = 1.0
-                rows.append(r)
-                lo.append(-np.inf)
-                hi.append(base[i])
-            row({u: 1.0, lcol: -1.0, s_col: -tol}, -np.inf, 0.0)
-        else:
-            centre, half = target.band(n)
-            for i in np.flatnonzero(finite):
-                r = np.zeros(nvar)
-                r[:nz] = D[:, sl.start + i]
-                r[s_col] = -half
-                rows.append(r)
-                lo.append(-np.inf)
-                hi.append(centre - base[i])
-                r = np.zeros(nvar)
-                r[:nz] = -D[:, sl.start + i]
-                r[s_col] = -half
-                rows.append(r)
-                lo.append(-np.inf)
-                hi.append(base[i] - centre)
-    # one value per variable
-    for vi in range(len(model.vars)):
-        cols = [j for j, (v, _) in enumerate(options) if v == vi]
-        if len(cols) > 1:
-            row(dict.fromkeys(cols, 1.0), -np.inf, 1.0)
-    # no proposal already played
-    index = {(model.vars[vi].key, value): j for j, (vi, value) in enumerate(options)}
-    for cand in exclude:
-        chosen = [index[c] for c in cand if c in index]
-        if len(chosen) != len(cand):
-            continue
-        r = np.zeros(nvar)
-        r[:nz] = -1.0
-        r[chosen] = 1.0
-        rows.append(r)
-        lo.append(-np.inf)
-        hi.append(len(chosen) - 1)
-    c = np.zeros(nvar)
-    if min_cost:
-        c[:nz] = costs
-        row({s_col: 1.0}, -np.inf, 1.0 - MARGIN)
-    else:
-        c[s_col] = 1.0
-        c[:nz] = 1e-4 * costs  # among equal ratios, the cheaper
-        r = np.zeros(nvar)
-        r[:nz] = costs
-        rows.append(r)
-        lo.append(-np.inf)
-        hi.append(cost_limit)
-    integrality = np.zeros(nvar)
-    integrality[:nz] = 1
-    lb = np.zeros(nvar)
-    ub = np.ones(nvar)
-    lb[s_col:] = -np.inf
-    ub[s_col:] = np.inf
-    lb[s_col] = 0.0
-    # a limit on branch-and-bound nodes, not on time: the same programme gets the same
-    # answer on any machine under any load
-    res = milp(c, constraints=LinearConstraint(np.array(rows), lo, hi),
-               integrality=integrality, bounds=Bounds(lb, ub),
-               options={"node_limit": MILP_NODES, "presolve": True, "mip_rel_gap": 1e-3})
-    if res.x is None:
+    prog = _Programme(nz, sum(2 for _, t, _ in blocks if KINDS[t.kind].shape == "spread"))
+    _target_rows(prog, blocks, D, level)
+    _choice_rows(prog, model, options, exclude)
+    x = _solve(prog, _objective(prog, costs, cost_limit, min_cost))
+    if x is None:
         return None
-    chosen = [options[j] for j in np.flatnonzero(res.x[:nz] > 0.5)]
-    return candidate({model.vars[vi].key: value for vi, value in chosen}), float(res.x[s_col])
+    chosen = [options[j] for j in np.flatnonzero(x[:nz] > 0.5)]
+    return candidate({model.vars[vi].key: value for vi, value in chosen}), float(x[prog.s_col])
 
 
 # ---------------------------------------------------------------- the search
