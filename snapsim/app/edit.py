@@ -13,7 +13,7 @@ from ..sim import component_files as C
 from ..sim import sheets
 from ..sim.registry import get_game
 from ..sim.variants import bundled_file, file_tables
-from . import common, jobs
+from . import common, jobs, writer
 
 DEFAULT_GAMES = 1000
 EDITED = "variant"  # the grid is checked as a workbook: rows as a spreadsheet numbers them
@@ -105,10 +105,11 @@ def render() -> None:
     if job.error:
         return
     st.code(job.result.summary(), language=None, wrap_lines=True)
-    # the report's figures take longer than the verdict: the folder is written after it
+    # the report's figures take longer than the verdict: the folder is written after it, by
+    # a process of its own that leaves the CPU to the next comparison
     out = common.out_root() / f"compare-{game}-{key[:10]}"
     folder = jobs.start(f"{key}:folder", "writing the folder",
-                        lambda _: job.result.write(out, force=True))
+                        lambda _: writer.write_folder(job.result, out))
     st.caption(f"The folder {out} {'holds' if folder.done.is_set() else 'is being written with'}"
                f" what `snapsim compare {game} --variant FILE --players {players} --games "
                f"{games} --seed {seed}` writes.")
