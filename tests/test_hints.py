@@ -16,8 +16,9 @@ from test_play import GAMES, HIDE
 
 import snapsim
 from snapsim.games.snapshot import advisor as A
+from snapsim.games.snapshot.hints import situation
 from snapsim.play import load
-from snapsim.play.hints import hints, situation
+from snapsim.play.hints import hints
 from snapsim.play.wins import Budget, _rollouts, move_chances, sequences, view_key
 from snapsim.protocol import new_game
 
@@ -179,7 +180,7 @@ def test_advise_snapshot_gives_the_advisors_preparations_and_odds():
     g = position("snapshot", 1, 0, "research")
     advice = snapsim.advise(g, rollouts=10)
     r = A.research_advice(situation(g, g.current_player), components=g.config.components)
-    assert advice.snapshot["research"]["p_spook_next"] == r["p_spook_next"]
+    assert advice.numbers["research"]["p_spook_next"] == r["p_spook_next"]
 
 
 @pytest.mark.parametrize("argv, says", [
@@ -256,7 +257,7 @@ def test_research_advice_is_kept_for_its_position_and_its_game_only(monkeypatch)
     observation in another game (its components or knobs may differ: the workbench plays
     many in one process)."""
     import snapsim.games.snapshot.advisor as advisor
-    from snapsim.play import hints as H
+    from snapsim.games.snapshot import hints as H
 
     calls = []
     monkeypatch.setattr(advisor, "research_advice",

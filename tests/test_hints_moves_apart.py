@@ -9,7 +9,8 @@ import itertools
 
 import pytest
 
-from snapsim.play.hints import allocations, hints, rated_moves
+from snapsim.games.snapshot.hints import wholes
+from snapsim.play.hints import hints, rated_moves
 from snapsim.play.wins import Budget, rate
 from snapsim.protocol import new_game
 
@@ -36,7 +37,7 @@ def test_preparations_whose_exact_values_differ_clearly_are_ranked_the_same_way(
     for seed in range(1, 11):
         g = first_dice_decision(seed)
         me = g.current_player
-        whole = allocations(g, me, top=20)
+        whole = wholes(g, me, top=20)
         table = rate(g, me, [w[0] for w in whole], [w[1] for w in whole],
                      Budget(rollouts=ROLLOUTS), seed=0).set_index("move")
         for i, j in itertools.permutations(range(len(whole)), 2):

@@ -5,8 +5,9 @@ that ends the seat's Preparation, rated on the screen's rollouts."""
 from __future__ import annotations
 
 from snapsim.games.snapshot import engine as E
+from snapsim.games.snapshot.hints import wholes
 from snapsim.play import choices
-from snapsim.play.hints import allocations, hints, rated_moves
+from snapsim.play.hints import hints, rated_moves
 from snapsim.play.wins import Budget
 from snapsim.protocol import new_game
 
@@ -27,7 +28,7 @@ def test_whole_preparations_at_the_reserve_step():
     placing = 0
     for g in positions:
         me = g.current_player
-        whole = allocations(g, me)
+        whole = wholes(g, me)
         assert whole
         for steps, text, _ in whole:
             twin = g.clone()

@@ -18,10 +18,11 @@ from test_snapshot_policies import hide_differently as snapshot_hide
 from test_yosemite_hidden import hidden_variant
 
 from snapsim.games.snapshot.advisor import research_advice
+from snapsim.games.snapshot.hints import situation
 from snapsim.games.yosemite import YosemiteGame
 from snapsim.odds.explore import face_success
 from snapsim.play import choices, load, new_session, play, preparing, save, view
-from snapsim.play.hints import hints, situation
+from snapsim.play.hints import hints
 from snapsim.play.wins import Budget
 from snapsim.protocol import new_game
 

@@ -14,7 +14,8 @@ def register_game(package: str, make_config, step: type, default_policy: str = "
     and report (build, imported only when a report is made: matplotlib and the studies).
     `name` defaults to the package's last part; `extra` are the GameSpec fields that only
     some games have or that say the game in words (title, rules, searched, guide). The
-    package's optional `screen` module is its play screen's parts (GameSpec.screen)."""
+    package's optional `screen` module is its play screen's parts (GameSpec.screen), its
+    optional `hints` module the exact numbers of its hints and advice (GameSpec.hints)."""
     from ..sim.registry import GameSpec, register
     from . import tuning
 
@@ -40,6 +41,13 @@ def register_game(package: str, make_config, step: type, default_policy: str = "
         policy_kinds=tuple(import_module(".policies", package).KIND_NAMES),
         tuned_names=lambda: tuning.tuned_names(name),
         package=package,
-        screen=import_module(".screen", package) if find_spec(".screen", package) else None,
+        screen=_part(".screen", package),
+        hints=_part(".hints", package),
+        advisor=_part(".advisor", package),
         **{"title": name.capitalize(), **extra},
     ))
+
+
+def _part(module: str, package: str):
+    """A game package's optional module (None when it has none)."""
+    return import_module(module, package) if find_spec(module, package) else None

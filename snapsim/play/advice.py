@@ -1,9 +1,9 @@
 """`snapsim.advise` and `snapsim advise --load`: advice for the decision a game stands at, in
 any phase of any game, from what the seat to move sees: its legal moves ranked by estimated
 win chance (snapsim.play.wins) with the points each is expected to score at once, one
-recommendation (snapsim.play.hints.recommendation), and for Snapshot the exact numbers of
-`snapsim play --hints` (research odds, the advisor's best preparations, P(explored) after
-each re-roll)."""
+recommendation (snapsim.play.hints.recommendation), and the game's own exact numbers of
+`snapsim play --hints` where it has them (GameSpec.hints; Snapshot's: research odds, the
+advisor's best preparations, P(explored) after each re-roll)."""
 
 from __future__ import annotations
 
@@ -18,14 +18,15 @@ from ..errors import InputError
 from ..protocol import GameState
 from ..sim.checks import whole
 from . import Session, load
-from .hints import TOP_PREPARATIONS, chance_lines, recommendation, situation, snapshot_hints
+from .hints import chance_lines, exact, recommendation
 from .wins import UNITS, Budget, check_seat, move_chances
 
 
 @dataclass
 class Advice:
-    """The advice for one decision: `moves` (ranked, best first), Snapshot's exact numbers
-    (`exact`: as lines; `snapshot`: as numbers), and what made it."""
+    """The advice for one decision: `moves` (ranked, best first), the game's exact numbers
+    (`exact`: as lines; `numbers`: as numbers, by the game's name in `to_dict`), and what
+    made it."""
 
     game: str
     seat: int  # 0-based
@@ -34,7 +35,7 @@ class Advice:
     seed: int
     moves: pd.DataFrame
     exact: list[str] = field(default_factory=list)
-    snapshot: dict = field(default_factory=dict)
+    numbers: dict = field(default_factory=dict)
     recommended: list[str] = field(default_factory=list)  # `hints.recommendation`'s lines
 
     def summary(self) -> str:
@@ -55,39 +56,9 @@ class Advice:
         out = {"game": self.game, "seat": self.seat + 1, "phase": self.phase,
                "seed": self.seed, "budget": self.budget.describe(), "moves": rows,
                "units": {"seat": "seat number, 1 = P1", "rank": "1 = best", **UNITS}}
-        if self.snapshot:
-            out["snapshot"] = self.snapshot
+        if self.numbers:
+            out[self.game] = self.numbers
         return out
-
-
-def _snapshot_numbers(game: GameState, seat: int) -> dict:
-    """Snapshot's exact numbers for the seat, as numbers (the same advisor calls as the
-    hints' lines): research odds, the best preparations, P(explored) per re-roll."""
-    from ..games.snapshot import advisor as A
-
-    out: dict = {}
-    comp, phase = game.config.components, game.phase
-    if phase == "research":
-        r = A.research_advice(situation(game, seat), "your seat", components=comp)
-        r.pop("cards")
-        out["research"] = {**r, "units": A.RESEARCH_UNITS}
-    if phase == "research" or phase.startswith("prepare"):
-        table = A.advise(situation(game, seat), "your seat", top=TOP_PREPARATIONS,
-                         components=comp).table
-        table = table.drop(columns=["plan", *A.ODDS_TEXT])
-        out["preparations"] = {"rows": table.to_dict(orient="records"),
-                               "units": A.PREP_UNITS}
-    if phase == "re-roll":
-        obs = game.observation(seat)
-        habitat = next(h for h in comp.habitats if h.name == obs["resolving"])
-        k = obs["tokens"][seat] // game.config.reroll_cost
-        t = A.rerolls_table(habitat.explore, k, 0, game.config.reroll_cost) if k else None
-        out["rerolls"] = {"habitat": habitat.name, "explore": habitat.explore,
-                          "p_explored_after": [] if t is None else
-                          [float(p) for p in t.p_explored],
-                          "units": {"p_explored_after": "probability (0-1) after 1, 2, ... "
-                                                        "more re-rolls from the supply"}}
-    return out
 
 
 def advise(state, seat: int | None = None, budget: Budget | None = None, seed: int = 0,
@@ -113,8 +84,7 @@ def advise(state, seat: int | None = None, budget: Budget | None = None, seed: i
                          f"rollouts=), got {budget!r}")
     budget = budget or Budget.of(seconds, rollouts)
     whole(seed, "seed", 0)
-    exact = snapshot_hints(game, me) if game.NAME == "snapshot" else []
-    numbers = _snapshot_numbers(game, me) if game.NAME == "snapshot" else {}
+    lines, numbers = exact(game, "lines", me) or [], exact(game, "numbers", me) or {}
     moves = move_chances(game, me, budget, seed)
-    return Advice(game.NAME, me, game.phase, budget, seed, moves, exact, numbers,
+    return Advice(game.NAME, me, game.phase, budget, seed, moves, lines, numbers,
                   recommendation(game, me, moves))

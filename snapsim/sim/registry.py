@@ -14,18 +14,39 @@ import importlib.util
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+
+if TYPE_CHECKING:  # the names of the games are listed without pandas (`snapsim --help`)
+    import pandas as pd
 
 ENTRY_POINTS = "snapsim.games"  # the entry point group of games installed on their own
 
 
+def _builtin_folders() -> list[str]:
+    return list(importlib.util.find_spec("snapsim.games").submodule_search_locations)  # type: ignore[union-attr]  # noqa: E501
+
+
 def _builtin_games() -> list[str]:
-    folders = importlib.util.find_spec("snapsim.games").submodule_search_locations  # type: ignore[union-attr]  # noqa: E501
-    return sorted(m.name for m in pkgutil.iter_modules(folders) if m.ispkg)
+    return sorted(m.name for m in pkgutil.iter_modules(_builtin_folders()) if m.ispkg)
+
+
+def advised_games() -> list[str]:
+    """The shipped games with an exact advisor (GameSpec.advisor: the package holds an
+    `advisor` module), found without importing them: `snapsim odds` and `snapsim advise`'s
+    situations are theirs."""
+    return [g for g in _builtin_games()
+            if any(m.name == "advisor" for m in
+                   pkgutil.iter_modules([f"{f}/{g}" for f in _builtin_folders()]))]
+
+
+def advised_game() -> GameSpec:
+    """The game of the exact odds and advisor commands (the first of `advised_games`)."""
+    games = advised_games()
+    if not games:
+        raise InputError("no game with exact odds is installed")
+    return get_game(games[0])
 
 
 def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
@@ -69,6 +90,15 @@ class GameSpec:
         seat, kinds) (why a move the rules have is not offered), board(game, seat) (lines
         describing the board around the seat) and points_now(game, seat, moves) (each
         move's exact points at once, {points: chance}); None: the screen shows none
+    player_notes: by number of players, how a table of that many plays where snapsim departs
+        from the rulebook (printed under a simulation's table)
+    advisor: the game's exact advisor (its package's `advisor` module), for `snapsim odds`
+        and `snapsim advise` on a situation file; None: the game has none
+    hints: the game's exact numbers for hints and advice (its package's `hints` module),
+        each optional: lines(game, seat) (the hint's lines), numbers(game, seat) (the same
+        as plain numbers), wholes(game, seat) (whole decisions: (step actions, words, exact
+        value)), WHOLES (their heading) and exact_choice(game, seat, rated) (the step action
+        the exact numbers favour); None: hints and advice rank the moves by win chance only
     """
 
     name: str
@@ -91,6 +121,9 @@ class GameSpec:
     searched: dict[str, tuple[float, float]] = field(default_factory=dict)
     guide: Callable[..., Any] | None = None
     screen: Any = None
+    player_notes: dict[int, str] = field(default_factory=dict)
+    advisor: Any = None
+    hints: Any = None
 
 
 _GAMES: dict[str, GameSpec] = {}
