@@ -188,72 +188,119 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
         tens of times more a game (default: `games`). The fit weighs every meeting alike,
         so those pairs get wider intervals, nothing else changes.
     """
-    from tqdm import tqdm
-
-    from ..sim import cache as run_cache
-    from ..sim.agents import resolve_policy
-    from ..sim.kernel import lineup_names, seating
-    from ..sim.provenance import provenance
     from ..sim.runner import prepare
 
+    _check_counts(games, seed, reps, progress, search_games)
+    spec, config, _ = prepare(game, players, None, components=components, **knobs)
+    n = spec.players(config)
+    if n < 2:
+        raise InputError(f"a ladder needs tables of at least 2 players, got {n}")
+    pols, labels = _field(spec.name, n, policies)
+    schedule = _Schedule.of(spec.name, pols, n, games, search_games)
+    results = _play(spec.name, config, pols, labels, schedule, seed, threads, progress)
+    ratings, pairwise = rate(results, labels, seed=seed, reps=reps, reference=REFERENCE)
+    record = _record(spec.name, config, pols, labels, schedule, seed, games, search_games,
+                     reps)
+    return Ladder(spec.name, n, labels, ratings, pairwise, schedule.total, seed, record,
+                  results)
+
+
+def _check_counts(games, seed, reps, progress, search_games) -> None:
     whole(games, "games", 1, MAX_IN_MEMORY_GAMES)
     whole(seed, "seed", 0)
     whole(reps, "reps", 10, 100_000)
     flag(progress, "progress")
     if search_games is not None:
         whole(search_games, "search_games", 1, MAX_IN_MEMORY_GAMES)
-    spec, config, _ = prepare(game, players, None, components=components, **knobs)
-    n = spec.players(config)
-    if n < 2:
-        raise InputError(f"a ladder needs tables of at least 2 players, got {n}")
-    names = entries(policies, "policies") if policies else default_field(spec.name, n)
-    pols = [resolve_policy(spec.name, p) for p in names]
+
+
+def _field(game: str, n: int, policies) -> tuple[list, list[str]]:
+    """The field's policies, resolved, and their names (at least two, all different)."""
+    from ..sim.agents import resolve_policy
+
+    names = entries(policies, "policies") if policies else default_field(game, n)
+    pols = [resolve_policy(game, p) for p in names]
     labels = [p.name for p in pols]
     if len(set(labels)) != len(labels) or len(labels) < 2:
         raise InputError(f"a ladder needs at least two different policies, got "
                          f"{', '.join(labels) or 'none'}")
-    plan = [(t, lineup, size) for t, table in enumerate(tables(len(pols), n))
-            for lineup, size in rotations(table)]
-    if len(plan) > MAX_RUNS:
-        raise InputError(f"{len(pols)} policies at {n}-player tables make {len(plan):,} "
-                         f"line-ups to rotate; at most {MAX_RUNS:,} (give fewer --policies)")
-    assignments = {t: 0 for t, _, _ in plan}
-    for t, _, size in plan:
-        assignments[t] += size
-    slow = {t for t, table in enumerate(tables(len(pols), n))
-            if any(is_search(spec.name, pols[i]) for i in table)}
-    per_table = {t: search_games if t in slow and search_games is not None else games
-                 for t in assignments}
-    each = {t: math.ceil(per_table[t] / a) for t, a in assignments.items()}  # per assignment
-    total = sum(each[t] * size for t, _, size in plan)
-    if total > MAX_IN_MEMORY_GAMES:
-        raise InputError(f"{total:,} games cannot be held in memory (at most "
-                         f"{MAX_IN_MEMORY_GAMES:,}); give fewer --games or --policies")
+    return pols, labels
+
+
+@dataclass
+class _Schedule:
+    """The runs of a ladder: (table, line-up, rotations) each, the seat assignments of each
+    table, the tables that seat a search policy, games per assignment and in all."""
+
+    plan: list[tuple[int, tuple, int]]
+    assignments: dict[int, int]
+    slow: set[int]
+    each: dict[int, int]
+    total: int
+
+    @classmethod
+    def of(cls, game: str, pols: list, n: int, games: int,
+           search_games: int | None) -> _Schedule:
+        plan = [(t, lineup, size) for t, table in enumerate(tables(len(pols), n))
+                for lineup, size in rotations(table)]
+        if len(plan) > MAX_RUNS:
+            raise InputError(f"{len(pols)} policies at {n}-player tables make {len(plan):,} "
+                             f"line-ups to rotate; at most {MAX_RUNS:,} (give fewer --policies)")
+        assignments = {t: 0 for t, _, _ in plan}
+        for t, _, size in plan:
+            assignments[t] += size
+        slow = {t for t, table in enumerate(tables(len(pols), n))
+                if any(is_search(game, pols[i]) for i in table)}
+        per_table = {t: search_games if t in slow and search_games is not None else games
+                     for t in assignments}
+        each = {t: math.ceil(per_table[t] / a) for t, a in assignments.items()}
+        total = sum(each[t] * size for t, _, size in plan)
+        if total > MAX_IN_MEMORY_GAMES:
+            raise InputError(f"{total:,} games cannot be held in memory (at most "
+                             f"{MAX_IN_MEMORY_GAMES:,}); give fewer --games or --policies")
+        return cls(plan, assignments, slow, each, total)
+
+
+def _play(game: str, config, pols: list, labels: list[str], schedule: _Schedule, seed: int,
+          threads: int | None, progress: bool) -> pd.DataFrame:
+    """Every run of the schedule, one row per seat of a game with the field's name of its
+    policy; deals numbered apart per table, games apart per run."""
+    from tqdm import tqdm
+
+    from ..sim import cache as run_cache
+    from ..sim.kernel import lineup_names, seating
+
     parts = []
-    with (tqdm(total=total, unit="game", disable=not progress, desc=f"{spec.name} ladder") as bar,
+    with (tqdm(total=schedule.total, unit="game", disable=not progress,
+               desc=f"{game} ladder") as bar,
           seating(pols)):  # one compile of the kernels for every table
-        for t, lineup, size in plan:
+        for t, lineup, size in schedule.plan:
             seated = [pols[i] for i in lineup]  # a repeated policy's table name has a #seat
             field_name = dict(zip(lineup_names(seated), (labels[i] for i in lineup),
                                   strict=True))
-            df = run_cache.simulate(spec.name, config, seated, each[t] * size,
-                                    table_seed(seed, t), rotate_seats=True, threads=threads)
+            played = schedule.each[t] * size
+            df = run_cache.simulate(game, config, seated, played, table_seed(seed, t),
+                                    rotate_seats=True, threads=threads)
             parts.append(pd.DataFrame({
                 "deal": t * MAX_IN_MEMORY_GAMES + df.game.to_numpy(),
                 "game": len(parts) * MAX_IN_MEMORY_GAMES + df.game.to_numpy(),
                 "seat": df.seat.to_numpy(),
                 "policy": df.policy.astype(str).map(field_name).to_numpy(),
                 "won": df.won.to_numpy(float), "score": df.score.to_numpy(float)}))
-            bar.update(each[t] * size)
-    results = pd.concat(parts, ignore_index=True)
-    ratings, pairwise = rate(results, labels, seed=seed, reps=reps, reference=REFERENCE)
-    record = provenance(spec.name, config, pols, seed, total, games_per_table=games,
-                        search_games_per_table=search_games if slow else None,
-                        tables=len(assignments),
-                        seat_assignments=sum(assignments.values()), reps=reps,
-                        rating="Bradley-Terry (choix ILSR), bootstrap over deals",
-                        reference=REFERENCE if REFERENCE in labels else "mean")
-    return Ladder(spec.name, n, labels, ratings, pairwise, total, seed, record, results)
+            bar.update(played)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _record(game: str, config, pols: list, labels: list[str], schedule: _Schedule, seed: int,
+            games: int, search_games: int | None, reps: int) -> dict:
+    from ..sim.provenance import provenance
+
+    return provenance(game, config, pols, seed, schedule.total, games_per_table=games,
+                      search_games_per_table=search_games if schedule.slow else None,
+                      tables=len(schedule.assignments),
+                      seat_assignments=sum(schedule.assignments.values()), reps=reps,
+                      rating="Bradley-Terry (choix ILSR), bootstrap over deals",
+                      reference=REFERENCE if REFERENCE in labels else "mean")
 
 
 # ---------------------------------------------------------------- rating

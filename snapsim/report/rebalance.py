@@ -689,6 +689,29 @@ def _pilot(space: EditSpace, targets, lineups: list[LineUp], seed, threads, work
     return per_game, need
 
 
+@dataclass(frozen=True)
+class _Request:
+    """A checked rebalance: what the search, its verification and its record read."""
+
+    game: str
+    tlist: list[Target]
+    space: EditSpace
+    lineups: list[LineUp]
+    seed: int
+    threads: int | None
+    workers: int | None
+    scheduler: str | None
+    budget: float | None
+    games: int | None
+    candidates: int | None
+    optimizer: str
+    cost: str
+    verify_games: int | None
+    max_cost: int
+    progress: bool
+    identity: dict
+
+
 def rebalance(game: str, targets, edits, components=None, players=None, games: int | None = None,
               candidates: int | None = None, budget: float | None = None,
               lineups=DEFAULT_LINEUPS, seed: int = 1, out=None, force: bool = False,
@@ -704,65 +727,55 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
     game : str
         "snapshot", "yosemite" or "shutterbug".
     targets : list of str
-        Balance targets, "NAME=TOL": seat_spread=2 (pp), first_player=2 (pp from fair),
-        assignments=3 (pp from fair), cards=0.8 (points per die, Snapshot), length=A-B.
+        "NAME=TOL": seat_spread=2 (pp), first_player=2 (pp from fair), assignments=3 (pp
+        from fair), cards=0.8 (points per die, Snapshot), length=A-B.
     edits : list of str
         Edit spaces: "start_tokens", "cards.prestige:±1", "assignments[Live Fast].chart",
         "knob:photo_target=7-9" (a range left out takes the game's default).
-    components : str or path or component set, optional
-        The base variant (default: the bundled components and rules).
-    players : int or list of int, optional
-        Player counts every target must hold at (default: every count the game supports).
-    games : int, optional
-        Games per candidate and line-up (default: enough to measure each target's items to
-        a quarter of its tolerance, from the base game's noise: the same for a seed on any
-        machine).
-    candidates : int, optional
-        The budget: at most this many candidates played (a candidate raced out early counts
-        a quarter); default DEFAULT_CANDIDATES, or what `budget` converts to.
-    budget : float, optional
-        Minutes for the whole run instead of `candidates`: converted once, from a timed
-        pilot, to a count of candidates (and games, unless given), recorded in the
-        provenance; `candidates` and `games` with the recorded values replay it exactly.
+    components, players :
+        The base variant (default: the bundled components and rules); the player counts
+        every target must hold at (default: every count the game supports).
+    games, candidates, budget :
+        Games per candidate and line-up (default: enough to measure each target's items to a
+        quarter of its tolerance, from the base game's noise); at most this many candidates
+        played (one raced out early counts a quarter; default DEFAULT_CANDIDATES); or
+        minutes for the whole run, converted once from a timed pilot to candidates (and
+        games) that are recorded and replay it exactly.
     lineups : list of str or str
-        The line-ups every target must hold under: "greedy" (the game's default policy),
-        "strong" (the bundled policy tuned for each player count) or a policy name, each in
-        every seat (default: greedy and strong). The search minimises the worst case over
-        them.
+        "greedy", "strong" (the policy tuned for each player count) or a policy name, each
+        in every seat (default: greedy and strong); the worst case over them is minimised.
     seed : int
-        Root seed of the search; the verification that chooses the patch plays seed + 7919
-        and its confirmation seed + 15838 (fresh deals both).
-    out : str or path, optional
-        Folder for the journal and the result; an unfinished search there resumes.
-    force : bool
-        Replace a finished result (or another run's files) in `out`.
+        Root seed; the verification choosing the patch plays seed + 7919, its confirmation
+        seed + 15838.
+    out, force :
+        Folder for the journal and the result (an unfinished search there resumes); replace
+        a finished result (or another run's files) there.
     threads, workers, scheduler :
         Where games run (numba threads; a local process pool; Dask), as for `simulate`.
-    optimizer : str
-        "surrogate" (kept), or optuna's "nsga2" or "tpe" (optional dependency).
-    cost : str
-        "values" (printed values changed) or "size" (their total change).
-    verify_games : int, optional
+    optimizer, cost, max_cost :
+        "surrogate" (kept), or optuna's "nsga2" or "tpe" (optional dependency); cost as
+        "values" (printed values changed) or "size" (their total change); the largest edit
+        cost the search proposes.
+    verify_games, progress :
         Paired games per side, line-up and player count of the verification and of the
-        confirmation (default: twice the games per candidate, 20,000-100,000).
-    max_cost : int
-        The largest edit cost the search proposes.
-    progress : bool
-        Show progress bars.
+        confirmation (default: twice the games per candidate, 20,000-100,000); progress bars.
 
     Returns
     -------
     Rebalance
-        `.summary()`, `.status`, `.pareto`, `.patch` (the variant file's text) and
-        `.write(dir)`.
+        `.summary()`, `.status`, `.pareto`, `.patch` (the variant file's text), `.write()`.
     """
-    spec = get_game(game)
-    game = spec.name
-    seed = whole(seed, "seed", 0, MAX_SEED, hint=f" (its confirmation plays seed + {CONFIRM})")
-    targets, edits, lineups = (_texts(value, name) for value, name in (
-        (targets, "targets"), (edits, "edits"), (lineups, "lineups")))
-    flag(force, "force")
-    flag(progress, "progress")
+    request = _request(game, targets, edits, components, players, games, candidates, budget,
+                       lineups, seed, force, threads, workers, scheduler, optimizer, cost,
+                       verify_games, max_cost, progress)
+    if out is None:
+        return _run(request, folder=None, stored=None)
+    return _run_into(Path(out), request, force)
+
+
+def _check_numbers(games, verify_games, candidates, max_cost, budget, optimizer,
+                   cost) -> None:
+    """Each count in its range, candidates or budget (not both), a known optimiser and cost."""
     if games is not None:
         whole(games, "games", 10, MAX_IN_MEMORY_GAMES)
     if verify_games is not None:
@@ -778,6 +791,22 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
         raise InputError(f"optimizer must be one of {', '.join(OPTIMIZERS)}, got {optimizer!r}")
     if cost not in COSTS:
         raise InputError(f"cost must be 'values' or 'size', got {cost!r}")
+
+
+def _request(game, targets, edits, components, players, games, candidates, budget, lineups,
+             seed, force, threads, workers, scheduler, optimizer, cost, verify_games, max_cost,
+             progress) -> _Request:
+    """The arguments checked (one InputError naming the first bad one) and read: targets,
+    the base variant at every player count, the edit space, the line-ups and the identity
+    a stored search must match to be resumed."""
+    spec = get_game(game)
+    game = spec.name
+    seed = whole(seed, "seed", 0, MAX_SEED, hint=f" (its confirmation plays seed + {CONFIRM})")
+    targets, edits, lineups = (_texts(value, name) for value, name in (
+        (targets, "targets"), (edits, "edits"), (lineups, "lineups")))
+    flag(force, "force")
+    flag(progress, "progress")
+    _check_numbers(games, verify_games, candidates, max_cost, budget, optimizer, cost)
     check_backend(threads, workers, scheduler)
     tlist = parse_targets(game, targets)
     base = load_variant(game, components)
@@ -793,21 +822,20 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
                 "players": list(counts), "seed": seed, "games": games,
                 "optimizer": optimizer, "cost": cost, "max_cost": max_cost,
                 "candidates": candidates, "budget_minutes": budget,
-                "lineups": {lu.name: dict(lu.policies) for lu in lups},
+                "lineups": {lu.name: {str(n): p for n, p in dict(lu.policies).items()}
+                            for lu in lups},
                 "verify_games": verify_games}
-    identity["lineups"] = {k: {str(n): p for n, p in v.items()}
-                           for k, v in identity["lineups"].items()}
-    args = dict(game=game, tlist=tlist, space=space, lineups=lups, seed=seed,
-                threads=threads, workers=workers, scheduler=scheduler, budget=budget,
-                games=games, candidates=candidates, optimizer=optimizer, cost=cost,
-                verify_games=verify_games, max_cost=max_cost, progress=progress)
-    if out is None:
-        return _run(folder=None, stored=None, identity=identity, **args)
-    out = Path(out)
+    return _Request(game, tlist, space, lups, seed, threads, workers, scheduler, budget, games,
+                    candidates, optimizer, cost, verify_games, max_cost, progress, identity)
+
+
+def _run_into(out: Path, request: _Request, force: bool) -> Rebalance:
+    """Run (or resume) the search with its journal in `out`, write the result beside it and
+    mark the search complete."""
     with exclusive(out):
-        stored = _claim(out, identity, force)
+        stored = _claim(out, request.identity, force)
         record_written(out, [SETTINGS, JOURNAL])
-        result = _run(folder=out, stored=stored, identity=identity, **args)
+        result = _run(request, folder=out, stored=stored)
         with staged(out) as stage:  # beside the search's own files, which stay
             result._write(stage.path)
         settings = read_json(out / SETTINGS)
@@ -816,42 +844,62 @@ def rebalance(game: str, targets, edits, components=None, players=None, games: i
     return result
 
 
-def _run(game, tlist, space, lineups, seed, threads, workers, scheduler, budget, games,
-         candidates, optimizer, cost, verify_games, max_cost, progress, identity, folder,
-         stored) -> Rebalance:
+def _run(r: _Request, folder: Path | None, stored: dict | None) -> Rebalance:
+    """The search, then the patch chosen and confirmed on fresh deals, with its record."""
     started = time.monotonic()
-    size = cost == "size"
     if stored is None:
-        plan = _make_plan(space, tlist, lineups, seed, threads, workers, scheduler, budget,
-                          games, candidates, verify_games, max_cost)
+        plan = _make_plan(r.space, r.tlist, r.lineups, r.seed, r.threads, r.workers,
+                          r.scheduler, r.budget, r.games, r.candidates, r.verify_games,
+                          r.max_cost)
         if folder is not None:
-            write_text(folder / SETTINGS, json.dumps({"identity": identity, "plan": plan},
+            write_text(folder / SETTINGS, json.dumps({"identity": r.identity, "plan": plan},
                                                      indent=1))
     else:
         plan = stored
-    search_plan = Plan(plan["games"], plan["screen"], plan["rounds"], max_cost, size,
-                       optimizer, plan["candidates"])
-    per = len(space.players) * len(lineups)
+    search_plan = Plan(plan["games"], plan["screen"], plan["rounds"], r.max_cost,
+                       r.cost == "size", r.optimizer, plan["candidates"])
+    outcome = _search(r, plan, search_plan, folder)
+    choice = _choose(r, plan, outcome)
+    record = _record(r, plan, outcome)
+    record["seconds"] = round(time.monotonic() - started, 1)
+    record["variables"], record["stopped"] = len(r.space.vars), outcome.stopped
+    return Rebalance(r.game, r.tlist, r.space, r.lineups, search_plan, outcome,
+                     choice.verified, choice.chosen, choice.confirmed, choice.ablation, record,
+                     choice.base, _notes(choice, outcome, plan))
+
+
+def _search(r: _Request, plan: dict, search_plan: Plan, folder: Path | None) -> Outcome:
+    """The search's evaluations and front, journalled in `folder`."""
+    per = len(r.space.players) * len(r.lineups)
     with tqdm(total=per * (plan["screen"] + 1), unit="run",
-              desc=f"{game} rebalance: search", disable=not progress) as bar:
-        evaluator = Evaluator(space, tlist, search_plan.games, seed, lineups, threads, workers,
-                              scheduler, Journal(folder), _Bar(bar, per))
+              desc=f"{r.game} rebalance: search", disable=not r.progress) as bar:
+        evaluator = Evaluator(r.space, r.tlist, search_plan.games, r.seed, r.lineups,
+                              r.threads, r.workers, r.scheduler, Journal(folder), _Bar(bar, per))
         try:
-            outcome = optimise(evaluator, search_plan, seed)
+            return optimise(evaluator, search_plan, r.seed)
         finally:
             evaluator.close()
-    vgames, vseed, cseed = plan["verify_games"], seed + FRESH, seed + CONFIRM
-    with tqdm(total=0, unit="candidate", desc=f"{game} rebalance: verification",
-              disable=not progress) as bar:
-        def run(cands, at=vseed, tables=False):
+
+
+def _choose(r: _Request, plan: dict, outcome: Outcome):
+    """The patch chosen on the verification's fresh deals and confirmed on the
+    confirmation's."""
+    with tqdm(total=0, unit="candidate", desc=f"{r.game} rebalance: verification",
+              disable=not r.progress) as bar:
+        def run(cands, at=r.seed + FRESH, tables=False):
             bar.total += len(cands)
             bar.refresh()
-            got = verify(space, tlist, cands, lineups, vgames, at, threads, workers,
-                         scheduler, tables=tables)
+            got = verify(r.space, r.tlist, cands, r.lineups, plan["verify_games"], at,
+                         r.threads, r.workers, r.scheduler, tables=tables)
             bar.update(len(cands))
             return got
 
-        choice = choose_patch(outcome, space, tlist, size, run, cseed)
+        return choose_patch(outcome, r.space, r.tlist, r.cost == "size", run,
+                            r.seed + CONFIRM)
+
+
+def _notes(choice, outcome: Outcome, plan: dict) -> list[str]:
+    """What the summary says of the ablation's cuts and of a search stopped at its budget."""
     notes = []
     if choice.pruned:
         notes.append(f"the ablation took {choice.pruned} change(s) out of the search's patch "
@@ -862,23 +910,25 @@ def _run(game, tlist, space, lineups, seed, threads, workers, scheduler, budget,
                      f"(a larger --candidates may find a cheaper patch; --candidates "
                      f"{plan['candidates']} --games {plan['games']} repeats this search "
                      "exactly)")
-    record = {"snapsim": __version__, "commit": commit(), "game": game,
-              "components": components_record(game, space.base.components),
-              "knobs": {k: list(v) if isinstance(v, tuple) else v
-                        for k, v in space.base.knobs.common.items()},
-              "targets": [t.text for t in tlist], "edits": list(space.specs),
-              "players": list(space.players), "lineups": identity["lineups"], "seed": seed,
-              "games": plan["games"], "screening_runs": plan["screen"],
-              "rounds": plan["rounds"], "evaluations": len(outcome.evaluations),
-              "budget": {"candidates": plan["candidates"], "games": plan["games"],
-                         "minutes": budget, "seconds_per_game": plan["seconds_per_game"]},
-              "optimizer": optimizer, "cost": cost, "max_cost": max_cost,
-              "verify_seed": vseed, "confirm_seed": cseed, "verify_games": vgames,
-              "seconds": round(time.monotonic() - started, 1),
-              "variables": len(space.vars), "stopped": outcome.stopped}
-    return Rebalance(game, tlist, space, lineups, search_plan, outcome, choice.verified,
-                     choice.chosen, choice.confirmed, choice.ablation, record, choice.base,
-                     notes)
+    return notes
+
+
+def _record(r: _Request, plan: dict, outcome: Outcome) -> dict:
+    """The provenance of the search: what it read, its plan and its seeds."""
+    space = r.space
+    return {"snapsim": __version__, "commit": commit(), "game": r.game,
+            "components": components_record(r.game, space.base.components),
+            "knobs": {k: list(v) if isinstance(v, tuple) else v
+                      for k, v in space.base.knobs.common.items()},
+            "targets": [t.text for t in r.tlist], "edits": list(space.specs),
+            "players": list(space.players), "lineups": r.identity["lineups"], "seed": r.seed,
+            "games": plan["games"], "screening_runs": plan["screen"],
+            "rounds": plan["rounds"], "evaluations": len(outcome.evaluations),
+            "budget": {"candidates": plan["candidates"], "games": plan["games"],
+                       "minutes": r.budget, "seconds_per_game": plan["seconds_per_game"]},
+            "optimizer": r.optimizer, "cost": r.cost, "max_cost": r.max_cost,
+            "verify_seed": r.seed + FRESH, "confirm_seed": r.seed + CONFIRM,
+            "verify_games": plan["verify_games"]}
 
 
 class _Bar:
