@@ -256,3 +256,11 @@ def test_a_rebalanced_patch_opened_in_edit_compares_as_the_command_line_does(app
                  "--games", "40", "--seed", "1", "--out", str(tmp_path / "cli")]) == 0
     printed = verdicts(capsys.readouterr().out)
     assert in_app and in_app == printed
+
+
+@pytest.mark.parametrize("game, players", [("snapshot", 4), ("yosemite", 2), ("shutterbug", 3)])
+def test_the_edit_page_loads_each_games_kernels_before_the_first_compare(game, players):
+    from snapsim.app.edit import warm
+    from snapsim.app.jobs import Job
+
+    assert warm(game, players)(Job("warm", "loading the kernels")) is True

@@ -11,8 +11,10 @@ import streamlit as st
 from ..errors import SnapsimError
 from ..sim import component_files as C
 from ..sim import sheets
+from ..sim.agents import resolve_policy
+from ..sim.backends import warm_up
 from ..sim.registry import get_game
-from ..sim.variants import bundled_file, file_tables
+from ..sim.variants import bundled_file, file_tables, load_variant
 from . import common, jobs, writer
 
 DEFAULT_GAMES = 1000
@@ -44,6 +46,18 @@ def run_compare(game: str, path, players: int, games: int, seed: int):
 
         job.report(f"{games:,} paired games per side at {players} players")
         return compare(game, variants=[str(path)], players=players, games=games, seed=seed)
+    return work
+
+
+def warm(game: str, players: int):
+    """The work of loading the comparison's modules and the game's kernels (compiled once,
+    kept on disk) into this server while the designer edits: the first Compare then waits
+    for its games only."""
+    def work(_: jobs.Job) -> bool:
+        from ..report import compare  # noqa: F401 (its import takes seconds)
+
+        policy = resolve_policy(game, get_game(game).default_policy)
+        return warm_up(game, load_variant(game, None).config(players), [policy] * players)
     return work
 
 
@@ -93,6 +107,7 @@ def render() -> None:
     games = c2.number_input("Paired games per side", 10, 200_000, DEFAULT_GAMES, step=500,
                             key="ed-games")
     seed = c3.number_input("Seed", 0, 2**31, 1, key="ed-seed")
+    jobs.start(jobs.key_of("warm", game, players), "loading the kernels", warm(game, players))
     if not check.changes and not check.knobs:
         return
     sha = common.sha_of(path, game)
