@@ -21,24 +21,10 @@ GAME_MODULE = re.compile(r"(^|\.)games\.(" + "|".join(GAMES) + r")(\.|$)")
 ALLOWED = {
     "analysis/rebalance/plants.py": "the planted-imbalance benchmark suite is written per game "
                                     "(each plant's edits are that game's)",
-    "app/common.py": "the odds screen is Snapshot's exact odds, which no other game has",
-    "app/odds.py": "the odds screen is Snapshot's exact odds, which no other game has",
-    "cli/odds.py": "`snapsim odds` is Snapshot's exact odds, which no other game has",
-    "cli/advise.py": "Snapshot's exact advisor options (--research, --prepare) are read here",
-    "cli/simulate.py": "the five-player note of Snapshot's rulebook is printed here",
-    "cli/compare.py": "the game argument's help lists the shipped games",
-    "cli/components.py": "the game argument's help lists the shipped games",
-    "cli/ladder.py": "the game argument's help lists the shipped games",
-    "cli/play.py": "the game argument's help lists the shipped games",
-    "cli/rebalance.py": "the game argument's help lists the shipped games",
-    "cli/report.py": "the game argument's help lists the shipped games and their studies",
-    "cli/tune.py": "the game argument's help lists the shipped games",
     "env/__init__.py": "the shipped games' Gymnasium ids are registered when snapsim.env is "
                        "imported, without importing the games (any game: gym_env(name))",
     "env/openspiel.py": "the shipped games' OpenSpiel registrations, made when the module is "
                         "imported, without importing the games",
-    "play/advice.py": "Snapshot's exact advisor numbers are computed in the play layer",
-    "play/hints.py": "Snapshot's exact advisor hints are computed in the play layer",
     "sim/sweep.py": "a sweep file without `game = ...` plays Snapshot, as every sweep file "
                     "written before games were named did",
 }
@@ -120,3 +106,38 @@ def test_no_shared_module_names_a_game():
     assert not new, f"modules outside games/<game>/ that name a game: {new}"
     stale = sorted(rel for rel in ALLOWED if rel not in naming)
     assert not stale, f"no longer name a game, drop them from ALLOWED: {stale}"
+
+
+def test_the_game_argument_lists_the_registrys_games():
+    """Every command's game argument lists the games the registry finds, each once."""
+    from snapsim.cli import build_parser
+    from snapsim.sim.registry import known_games
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    helps = {name: next(a.help for a in p._actions if a.dest == "game")
+             for name, p in sub.choices.items()
+             if any(a.dest == "game" for a in p._actions)}
+    assert set(helps) >= {"simulate", "compare", "ladder", "play", "rebalance", "report",
+                          "tune"}
+    for name, text in helps.items():
+        listed = re.findall(r"\w+", text.removeprefix("game name: ").removesuffix("; or sweep"))
+        assert sorted(w for w in listed if w != "or") == known_games(), name
+
+
+def test_the_exact_odds_game_is_found_without_importing_it():
+    """`snapsim odds` and `snapsim advise`'s situations go to the shipped game whose package
+    holds an advisor module (Snapshot's alone), found by listing files: no game is imported;
+    its GameSpec then carries that module."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from snapsim.sim.registry import advised_games; "
+            "print(advised_games(), any(m.startswith('snapsim.games') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["['snapshot']", "False"]
+    from snapsim.games.snapshot import advisor
+    from snapsim.sim.registry import advised_game, get_game
+
+    assert advised_game() is get_game("snapshot") and advised_game().advisor is advisor
+    assert get_game("yosemite").advisor is None and get_game("yosemite").hints is None

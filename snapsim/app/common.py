@@ -11,10 +11,11 @@ import streamlit as st
 
 from ..errors import SnapsimError
 from ..sim import component_files as C
-from ..sim.registry import known_games
+from ..sim.registry import advised_games, known_games
 from . import jobs
 
-GAMES = tuple(sorted(known_games(), key=lambda g: g != "snapshot"))  # Snapshot first
+# the game with exact odds first (Snapshot): the one every page of the workbench serves
+GAMES = tuple(sorted(known_games(), key=lambda g: g not in advised_games()))
 UPLOADS = ("toml", "csv", "xlsx")
 OUT_ENV = "SNAPSIM_APP_OUT"  # set by `snapsim app --out`
 GOTO = "goto"  # the page to open on the next run (the page radio cannot be set once drawn)

@@ -1,4 +1,5 @@
-"""Odds: Snapshot's exact odds tables as a calculator (no sampling)."""
+"""Odds: the exact odds tables of the game with an exact advisor (Snapshot's;
+`registry.advised_game`) as a calculator (no sampling)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,13 @@ import streamlit as st
 
 from .. import odds
 from ..errors import SnapsimError
-from ..games.snapshot.components import load_components
+from ..sim.registry import advised_game
 from . import tables
 
 
 def render() -> None:
     st.header("Odds")
-    st.caption("Snapshot's exact probabilities, computed, not sampled.")
+    st.caption(f"{advised_game().title}'s exact probabilities, computed, not sampled.")
     photo, explore, spook, tokens = st.tabs(["Photo", "Explore with re-rolls", "Spook risk",
                                              "Token value"])
     with photo:
@@ -54,7 +55,7 @@ def render() -> None:
 def spook_tab() -> None:
     """`snapsim odds spook` as a calculator: each habitat's top card, every other card of the
     bundled deck unseen, drawing on until a spook (card counting, exact)."""
-    comp = load_components(None)
+    comp = advised_game().load_components(None)
     st.markdown("The highest difficulty showing in each habitat (0: empty); every other "
                 "card is taken to be unseen.")
     tops = []

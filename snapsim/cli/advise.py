@@ -1,6 +1,6 @@
 """`snapsim advise`: the moves of a saved game's current decision ranked by win chance
-(--load, every game), and exact best moves for a Snapshot situation (prep, research,
-reroll)."""
+(--load, every game), and exact best moves for a situation of the game with an exact
+advisor (prep, research, reroll: Snapshot's; `registry.advised_game`)."""
 
 from __future__ import annotations
 
@@ -36,8 +36,9 @@ def _advise(args) -> None:
 
     import pandas as pd
 
-    from ..games.snapshot import advisor as A
+    from ..sim.registry import advised_game
 
+    A = advised_game().advisor
     if args.kind == "reroll":
         animals = [_animal(a) for a in args.animal]
         out = A.reroll_advice(args.stake, args.target, args.tokens, args.paid, args.reroll_cost,
@@ -113,9 +114,12 @@ def _animal(text: str) -> tuple:
 
 
 def add(sub) -> None:
+    from ..sim.registry import advised_games
+
     p = sub.add_parser("advise", help="rank the moves of a saved game's decision by win "
-                                      "chance (--load), or exact best moves for a Snapshot "
-                                      "situation (prep, research, reroll)")
+                                      "chance (--load), or exact best moves for a situation "
+                                      f"of {' or '.join(advised_games())} (prep, research, "
+                                      "reroll)")
     fmt = dict(choices=["table", "csv", "json"], default="table", help="output format")
     p.add_argument("--load", metavar="SAVE",
                    help="a game saved by snapsim play (its save command, quit or Ctrl-C): "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import json
 import os
 import sys
@@ -119,6 +120,16 @@ class Parser(argparse.ArgumentParser):
 
 COMPONENT_FORMATS = ".toml, .csv or .xlsx"  # every reader of a component file takes them
 COMPONENTS_HELP = f"component file: {COMPONENT_FORMATS} (default: the bundled one)"
+
+
+@functools.cache
+def game_help() -> str:
+    """The game argument's help: the games the registry lists, found without importing any
+    (the parser stays light), so a game added or installed is listed with no edit here."""
+    from ..sim.registry import known_games
+
+    *most, last = known_games()
+    return f"game name: {', '.join(most)} or {last}" if most else f"game name: {last}"
 
 
 MAX_LIST = 1000  # numbers in one list (a table of more rows is never what was meant)

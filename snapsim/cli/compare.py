@@ -15,6 +15,7 @@ from .common import (
     add_smallest,
     add_tolerance,
     check_backend_sizes,
+    game_help,
     int_list,
     parse_knob,
     policy_list,
@@ -70,7 +71,7 @@ def _compare(args) -> int | None:
 def add(sub) -> None:
     p = sub.add_parser("compare", help="a variant against the baseline, paired on common "
                                        "random numbers, with CIs and verdicts")
-    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
+    p.add_argument("game", help=game_help())
     p.add_argument("--baseline", default="standard",
                    help=f"'standard' or a component file, {COMPONENT_FORMATS} (default: "
                         "standard)")

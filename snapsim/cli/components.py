@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import Parser
+from .common import Parser, game_help
 
 
 def _components(args) -> None:
@@ -29,7 +29,7 @@ def add(sub) -> None:
     kinds = p.add_subparsers(dest="kind", required=True, parser_class=Parser)
     q = kinds.add_parser("export", help="write the bundled components as an editable TOML, "
                                         "CSV or XLSX file")
-    q.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
+    q.add_argument("game", help=game_help())
     q.add_argument("--out", help="file to write (default: print to standard output)")
     q.add_argument("--format", choices=("toml", "csv", "xlsx"),
                    help="file format (default: from --out's suffix, .csv or .xlsx, else toml); "

@@ -11,6 +11,7 @@ from .common import (
     add_move_timeout,
     add_smallest,
     check_backend_sizes,
+    game_help,
     policy_list,
     read_knobs,
 )
@@ -53,7 +54,7 @@ def _ladder(args) -> None:
 def add(sub) -> None:
     p = sub.add_parser("ladder", help="rate the built-in policies against each other, seats "
                                       "rotated, with confidence intervals")
-    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
+    p.add_argument("game", help=game_help())
     p.add_argument("--players", type=int, help="players per table (default: the game's usual "
                                                "count)")
     p.add_argument("--policies", help="comma-separated field, at least two (default: every "

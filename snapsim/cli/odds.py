@@ -1,4 +1,5 @@
-"""`snapsim odds`: exact Snapshot odds tables (photo, explore, spook, tokens)."""
+"""`snapsim odds`: exact odds tables (photo, explore, spook, tokens) of the game with an
+exact advisor (Snapshot's; `registry.advised_game`)."""
 
 from __future__ import annotations
 
@@ -94,13 +95,13 @@ def _odds_explore(args) -> None:
 
 
 def _odds_spook(args) -> None:
-    from ..games.snapshot.components import load_components
     from ..odds import research_odds, spook_table, unseen_counts
     from ..odds.api import check_stop_rule
+    from ..sim.registry import advised_game
 
     check_stop_rule(args.max_placed, args.max_risk)
     whole(args.reserve_slots, "--reserve-slots", 0, 7)
-    comp = load_components(args.components)
+    comp = advised_game().load_components(args.components)
     tops = [0] * len(comp.habitats)
     for spec in args.top:
         hab, sep, val = spec.partition("=")
@@ -142,7 +143,9 @@ def _odds_tokens(args) -> None:
 
 
 def add(sub) -> None:
-    odds = sub.add_parser("odds", help="exact Snapshot odds tables")
+    from ..sim.registry import advised_games
+
+    odds = sub.add_parser("odds", help=f"exact odds tables of {' and '.join(advised_games())}")
     kinds = odds.add_subparsers(dest="kind", required=True, parser_class=Parser)
     fmt = dict(choices=["table", "csv", "json"], default="table", help="output format")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..sim.checks import whole
-from .common import add_move_timeout
+from .common import add_move_timeout, game_help
 
 
 def _play(args) -> int:
@@ -29,13 +29,13 @@ def _play(args) -> int:
 
 def add(sub) -> None:
     p = sub.add_parser("play", help="play a seat at the terminal against the built-in players")
-    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
+    p.add_argument("game", help=game_help())
     p.add_argument("--players", type=int, help="number of players (default: the game's usual "
                                                "count)")
     p.add_argument("--seat", type=int, default=1, help="your seat, 1 = P1")
     p.add_argument("--opponents",
                    help="the other seats: one policy spec for all or one per seat, "
-                        "comma-separated (e.g. tuned-4p, search for Snapshot, module:object); "
+                        "comma-separated (e.g. tuned-4p, search, module:object); "
                         "with --load, the saved game's own, which a saved Python agent needs "
                         "(default: greedy)")
     p.add_argument("--hints", action="store_true", help="show the numbers snapsim computes "

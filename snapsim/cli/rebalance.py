@@ -6,7 +6,7 @@ import math
 
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_folder, whole
-from .common import COMPONENT_FORMATS, add_no_cache, check_backend_sizes, int_list
+from .common import COMPONENT_FORMATS, add_no_cache, check_backend_sizes, game_help, int_list
 
 
 def _rebalance(args) -> None:
@@ -66,11 +66,11 @@ def add(sub) -> None:
     p = sub.add_parser("rebalance", help="find the smallest changes that bring a game within "
                                          "balance targets under every line-up (greedy and "
                                          "strong play), confirmed on fresh deals")
-    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
+    p.add_argument("game", help=game_help())
     p.add_argument("--target", action="append", default=[], metavar="NAME=TOL", required=True,
                    help="a balance target (repeatable): seat_spread=2, first_player=2, "
-                        "assignments=3 (pp), cards=0.8 (Snapshot, points per die), "
-                        "length=A-B")
+                        "assignments=3 (pp), cards=0.8 (points per die), length=A-B; a "
+                        "target the game does not have is refused with the game's list")
     p.add_argument("--edit", action="append", default=[], metavar="SPACE", required=True,
                    help="what may change (repeatable): start_tokens, SECTION.FIELD[:±R] such "
                         "as cards.prestige:±1 or assignments[Live Fast].chart, "

@@ -13,6 +13,7 @@ from .common import (
     add_smallest,
     add_tolerance,
     check_backend_sizes,
+    game_help,
     guarded,
 )
 
@@ -209,7 +210,7 @@ def _study(args, game: str, study: str) -> None:
 def add(sub) -> None:
     p = sub.add_parser("report", help="run the balance studies and write the report, or "
                                       "report on a sweep (report sweep DIR)")
-    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug; or sweep")
+    p.add_argument("game", help=f"{game_help()}; or sweep")
     p.add_argument("folder", nargs="?", help="after `sweep`: the sweep's output folder")
     p.add_argument("--games", type=int, help=f"games per configuration (default: "
                                              f"{REPORT_GAMES:,}; with --quick {QUICK_GAMES})")
@@ -224,15 +225,10 @@ def add(sub) -> None:
     p.add_argument("--quick", action="store_true",
                    help=f"a smoke run: {QUICK_GAMES} games per configuration (unless --games) "
                         "into GAME-quick-report")
-    p.add_argument("--studies", help="comma-separated subset of the game's studies (snapshot: "
-                                     "luck, seats, policies, restricted, cards, awards, raccoon, "
-                                     "sensitivity, tokens, ladder, fixes; yosemite: luck, first, "
-                                     "animals, bonuses, scores, landmarks, length, knobs, "
-                                     "policies, ladder, fixes; shutterbug: luck, seats, "
-                                     "assignments, side_jobs, trading, city, tips, team, solo "
-                                     "= the solo and cooperative variants from other public "
-                                     "sources, not rulebook rules, ladder, fixes; luck: how much "
-                                     "skill and the deal decide; fixes: the smallest fixes "
+    p.add_argument("--studies", help="comma-separated subset of the game's studies, e.g. "
+                                     "luck,ladder (default: all; a name the game does not "
+                                     "have is refused with the list of its studies; luck: how "
+                                     "much skill and the deal decide; fixes: the smallest fixes "
                                      "`snapsim rebalance` finds for the worst findings)")
     p.add_argument("--components", help=COMPONENTS_HELP)
     p.add_argument("--strategy-only", action="store_true",

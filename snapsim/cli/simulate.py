@@ -14,6 +14,7 @@ from .common import (
     add_move_timeout,
     check_backend_sizes,
     emit,
+    game_help,
     policy_list,
     read_knobs,
 )
@@ -52,7 +53,7 @@ def _simulate(args) -> int | None:
     from pathlib import Path
 
     from ..analysis.stats import win_table, win_table_from_sums
-    from ..sim import run, simulate
+    from ..sim import get_game, run, simulate
     from ..sim.provenance import provenance
     from ..sim.runner import prepare
     from ..sim.store import claim_file, save_table
@@ -67,10 +68,9 @@ def _simulate(args) -> int | None:
     title = (f"{args.game}: {args.games} games, seed {args.seed}, "
              f"{'fixed seats' if args.no_rotate else 'seats rotated'}; "
              "win rate with Wilson 95% CI (shared wins count 1/k)")
-    if args.game == "snapshot" and args.players == 5:
-        from ..games.snapshot.config import FIVE_PLAYER_NOTE
-
-        title += f"; 5 players: {FIVE_PLAYER_NOTE} (the rulebook adds the Flora Expansion)"
+    note = get_game(args.game).player_notes.get(args.players)
+    if note:
+        title += f"; {args.players} players: {note}"
     extra = {"games": args.games, "seed": args.seed}
     out = Path(args.out) if args.out else None
     if out is not None and out.suffix != ".parquet":  # a folder: chunked, resumable dataset
@@ -148,7 +148,7 @@ def _backend_options(p) -> None:
 
 def add(sub) -> None:
     p = sub.add_parser("simulate", help="play many seeded games and summarise win rates")
-    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
+    p.add_argument("game", help=game_help())
     p.add_argument("--players", type=int,
                    help="number of players (default: the game's usual count)")
     p.add_argument("--policies", help="comma-separated line-up, one per seat (or one for all); "

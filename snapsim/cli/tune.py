@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..sim.checks import MAX_IN_MEMORY_GAMES, out_file, out_folder, whole
-from .common import COMPONENTS_HELP, add_move_timeout, check_backend_sizes, emit, read_knobs
+from .common import (
+    COMPONENTS_HELP,
+    add_move_timeout,
+    check_backend_sizes,
+    emit,
+    game_help,
+    read_knobs,
+)
 
 
 def _tune(args) -> None:
@@ -57,7 +64,7 @@ def _tune(args) -> None:
 
 def add(sub) -> None:
     p = sub.add_parser("tune", help="optimise a policy's parameters for win rate")
-    p.add_argument("game", help="game name: snapshot, yosemite or shutterbug")
+    p.add_argument("game", help=game_help())
     p.add_argument("--players", type=int, help="number of players (default: the game's "
                                                 "usual count, 2 or more)")
     p.add_argument("--policy", default="greedy", help="heuristic policy to tune")

@@ -15,7 +15,8 @@ def _guide(out, games: int, seed: int, threads: int | None = None):
 
 
 GAME = register_game(__name__, SnapshotConfig.from_knobs, SnapshotGame, title=spec.TITLE,
-                     rules=spec.RULES, searched=spec.SEARCHED, guide=_guide)
+                     rules=spec.RULES, searched=spec.SEARCHED, guide=_guide,
+                     player_notes=spec.PLAYER_NOTES)
 
 __all__ = ["GAME", "SnapshotConfig", "SnapshotGame",
            "load_components", "make_policy", "run_games"]

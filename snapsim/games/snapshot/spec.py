@@ -3,8 +3,12 @@ parameters the tuner searches, with their ranges, and the rules of thumb, each o
 numbers said in words (registered in the game's GameSpec)."""
 
 from ..rule_of_thumb import Rule, grid
+from .config import FIVE_PLAYER_NOTE
 
 TITLE = "Snapshot"
+
+# the rulebook plays five only with the Flora Expansion, whose cards snapsim does not have
+PLAYER_NOTES = {5: f"{FIVE_PLAYER_NOTE} (the rulebook adds the Flora Expansion)"}
 
 # Searched parameters and ranges: around each default, inside the valid range.
 SEARCHED = {"max_risk": (0.05, 0.6), "max_placed": (1.0, 8.0), "slot_risk": (1.0, 3.0),
