@@ -25,7 +25,8 @@ ENTRY_POINTS = "snapsim.games"  # the entry point group of games installed on th
 
 
 def _builtin_folders() -> list[str]:
-    return list(importlib.util.find_spec("snapsim.games").submodule_search_locations)  # type: ignore[union-attr]  # noqa: E501
+    spec = importlib.util.find_spec("snapsim.games")
+    return list(spec.submodule_search_locations or []) if spec else []
 
 
 def _builtin_games() -> list[str]:
