@@ -129,6 +129,15 @@ def test_cache_info_and_clear(capsys, monkeypatch):
     monkeypatch.setenv(cache.SIZE_ENV, "lots")
     assert main(["cache", "info"]) == 2
     assert capsys.readouterr().err.startswith("snapsim: error: SNAPSIM_CACHE_MB='lots'")
+    monkeypatch.delenv(cache.SIZE_ENV)
+    for kind in ("info", "clear"):  # a file where the folder should be: said, not "0 runs"
+        not_folder = cache.cache_dir().parent / "a-file"
+        not_folder.write_text("mine")
+        monkeypatch.setenv(cache.DIR_ENV, str(not_folder))
+        assert main(["cache", kind]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and "which is not a folder" in err
+        assert not_folder.read_text() == "mine"
 
 
 def report(folder, *extra) -> dict:

@@ -6,8 +6,13 @@ from .common import Parser
 
 
 def _cache(args) -> None:
+    from ..errors import InputError
     from ..sim import cache
 
+    where = cache.cache_dir()
+    if where.exists() and not where.is_dir():
+        raise InputError(f"{cache.DIR_ENV} names {where}, which is not a folder (runs are "
+                         "played uncached): point it at a folder, or unset it")
     if args.kind == "clear":
         print(f"removed {cache.clear()} cached runs from {cache.cache_dir()}")
         return
