@@ -86,18 +86,8 @@ def check_situation(data: dict, source: str) -> None:
         raise InputError(f"{source}: {exc}") from None
 
 
-def situation_game(data: dict, source: str = "situation", config=None, seed: int = 0,
-                   game: int = 0, components=None):
-    """A SnapshotGame positioned at the start of Preparation from a situation description.
-
-    Keys: table = {Habitat = [animals]}, tokens, sideways = [animals placed sideways],
-    reserved = [my reserved animals], portfolio = [my photographs], discards = [the discard
-    pile, face up for every seat], assignment = name, players, dice, reroll_cost,
-    token_value. Impossible situations raise one-line errors.
-    """
-    from .api import SnapshotGame
-    from .config import SnapshotConfig
-
+def _check_keys(data, source: str) -> None:
+    """A table of known keys, each value of its kind."""
     if not isinstance(data, dict):
         raise InputError(f"{source}: a situation is a table of keys "
                          f"({', '.join(sorted(SITUATION_KEYS))}), not {type(data).__name__}")
@@ -106,15 +96,12 @@ def situation_game(data: dict, source: str = "situation", config=None, seed: int
         raise InputError(f"{source}: unknown key {unknown[0]!r}; keys are "
                          f"{', '.join(sorted(SITUATION_KEYS))}")
     check_situation(data, source)
-    knobs = {k: data[k] for k in ("players", "dice", "reroll_cost") if k in data}
-    if components is not None:  # "standard", a component file path or a loaded set
-        knobs["components"] = components
-    if "assignment" not in data:  # no assignment given: photographs earn no assignment bonus
-        knobs["assignments"] = False
-    config = config or SnapshotConfig.from_knobs(**knobs)
-    comp = config.components
-    game = SnapshotGame(config, seed=seed, game=game)
-    st = game.state
+
+
+def _place_cards(data: dict, source: str, game, config) -> None:
+    """Every card where the situation puts it (the rest in the deck), my photographs
+    scored with their awards; a card named in two places is an error."""
+    st, comp = game.state, config.components
     seen: dict[int, str] = {}
 
     def card(name, where):
@@ -124,7 +111,6 @@ def situation_game(data: dict, source: str = "situation", config=None, seed: int
         seen[c] = where
         return c
 
-    tokens = data.get("tokens", 0)
     for c in range(E.N_CARDS):
         st[E.LOC + c], st[E.ON_HAB + c], st[E.OWNER + c], st[E.SIDEWAYS + c] = \
             E.L_DECK, -1, -1, 0
@@ -159,22 +145,54 @@ def situation_game(data: dict, source: str = "situation", config=None, seed: int
     E.collect_awards(st, vec, 0)
     for name in data.get("discards", []):
         st[E.LOC + card(name, "the discard pile")] = E.L_DISCARD
-    if "assignment" in data:
-        names = [a.name for a in comp.assignments]
-        if data["assignment"] not in names:
-            raise InputError(f"{source}: unknown assignment {data['assignment']!r}")
-        st[E.ASSIGN] = names.index(data["assignment"])
-        st[E.SYM_COUNT] = st[E.COVER_DONE] = 0
-        for c in range(E.N_CARDS):
-            if st[E.LOC + c] == E.L_PORTFOLIO:
-                st[E.PHOTOS] -= 1
-                st[E.S_PRESTIGE] -= comp.cards[c].prestige
-                if c != E.RACCOON:
-                    st[E.HAB_COUNT + comp.cards[c].habitat] -= 1
-                E.add_photo(st, cfg, vec, 0, c)
+
+
+def _set_assignment(data: dict, source: str, game, comp) -> None:
+    """My assignment, and my photographs scored again with it."""
+    st, cfg, vec = game.state, game._cfg, game._comp
+    if "assignment" not in data:
+        return
+    names = [a.name for a in comp.assignments]
+    if data["assignment"] not in names:
+        raise InputError(f"{source}: unknown assignment {data['assignment']!r}")
+    st[E.ASSIGN] = names.index(data["assignment"])
+    st[E.SYM_COUNT] = st[E.COVER_DONE] = 0
+    for c in range(E.N_CARDS):
+        if st[E.LOC + c] == E.L_PORTFOLIO:
+            st[E.PHOTOS] -= 1
+            st[E.S_PRESTIGE] -= comp.cards[c].prestige
+            if c != E.RACCOON:
+                st[E.HAB_COUNT + comp.cards[c].habitat] -= 1
+            E.add_photo(st, cfg, vec, 0, c)
+
+
+def situation_game(data: dict, source: str = "situation", config=None, seed: int = 0,
+                   game: int = 0, components=None):
+    """A SnapshotGame positioned at the start of Preparation from a situation description.
+
+    Keys: table = {Habitat = [animals]}, tokens, sideways = [animals placed sideways],
+    reserved = [my reserved animals], portfolio = [my photographs], discards = [the discard
+    pile, face up for every seat], assignment = name, players, dice, reroll_cost,
+    token_value. Impossible situations raise one-line errors.
+    """
+    from .api import SnapshotGame
+    from .config import SnapshotConfig
+
+    _check_keys(data, source)
+    knobs = {k: data[k] for k in ("players", "dice", "reroll_cost") if k in data}
+    if components is not None:  # "standard", a component file path or a loaded set
+        knobs["components"] = components
+    if "assignment" not in data:  # no assignment given: photographs earn no assignment bonus
+        knobs["assignments"] = False
+    config = config or SnapshotConfig.from_knobs(**knobs)
+    comp = config.components
+    game = SnapshotGame(config, seed=seed, game=game)
+    st = game.state
+    _place_cards(data, source, game, config)
+    _set_assignment(data, source, game, comp)
     st[E.CUR] = 0
-    st[E.TOKENS] = tokens
-    E.index_cards(st, vec)
+    st[E.TOKENS] = data.get("tokens", 0)
+    E.index_cards(st, game._comp)
     st[E.PHASE] = E.PH_PREP_DICE
     st[E.DICE_LEFT] = config.dice
     st[E.PHOTOS_TURN] = 0
@@ -223,6 +241,45 @@ def allocation_odds(targets, hab, diff, val, hab_dice, dice_on, tok, cap, tokens
                           float(p_photo @ val), rerolls * cost + float(p_photo @ tok))
 
 
+def _preparation(row: np.ndarray, cards: list[int], placed: list[int], names, targets, hab,
+                 diff, val, tokens: int, cost: int) -> dict:
+    """One kept allocation as a row of the advice: its value, exact odds and plan."""
+    n_hab = E.N_HAB
+    dice_on = row[1 + n_hab:1 + n_hab + len(cards)].astype(int)
+    tok = row[1 + n_hab + len(cards):1 + n_hab + 2 * len(cards)].astype(int)
+    hd = row[1:1 + n_hab].astype(int)
+    odds = allocation_odds(targets, hab, diff, val, hd, dice_on, tok, int(row[-1]), tokens,
+                           cost)
+    explored = [h for h in range(n_hab) if hd[h]]
+    shot = [i for i in range(len(cards)) if dice_on[i]]
+    habitats = [{"habitat": names.habitats[h].name, "dice": int(hd[h]),
+                 "p_explore": float(odds.p_explore[h]),
+                 "p_any_photograph": float(odds.p_any_photograph[h])}
+                for h in explored]
+    animals = [{"animal": names.cards[cards[i]].name, "dice": int(dice_on[i]),
+                "tokens": int(tok[i]), "p_photograph": float(odds.p_photograph[i])}
+               for i in shot]
+    return {
+        "value": row[0], "expected_prestige": odds.expected_prestige,
+        "expected_tokens_lost": odds.expected_tokens_lost,
+        "place_reserved": ", ".join(names.cards[c].name for c in placed) or "-",
+        "explore_dice": " ".join(f"{x['habitat']}:{x['dice']}" for x in habitats)
+        or "-",
+        "animals": "; ".join(f"{x['animal']} {x['dice']}d+{x['tokens']}t"
+                             for x in animals) or "-",
+        "p_explore": "; ".join(f"{x['habitat']} {x['p_explore']:.4f} (any photo "
+                               f"{x['p_any_photograph']:.4f})" for x in habitats)
+        or "-",
+        "p_photograph": "; ".join(f"{x['animal']} {x['p_photograph']:.4f}"
+                                  for x in animals) or "-",
+        "habitat_odds": habitats, "animal_odds": animals,
+        "tokens_on_cards": int(tok.sum()), "reroll_cap": int(row[-1]),
+        "dice_used": int(hd.sum() + dice_on.sum()),
+        "plan": {"habitat_dice": hd.tolist(), "cards": [int(c) for c in cards],
+                 "dice": dice_on.tolist(), "tokens": tok.tolist(),
+                 "place_reserved": [int(c) for c in placed]}}
+
+
 def advise(data: dict, source: str = "situation", top: int = TOP, components=None) -> Advice:
     """Rank every preparation (dice, tokens; reserved cards placed or not) of a situation,
     with the cards of `components` (default: the bundled set)."""
@@ -248,43 +305,11 @@ def advise(data: dict, source: str = "situation", top: int = TOP, components=Non
         hab, diff, val, kept, count = advise_allocations(st, cfg, comp, game._ptab, params,
                                                          cards, mandatory, top)
         searched += count
-        n_hab = E.N_HAB
         for row in kept:
             if row[0] <= -1e17:
                 continue
-            dice_on = row[1 + n_hab:1 + n_hab + len(cards)].astype(int)
-            tok = row[1 + n_hab + len(cards):1 + n_hab + 2 * len(cards)].astype(int)
-            hd = row[1:1 + n_hab].astype(int)
-            odds = allocation_odds(targets, hab, diff, val, hd, dice_on, tok, int(row[-1]),
-                                   tokens, int(cfg[E.C_REROLL_COST]))
-            explored = [h for h in range(n_hab) if hd[h]]
-            shot = [i for i in range(len(cards)) if dice_on[i]]
-            habitats = [{"habitat": names.habitats[h].name, "dice": int(hd[h]),
-                         "p_explore": float(odds.p_explore[h]),
-                         "p_any_photograph": float(odds.p_any_photograph[h])}
-                        for h in explored]
-            animals = [{"animal": names.cards[cards[i]].name, "dice": int(dice_on[i]),
-                        "tokens": int(tok[i]), "p_photograph": float(odds.p_photograph[i])}
-                       for i in shot]
-            rows.append({
-                "value": row[0], "expected_prestige": odds.expected_prestige,
-                "expected_tokens_lost": odds.expected_tokens_lost,
-                "place_reserved": ", ".join(names.cards[c].name for c in placed) or "-",
-                "explore_dice": " ".join(f"{x['habitat']}:{x['dice']}" for x in habitats)
-                or "-",
-                "animals": "; ".join(f"{x['animal']} {x['dice']}d+{x['tokens']}t"
-                                     for x in animals) or "-",
-                "p_explore": "; ".join(f"{x['habitat']} {x['p_explore']:.4f} (any photo "
-                                       f"{x['p_any_photograph']:.4f})" for x in habitats)
-                or "-",
-                "p_photograph": "; ".join(f"{x['animal']} {x['p_photograph']:.4f}"
-                                          for x in animals) or "-",
-                "habitat_odds": habitats, "animal_odds": animals,
-                "tokens_on_cards": int(tok.sum()), "reroll_cap": int(row[-1]),
-                "dice_used": int(hd.sum() + dice_on.sum()),
-                "plan": {"habitat_dice": hd.tolist(), "cards": [int(c) for c in cards],
-                         "dice": dice_on.tolist(), "tokens": tok.tolist(),
-                         "place_reserved": [int(c) for c in placed]}})
+            rows.append(_preparation(row, cards, placed, names, targets, hab, diff, val,
+                                     tokens, int(cfg[E.C_REROLL_COST])))
     table_df = pd.DataFrame(rows).sort_values("value", ascending=False, kind="stable")
     return Advice(table_df.head(top).reset_index(drop=True), searched)
 
