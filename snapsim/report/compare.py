@@ -21,6 +21,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -213,12 +214,12 @@ class Comparison:
     table: pd.DataFrame
     variants: list[Variant]
     provenance: dict
+    standard: Standard
+    claims: Flags  # the table's claims, each class's decision interval
     strong: pd.DataFrame | None = None  # `strong_check`'s labels, when asked for
     balance: pd.DataFrame | None = None
-    standard: Standard | None = None
     headline: Change | None = None
     strong_headlines: list = field(default_factory=list)  # (line-up, its Change) per count
-    claims: Flags | None = None  # the table's claims, each class's decision interval
 
     def verdicts(self, variant: str | None = None) -> list[str]:
         """Sentences from the numbers: every meaningful change (the edit's own mechanical
@@ -454,88 +455,77 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
             paired: bool = True, bootstrap: int = 1000, progress: bool = False,
             strong: str | None = None, strong_games: int | None = None,
             smallest: Smallest | None = None, tolerances=None) -> Comparison:
-    """Compare each variant (component files or sets, plus `variant_set` knobs) against the
-    baseline on common random numbers.
-
-    Baseline and variant play game i from the same random streams, so each difference is
-    measured game by game and the luck both share cancels. `games="auto"` with `detect=D`
-    picks the number of games that detects a change of D points in the seat spread with 80%
-    power.
+    """Compare each variant (component files or sets, plus `variant_set` knobs) with the
+    baseline, game i of both sides on the same random streams: the luck they share cancels.
 
     Parameters
     ----------
     game : str
         "snapshot", "yosemite" or "shutterbug".
-    baseline : str or path or component set
+    baseline, variants : str or path or component set; a list of them
         "standard" (the bundled file), a component TOML file or a loaded set.
-    variants : list of (str or path or component set)
-        Component files or sets, each compared with the baseline.
     variant_set : dict, optional
         Rule knobs changed on the variant side, e.g. ``{"photo_target": 8}``; alone (no
         `variants`) it compares the rule change on the baseline's components.
-    players : int or list of int, optional
-        Player count(s) to compare at (default: the game's default).
-    policies : list of str, optional
-        Line-up for both sides (default: the game's default policy at every seat).
-    games : int or "auto"
-        Paired games per side and player count (at least 10), or "auto" with `detect`.
-    seed : int
-        Root seed shared by both sides.
-    detect : float, optional
-        With ``games="auto"``: the change in seat spread, in points (0.01 to 100), to
-        detect.
-    threads : int, optional
-        numba threads (default: all cores).
-    restricted : bool
-        Also measure restricted play (one player forbidden an action).
-    paired : bool
-        Play the variant on the baseline's random streams (False: independent streams, to
-        measure what pairing buys).
-    bootstrap : int
-        Bootstrap resamples for the spread intervals (100 to 100,000).
-    progress : bool
-        Show a progress bar.
-    strong : str, optional
-        Run the comparison again with this policy in every seat ("tuned": the bundled policy
-        tuned for each player count, else the game's strongest built-in one) and label each
-        measure's change (`strong_check`: holds, weakens, strengthens, reverses, appears,
-        vanishes, unresolved or not comparable).
-    strong_games : int, optional
-        Games per side of that second comparison (default: `games`; a slow search policy a
-        share of them).
+    players, policies : optional
+        Player count(s) and both sides' line-up (default: the game's count and default policy).
+    games, detect, seed :
+        Paired games per side and player count (at least 10), or "auto": enough to detect a
+        change of `detect` points (0.01 to 100) in the seat spread with 80% power; the root
+        seed both sides share.
+    threads, progress, restricted, paired, bootstrap :
+        numba threads (default: all cores); a progress bar; also measure restricted play (one
+        player forbidden an action); play the variant on the baseline's streams (False:
+        independent ones, to measure what pairing buys); bootstrap resamples for the spread
+        intervals (100 to 100,000).
+    strong, strong_games : optional
+        Compare again with this policy in every seat ("tuned": the policy tuned for each player
+        count, else the strongest built-in one) on `strong_games` games a side (default:
+        `games`), labelling each change (`strong_check`).
     smallest : effects.Smallest or list of "KIND=VALUE", optional
-        The smallest effect of interest of each kind of measure (default: 2 pp of a win
-        rate, 0.5 points, 0.25 rounds, 0.5 turns, 10% of a count or card value).
+        The smallest effect of interest of each kind of measure (default: 2 pp of a win rate,
+        0.5 points, 0.25 rounds, 0.5 turns, 10% of a count or card value).
     tolerances : dict or list of "NAME=VALUE", optional
-        The balance verdict's tolerances (analysis.verdict; default: seat_spread=2,
-        first_player=2, assignments=2 pp, cards=10%; length=A-B only when given).
+        The balance verdict's tolerances (default: seat_spread=2, first_player=2,
+        assignments=2 pp, cards=10%; length=A-B only when given).
 
     Returns
     -------
     Comparison
-        The table of measures, `.summary()`, `.verdicts()`, `.balance_verdict()` and
-        `.write(dir)`.
+        `.table`, `.summary()`, `.verdicts()`, `.balance_verdict()`, `.write(dir)`.
     """
-    asked, smallest = _arguments(games, seed, detect, bootstrap, strong, strong_games,
-                                 smallest, restricted=restricted, paired=paired,
-                                 progress=progress)
+    asked, smallest = _arguments(games, seed, detect, bootstrap, strong, strong_games, smallest,
+                                 restricted=restricted, paired=paired, progress=progress)
     spec = get_game(game)
-    variant_set = mapping(variant_set, "variant_set", "rule knobs, e.g. {'photo_target': 8}")
-    files = entries(variants, "variants", split=False) if variants is not None else []
-    base, base_label, sides = _validate(spec, baseline, files, variant_set, strong)
+    base, base_label, sides = _validate(spec, baseline, variants, variant_set, strong)
     plan = _plan(spec, base, base_label, sides, players, policies, restricted)
-    plan.games = (_auto_games(spec, plan.configs, plan.pols, seed, threads, detect, bootstrap)
-                  if asked == "auto" else int(asked))
+    plan.games = _games(spec, plan, asked, seed, threads, detect, bootstrap)
     played = _play(spec, plan, seed, threads, paired, bootstrap, progress)
     result, flags = _assemble(spec, plan, played, seed, paired, bootstrap, smallest,
                               fill_tolerances(game, tolerances))
+    again = dict(baseline=baseline, variants=variants, variant_set=variant_set, seed=seed,
+                 threads=threads, paired=paired, bootstrap=bootstrap, progress=progress,
+                 smallest=smallest)
+    _settle(result, flags, plan, strong, strong_games, again)
+    return result
+
+
+def _games(spec, plan: _Plan, asked: int | str, seed: int, threads, detect,
+           bootstrap: int) -> int:
+    """Games per side and player count: as asked, or "auto"'s count for `detect`."""
+    if asked == "auto":
+        return _auto_games(spec, plan.configs, plan.pols, seed, threads, detect, bootstrap)
+    return int(asked)
+
+
+def _settle(result: Comparison, flags, plan: _Plan, strong: str | None,
+            strong_games: int | None, again: dict) -> None:
+    """The strong line-up's comparison (played with `again`'s arguments) labels the
+    standard's claims before they are settled; then the flags fill the table."""
     strong_labels = None
     if strong is not None:
-        kw = dict(baseline=baseline, variants=variants, variant_set=variant_set, seed=seed,
-                  threads=threads, paired=paired, bootstrap=bootstrap, progress=progress,
-                  smallest=smallest)
         strong_labels, both = strong_check(result, strong, plan.counts, plan.games,
-                                           strong_games, kw, smallest)
+                                           strong_games, again, again["smallest"])
         strong_labels.register(result.standard)
     standard = result.standard
     standard.settle()
@@ -544,13 +534,14 @@ def compare(game: str, baseline="standard", variants=(), variant_set: dict | Non
         result.strong = strong_table(both, strong_labels)
     result.provenance["standard"] = {"method": standard.method, "claims": len(standard),
                                      "alpha": standard.alpha}
-    return result
 
 
-def _validate(spec, baseline, files: list, variant_set: dict,
+def _validate(spec, baseline, variants, variant_set,
               strong) -> tuple[LoadedVariant, str, list[Variant]]:
     """compare's sides loaded and checked before anything is played: the baseline, its
     label, and each variant with its label and what it changes."""
+    variant_set = mapping(variant_set, "variant_set", "rule knobs, e.g. {'photo_target': 8}")
+    files = entries(variants, "variants", split=False) if variants is not None else []
     base = load_variant(spec.name, baseline, "baseline")
     base_label = "standard" if baseline in (None, "standard") else _label(base.components,
                                                                           "baseline")
@@ -595,8 +586,8 @@ class _Plan:
 def _plan(spec, base: LoadedVariant, base_label: str, sides: list[Variant], players,
           policies, restricted: bool) -> _Plan:
     """Each side's configs and the line-up, a line-up that fits no player count refused."""
-    counts = [None] if players is None else [whole(p, "players", 1)
-                                              for p in entries(players, "players")]
+    counts: list[int | None] = [None] if players is None else [
+        whole(p, "players", 1) for p in entries(players, "players")]
     configs = {(v.label, n): (_config(base, n, {}, base_label),
                               _config(v.variant, n, v.knobs, v.label))
                for v in sides for n in counts}
@@ -671,7 +662,7 @@ def _assemble(spec, plan: _Plan, played: _Played, seed: int, paired: bool, boots
     headline = change_verdict(game, played.base_sides, played.variant_sides, tolerances,
                               line_up, seed)
     first = plan.configs[(plan.sides[0].label, plan.counts[0])]
-    record = {"baseline": {"label": plan.base_label,
+    record: dict[str, Any] = {"baseline": {"label": plan.base_label,
                            **provenance(game, first[0], named, seed, plan.games)},
               "variants": [{"label": v.label, "changes": v.changes,
                             **provenance(game, plan.configs[(v.label, plan.counts[0])][1],
@@ -815,10 +806,12 @@ def _auto_games(spec, configs, policies, seed, threads, detect, reps) -> int:
         lineup = policies or [spec.default_policy] * spec.players(cfg_b)
         pair = [simulate(spec.name, config=c, policies=lineup, games=PILOT_GAMES, seed=seed,
                          threads=threads) for c in (cfg_b, cfg_v)]
-        spreads = [next(m for m in measures(df, spec.measures or MeasureSpec(), cfg)
-                        if m.name == PRIMARY).spread for df, cfg in zip(pair, (cfg_b, cfg_v),
-                                                                         strict=True)]
-        d = spread_difference(spreads[0], spreads[1], seed=seed, reps=reps)
+        base_spread, variant_spread = (
+            next(m for m in measures(df, spec.measures or MeasureSpec(), cfg)
+                 if m.name == PRIMARY).spread for df, cfg in zip(pair, (cfg_b, cfg_v),
+                                                                  strict=True))
+        assert base_spread is not None and variant_spread is not None  # PRIMARY is a spread
+        d = spread_difference(base_spread, variant_spread, seed=seed, reps=reps)
         need = max(need, games_to_detect(d.se, PILOT_GAMES, detect))
     if need > MAX_AUTO_GAMES:
         raise InputError(f"detecting {detect} points would need {need:,} games per side; "

@@ -848,8 +848,6 @@ def luck_section(ctx: Runs, order: int, players, opponents=("greedy", "random"))
     of each of `opponents`, every deal played in each seat rotation (analysis.luck): its win
     rate against the fair share, and how much of a seat's result skill, the deal and the
     chance of play decide."""
-    from ..sim.agents import resolve_policy
-
     spec = get_game(ctx.game)
     s = Section("0-luck", order, "Luck and skill",
                 "How much of a result the players' skill decides. At each player count the "
@@ -862,6 +860,35 @@ def luck_section(ctx: Runs, order: int, players, opponents=("greedy", "random"))
                 "(what the deal gives the seat whoever plays it) and the rest (the chance of "
                 "play: dice, later draws), as omega squared with 95% bootstrap intervals over "
                 "deals (docs/reading-reports.md, Luck and skill).")
+    table = _luck_table(ctx, spec, players, opponents)
+    if table.empty:
+        return s
+    table = table.drop(columns="deals").rename(columns={"results": "seat_results"})
+    s.tables["luck_and_skill"] = table
+    _luck_figure(ctx, s, table, players)
+    s.findings += [_luck_line(ctx, r) for r in table.itertuples()]
+    main = table[table.players == (4 if 4 in set(table.players) else table.players.iloc[0])]
+
+    def summary() -> list[str]:
+        out = [_luck_count_line(ctx, table, n)
+               for n in sorted(set(table.players), key=lambda k: (k != 4, k))]
+        n = int(main.players.iloc[0])
+        out.append(f"The strongest policy measured, {strong_rank(ctx, n)}.")
+        return out
+    s.summary.append(summary)
+    greedy = main[main.opponents == spec.default_policy]
+    if len(greedy):
+        r = greedy.iloc[0]
+        weaker = main[main.opponents != spec.default_policy]
+        s.key_findings(lambda: [(_luck_line(ctx, r), _luck_meaning(r, weaker))])
+    return s
+
+
+def _luck_table(ctx: Runs, spec, players, opponents) -> pd.DataFrame:
+    """One row per player count and opponent: the strongest policy's win rate over deals
+    and the variance decomposition of a seat's result."""
+    from ..sim.agents import resolve_policy
+
     rows = []
     for n in players:
         best = (ctx.strong_policy(n)[0] if ctx.strong else None) or spec.default_policy
@@ -878,11 +905,10 @@ def luck_section(ctx: Runs, order: int, players, opponents=("greedy", "random"))
             rows.append({"players": n, "policy": best, "opponents": opp, "deals": deals,
                          "win_rate": wr, "win_rate_ci_low": lo, "win_rate_ci_high": hi,
                          "fair_share": 1 / n, **dec.row()})
-    table = pd.DataFrame(rows)
-    if table.empty:
-        return s
-    table = table.drop(columns="deals").rename(columns={"results": "seat_results"})
-    s.tables["luck_and_skill"] = table
+    return pd.DataFrame(rows)
+
+
+def _luck_figure(ctx: Runs, s: Section, table: pd.DataFrame, players) -> None:
     plot = table.assign(against=table.policy + " vs " + table.opponents,
                         **{c.replace("_share", ""): 100 * table[c]
                            for c in ("skill_share", "skill_share_ci_low",
@@ -897,54 +923,44 @@ def luck_section(ctx: Runs, order: int, players, opponents=("greedy", "random"))
                          "others, every seat rotation on each deal", list(players),
                          interval="95% bootstrap CIs over deals"))
 
-    def line(r) -> str:
-        others = f"{r.players - 1} {r.opponents} player" + ("s" if r.players > 2 else "")
-        return (f"{ctx.players_label(r.players)}: {r.policy} wins {pct(r.win_rate)} "
-                f"[{pct(r.win_rate_ci_low)}, {pct(r.win_rate_ci_high)}] against {others} "
-                f"(fair share {pct(r.fair_share)}); skill decides "
-                f"{pct(r.skill_share)} [{pct(r.skill_share_ci_low)}, "
-                f"{pct(r.skill_share_ci_high)}] of the variance of a seat's result, the "
-                f"deal {pct(r.deal_share)} [{pct(r.deal_share_ci_low)}, "
-                f"{pct(r.deal_share_ci_high)}], the chance of play the rest.")
 
-    s.findings += [line(r) for r in table.itertuples()]
-    main = table[table.players == (4 if 4 in set(table.players) else table.players.iloc[0])]
+def _luck_line(ctx: Runs, r) -> str:
+    """One row of the luck table as a finding."""
+    others = f"{r.players - 1} {r.opponents} player" + ("s" if r.players > 2 else "")
+    return (f"{ctx.players_label(r.players)}: {r.policy} wins {pct(r.win_rate)} "
+            f"[{pct(r.win_rate_ci_low)}, {pct(r.win_rate_ci_high)}] against {others} "
+            f"(fair share {pct(r.fair_share)}); skill decides "
+            f"{pct(r.skill_share)} [{pct(r.skill_share_ci_low)}, "
+            f"{pct(r.skill_share_ci_high)}] of the variance of a seat's result, the "
+            f"deal {pct(r.deal_share)} [{pct(r.deal_share_ci_low)}, "
+            f"{pct(r.deal_share_ci_high)}], the chance of play the rest.")
 
-    def count_line(n: int) -> str:
-        """One player count in a line: the strongest policy against greedy and random, and
-        the skill and deal shares against greedy."""
-        rows = table[table.players == n].set_index("opponents")
-        r = rows.iloc[0]
-        wins = "; ".join(f"wins {pct(x.win_rate)} [{pct(x.win_rate_ci_low)}, "
-                         f"{pct(x.win_rate_ci_high)}] against {opp}" for opp, x in rows.iterrows())
-        return (f"Luck and skill, {ctx.players_label(n)}: {r.policy} {wins} (fair share "
-                f"{pct(r.fair_share)}); against {rows.index[0]} skill decides "
-                f"{pct(r.skill_share)} [{pct(r.skill_share_ci_low)}, "
-                f"{pct(r.skill_share_ci_high)}] of a seat's result and the deal "
-                f"{pct(r.deal_share)} [{pct(r.deal_share_ci_low)}, "
-                f"{pct(r.deal_share_ci_high)}].")
 
-    def summary() -> list[str]:
-        out = [count_line(n) for n in sorted(set(table.players), key=lambda k: (k != 4, k))]
-        n = int(main.players.iloc[0])
-        out.append(f"The strongest policy measured, {strong_rank(ctx, n)}.")
-        return out
-    s.summary.append(summary)
-    greedy = main[main.opponents == spec.default_policy]
-    if len(greedy):
-        r = greedy.iloc[0]
-        evening = 10 * r.win_rate
-        weaker = main[main.opponents != spec.default_policy]
-        against = "".join(f"; against {x.opponents} players skill decides {pct(x.skill_share)}"
-                          for x in weaker.itertuples())
-        s.key_findings(lambda: [(
-            line(r),
-            f"over ten games against {r.players - 1} greedy "
+def _luck_count_line(ctx: Runs, table: pd.DataFrame, n: int) -> str:
+    """One player count in a line: the strongest policy against greedy and random, and
+    the skill and deal shares against greedy."""
+    rows = table[table.players == n].set_index("opponents")
+    r = rows.iloc[0]
+    wins = "; ".join(f"wins {pct(x.win_rate)} [{pct(x.win_rate_ci_low)}, "
+                     f"{pct(x.win_rate_ci_high)}] against {opp}" for opp, x in rows.iterrows())
+    return (f"Luck and skill, {ctx.players_label(n)}: {r.policy} {wins} (fair share "
+            f"{pct(r.fair_share)}); against {rows.index[0]} skill decides "
+            f"{pct(r.skill_share)} [{pct(r.skill_share_ci_low)}, "
+            f"{pct(r.skill_share_ci_high)}] of a seat's result and the deal "
+            f"{pct(r.deal_share)} [{pct(r.deal_share_ci_low)}, "
+            f"{pct(r.deal_share_ci_high)}].")
+
+
+def _luck_meaning(r, weaker: pd.DataFrame) -> str:
+    """The key finding's design meaning: ten games against greedy players, and how much the
+    deal and skill decide."""
+    against = "".join(f"; against {x.opponents} players skill decides {pct(x.skill_share)}"
+                      for x in weaker.itertuples())
+    return (f"over ten games against {r.players - 1} greedy "
             f"player{'s' if r.players > 2 else ''} the strongest policy "
-            f"wins about {evening:.0f} where a fair share is {10 / r.players:.1f}; between "
-            f"{r.policy} and greedy players a seat's result is {pct(r.deal_share)} the deal's "
-            f"and {pct(r.skill_share)} the players' skill{against}")])
-    return s
+            f"wins about {10 * r.win_rate:.0f} where a fair share is {10 / r.players:.1f}; "
+            f"between {r.policy} and greedy players a seat's result is {pct(r.deal_share)} "
+            f"the deal's and {pct(r.skill_share)} the players' skill{against}")
 
 
 Study = tuple[Callable[[Runs], Section], int]  # (function, runs it adds to the cache)
@@ -1193,8 +1209,6 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
     patch is written beside the report as fix-<name>.toml. A problem balanced under every
     line-up needs no fix, an unsettled one says what would settle it. `reference_games` is
     the report's committed size (its figure's note)."""
-    from .rebalance import rebalance
-
     lineups = ["greedy", ctx.strong] if ctx.strong else ["greedy"]
     s = Section("10-fixes", order, "Smallest fixes found",
                 "For each balance measure the verdict finds not balanced, `snapsim rebalance` "
@@ -1213,45 +1227,13 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
         found = {"target": target, "changes": [], "phrases": [], "lineups": ""}
         ctx.found.setdefault("fixes", {})[p.name] = found
         if not any(st == "not balanced" for _, st, _ in statuses):
-            settled = bool(statuses) and all(st == "balanced" for _, st, _ in statuses)
-            found["status"] = "no fix needed" if settled else "not settled"
-            found["lines"] = [f"{who}: {line}" for who, _, line in statuses]
-            s.findings.append(f"{p.name}: {found['status']}: " + "; ".join(found["lines"])
-                              + " (the verdict's intervals, Bonferroni over its line's "
-                                "claims).")
-            ctx.tick()
+            _no_fix(ctx, s, p, statuses, found)
             continue
-        r = rebalance(ctx.game, [target], list(p.edits), components=ctx.components,
-                      players=list(p.players), games=spend["fix_games"],
-                      candidates=spend["fix_candidates"], verify_games=spend["verify_games"],
-                      lineups=lineups, seed=ctx.seed + i, threads=ctx.threads)
-        ctx.tick()
-        found.update(status=r.status, changes=r.patch_changes, lineups=r.lineup_words(),
-                     phrases=r.lineup_phrases(r.confirmed) if r.confirmed else [])
-        slug = "".join(c if c.isalnum() else "-" for c in p.name.lower()).strip("-")
-        verdict = r.verdict()
-        s.findings.append(f"{p.name} (target {target}; may change {', '.join(p.edits)}): "
-                          + verdict[0] + " " + "; ".join(
-                              line.strip().removeprefix("- ") for line in verdict[1:]
-                              if line.strip().startswith("- ")))
-        s.findings += [f"{p.name}: {line.strip()}" for line in verdict[1:]
-                       if line.strip().startswith(("after", "left", "where chosen"))]
-        if r.patch is not None and ctx.out is not None:
-            (Path(ctx.out) / f"fix-{slug}.toml").write_text(r.patch)
-            record_written(ctx.out, [f"fix-{slug}.toml"])
-            s.findings.append(f"{p.name}: the patch is fix-{slug}.toml beside this report"
-                              f"{'' if r.met else ' (not recommended)'}.")
+        r = _fix(ctx, s, p, target, found, lineups, spend, ctx.seed + i)
         checks = r.checks_table()
         if len(checks):
             tables.append(checks.assign(problem=p.name))
-            after = checks[checks.deals == "confirmation"]
-            for (n, key), rows in after.groupby(["players", "target"], sort=False):
-                point = {"label": f"{p.name}: {key} ({n}p)",
-                         "before": float(rows.baseline_ratio.max())}
-                for side, name in zip(("greedy", "strong"), lineups, strict=False):
-                    mine = rows[rows.line_up == name]
-                    point[side] = float(mine.ratio.iloc[0]) if len(mine) else math.nan
-                plotted.append(point)
+            plotted += _fix_points(p, checks, lineups)
         ctx.records.setdefault("fixes", {})[p.name] = {
             k: r.provenance[k] for k in ("targets", "edits", "players", "lineups", "seed",
                                          "games", "budget", "evaluations", "verify_seed",
@@ -1260,17 +1242,74 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
         df = pd.concat(tables, ignore_index=True)
         s.tables["fixes"] = df[["problem"] + [c for c in df.columns if c != "problem"]]
     if plotted:
-        games = spend["verify_games"]
-        counts = sorted({n for p in problems for n in p.players})
-        line_ups = ["greedy"] + [ctx.strong_policy(n)[0] or "" for n in counts if ctx.strong]
-        s.figure("fixes", F.fix_targets(pd.DataFrame(plotted), ctx.note(games)),
-                 ctx.caption("Each fixed problem's target as value over tolerance before (grey) "
-                             "and after the chosen fix on its confirmation deals, under greedy "
-                             "play (blue) and the strong line-up (red); dashed: the tolerance, "
-                             "at most 1 met",
-                             ", ".join(dict.fromkeys(p for p in line_ups if p)), counts,
-                             games, "each value's 95% CI in fixes.csv"))
+        _fixes_figure(ctx, s, problems, plotted, spend["verify_games"])
     s.key_findings(lambda: [(s.findings[k], FIX_MEANING.get(
         ctx.found["fixes"][p.name]["status"], "see section Smallest fixes found"))
         for k, p in zip(heads, problems, strict=True)])
     return s
+
+
+def _no_fix(ctx: Runs, s: Section, p: Problem, statuses, found: dict) -> None:
+    """A problem the verdict does not find unbalanced: no fix needed, or not settled."""
+    settled = bool(statuses) and all(st == "balanced" for _, st, _ in statuses)
+    found["status"] = "no fix needed" if settled else "not settled"
+    found["lines"] = [f"{who}: {line}" for who, _, line in statuses]
+    s.findings.append(f"{p.name}: {found['status']}: " + "; ".join(found["lines"])
+                      + " (the verdict's intervals, Bonferroni over its line's claims).")
+    ctx.tick()
+
+
+def _fix(ctx: Runs, s: Section, p: Problem, target: str, found: dict, lineups: list,
+         spend: dict, seed: int):
+    """The rebalance of one problem, its findings, and its patch written beside the report."""
+    from .rebalance import rebalance
+
+    r = rebalance(ctx.game, [target], list(p.edits), components=ctx.components,
+                  players=list(p.players), games=spend["fix_games"],
+                  candidates=spend["fix_candidates"], verify_games=spend["verify_games"],
+                  lineups=lineups, seed=seed, threads=ctx.threads)
+    ctx.tick()
+    found.update(status=r.status, changes=r.patch_changes, lineups=r.lineup_words(),
+                 phrases=r.lineup_phrases(r.confirmed) if r.confirmed else [])
+    slug = "".join(c if c.isalnum() else "-" for c in p.name.lower()).strip("-")
+    verdict = r.verdict()
+    s.findings.append(f"{p.name} (target {target}; may change {', '.join(p.edits)}): "
+                      + verdict[0] + " " + "; ".join(
+                          line.strip().removeprefix("- ") for line in verdict[1:]
+                          if line.strip().startswith("- ")))
+    s.findings += [f"{p.name}: {line.strip()}" for line in verdict[1:]
+                   if line.strip().startswith(("after", "left", "where chosen"))]
+    if r.patch is not None and ctx.out is not None:
+        (Path(ctx.out) / f"fix-{slug}.toml").write_text(r.patch)
+        record_written(ctx.out, [f"fix-{slug}.toml"])
+        s.findings.append(f"{p.name}: the patch is fix-{slug}.toml beside this report"
+                          f"{'' if r.met else ' (not recommended)'}.")
+    return r
+
+
+def _fix_points(p: Problem, checks: pd.DataFrame, lineups: list) -> list[dict]:
+    """The figure's points of one fix: each target's ratio before, and after on the
+    confirmation's deals under each line-up."""
+    points = []
+    after = checks[checks.deals == "confirmation"]
+    for (n, key), rows in after.groupby(["players", "target"], sort=False):
+        point = {"label": f"{p.name}: {key} ({n}p)",
+                 "before": float(rows.baseline_ratio.max())}
+        for side, name in zip(("greedy", "strong"), lineups, strict=False):
+            mine = rows[rows.line_up == name]
+            point[side] = float(mine.ratio.iloc[0]) if len(mine) else math.nan
+        points.append(point)
+    return points
+
+
+def _fixes_figure(ctx: Runs, s: Section, problems: list[Problem], plotted: list[dict],
+                  games: int) -> None:
+    counts = sorted({n for p in problems for n in p.players})
+    line_ups = ["greedy"] + [ctx.strong_policy(n)[0] or "" for n in counts if ctx.strong]
+    s.figure("fixes", F.fix_targets(pd.DataFrame(plotted), ctx.note(games)),
+             ctx.caption("Each fixed problem's target as value over tolerance before (grey) "
+                         "and after the chosen fix on its confirmation deals, under greedy "
+                         "play (blue) and the strong line-up (red); dashed: the tolerance, "
+                         "at most 1 met",
+                         ", ".join(dict.fromkeys(p for p in line_ups if p)), counts,
+                         games, "each value's 95% CI in fixes.csv"))
