@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -61,7 +62,7 @@ class Side:
     order, its config and its card values ([(card, Ratio)], for the cards measure)."""
 
     df: pd.DataFrame
-    config: object
+    config: Any  # the game's own config dataclass (GameSpec.make_config's)
     cards: list | None = None
 
 
@@ -221,7 +222,7 @@ def _spread(values: np.ndarray, res: np.ndarray, level: float) -> tuple[float, f
 
 def _resampled(arrays: list[Items], reps: int, seed: int) -> list[np.ndarray]:
     """Each Items' rates over `reps` resamples of whole games, (reps, items); the same games
-    for every array (one run, or runs dealt alike: paired)."""
+    for every array (one run, or runs dealt alike: paired), drawn once for all of them."""
     n = arrays[0].num.shape[0]
     rng = np.random.default_rng(seed)
     parts: list[list] = [[] for _ in arrays]
@@ -285,6 +286,9 @@ def side_claims(game: str, players: int, side: Side, tol: dict, seed: int = 0,
     games = its[kinds[0]].num.shape[0]
     fair = 1.0 / players
     rows = []
+    drawn = [k for k in kinds if k in ("seat_spread", "assignments", "cards")]
+    resampled = dict(zip(drawn, _resampled([its[k] for k in drawn], reps, seed),
+                         strict=True)) if drawn else {}
 
     def row(kind, item, value, lo, hi, band, claim=True):
         cls = _classify(lo, hi, band) if claim else ""
@@ -302,14 +306,14 @@ def side_claims(game: str, players: int, side: Side, tol: dict, seed: int = 0,
             for name, v, a, b in zip(it.names, it.values, lo, hi, strict=True):
                 row(k, name, 100 * (v - fair), 100 * (a - fair), 100 * (b - fair), (-t, t))
             if k == "assignments":
-                rates = _resampled([it], reps, seed)[0]
+                rates = resampled[k]
                 est, draws = _typical(100 * (it.values - fair), 100 * (rates - fair))
                 row(k, SUMMARY, est, *_percentile(draws, level), (0.0, t), claim=False)
         elif k == "seat_spread":
-            rates = _resampled([it], reps, seed)[0]
+            rates = resampled[k]
             row(k, "", *_spread(it.values, rates, level), (0.0, t))
         elif k == "cards":
-            est, draws = _card_draws(side, it, _resampled([it], reps, seed)[0])
+            est, draws = _card_draws(side, it, resampled[k])
             row(k, "", est, *_percentile(draws, level), (0.0, t))
         else:  # length: a mean over games, normal interval
             x = it.num[:, 0]
@@ -650,9 +654,11 @@ def change_verdict(game: str, base_sides: dict[int, Side], variant_sides: dict, 
             pairs = {k: _items(game, k, base, mine) for k in kinds}
             m = sum(len(pairs[k][0].names) if k == "assignments" else 1 for k in kinds)
             level = 1 - ALPHA / m
+            flat = _resampled([x for k in kinds for x in pairs[k]], reps, seed)
+            resampled = {k: (flat[2 * i], flat[2 * i + 1]) for i, k in enumerate(kinds)}
             for k, (b, v) in pairs.items():
                 t = tol[k]
-                rb, rv = _resampled([b, v], reps, seed)
+                rb, rv = resampled[k]
                 x0, sb = _measure_draws(k, base, b, rb, players, t)
                 x1, sv = _measure_draws(k, mine, v, rv, players, t)
                 delta = (t[1] - t[0]) / 2 if k == "length" else t
