@@ -92,15 +92,9 @@ def study_seats(ctx: Runs) -> Section:
 # ---------------------------------------------------------------- 2 assignments
 
 
-def study_assignments(ctx: Runs) -> Section:
-    s = Section("2-assignments", 2, "2. Secret assignment balance",
-                "Assignment points scored with each card (4 greedy players, the better side "
-                "taken exactly at the end). A card is an outlier when its mean lies "
-                "meaningfully far from the mean over all cards (its difference classed against "
-                "the smallest effect of interest under the report's standard).")
-    df = ctx.sim(["greedy"], players=4)
-    comp = ctx.config().components
-    overall = df.assignment_points.to_numpy(float)
+def _assignment_table(df: pd.DataFrame, comp, overall: np.ndarray) -> pd.DataFrame:
+    """Each assignment card: its points scored (mean, interval, spread, a Welch test
+    against every card's), how often a side is completed and chosen right, the win rate."""
     rows = []
     for a, sub in df.groupby("assignment"):
         x = sub.assignment_points.to_numpy(float)
@@ -112,7 +106,30 @@ def study_assignments(ctx: Runs) -> Section:
                      "right_side_rate": float(sub.side.mean()),
                      "win_rate": float(sub.won.mean()),
                      "p_value": float(p) if np.isfinite(p) else 1.0})
-    table = pd.DataFrame(rows)
+    return pd.DataFrame(rows)
+
+
+def _assignment_figure(ctx: Runs, s: Section, table: pd.DataFrame, mean: float) -> None:
+    s.figure("assignment_points",
+             F.bars(table.sort_values("mean_points"), "card", "mean_points",
+                    "mean_points_ci_low", "mean_points_ci_high",
+                    "Mean assignment points per card", ctx.note(), ref=mean,
+                    ylabel="assignment points per player-game", xlabel="assignment card"),
+             ctx.caption("Mean assignment points scored with each card, lowest first; dashed "
+                         "line: the mean over all cards", GREEDY, 4,
+                         interval="95% Student-t CIs over the player-games dealt the card"))
+
+
+def study_assignments(ctx: Runs) -> Section:
+    s = Section("2-assignments", 2, "2. Secret assignment balance",
+                "Assignment points scored with each card (4 greedy players, the better side "
+                "taken exactly at the end). A card is an outlier when its mean lies "
+                "meaningfully far from the mean over all cards (its difference classed against "
+                "the smallest effect of interest under the report's standard).")
+    df = ctx.sim(["greedy"], players=4)
+    comp = ctx.config().components
+    overall = df.assignment_points.to_numpy(float)
+    table = _assignment_table(df, comp, overall)
     means = [Estimate.from_ci(r.mean_points, r.mean_points_ci_low, r.mean_points_ci_high,
                               int(r.n)) for r in table.itertuples()]
     off = ctx.classes(s, "assignment_balance", table, table.card.tolist(),
@@ -120,14 +137,7 @@ def study_assignments(ctx: Runs) -> Section:
                       "points")
     ctx.after.append(lambda: s.tables["assignment_balance"].insert(
         len(table.columns), "outlier", [c.cls == MEANINGFUL for c in off]))
-    s.figure("assignment_points",
-             F.bars(table.sort_values("mean_points"), "card", "mean_points",
-                    "mean_points_ci_low", "mean_points_ci_high",
-                    "Mean assignment points per card", ctx.note(), ref=overall.mean(),
-                    ylabel="assignment points per player-game", xlabel="assignment card"),
-             ctx.caption("Mean assignment points scored with each card, lowest first; dashed "
-                         "line: the mean over all cards", GREEDY, 4,
-                         interval="95% Student-t CIs over the player-games dealt the card"))
+    _assignment_figure(ctx, s, table, overall.mean())
     names = table.card.tolist()
     best = ctx.rank(s, "most assignment points", names, means)
     worst = ctx.rank(s, "fewest assignment points", names, means, highest=False)

@@ -298,29 +298,19 @@ def study_scores(ctx: Ctx) -> Section:
 # ---------------------------------------------------------------- 5 landmarks and judges
 
 
-def study_landmarks(ctx: Ctx) -> Section:
-    s = Section("5-landmarks-judges", 5, "5. Landmark and judge balance",
-                "For each landmark token: how often it is taken, what it scores its owner and "
-                "the owner's win rate; for each judge: how often it is decided (not tied) when "
-                "in play and the win rate of the player who takes it (greedy mirror); each "
-                "win rate's distance from the fair 50% classed against the smallest effect of "
-                "interest.")
-    df = ctx.sim()
-    names = ctx.components.landmarks if ctx.components else YosemiteConfig().components.landmarks
+def _landmark_table(df: pd.DataFrame, names) -> pd.DataFrame:
+    """Each landmark token: how often it is taken, its points and its owner's win rate."""
     rows = []
     for i, name in enumerate(names):
         own = df[df[f"landmark{i}"] >= 0]
         r = B.rates(own.assign(landmark=name), "landmark", fair=0.5).iloc[0].to_dict()
         rows.append({**r, **proportion("taken", len(own), df.game.nunique()),
                      **estimate("mean_points", own[f"landmark{i}"])})
-    lm = pd.DataFrame(rows).drop(columns=["p_adjusted", "significant"])
-    owners = ctx.classes(s, "landmarks", lm, lm.landmark.tolist(), rate_estimates(lm, 0.5),
-                         "pp")
-    s.figure("landmarks",
-             F.bars(lm, "landmark", "mean_points", "mean_points_ci_low", "mean_points_ci_high",
-                    "Points a landmark token scores its owner", ctx.note(), ylabel="points"),
-             ctx.caption("Points a landmark token scores its owner", MIRROR, 2,
-                         interval="95% Student-t CIs over owners"))
+    return pd.DataFrame(rows).drop(columns=["p_adjusted", "significant"])
+
+
+def _judge_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Each judge: how often it is in play and decided, and its taker's win rate."""
     rows = []
     for a, key in zip(ANIMALS, ANIMAL_KEYS, strict=True):
         col = df[f"judge_{key}"]
@@ -331,7 +321,50 @@ def study_landmarks(ctx: Ctx) -> Section:
                   "p_value": 1.0}
         rows.append({**r, "in_play": live.game.nunique() / df.game.nunique(),
                      "decided": len(taken) / max(live.game.nunique(), 1)})
-    jd = pd.DataFrame(rows).drop(columns=["p_adjusted", "significant"], errors="ignore")
+    return pd.DataFrame(rows).drop(columns=["p_adjusted", "significant"], errors="ignore")
+
+
+def _owners_line(lm: pd.DataFrame, owners: list) -> str:
+    below = sum(c.cls == MEANINGFUL and c.estimate.effect < 0 for c in owners)
+    above = sum(c.cls == MEANINGFUL and c.estimate.effect > 0 for c in owners)
+    return (f"A landmark's owner wins {pct(lm.win_rate.min())} to {pct(lm.win_rate.max())} "
+            f"of games against the fair 50% (smallest effect "
+            f"±{show(owners[0].delta, 'pp', signed=False)}): {below} of {len(lm)} owners "
+            f"meaningfully less, {above} meaningfully more (" + "; ".join(
+                f"{r.landmark} {pct(r.win_rate)} [{pct(r.ci_low)}, {pct(r.ci_high)}]: "
+                f"{classed(c, 'pp', 'from fair')}"
+                for r, c in zip(lm.itertuples(), owners, strict=True)) + ").")
+
+
+def _landmarks_key(lm: pd.DataFrame, owners: list) -> list:
+    """The key finding: the owners that win meaningfully less than half their games."""
+    below = [r.landmark for r, c in zip(lm.itertuples(), owners, strict=True)
+             if c.cls == MEANINGFUL and c.estimate.effect < 0]
+    meaning = (f"the owners of {names_text(below)} win meaningfully less than half their "
+               "games: as the landmark tokens are valued, taking one does not pay"
+               if below else "no landmark is shown to lose or win its owner games "
+               "meaningfully")
+    return [(_owners_line(lm, owners), meaning + ".")]
+
+
+def study_landmarks(ctx: Ctx) -> Section:
+    s = Section("5-landmarks-judges", 5, "5. Landmark and judge balance",
+                "For each landmark token: how often it is taken, what it scores its owner and "
+                "the owner's win rate; for each judge: how often it is decided (not tied) when "
+                "in play and the win rate of the player who takes it (greedy mirror); each "
+                "win rate's distance from the fair 50% classed against the smallest effect of "
+                "interest.")
+    df = ctx.sim()
+    names = ctx.components.landmarks if ctx.components else YosemiteConfig().components.landmarks
+    lm = _landmark_table(df, names)
+    owners = ctx.classes(s, "landmarks", lm, lm.landmark.tolist(), rate_estimates(lm, 0.5),
+                         "pp")
+    s.figure("landmarks",
+             F.bars(lm, "landmark", "mean_points", "mean_points_ci_low", "mean_points_ci_high",
+                    "Points a landmark token scores its owner", ctx.note(), ylabel="points"),
+             ctx.caption("Points a landmark token scores its owner", MIRROR, 2,
+                         interval="95% Student-t CIs over owners"))
+    jd = _judge_table(df)
     takers = ctx.classes(s, "judges", jd, jd.judge.tolist(),
                          [e if r.n > 0 else None for e, r in
                           zip(rate_estimates(jd, 0.5), jd.itertuples(), strict=True)], "pp")
@@ -352,17 +385,6 @@ def study_landmarks(ctx: Ctx) -> Section:
         ctx.label(s, f"win rate of the player who takes the {judge} judge minus the fair 50%",
                   owner_win_rate(lambda df: df["judge_" + key] == 1), 2)
 
-    def owners_line() -> str:
-        below = sum(c.cls == MEANINGFUL and c.estimate.effect < 0 for c in owners)
-        above = sum(c.cls == MEANINGFUL and c.estimate.effect > 0 for c in owners)
-        return (f"A landmark's owner wins {pct(lm.win_rate.min())} to {pct(lm.win_rate.max())} "
-                f"of games against the fair 50% (smallest effect "
-                f"±{show(owners[0].delta, 'pp', signed=False)}): {below} of {len(lm)} owners "
-                f"meaningfully less, {above} meaningfully more (" + "; ".join(
-                    f"{r.landmark} {pct(r.win_rate)} [{pct(r.ci_low)}, {pct(r.ci_high)}]: "
-                    f"{classed(c, 'pp', 'from fair')}"
-                    for r, c in zip(lm.itertuples(), owners, strict=True)) + ").")
-
     def points_line() -> str:
         return (f"A landmark token is taken in {pct(lm.taken.min())} to {pct(lm.taken.max())} "
                 f"of games; it scores its owner most: "
@@ -376,19 +398,10 @@ def study_landmarks(ctx: Ctx) -> Section:
                 f"{pct(jd.decided.max())} of the games they are in; their takers win "
                 f"{pct(jd.win_rate.min())} to {pct(jd.win_rate.max())}, meaningfully more than "
                 f"50% for {names_text(sure) if sure else 'none'}.")
-    s.later(owners_line)
+    s.later(lambda: _owners_line(lm, owners))
     s.later(points_line)
     s.later(judges_line)
-
-    def key() -> list:
-        below = [r.landmark for r, c in zip(lm.itertuples(), owners, strict=True)
-                 if c.cls == MEANINGFUL and c.estimate.effect < 0]
-        meaning = (f"the owners of {names_text(below)} win meaningfully less than half their "
-                   "games: as the landmark tokens are valued, taking one does not pay"
-                   if below else "no landmark is shown to lose or win its owner games "
-                   "meaningfully")
-        return [(owners_line(), meaning + ".")]
-    s.key_findings(key)
+    s.key_findings(lambda: _landmarks_key(lm, owners))
     return s
 
 
@@ -420,38 +433,23 @@ def study_length(ctx: Ctx) -> Section:
 # ---------------------------------------------------------------- 7 set-up knobs
 
 
-def study_knobs(ctx: Ctx) -> Section:
-    s = Section("7-setup-knobs", 7, "7. Set-up knobs",
-                "Each knob moved alone from the rulebook value (greedy mirror, on the same "
-                "deals as the rulebook game: common random numbers): game length, mean score "
-                "and the first player's win rate, with the paired change of length and of the "
-                "first player's win rate classed against the smallest effect of interest.")
+def _knob_row(df: pd.DataFrame, base: pd.DataFrame) -> dict:
+    """One knob value's length, mean score and first player's win rate, and (off the
+    rulebook value) their paired changes from the rulebook game on the same deals."""
+    g, first = per_game(df), df[df["first"] == 1]
+    out = {**estimate("turns", g.turns), **estimate("mean_score", g.mean_score),
+           **proportion("first_win_rate", first.won.sum(), len(first))}
+    if df is base:
+        return out
+    d = paired_mean(per_game(base).turns, g.turns)
+    f = paired_mean(seat_first(base), seat_first(df))
+    return out | {"d_turns": d.effect, "d_turns_ci_low": d.ci[0], "d_turns_ci_high": d.ci[1],
+                  "d_first_win_rate": f.effect, "d_first_win_rate_ci_low": f.ci[0],
+                  "d_first_win_rate_ci_high": f.ci[1]}
 
-    def row(df, base):
-        g, first = per_game(df), df[df["first"] == 1]
-        out = {**estimate("turns", g.turns), **estimate("mean_score", g.mean_score),
-               **proportion("first_win_rate", first.won.sum(), len(first))}
-        if df is base:
-            return out
-        d = paired_mean(per_game(base).turns, g.turns)
-        f = paired_mean(seat_first(base), seat_first(df))
-        return out | {"d_turns": d.effect, "d_turns_ci_low": d.ci[0], "d_turns_ci_high": d.ci[1],
-                      "d_first_win_rate": f.effect, "d_first_win_rate_ci_low": f.ci[0],
-                      "d_first_win_rate_ci_high": f.ci[1]}
 
-    t = knob_table(ctx, KNOBS, row)
-    bg = per_game(ctx.sim())
-    keys = [f"{r.knob} = {r.value}" for r in t.itertuples()]
-    words = [f"{knob(r.knob)} = {r.value}" for r in t.itertuples()]
-    moved = [i for i, r in enumerate(t.itertuples()) if not r.default]
-
-    def changes(col: str) -> list:
-        return [None if r.default else Estimate.from_ci(
-            getattr(r, col), getattr(r, f"{col}_ci_low"), getattr(r, f"{col}_ci_high"),
-            ctx.games) for r in t.itertuples()]
-    length = ctx.classes(s, "setup_knobs", t, keys, changes("d_turns"), "turns", suffix="_turns")
-    first = ctx.classes(s, "setup_knobs", t, keys, changes("d_first_win_rate"), "pp",
-                        suffix="_first")
+def _knob_figures(ctx: Ctx, s: Section, t: pd.DataFrame) -> None:
+    """Game length and the first player's win rate as each knob moves alone."""
     s.figure("setup_knobs_length",
              F.lines(t, "value", "turns", "turns_ci_low", "turns_ci_high",
                      "Game length by knob", ctx.note(), panels="knob", ylabel="turns per game",
@@ -466,6 +464,28 @@ def study_knobs(ctx: Ctx) -> Section:
                      panels="knob", ylabel="first player's win rate (%)",
                      xlabel="knob value"),
              ctx.caption("The first player's win rate as each knob moves alone", MIRROR, 2))
+
+
+def study_knobs(ctx: Ctx) -> Section:
+    s = Section("7-setup-knobs", 7, "7. Set-up knobs",
+                "Each knob moved alone from the rulebook value (greedy mirror, on the same "
+                "deals as the rulebook game: common random numbers): game length, mean score "
+                "and the first player's win rate, with the paired change of length and of the "
+                "first player's win rate classed against the smallest effect of interest.")
+    t = knob_table(ctx, KNOBS, _knob_row)
+    bg = per_game(ctx.sim())
+    keys = [f"{r.knob} = {r.value}" for r in t.itertuples()]
+    words = [f"{knob(r.knob)} = {r.value}" for r in t.itertuples()]
+    moved = [i for i, r in enumerate(t.itertuples()) if not r.default]
+
+    def changes(col: str) -> list:
+        return [None if r.default else Estimate.from_ci(
+            getattr(r, col), getattr(r, f"{col}_ci_low"), getattr(r, f"{col}_ci_high"),
+            ctx.games) for r in t.itertuples()]
+    length = ctx.classes(s, "setup_knobs", t, keys, changes("d_turns"), "turns", suffix="_turns")
+    first = ctx.classes(s, "setup_knobs", t, keys, changes("d_first_win_rate"), "pp",
+                        suffix="_first")
+    _knob_figures(ctx, s, t)
     most = ctx.rank(s, "largest change in game length", [words[i] for i in moved],
                     [Estimate(abs(length[i].estimate.effect), length[i].estimate.se, ctx.games)
                      for i in moved])
