@@ -225,75 +225,14 @@ def write_report(out: str | Path, report: Report, into: str | Path | None = None
     out = Path(out)
     sections = _load_sections(out)
     meta = ", ".join(f"{k}: {v}" for k, v in report.meta.items())
-    verdict_md, verdict_h = [], []
-    if report.verdict:
-        question, lines, how = report.verdict
-        verdict_md = [f"## {question}", "", *[f"- {x}" for x in lines], "", how,
-                      "Every claim: `verdict.csv`.", ""]
-        verdict_h = [f"<h2>{html.escape(question)}</h2><ul>",
-                     *[f"<li>{html.escape(x)}</li>" for x in lines],
-                     f"</ul><p>{html.escape(how)} Every claim: <code>verdict.csv</code>.</p>"]
+    verdict_md, verdict_h = _verdict_parts(report)
     summary = [line for s in sections for line in s.get("summary", [])]
-    keys = [(s["title"], tuple(k)) for s in sections
-            for k in (s["keys"] if s.get("keys") is not None
-                      else [(f, "") for f in s["findings"][:2]])]
-    body_md, body_h = [], []
-    for s in sections:
-        body_md += ["", f"## {s['title']}", "", s["text"], ""]
-        body_md += [f"- {f}" for f in s["findings"]]
-        body_h.append(f"<h2 id='{s['key']}'>{html.escape(s['title'])}</h2>"
-                      f"<p>{html.escape(s['text'])}</p><div class='f'><ul>")
-        body_h += [f"<li>{html.escape(f)}</li>" for f in s["findings"]]
-        body_h.append("</ul></div>")
-        for name in s["figures"]:
-            cap = s["captions"].get(name, "")
-            body_md += ["", f"![{cap}]({name}.png)", "", f"*{cap}*"]
-            data = base64.b64encode((out / f"{name}.png").read_bytes()).decode()
-            body_h.append(f"<figure><img alt='{html.escape(cap)}' "
-                          f"src='data:image/png;base64,{data}'>"
-                          f"<figcaption>{html.escape(cap)}</figcaption></figure>")
-        for name in s["tables"]:
-            table = pd.read_csv(out / f"{name}.csv")
-            body_md += ["", f"Table `{name}.csv`:", "", _md_table(table, name, report.words)]
-            body_h.append(f"<p>Table <code>{name}.csv</code> ({len(table):,} rows)</p>"
-                          + shown_table(table, None, report.words, name).to_html(index=False))
-    top_md, top_h = [], []
-    if summary:
-        top_md += ["## Summary", ""] + [f"- {line}" for line in summary] + [""]
-        top_h += ["<h2>Summary</h2><ul>"] + [f"<li>{html.escape(x)}</li>" for x in summary]
-        top_h.append("</ul>")
-    top_md += ["## Key findings", ""]
-    top_h.append("<h2>Key findings</h2><ul>")
-    for title, (finding, *meaning) in keys:
-        why = meaning[0] if meaning and meaning[0] else ""
-        why = why if not why or why[-1] in ".!?" else why + "."
-        top_md.append(f"- **{title}**: {finding}" + (f"\n  *Design meaning:* {why}"
-                                                      if why else ""))
-        top_h.append(f"<li><b>{html.escape(title)}</b>: {html.escape(finding)}"
-                     + (f"<br><i>Design meaning:</i> {html.escape(why)}" if why else "")
-                     + "</li>")
-    top_h.append("</ul>")
+    body_md, body_h = _body_parts(out, sections, report.words)
+    top_md, top_h = _top_parts(sections, summary)
     used = glossary("\n".join([meta, *verdict_md, report.standard, *summary, *top_md,
                                 *body_md]), report.dealt_first)
-    terms_md = ["## How to read this report", ""]
-    if report.standard:
-        terms_md += [report.standard, ""]
-    terms_md += [f"- **{t}**: {m}" for t, m in used]
-    terms_md += ["", f"The full glossary, with the reasons for the defaults: {DOCS_PAGE} in the "
-                 "snapsim documentation.", ""]
-    terms_h = ["<h2>How to read this report</h2>"]
-    if report.standard:
-        terms_h.append(f"<p>{html.escape(report.standard)}</p>")
-    terms_h += ["<dl>"] + [f"<dt><b>{html.escape(t)}</b></dt><dd>{html.escape(m)}</dd>"
-                           for t, m in used] + ["</dl>"]
-    terms_h.append(f"<p>The full glossary, with the reasons for the defaults: "
-                   f"<code>{DOCS_PAGE}</code> in the snapsim documentation.</p>")
-    guide_md, guide_h = [], []
-    if report.guide:
-        said = "the rules of thumb, measured, and the game's strategy tables"
-        guide_md = [f"Strategy guide: [{report.guide}]({report.guide}) ({said}).", ""]
-        guide_h = [f"<p>Strategy guide: <a href='{html.escape(report.guide)}'>"
-                   f"{html.escape(report.guide)}</a> ({said}).</p>"]
+    terms_md, terms_h = _terms_parts(report, used)
+    guide_md, guide_h = _guide_parts(report)
     md = [f"# {report.title}", "", meta, "", *verdict_md, *guide_md, *terms_md, *top_md,
           *body_md]
     h = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(report.title)}"
@@ -312,3 +251,96 @@ def write_report(out: str | Path, report: Report, into: str | Path | None = None
     (into / "report.md").write_text("\n".join(md) + "\n")
     (into / "index.html").write_text("\n".join(h))
     return out / "index.html"
+
+
+def _verdict_parts(report: Report) -> tuple[list[str], list[str]]:
+    """The headline verdict's question and lines (Markdown, HTML); none without one."""
+    if not report.verdict:
+        return [], []
+    question, lines, how = report.verdict
+    verdict_md = [f"## {question}", "", *[f"- {x}" for x in lines], "", how,
+                  "Every claim: `verdict.csv`.", ""]
+    verdict_h = [f"<h2>{html.escape(question)}</h2><ul>",
+                 *[f"<li>{html.escape(x)}</li>" for x in lines],
+                 f"</ul><p>{html.escape(how)} Every claim: <code>verdict.csv</code>.</p>"]
+    return verdict_md, verdict_h
+
+
+def _body_parts(out: Path, sections: list[dict], words: dict) -> tuple[list[str], list[str]]:
+    """Each section with its findings, figures (inlined in the HTML) and tables."""
+    body_md: list[str] = []
+    body_h: list[str] = []
+    for s in sections:
+        body_md += ["", f"## {s['title']}", "", s["text"], ""]
+        body_md += [f"- {f}" for f in s["findings"]]
+        body_h.append(f"<h2 id='{s['key']}'>{html.escape(s['title'])}</h2>"
+                      f"<p>{html.escape(s['text'])}</p><div class='f'><ul>")
+        body_h += [f"<li>{html.escape(f)}</li>" for f in s["findings"]]
+        body_h.append("</ul></div>")
+        for name in s["figures"]:
+            cap = s["captions"].get(name, "")
+            body_md += ["", f"![{cap}]({name}.png)", "", f"*{cap}*"]
+            data = base64.b64encode((out / f"{name}.png").read_bytes()).decode()
+            body_h.append(f"<figure><img alt='{html.escape(cap)}' "
+                          f"src='data:image/png;base64,{data}'>"
+                          f"<figcaption>{html.escape(cap)}</figcaption></figure>")
+        for name in s["tables"]:
+            table = pd.read_csv(out / f"{name}.csv")
+            body_md += ["", f"Table `{name}.csv`:", "", _md_table(table, name, words)]
+            body_h.append(f"<p>Table <code>{name}.csv</code> ({len(table):,} rows)</p>"
+                          + shown_table(table, None, words, name).to_html(index=False))
+    return body_md, body_h
+
+
+def _top_parts(sections: list[dict], summary: list[str]) -> tuple[list[str], list[str]]:
+    """The summary, then each section's key findings (its first two unless it names them)
+    with their design meaning."""
+    keys = [(s["title"], tuple(k)) for s in sections
+            for k in (s["keys"] if s.get("keys") is not None
+                      else [(f, "") for f in s["findings"][:2]])]
+    top_md: list[str] = []
+    top_h: list[str] = []
+    if summary:
+        top_md += ["## Summary", ""] + [f"- {line}" for line in summary] + [""]
+        top_h += ["<h2>Summary</h2><ul>"] + [f"<li>{html.escape(x)}</li>" for x in summary]
+        top_h.append("</ul>")
+    top_md += ["## Key findings", ""]
+    top_h.append("<h2>Key findings</h2><ul>")
+    for title, (finding, *meaning) in keys:
+        why = meaning[0] if meaning and meaning[0] else ""
+        why = why if not why or why[-1] in ".!?" else why + "."
+        top_md.append(f"- **{title}**: {finding}" + (f"\n  *Design meaning:* {why}"
+                                                      if why else ""))
+        top_h.append(f"<li><b>{html.escape(title)}</b>: {html.escape(finding)}"
+                     + (f"<br><i>Design meaning:</i> {html.escape(why)}" if why else "")
+                     + "</li>")
+    top_h.append("</ul>")
+    return top_md, top_h
+
+
+def _terms_parts(report: Report, used) -> tuple[list[str], list[str]]:
+    """How to read the report: its standard of evidence and the glossary terms it uses."""
+    terms_md = ["## How to read this report", ""]
+    if report.standard:
+        terms_md += [report.standard, ""]
+    terms_md += [f"- **{t}**: {m}" for t, m in used]
+    terms_md += ["", f"The full glossary, with the reasons for the defaults: {DOCS_PAGE} in the "
+                 "snapsim documentation.", ""]
+    terms_h = ["<h2>How to read this report</h2>"]
+    if report.standard:
+        terms_h.append(f"<p>{html.escape(report.standard)}</p>")
+    terms_h += ["<dl>"] + [f"<dt><b>{html.escape(t)}</b></dt><dd>{html.escape(m)}</dd>"
+                           for t, m in used] + ["</dl>"]
+    terms_h.append(f"<p>The full glossary, with the reasons for the defaults: "
+                   f"<code>{DOCS_PAGE}</code> in the snapsim documentation.</p>")
+    return terms_md, terms_h
+
+
+def _guide_parts(report: Report) -> tuple[list[str], list[str]]:
+    """The link to the game's strategy guide, when the report has one."""
+    if not report.guide:
+        return [], []
+    said = "the rules of thumb, measured, and the game's strategy tables"
+    return ([f"Strategy guide: [{report.guide}]({report.guide}) ({said}).", ""],
+            [f"<p>Strategy guide: <a href='{html.escape(report.guide)}'>"
+             f"{html.escape(report.guide)}</a> ({said}).</p>"])

@@ -151,18 +151,9 @@ def df_is_reference(row) -> bool:
 # ---------------------------------------------------------------- 1 seats
 
 
-def study_seats(ctx: Ctx) -> Section:
-    s = Section("1-seats", 1, "1. Seat advantage",
-                "Win rate by seat with the rulebook's starting tokens (2, 3, 4, ...), every "
-                "seat played by the greedy policy, each seat's distance from the fair share "
-                "1/players classed against the smallest effect of interest; then alternative "
-                "starting-token schedules for 3 and 4 players, each with its seat spread "
-                "(best minus worst seat, 95% bootstrap interval over games). The rulebook "
-                f"plays five with the Flora Expansion: 5-player games use the {FIVE_PLAYER_NOTE}"
-                ".")
-    seat_advantage(ctx, s, sorted(RULEBOOK_TARGET))
-    seats = s.tables["seat_advantage"]
-    seats["cards"] = np.where(seats.players == 5, FIVE_PLAYER_NOTE, "rulebook")
+def _schedules_table(ctx: Ctx) -> pd.DataFrame:
+    """Each starting-token schedule tried at 3 and 4 players, greedy in every seat: each
+    seat's win rate, the seat spread and a chi-squared test of equal seats."""
     rows = []
     for n, schedules in SCHEDULES.items():
         for sched in schedules:
@@ -179,7 +170,22 @@ def study_seats(ctx: Ctx) -> Section:
                          "chi2": float(chi.statistic), "p_value": float(chi.pvalue),
                          **{k: v for i, w in enumerate(wins)
                             for k, v in proportion(f"seat{i + 1}", w, games).items()}})
-    sched = pd.DataFrame(rows)
+    return pd.DataFrame(rows)
+
+
+def study_seats(ctx: Ctx) -> Section:
+    s = Section("1-seats", 1, "1. Seat advantage",
+                "Win rate by seat with the rulebook's starting tokens (2, 3, 4, ...), every "
+                "seat played by the greedy policy, each seat's distance from the fair share "
+                "1/players classed against the smallest effect of interest; then alternative "
+                "starting-token schedules for 3 and 4 players, each with its seat spread "
+                "(best minus worst seat, 95% bootstrap interval over games). The rulebook "
+                f"plays five with the Flora Expansion: 5-player games use the {FIVE_PLAYER_NOTE}"
+                ".")
+    seat_advantage(ctx, s, sorted(RULEBOOK_TARGET))
+    seats = s.tables["seat_advantage"]
+    seats["cards"] = np.where(seats.players == 5, FIVE_PLAYER_NOTE, "rulebook")
+    sched = _schedules_table(ctx)
     spreads = [Estimate.from_ci(r.seat_spread, r.seat_spread_ci_low, r.seat_spread_ci_high,
                                 ctx.games) for r in sched.itertuples()]
     # the rulebook's own seat spread is the verdict's headline claim: the table names it
@@ -217,37 +223,55 @@ def study_seats(ctx: Ctx) -> Section:
         s.findings.insert(1 if n == 4 else len(s.findings),
                           lambda n=n: schedule_line(n))
 
-    def key() -> list:
-        four = sched[sched.players == 4]
-        fair = [sched.start_tokens[i] for i in four.index if claims[i] is not None
-                and claims[i].cls == NEGLIGIBLE]
-        first = s.findings[0] if isinstance(s.findings[0], str) else s.findings[0]()
-        status = verdict.status("seat_spread", 4)
-        if status == "balanced":
-            meaning = (f"at 4 players the rulebook's starting tokens give a "
-                       f"{rulebook_spread(4)}: no seat bias worth a change")
-        elif status == "not settled":
-            meaning = (f"at 4 players the rulebook's starting tokens give a "
-                       f"{rulebook_spread(4)}: whether the seats need a change is not "
-                       "settled at this n")
-        else:
-            lever = (f"starting tokens {names_text(fair)} remove it (seat spread "
-                     + "; ".join(f"{sched.start_tokens[i]}: {said(claims[i], 'pp')}"
-                                 for i in four.index if claims[i] is not None
-                                 and claims[i].cls == NEGLIGIBLE) + ")"
-                     if fair else "" if ctx.found.get("fixes", {}).get(
-                         "seat spread, 4 players", {}).get("status") == "recommended"
-                     else "none of the schedules tried removes it")
-            meaning = (f"the rulebook's rising starting tokens (2-3-4-5) over-compensate the "
-                       f"later seats: {rulebook_spread(4)}"
-                       + (f"; {lever}" if lever else ""))
-        fix = ctx.fix("seat spread, 4 players")
-        return [(first, meaning + (f"; {fix}" if fix else "") + ".")]
-    s.key_findings(key)
+    s.key_findings(lambda: _seats_key(ctx, s, sched, claims, verdict, rulebook_spread))
     return s
 
 
+def _seats_key(ctx: Ctx, s: Section, sched: pd.DataFrame, claims: list, verdict,
+               rulebook_spread) -> list:
+    """The section's key finding: the 4-player seat spread, and what removes it."""
+    four = sched[sched.players == 4]
+    fair = [sched.start_tokens[i] for i in four.index if claims[i] is not None
+            and claims[i].cls == NEGLIGIBLE]
+    first = s.findings[0] if isinstance(s.findings[0], str) else s.findings[0]()
+    status = verdict.status("seat_spread", 4)
+    if status == "balanced":
+        meaning = (f"at 4 players the rulebook's starting tokens give a "
+                   f"{rulebook_spread(4)}: no seat bias worth a change")
+    elif status == "not settled":
+        meaning = (f"at 4 players the rulebook's starting tokens give a "
+                   f"{rulebook_spread(4)}: whether the seats need a change is not "
+                   "settled at this n")
+    else:
+        lever = (f"starting tokens {names_text(fair)} remove it (seat spread "
+                 + "; ".join(f"{sched.start_tokens[i]}: {said(claims[i], 'pp')}"
+                             for i in four.index if claims[i] is not None
+                             and claims[i].cls == NEGLIGIBLE) + ")"
+                 if fair else "" if ctx.found.get("fixes", {}).get(
+                     "seat spread, 4 players", {}).get("status") == "recommended"
+                 else "none of the schedules tried removes it")
+        meaning = (f"the rulebook's rising starting tokens (2-3-4-5) over-compensate the "
+                   f"later seats: {rulebook_spread(4)}"
+                   + (f"; {lever}" if lever else ""))
+    fix = ctx.fix("seat spread, 4 players")
+    return [(first, meaning + (f"; {fix}" if fix else "") + ".")]
+
+
 # ---------------------------------------------------------------- 2 policies
+
+
+def _matchup_figure(ctx: Ctx, s: Section, table: pd.DataFrame, matrix: pd.DataFrame) -> None:
+    """P(row beats column) for each pair of heuristics, with 95% intervals."""
+    lo, hi = (table.pivot(index="policy", columns="opponent", values=c)
+              .reindex(index=list(POLICIES), columns=list(POLICIES)) * 100
+              for c in ("ci_low", "ci_high"))
+    s.figure("matchups", F.heatmap((matrix * 100).rename_axis(index="policy",
+                                                              columns="opponent"),
+                                   lo, hi, "P(row policy beats column policy), 2 players",
+                                   ctx.note(), "row policy's win rate (%)"),
+             ctx.caption("Win rate (%) of the row policy against the column policy, 95% CI "
+                         "in brackets", "each pair of " + ", ".join(POLICIES)
+                         + " (seats rotated)", 2))
 
 
 def study_policies(ctx: Ctx) -> Section:
@@ -269,16 +293,7 @@ def study_policies(ctx: Ctx) -> Section:
                          [f"{r.policy} vs {r.opponent}" for r in table.itertuples()],
                          [Estimate.from_ci(r.win_rate - 0.5, r.ci_low - 0.5, r.ci_high - 0.5,
                                            int(r.n)) for r in table.itertuples()], "pp")
-    lo, hi = (table.pivot(index="policy", columns="opponent", values=c)
-              .reindex(index=list(POLICIES), columns=list(POLICIES)) * 100
-              for c in ("ci_low", "ci_high"))
-    s.figure("matchups", F.heatmap((matrix * 100).rename_axis(index="policy",
-                                                              columns="opponent"),
-                                   lo, hi, "P(row policy beats column policy), 2 players",
-                                   ctx.note(), "row policy's win rate (%)"),
-             ctx.caption("Win rate (%) of the row policy against the column policy, 95% CI "
-                         "in brackets", "each pair of " + ", ".join(POLICIES)
-                         + " (seats rotated)", 2))
+    _matchup_figure(ctx, s, table, matrix)
     strength = matrix.mean(axis=1, skipna=True).sort_values(ascending=False)
     lead = strength.index[0]
     # the lead beats an opponent when the matchup's own claim says so (one class per pair)
@@ -433,13 +448,9 @@ def restricted(param: str):
 # ---------------------------------------------------------------- 4 cards
 
 
-def study_cards(ctx: Ctx) -> Section:
-    s = Section("4-cards", 4, "4. Card value",
-                "For every animal (4 greedy players): attempts and photographs per game, the "
-                "prestige it brings and prestige per die rolled at it, with its distance from "
-                "its habitat's median classed against the smallest effect (10% of the "
-                "median). An outlier lies more than 2.5 robust standard deviations (MAD) from "
-                "its habitat's median and meaningfully far from it.")
+def _card_table(ctx: Ctx) -> pd.DataFrame:
+    """Each animal's attempts, photographs and prestige per game and per die rolled
+    (95% Wilson interval), its habitat's median and its robust z against it."""
     cards, _ = ctx.details()
     cards = cards.copy()
     cards["attempts_per_game"] = cards.attempts / cards.games
@@ -455,16 +466,10 @@ def study_cards(ctx: Ctx) -> Section:
                                                              scale="normal"))
     cards["habitat_median"] = med
     cards["robust_z"] = (cards.prestige_per_die - med) / mad.replace(0, np.nan)
-    values = [Estimate.from_ci(v, a, b, ctx.games) for v, a, b in
-              zip(cards.prestige_per_die, cards.prestige_per_die_ci_low,
-                  cards.prestige_per_die_ci_high, strict=True)]
-    off = ctx.classes(s, "card_value", cards, cards.card.tolist(),
-                      [Estimate(v.effect - m, v.se, v.games) for v, m in zip(values, med,
-                                                                              strict=True)],
-                      "prestige per die", reference=med.to_numpy())
-    ctx.after.append(lambda: s.tables["card_value"].insert(
-        len(cards.columns), "outlier", [bool(abs(z) > 2.5 and c.cls == MEANINGFUL)
-                                        for z, c in zip(cards.robust_z, off, strict=True)]))
+    return cards
+
+
+def _card_figure(ctx: Ctx, s: Section, cards: pd.DataFrame) -> None:
     plot = cards.sort_values(["habitat", "difficulty"])
     s.figure("card_value",
              F.bars(plot, "card", "prestige_per_die", "prestige_per_die_ci_low",
@@ -474,6 +479,27 @@ def study_cards(ctx: Ctx) -> Section:
              ctx.caption("Prestige per die rolled at each animal, grouped by habitat",
                          GREEDY, 4, interval="95% Wilson CIs of photographs per die, times "
                          "the card's prestige"))
+
+
+def study_cards(ctx: Ctx) -> Section:
+    s = Section("4-cards", 4, "4. Card value",
+                "For every animal (4 greedy players): attempts and photographs per game, the "
+                "prestige it brings and prestige per die rolled at it, with its distance from "
+                "its habitat's median classed against the smallest effect (10% of the "
+                "median). An outlier lies more than 2.5 robust standard deviations (MAD) from "
+                "its habitat's median and meaningfully far from it.")
+    cards = _card_table(ctx)
+    values = [Estimate.from_ci(v, a, b, ctx.games) for v, a, b in
+              zip(cards.prestige_per_die, cards.prestige_per_die_ci_low,
+                  cards.prestige_per_die_ci_high, strict=True)]
+    off = ctx.classes(s, "card_value", cards, cards.card.tolist(),
+                      [Estimate(v.effect - m, v.se, v.games)
+                       for v, m in zip(values, cards.habitat_median, strict=True)],
+                      "prestige per die", reference=cards.habitat_median.to_numpy())
+    ctx.after.append(lambda: s.tables["card_value"].insert(
+        len(cards.columns), "outlier", [bool(abs(z) > 2.5 and c.cls == MEANINGFUL)
+                                        for z, c in zip(cards.robust_z, off, strict=True)]))
+    _card_figure(ctx, s, cards)
     names = cards.card.tolist()
     best = ctx.rank(s, "best value", names, values)
     worst = ctx.rank(s, "worst value", names, values, highest=False)
@@ -573,30 +599,8 @@ def study_awards(ctx: Ctx) -> Section:
         f"{pct(first.claimed.max() / ctx.games)} of games claim them.")
     rows = list(by.itertuples())
 
-    def held(r, c) -> str:
-        """"Live Fast wins 31.5% [30.5%, 32.6%]: +6.5 pp from fair (Holm-adjusted [+5.2,
-        +7.8]), meaningful": the win rate, then the distance its class was decided on."""
-        return (f"{r.assignment_name} wins {pct(r.win_rate)} [{pct(r.ci_low)}, "
-                f"{pct(r.ci_high)}]: {classed(c, 'pp', 'from fair')}")
-
-    def unbalanced() -> str:
-        far = [(r, c) for r, c in zip(rows, claims, strict=True) if c.cls == MEANINGFUL]
-        return (f"Unbalanced assignments (beyond ±{ctx.smallest.rate:g} pp of the fair 25%): "
-                + ("; ".join(held(r, c) for r, c in far) if far else "none") + ".")
-
-    def open_ones() -> str:
-        undecided = [(r, c) for r, c in zip(rows, claims, strict=True)
-                     if c.cls not in (MEANINGFUL, NEGLIGIBLE)]
-        close = sum(c.cls == NEGLIGIBLE for c in claims)
-        text = f"{close} of {len(rows)} assignments are within ±{ctx.smallest.rate:g} pp of fair"
-        if undecided:
-            need = max(c.settle for _, c in undecided)
-            text += ("; not settled at this n: " + "; ".join(held(r, c) for r, c in undecided)
-                     + (f" (about {need:,.0f} player-games dealt each card would settle them)"
-                        if np.isfinite(need) else ""))
-        return text + "."
-    s.later(unbalanced)
-    s.later(open_ones)
+    s.later(lambda: _unbalanced(ctx, rows, claims))
+    s.later(lambda: _open_assignments(ctx, rows, claims))
     s.findings.append(f"Cover photo completed in {pct((df.cover > 0).mean())} of player-games;"
                       f" feature articles average {df.article.mean():.1f} prestige.")
     picked = (by.loc[by.win_rate.idxmax()].assignment_name,
@@ -608,19 +612,49 @@ def study_awards(ctx: Ctx) -> Section:
         ctx.label(s, f"win rate with {name} minus the fair 25%",
                   assignment_win_rate(names.index(name)), 4)
 
-    def key() -> list:
-        far = [(r, c) for r, c in zip(rows, claims, strict=True) if c.cls == MEANINGFUL]
-        if far:
-            meaning = ("the scoring charts of " + names_text([r.assignment_name for r, _ in far])
-                       + " need a change: " + "; ".join(
-                           f"{r.assignment_name}'s holders win {show(c.estimate.effect, 'pp')} "
-                           "against the fair share" for r, c in far))
-        else:
-            meaning = "no assignment is shown to need a change at this n"
-        fix = ctx.fix("assignments, 4 players")
-        return [(unbalanced(), meaning + (f"; {fix}" if fix else "") + ".")]
-    s.key_findings(key)
+    s.key_findings(lambda: _awards_key(ctx, rows, claims))
     return s
+
+
+def _held(r, c) -> str:
+    """"Live Fast wins 31.5% [30.5%, 32.6%]: +6.5 pp from fair (Holm-adjusted [+5.2,
+    +7.8]), meaningful": the win rate, then the distance its class was decided on."""
+    return (f"{r.assignment_name} wins {pct(r.win_rate)} [{pct(r.ci_low)}, "
+            f"{pct(r.ci_high)}]: {classed(c, 'pp', 'from fair')}")
+
+
+def _unbalanced(ctx: Ctx, rows: list, claims: list) -> str:
+    far = [(r, c) for r, c in zip(rows, claims, strict=True) if c.cls == MEANINGFUL]
+    return (f"Unbalanced assignments (beyond ±{ctx.smallest.rate:g} pp of the fair 25%): "
+            + ("; ".join(_held(r, c) for r, c in far) if far else "none") + ".")
+
+
+def _open_assignments(ctx: Ctx, rows: list, claims: list) -> str:
+    """The assignments close to fair, and those not settled with the games that would."""
+    undecided = [(r, c) for r, c in zip(rows, claims, strict=True)
+                 if c.cls not in (MEANINGFUL, NEGLIGIBLE)]
+    close = sum(c.cls == NEGLIGIBLE for c in claims)
+    text = f"{close} of {len(rows)} assignments are within ±{ctx.smallest.rate:g} pp of fair"
+    if undecided:
+        need = max(c.settle for _, c in undecided)
+        text += ("; not settled at this n: " + "; ".join(_held(r, c) for r, c in undecided)
+                 + (f" (about {need:,.0f} player-games dealt each card would settle them)"
+                    if np.isfinite(need) else ""))
+    return text + "."
+
+
+def _awards_key(ctx: Ctx, rows: list, claims: list) -> list:
+    """The section's key finding: the unbalanced assignments, and what their charts need."""
+    far = [(r, c) for r, c in zip(rows, claims, strict=True) if c.cls == MEANINGFUL]
+    if far:
+        meaning = ("the scoring charts of " + names_text([r.assignment_name for r, _ in far])
+                   + " need a change: " + "; ".join(
+                       f"{r.assignment_name}'s holders win {show(c.estimate.effect, 'pp')} "
+                       "against the fair share" for r, c in far))
+    else:
+        meaning = "no assignment is shown to need a change at this n"
+    fix = ctx.fix("assignments, 4 players")
+    return [(_unbalanced(ctx, rows, claims), meaning + (f"; {fix}" if fix else "") + ".")]
 
 
 def assignment_win_rate(index: int):
@@ -683,6 +717,26 @@ def study_raccoon(ctx: Ctx) -> Section:
 # ---------------------------------------------------------------- 7 rule sensitivity
 
 
+def _sensitivity_figures(ctx: Ctx, s: Section, t: pd.DataFrame) -> None:
+    """Game length and the seat spread as each knob moves alone."""
+    s.figure("rule_sensitivity_length",
+             F.lines(t, "value", "rounds", "rounds_ci_low", "rounds_ci_high",
+                     "Game length by rule knob", ctx.note(), panels="knob",
+                     ylabel="mean rounds per game", xlabel="knob value"),
+             ctx.caption("Mean game length as each knob moves alone", GREEDY, 4,
+                         interval="95% Student-t CIs over games"))
+    plot = t.assign(**{c: 100 * t[c] for c in ("seat_spread", "seat_spread_ci_low",
+                                               "seat_spread_ci_high")})
+    s.figure("rule_sensitivity_seats",
+             F.lines(plot, "value", "seat_spread", "seat_spread_ci_low",
+                     "seat_spread_ci_high", "Seat win-rate spread by rule knob", ctx.note(),
+                     panels="knob", ylabel="best - worst seat win rate (pp)",
+                     xlabel="knob value"),
+             ctx.caption("Win-rate spread between the best and the worst seat, in percentage "
+                         "points, as each knob moves alone", GREEDY, 4,
+                         interval="95% bootstrap CIs, games resampled"))
+
+
 def study_sensitivity(ctx: Ctx) -> Section:
     s = Section("7-sensitivity", 7, "7. Rule sensitivity",
                 "Each knob moved alone from the rulebook value (4 greedy players; the photo "
@@ -701,22 +755,7 @@ def study_sensitivity(ctx: Ctx) -> Section:
                          [change(r, "seat_spread", ctx.games) for r in t.itertuples()], "pp",
                          suffix="_seat_spread")
     moved = [i for i, c in enumerate(length) if c is not None]
-    s.figure("rule_sensitivity_length",
-             F.lines(t, "value", "rounds", "rounds_ci_low", "rounds_ci_high",
-                     "Game length by rule knob", ctx.note(), panels="knob",
-                     ylabel="mean rounds per game", xlabel="knob value"),
-             ctx.caption("Mean game length as each knob moves alone", GREEDY, 4,
-                         interval="95% Student-t CIs over games"))
-    plot = t.assign(**{c: 100 * t[c] for c in ("seat_spread", "seat_spread_ci_low",
-                                               "seat_spread_ci_high")})
-    s.figure("rule_sensitivity_seats",
-             F.lines(plot, "value", "seat_spread", "seat_spread_ci_low",
-                     "seat_spread_ci_high", "Seat win-rate spread by rule knob", ctx.note(),
-                     panels="knob", ylabel="best - worst seat win rate (pp)",
-                     xlabel="knob value"),
-             ctx.caption("Win-rate spread between the best and the worst seat, in percentage "
-                         "points, as each knob moves alone", GREEDY, 4,
-                         interval="95% bootstrap CIs, games resampled"))
+    _sensitivity_figures(ctx, s, t)
     words = [f"{knob(r.knob)} = {r.value}" for r in t.itertuples()]
     most = ctx.rank(s, "largest change in game length", [words[i] for i in moved],
                     [Estimate(abs(length[i].estimate.effect), length[i].estimate.se, ctx.games)
@@ -759,12 +798,9 @@ def study_sensitivity(ctx: Ctx) -> Section:
 # ---------------------------------------------------------------- 8 tokens
 
 
-def study_tokens(ctx: Ctx) -> Section:
-    s = Section("8-tokens", 8, "8. Token economy and push-your-luck",
-                "Tracking tokens earned and spent by source, spooks and draws, per policy "
-                "(one game of greedy, cautious, aggressive and collector, seats rotated).")
-    df = ctx.sim(["greedy", "cautious", "aggressive", "collector"], players=4)
-    df = df.assign(policy=df.policy.astype(str))
+def _token_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Per policy: tokens by source and spooks per game, draws and cards placed per turn,
+    the win rate."""
     rows = []
     for policy, sub in df.groupby("policy"):
         row = {"policy": policy}
@@ -774,7 +810,16 @@ def study_tokens(ctx: Ctx) -> Section:
         row |= ratio("placed_per_turn", sub.placed, sub.turns)
         row |= proportion("win_rate", sub.won.sum(), len(sub))
         rows.append(row)
-    t = pd.DataFrame(rows).rename(columns=lambda c: c.replace("spooks", "spooks_per_game"))
+    return pd.DataFrame(rows).rename(columns=lambda c: c.replace("spooks", "spooks_per_game"))
+
+
+def study_tokens(ctx: Ctx) -> Section:
+    s = Section("8-tokens", 8, "8. Token economy and push-your-luck",
+                "Tracking tokens earned and spent by source, spooks and draws, per policy "
+                "(one game of greedy, cautious, aggressive and collector, seats rotated).")
+    df = ctx.sim(["greedy", "cautious", "aggressive", "collector"], players=4)
+    df = df.assign(policy=df.policy.astype(str))
+    t = _token_table(df)
     s.tables["token_economy"] = t
     long = pd.concat([t[["policy"]].assign(source=src.removeprefix("tokens_"), tokens=t[src],
                                            lo=t[f"{src}_ci_low"], hi=t[f"{src}_ci_high"])
