@@ -32,10 +32,11 @@ def rated_moves(game: GameState, seat: int, budget: Budget, seed: int = 0, choic
     """(the moves' `wins.move_chances` table, the game's whole decisions' table with their
     exact `value`, lettered a, b, ... in `label`), rated by the same rollouts in one budget:
     the same worlds and chance for every move and whole decision."""
+    start = time.perf_counter()
     moves, texts = screen_moves(game, choices)
     whole = exact(game, "wholes", seat) or []
     table = rate(game, seat, moves + [w[0] for w in whole], texts + [w[1] for w in whole],
-                 budget, seed)
+                 budget.after(time.perf_counter() - start), seed)
     n = len(moves)
     label = {n + i + 1: f"{chr(97 + i)})" for i in range(len(whole))}
     label.update({m: f"{m}." for m in range(1, n + 1)})

@@ -38,6 +38,8 @@ from ..sim.registry import get_game
 DEFAULT_SECONDS = 2.0  # a hint's time on one core
 MAX_ROLLOUTS = 1_000_000  # the most a fixed count may ask for
 FIRST_BATCH = 8  # rollouts timed before the rest of a time budget is sized
+FINISH = 0.1  # seconds of a time budget kept for the table and lines after the rollouts (and
+# the last batch running past its estimate)
 SLICE = 0.1  # seconds of rollouts between two looks at the clock
 UNITS = {"move": "the move's number in the list of legal moves (1 = first)",
          "action": "the move's action id (snapsim's step API)",
@@ -126,7 +128,7 @@ def _rollouts(game: GameState, moves: np.ndarray, key: int, budget: Budget):
     run(game, moves, key, 0, 0)  # loads the compiled kernel, or compiles it the first time
     if time.perf_counter() - start > budget.seconds / 2:  # a compile: not the hint's time
         start = time.perf_counter()
-    deadline = start + budget.seconds
+    deadline = start + budget.seconds - min(FINISH, budget.seconds / 4)
     sums = run(game, moves, key, 0, FIRST_BATCH)
     done = FIRST_BATCH
     while (now := time.perf_counter()) < deadline:
@@ -183,13 +185,15 @@ def rate(game: GameState, seat: int, moves, texts, budget: Budget | None = None,
     """`move_chances`' table of any moves of the seat to move (each a step action or a list
     of them, named by `texts`), numbered in their order: the same view key gives the same
     worlds and chance, so tables of other moves of this decision share their luck."""
-    budget = budget or Budget()
+    start = time.perf_counter()
     key = view_key(game, seat, seed)
     moves = sequences(moves)
     actions = moves[:, 0].astype(int)
+    exact = exact_points(game, seat, moves)  # first: a time budget covers the whole table
+    budget = (budget or Budget()).after(time.perf_counter() - start)
     wins, points, reach, n = _rollouts(game, moves, key, budget)
     lo, hi = wilson_interval(wins, n)
-    points, none = exact_points(game, seat, moves, points / n)
+    points, none = exact if exact is not None else (points / n, np.full(len(wins), np.nan))
     table = pd.DataFrame({
         "move": np.arange(1, len(texts) + 1), "action": actions, "text": list(texts),
         "win_chance": wins / n, "ci_low": lo, "ci_high": hi,
@@ -203,12 +207,12 @@ def rate(game: GameState, seat: int, moves, texts, budget: Budget | None = None,
     return table.drop(columns="reach").reset_index(drop=True)
 
 
-def exact_points(game: GameState, seat: int, moves: np.ndarray, mean: np.ndarray):
-    """(points now, the chance of none) of each move (a row of `sequences`): exact where the
-    game's screen counts them (`points_now`), else the rollouts' `mean` and NaN."""
+def exact_points(game: GameState, seat: int, moves: np.ndarray):
+    """(points now, the chance of none) of each move (a row of `sequences`), exact, where the
+    game's screen counts them (`points_now`); else None (the rollouts' mean stands in)."""
     count = screen_part(game, "points_now")
     if count is None:
-        return mean, np.full(len(mean), np.nan)
+        return None
     odds = count(game, seat, [[int(a) for a in row if a >= 0] for row in moves])
     return (np.array([float(sum(k * p for k, p in d.items())) for d in odds]),
             np.array([float(d.get(0, 0)) for d in odds]))
