@@ -27,7 +27,9 @@ def value_interval(measure: Measure, value: float, z: float, seed: int = 0,
     scale for a rate, so it stays within [0, 1]), a percentile bootstrap over games for a
     spread."""
     if measure.ratio is None:
-        return spread_interval(*measure.spread, seed=seed, reps=reps)
+        assert measure.spread is not None  # a measure is a ratio or a spread
+        num, den = measure.spread
+        return spread_interval(num, den, seed=seed, reps=reps)
     if measure.unit == "rate":
         return rate_interval(measure.ratio, z)
     se = float(np.std(measure.ratio.influence(), ddof=1) / math.sqrt(len(measure.ratio.num)))
@@ -59,8 +61,10 @@ def measure_rows(base: list[Measure], var: list[Measure], players: int, label: s
         if other is None:
             continue
         if m.spread is not None:
+            assert other.spread is not None  # the same measure on the other side
             d = spread_difference(m.spread, other.spread, seed=seed, reps=reps, paired=paired)
         else:
+            assert m.ratio is not None and other.ratio is not None
             d = ratio_difference(m.ratio, other.ratio, paired=paired)
         lo, hi = d.ci
         b_lo, b_hi = value_interval(m, d.baseline, z, seed, reps)

@@ -205,7 +205,7 @@ class Standard:
         if self._adjusted is None:
             keys = list(self._p)
             p = np.array([self._p[k] for k in keys])
-            adj = holm(p) if keys else []
+            adj = holm(p) if keys else np.array([])
             self._adjusted = dict(zip(keys, map(float, adj), strict=True))
             order = np.argsort(p, kind="stable")
             self._step = {keys[i]: len(keys) - r for r, i in enumerate(order)}
@@ -222,6 +222,7 @@ class Standard:
     def adjusted(self, key: str) -> float:
         """The claim's Holm-adjusted p-value (settles the family on first use)."""
         self.settle()
+        assert self._adjusted is not None
         return self._adjusted[key]
 
     def passes(self, key: str) -> bool:

@@ -93,10 +93,11 @@ class Labels:
 
     def register(self, standard: Standard) -> Labels:
         for f in self.findings:
-            self.claims.append(tuple(Claim.make(standard, f"{f.name}: {what}", est, f.delta)
-                                     for what, est in (("measured", f.measured),
-                                                       ("strong", f.strong),
-                                                       ("change", f.change))))
+            measured, strong, change = (Claim.make(standard, f"{f.name}: {what}", est, f.delta)
+                                        for what, est in (("measured", f.measured),
+                                                          ("strong", f.strong),
+                                                          ("change", f.change)))
+            self.claims.append((measured, strong, change))
         return self
 
     def table(self) -> pd.DataFrame:

@@ -270,7 +270,7 @@ def _play(game: str, config, pols: list, labels: list[str], schedule: _Schedule,
     from ..sim import cache as run_cache
     from ..sim.kernel import lineup_names, seating
 
-    parts = []
+    parts: list[pd.DataFrame] = []
     with (tqdm(total=schedule.total, unit="game", disable=not progress,
                desc=f"{game} ladder") as bar,
           seating(pols)):  # one compile of the kernels for every table

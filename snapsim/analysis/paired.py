@@ -66,7 +66,8 @@ def rate_interval(r: Ratio, z: float) -> tuple[float, float]:
         return (0.0, float(hi)) if value == 0 else (float(lo), 1.0)
     se = float(np.std(r.influence(), ddof=1) / math.sqrt(n)) / (value * (1 - value))
     mid = math.log(value / (1 - value))
-    return tuple(float(1 / (1 + math.exp(-x))) for x in (mid - z * se, mid + z * se))
+    lo, hi = (float(1 / (1 + math.exp(-x))) for x in (mid - z * se, mid + z * se))
+    return lo, hi
 
 
 @dataclass(frozen=True)
@@ -174,7 +175,8 @@ def spread_difference(baseline: tuple[np.ndarray, np.ndarray],
     if nv.shape[0] != n or n < 2:
         raise ValueError("paired measures need the same number (>= 2) of games on both sides")
     rng = np.random.default_rng(seed)
-    diffs, solo = [], []
+    diffs: list[np.ndarray] = []
+    solo: list[np.ndarray] = []
     block = max(1, min(reps, 4_000_000 // max(1, n * nb.shape[1])))
     for start in range(0, reps, block):
         k = min(block, reps - start)
@@ -186,10 +188,10 @@ def spread_difference(baseline: tuple[np.ndarray, np.ndarray],
         su = _spread(*_resampled(other, nv, dv))
         diffs.append(sv - sb)
         solo.append(su - sb)
-    diffs, solo = np.concatenate(diffs), np.concatenate(solo)
     b = float(_spread(nb.sum(axis=0), db.sum(axis=0)))
     v = float(_spread(nv.sum(axis=0), dv.sum(axis=0)))
-    se_paired, se_unpaired = float(np.std(diffs, ddof=1)), float(np.std(solo, ddof=1))
+    se_paired = float(np.std(np.concatenate(diffs), ddof=1))
+    se_unpaired = float(np.std(np.concatenate(solo), ddof=1))
     return Difference(b, v, v - b, se_paired if paired else se_unpaired, se_unpaired, n)
 
 

@@ -93,6 +93,7 @@ def bars(df: pd.DataFrame, x: str, y: str, lo: str | None, hi: str | None, title
         shift = (k - (len(groups) - 1) / 2) * width if dodge else 0.0
         pos = np.array([xs.index(v) for v in sub[x].astype(str)]) + shift
         err = None if lo is None else _whiskers(sub[y], sub[lo], sub[hi])
+        colours: str | list[str]
         if g is not None:
             colours = colour(hue, g, k)
         elif x in BY_NUMBER:
@@ -131,7 +132,7 @@ def heatmap(matrix: pd.DataFrame, lo: pd.DataFrame | None, hi: pd.DataFrame | No
         for j in range(data.shape[1]):
             if np.isfinite(data[i, j]):
                 text = fmt.format(data[i, j])
-                if lo is not None:
+                if lo is not None and hi is not None:
                     text += "\n[" + fmt.format(lo.iat[i, j]) + ", " + fmt.format(hi.iat[i, j]) + "]"
                 ax.text(j, i, text, ha="center", va="center", fontsize=7)
     ax.set_title(title, fontsize=10)

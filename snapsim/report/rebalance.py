@@ -273,6 +273,12 @@ class Rebalance:
         names = [lu.label() for lu in self.lineups]
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
+    def chosen_patch(self) -> tuple[Verification, Verification]:
+        """The chosen patch's verification (where it was chosen) and its confirmation."""
+        if self.chosen is None or self.confirmed is None:
+            raise ValueError(f"no patch was chosen (status {self.status!r})")
+        return self.verified[self.chosen], self.confirmed
+
     def verdict(self) -> list[str]:
         """The verdict in sentences from the numbers: the confirmation's, for the patch."""
         status = self.status
@@ -282,8 +288,7 @@ class Rebalance:
         if status == "none":
             return ["no candidate found improves on the base game's worst target: widen the "
                     "edit space or the budget (--candidates)"]
-        v = self.verified[self.chosen]
-        c = self.confirmed
+        v, c = self.chosen_patch()
         n = len(v.cand)
         many = f"{n} change{'s' if n != 1 else ''}"
         where = (f"confirmed on {c.games:,} fresh paired games per side (seed {c.seed}) that "
@@ -540,14 +545,14 @@ def patch_text(result: Rebalance) -> str:
     listing every change with its measured effect, and the knobs in [knobs] /
     [knobs.players.N]."""
     space = result.space
-    cand = result.verified[result.chosen].cand
+    chosen, c = result.chosen_patch()
+    cand = chosen.cand
     effects = result.change_effects()
     short = result.change_effects(short=True)
     changes = [(space.vars[k].path, v, f"rebalance: was {space.vars[k].base}"
                 + short.get(space.vars[k].change(v), ""))
                for k, v in cand if not space.vars[k].knob]
     knobs = parse_knobs(space.game, space.tables_of(cand).get("knobs"), "patch")
-    c = result.confirmed
     verdict = ("recommended: every target met under every line-up" if result.met else
                "NOT recommended: " + "; ".join(result.lineup_phrases(c)))
     head = [f"rebalance: the patch of `snapsim rebalance {result.game}`, "

@@ -91,7 +91,7 @@ def identity(spec, config, policies, seed, rotate_seats) -> dict:
 
 def describe_config(config) -> dict:
     """JSON-able knobs of a config, the component set as its file name and SHA-256."""
-    out = {}
+    out: dict[str, object] = {}
     for f in dataclasses.fields(config):
         value = getattr(config, f.name)
         if f.name == "components":

@@ -318,8 +318,9 @@ def _csv_sheets(data: bytes, name: str) -> list[Sheet]:
     for number, row in enumerate(csv.reader(io.StringIO(text), dialect), start=1):
         cells = [c for c in row]
         filled = [c for c in cells if c.strip()]
-        if len(filled) == 1 and cells[0].strip() and _MARKER.fullmatch(cells[0].strip()):
-            sheets.append(Sheet(_MARKER.fullmatch(cells[0].strip())[1].strip()))
+        marker = _MARKER.fullmatch(cells[0].strip()) if len(filled) == 1 else None
+        if marker is not None and cells[0].strip():
+            sheets.append(Sheet(marker[1].strip()))
         elif filled:
             if not sheets:
                 raise ComponentError(f"{name}: row {number}: a component CSV starts with a "

@@ -307,7 +307,7 @@ class _Parser:
             if entry is not None:
                 raise InputError(f"--edit {text}: [{section}] is one table; write "
                                  f"{section}.{fld}")
-            found = [(section, section, (section,), table)]
+            found: list[tuple[str, str, tuple, dict]] = [(section, section, (section,), table)]
         else:
             names = [_entry_name(e, i) for i, e in enumerate(table)]
             shown = [n if names.count(n) == 1 else f"{n} #{names[:i + 1].count(n)}"

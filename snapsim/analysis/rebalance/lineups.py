@@ -59,8 +59,9 @@ def parse_lineups(game: str, names, counts) -> list[LineUp]:
         if name == "greedy":
             chosen = {n: spec.default_policy for n in counts}
         elif name in ("strong", STRONG):
-            chosen = {n: strong_policy(game, n, STRONG)[0] for n in counts}
-            missing = [str(n) for n, p in chosen.items() if p is None]
+            strong = {n: strong_policy(game, n, STRONG)[0] for n in counts}
+            missing = [str(n) for n, p in strong.items() if p is None]
+            chosen = {n: p for n, p in strong.items() if p is not None}
             if missing:
                 raise InputError(f"--lineups: no strong line-up for {game} at "
                                  f"{', '.join(missing)} players (no tuned policy is "

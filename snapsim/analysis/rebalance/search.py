@@ -305,7 +305,8 @@ def screening_design(space: EditSpace, runs: int, seed: int) -> list[Candidate]:
     groups: dict = {}
     for v in space.vars.values():
         groups.setdefault(v.path[:2], []).append(v)
-    out, tries = [], 0
+    out: list[Candidate] = []
+    tries = 0
     while len(out) < runs and tries < 5 * runs:
         tries += 1
         changes = {}
@@ -464,7 +465,7 @@ class Budget:
 
     def __init__(self, cap: int | None):
         self.cap = cap
-        self.used = 0
+        self.used = 0.0
 
     def take(self, cands: list[Candidate], weight: float = 1.0) -> list[Candidate]:
         """As many of `cands` as the cap leaves room for, each counting `weight` (a short

@@ -69,6 +69,13 @@ class Target:
     item: str | None = None  # one named item only: "assignments[Live Fast]=2"
 
     @property
+    def floor(self) -> float:
+        """A length band's lower end."""
+        if self.low is None:
+            raise ValueError(f"a {self.kind} target has no lower end")
+        return self.low
+
+    @property
     def key(self) -> str:
         """Its name in tables: the kind, or the kind and its item ("assignments[Live Fast]")."""
         return self.kind if self.item is None else f"{self.kind}[{self.item}]"
@@ -76,13 +83,13 @@ class Target:
     @property
     def text(self) -> str:
         if self.kind == "length":
-            return f"length={_num(self.low)}-{_num(self.high)}"
+            return f"length={_num(self.floor)}-{_num(self.high)}"
         return f"{self.key}={_num(self.high)}"
 
     def band(self, players: int) -> tuple[float, float]:
         """(centre, half-width) of a band target in item units (rates 0-1)."""
         if self.kind == "length":
-            return (self.low + self.high) / 2, (self.high - self.low) / 2
+            return (self.floor + self.high) / 2, (self.high - self.floor) / 2
         return 1.0 / players, self.high / 100
 
     def scale(self) -> float:
@@ -138,7 +145,7 @@ class Target:
         if self.item is not None:
             kind = f"{self.item}'s win rate against the fair share"
         if self.kind == "length":
-            return f"{kind} within {_num(self.low)}-{_num(self.high)} {length_unit(game)}"
+            return f"{kind} within {_num(self.floor)}-{_num(self.high)} {length_unit(game)}"
         if self.kind == "cards":
             return f"{kind} at most {_num(self.high)} points"
         if KINDS[self.kind].shape == "band":
@@ -180,10 +187,10 @@ def parse_target(game: str, text: str) -> Target:
     if kind == "length":
         parts = value.split("-")
         try:
-            low, high = (float(p) for p in parts) if len(parts) == 2 else (None, None)
+            low, high = (float(p) for p in parts) if len(parts) == 2 else (math.nan, math.nan)
         except ValueError:
-            low = high = None
-        if low is None or not (low >= 0 and low + MIN_TOLERANCE <= high < math.inf):
+            low = high = math.nan
+        if not (low >= 0 and low + MIN_TOLERANCE <= high < math.inf):
             raise InputError(f"--target {text!r}: write length=A-B with 0 <= A and A + "
                              f"{MIN_TOLERANCE} <= B, e.g. length=4-5")
         return Target(kind, high, low)

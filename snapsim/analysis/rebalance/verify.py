@@ -376,7 +376,7 @@ def _limits(t: Target, n: int) -> tuple[float, float]:
     """The range a target's headline value must lie in: [0, tol] for a spread or a distance
     from fair, [A, B] for a length."""
     if t.kind == "length":
-        return t.low, t.high
+        return t.floor, t.high
     return 0.0, t.high
 
 
