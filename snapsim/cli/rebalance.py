@@ -60,13 +60,8 @@ def _rebalance(args) -> None:
           "provenance.json")
 
 
-def add(sub) -> None:
-    from ..sim.defaults import REBALANCE_CANDIDATES, REBALANCE_COSTS
-
-    p = sub.add_parser("rebalance", help="find the smallest changes that bring a game within "
-                                         "balance targets under every line-up (greedy and "
-                                         "strong play), confirmed on fresh deals")
-    p.add_argument("game", help=game_help())
+def _what_flags(p) -> None:
+    """What must hold (targets, player counts, line-ups) and what may change."""
     p.add_argument("--target", action="append", default=[], metavar="NAME=TOL", required=True,
                    help="a balance target (repeatable): seat_spread=2, first_player=2, "
                         "assignments=3 (pp), cards=0.8 (points per die), length=A-B; a "
@@ -90,12 +85,16 @@ def add(sub) -> None:
     p.add_argument("--strong", metavar="POLICY",
                    help="shorthand: --strong POLICY is --lineups greedy,POLICY, --strong none "
                         "is --lineups greedy (default: not given)")
+
+
+def _search_flags(p, candidates: int, costs) -> None:
+    """The search's budget, seeds, output folder, optimiser and cost."""
     p.add_argument("--games", type=int, help="games per candidate and line-up (default: enough "
                                              "to measure each target to a quarter of its "
                                              "tolerance, from the base game's noise)")
     p.add_argument("--candidates", type=int,
                    help="the search's budget: at most N candidates played (a candidate raced "
-                        f"out early counts 1/4) (default: {REBALANCE_CANDIDATES})")
+                        f"out early counts 1/4) (default: {candidates})")
     p.add_argument("--budget", type=float, metavar="MINUTES",
                    help="a budget in minutes instead of --candidates and --games: converted "
                         "once, from a timed pilot, to both, printed and recorded, so "
@@ -113,7 +112,7 @@ def add(sub) -> None:
     p.add_argument("--optimizer", choices=["surrogate", "nsga2", "tpe"], default="surrogate",
                    help="the search: surrogate (a fitted model and mixed-integer programme), "
                         "or optuna's NSGA-II or TPE (needs optuna) (default: surrogate)")
-    p.add_argument("--cost", choices=list(REBALANCE_COSTS), default="values",
+    p.add_argument("--cost", choices=list(costs), default="values",
                    help="edit cost: printed values changed, or their total size "
                         "(default: values)")
     p.add_argument("--max-cost", type=int, default=20,
@@ -123,6 +122,17 @@ def add(sub) -> None:
                    help="paired games per side, line-up and player count of the verification "
                         "and of the confirmation (default: twice the games per candidate, "
                         "20,000-100,000)")
+
+
+def add(sub) -> None:
+    from ..sim.defaults import REBALANCE_CANDIDATES, REBALANCE_COSTS
+
+    p = sub.add_parser("rebalance", help="find the smallest changes that bring a game within "
+                                         "balance targets under every line-up (greedy and "
+                                         "strong play), confirmed on fresh deals")
+    p.add_argument("game", help=game_help())
+    _what_flags(p)
+    _search_flags(p, REBALANCE_CANDIDATES, REBALANCE_COSTS)
     p.add_argument("--threads", type=int, help="numba threads in this process (default: all)")
     p.add_argument("--workers", type=int,
                    help="play candidates in N local worker processes (default: none)")
