@@ -12,10 +12,17 @@ holds the repository's examples/ and analyses/):
   is written into the scratch folder before the page's commands run; any other block
   (```text output, an untitled ```toml format) is shown, not run.
 - Sizes shrink, nothing else changes: every number of games above SMALL becomes SMALL
-  (`--games N`, any `--...-games N`, `games=N` in Python, `games = N` in a titled file), and
-  a command that plays games without saying how many gets `--games SMALL`; rebalance's
-  `--budget MINUTES` becomes `--games SMALL`, and a `rebalance(...)` call in Python that
-  gives neither games nor budget gets `games=SMALL`.
+  (`--games N`, any `--...-games N`, `games=N` or any `..._games=N` in Python, `games = N`
+  in a titled file), and a command that plays games without saying how many gets
+  `--games SMALL`; rebalance's `--budget MINUTES` becomes `--games SMALL`, and a
+  `rebalance(...)` call in Python that gives neither games nor budget gets `games=SMALL`.
+  A search's verification is a size too: `rebalance` and `tune` without `--verify-games`
+  get `--verify-games SMALL`, a `rebalance(...)` call without `verify_games=` gets
+  `verify_games=SMALL` (their default plays 20,000 games per side whatever the search's
+  size).
+- The pages share one cache of finished runs, as one reader running them in one folder
+  would: a seeded run that an earlier page played (README's report, say) answers the same
+  run on a later page.
 - Stand-ins for what a test cannot do, each checked instead of skipped: `pip install` names
   only extras pyproject.toml declares; `python -m pytest` and `mkdocs build` are the
   commands CI runs (.ci/run; the site build is tests/test_docs.py's); a server for other
@@ -50,6 +57,7 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 SMALL = 20  # games: enough for every command's minimum, few enough to run every page
 SHELL = {"bash", "sh", "shell", "console"}
 PLAYS = {"simulate", "compare", "ladder", "report", "tune", "rebalance"}  # take --games
+VERIFIES = {"tune", "rebalance"}  # take --verify-games
 FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=indent)```",
                    re.M | re.S)
 
@@ -113,12 +121,12 @@ def shrink_text(text: str) -> str:
 
     def sized(m):
         call = text[m.end():text.find(")", m.end())]
-        if "games=" in call or "budget=" in call:
-            return m.group(0)
-        return f"{m.group(0)}, games={SMALL}"
+        games = "" if re.search(r"\b(games|budget)=", call) else f", games={SMALL}"
+        verify = "" if "verify_games=" in call else f", verify_games={SMALL}"
+        return f"{m.group(0)}{games}{verify}"
 
     text = re.sub(r"\brebalance\(\s*(\"[^\"]*\"|'[^']*')", sized, text)
-    return re.sub(r"(\bgames\s*=\s*)([\d_]+)", small, text)
+    return re.sub(r"(\b(?:[a-z]+_)*games\s*=\s*)([\d_]+)", small, text)
 
 
 def shrink_args(words: list[str]) -> list[str]:
@@ -141,6 +149,8 @@ def shrink_args(words: list[str]) -> list[str]:
     if command in PLAYS and "--games" not in out and not (command == "report" and len(out) > 1
                                                           and out[1] == "sweep"):
         out += ["--games", str(SMALL)]
+    if command in VERIFIES and "--verify-games" not in out:
+        out += ["--verify-games", str(SMALL)]
     return out
 
 
@@ -228,6 +238,7 @@ def run_command(line: str, monkeypatch, capsys, where: str) -> None:
         pytest.fail(f"{where}: no rule runs {words[0]!r}; see this module's docstring")
 
 
+@pytest.mark.usefixtures("module_run_cache")  # the pages share one cache (module's rules)
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
 def test_every_fenced_command_of_the_page_runs(page, tmp_path, monkeypatch, capsys):
     found = blocks(page)
@@ -261,9 +272,15 @@ def test_the_rules_shrink_sizes_and_nothing_else():
     assert shrink_text("games=100_000, seed=7") == f"games={SMALL}, seed=7"
     assert shrink_text("games = 20000\nseed = 1") == f"games = {SMALL}\nseed = 1"
     assert shrink_text('r = snapsim.rebalance("snapshot", players=4)') == \
-        f'r = snapsim.rebalance("snapshot", games={SMALL}, players=4)'
+        f'r = snapsim.rebalance("snapshot", games={SMALL}, verify_games={SMALL}, players=4)'
+    assert shrink_text('snapsim.rebalance("pig", games=50, verify_games=900)') == \
+        f'snapsim.rebalance("pig", games={SMALL}, verify_games={SMALL})'
+    assert shrink_text('snapsim.rebalance("pig", verify_games=9)') == \
+        f'snapsim.rebalance("pig", games={SMALL}, verify_games=9)'
     assert shrink_args(["rebalance", "yosemite", "--budget", "30"]) == \
-        ["rebalance", "yosemite", "--games", str(SMALL)]
+        ["rebalance", "yosemite", "--games", str(SMALL), "--verify-games", str(SMALL)]
+    assert shrink_args(["tune", "pig", "--verify-games", "5000", "--games", "9"]) == \
+        ["tune", "pig", "--verify-games", str(SMALL), "--games", "9"]
     assert commands("a b \\\n  c  # note\n# only a comment\nd && e") == ["a b c", "d", "e"]
 
 
