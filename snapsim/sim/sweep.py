@@ -103,16 +103,7 @@ def read_sweep(path) -> Sweep:
     """Parse and check a sweep file; every problem is one line naming the file and key."""
     path = Path(path)
     name = path.name
-    try:
-        data = read_toml(path)
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read {str(path)!r} ({exc.strerror or exc})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"{name}: not valid TOML ({exc})") from None
-    unknown = sorted(set(data) - SWEEP_KEYS)
-    if unknown:
-        raise InputError(f"{name}: unknown key {unknown[0]!r}; keys are "
-                         f"{', '.join(sorted(SWEEP_KEYS))}")
+    data = _sweep_data(path)
 
     def check(test, key, *bounds, default=None):
         if key not in data and default is None:
@@ -129,6 +120,45 @@ def read_sweep(path) -> Sweep:
     game = data.get("game", "snapshot")
     if not isinstance(game, str):
         raise InputError(f"{name}: game must be a game name in quotes, got {game!r}")
+    fixed, grid = _set_and_grid(name, data)
+    if "players" in data:
+        fixed = {**fixed, "players": check(whole, "players", 1, None)}
+    folder = path.parent
+    fixed = _fixed_components(name, data, fixed, folder)
+    comp_labels = _component_labels(name, grid["components"]) if "components" in grid else []
+    out = data.get("out")
+    if out is not None and not isinstance(out, str):
+        raise InputError(f"{name}: out must be a folder name in quotes, got {out!r}")
+    base_lineup = data.get("policies")
+    if base_lineup is not None and (not isinstance(base_lineup, list) or not base_lineup
+                                    or not all(isinstance(x, str) for x in base_lineup)):
+        raise InputError(f"{name}: policies must be a list of policy names, e.g. "
+                         f'["greedy", "cautious"], got {base_lineup!r}')
+    points = [_point(name, grid, combo, fixed, base_lineup, folder, comp_labels)
+              for combo in itertools.product(*grid.values())]
+    _prepare_points(name, game, points)
+    return Sweep(game, games, seed, chunk, rotate, points, out)
+
+
+def _sweep_data(path: Path) -> dict:
+    """A sweep file's TOML, with only the keys a sweep file knows."""
+    name = path.name
+    try:
+        data = read_toml(path)
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read {str(path)!r} ({exc.strerror or exc})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"{name}: not valid TOML ({exc})") from None
+    unknown = sorted(set(data) - SWEEP_KEYS)
+    if unknown:
+        raise InputError(f"{name}: unknown key {unknown[0]!r}; keys are "
+                         f"{', '.join(sorted(SWEEP_KEYS))}")
+    return data
+
+
+def _set_and_grid(name: str, data: dict) -> tuple[dict, dict]:
+    """The [set] knobs every point shares and the [grid] of swept values (each a non-empty
+    list of distinct values, at most MAX_SWEEP_POINTS points in all)."""
     fixed = data.get("set", {})
     grid = data.get("grid", {})
     for key, table in (("set", fixed), ("grid", grid)):
@@ -147,9 +177,12 @@ def read_sweep(path) -> Sweep:
     if size > MAX_SWEEP_POINTS:
         raise InputError(f"{name}: [grid] makes {size:,} points; at most {MAX_SWEEP_POINTS:,} "
                          "fit in one sweep (split it into several files)")
-    if "players" in data:
-        fixed = {**fixed, "players": check(whole, "players", 1, None)}
-    folder = path.parent
+    return fixed, grid
+
+
+def _fixed_components(name: str, data: dict, fixed: dict, folder: Path) -> dict:
+    """The shared knobs with a component file given at the top level or in [set] (not both)
+    resolved against the sweep file's folder."""
     if "components" in data:
         if "components" in fixed:
             raise InputError(f"{name}: components is given twice (top level and [set]); "
@@ -157,37 +190,35 @@ def read_sweep(path) -> Sweep:
         fixed = {**fixed, "components": data["components"]}
     if "components" in fixed:
         fixed["components"] = _component_file(name, folder, fixed["components"], "components")
-    comp_labels = _component_labels(name, grid["components"]) if "components" in grid else []
-    out = data.get("out")
-    if out is not None and not isinstance(out, str):
-        raise InputError(f"{name}: out must be a folder name in quotes, got {out!r}")
-    base_lineup = data.get("policies")
-    if base_lineup is not None and (not isinstance(base_lineup, list) or not base_lineup
-                                    or not all(isinstance(x, str) for x in base_lineup)):
-        raise InputError(f"{name}: policies must be a list of policy names, e.g. "
-                         f'["greedy", "cautious"], got {base_lineup!r}')
-    keys = list(grid)
-    points = []
-    for combo in itertools.product(*(grid[k] for k in keys)):
-        labels, knobs, lineup = {}, dict(fixed), base_lineup
-        for key, value in zip(keys, combo, strict=True):
-            if key == "lineup":
-                if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-                    raise InputError(f"{name}: grid.lineup entries must be lists of policy "
-                                     f"names, got {value!r}")
-                labels[key] = grid[key].index(value)
-                lineup = value
-                if len(value) > 1 and "players" not in grid and "players" not in fixed:
-                    knobs["players"] = len(value)  # a line-up names every seat
-            elif key == "components":
-                labels[key] = comp_labels[grid[key].index(value)]
-                knobs[key] = _component_file(name, folder, value, "grid.components")
-            else:
-                labels[key] = value
-                knobs[key] = value
-        points.append((labels, knobs, lineup))
-    # load every component file and build every point's config now, so a bad knob or file
-    # fails before any game runs
+    return fixed
+
+
+def _point(name: str, grid: dict, combo: tuple, fixed: dict, base_lineup: list[str] | None,
+           folder: Path, comp_labels: list[str]) -> tuple[dict, dict, list[str] | None]:
+    """One grid point as (labels for its folder, knobs, line-up): a swept line-up is labelled
+    by its index and names every seat, a swept component file by its file name."""
+    labels, knobs, lineup = {}, dict(fixed), base_lineup
+    for key, value in zip(grid, combo, strict=True):
+        if key == "lineup":
+            if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+                raise InputError(f"{name}: grid.lineup entries must be lists of policy "
+                                 f"names, got {value!r}")
+            labels[key] = grid[key].index(value)
+            lineup = value
+            if len(value) > 1 and "players" not in grid and "players" not in fixed:
+                knobs["players"] = len(value)  # a line-up names every seat
+        elif key == "components":
+            labels[key] = comp_labels[grid[key].index(value)]
+            knobs[key] = _component_file(name, folder, value, "grid.components")
+        else:
+            labels[key] = value
+            knobs[key] = value
+    return labels, knobs, lineup
+
+
+def _prepare_points(name: str, game: str, points: list) -> None:
+    """Load every component file and build every point's config now, so a bad knob or file
+    fails before any game runs."""
     for labels, knobs, lineup in points:
         try:
             if "components" in knobs:
@@ -196,7 +227,6 @@ def read_sweep(path) -> Sweep:
         except SnapsimError as exc:
             where = ", ".join(f"{k}={v}" for k, v in labels.items())
             raise InputError(f"{name}: point {where}: {exc}") from None
-    return Sweep(game, games, seed, chunk, rotate, points, out)
 
 
 def _partitioning(path: Path):
@@ -326,6 +356,18 @@ def load(path: str | os.PathLike, allow_partial: bool = False,
     --------
     >>> df = snapsim.load("runs/sweep", photo_target=8)
     """
+    path = _load_path(path, allow_partial)
+    if path.is_file():
+        return _load_file(path, filters)
+    if not allow_partial:
+        _refuse_unfinished(path)
+    df = _read_chunks(path, _folder_files(path), filters)
+    df.attrs = {"provenance": _folder_provenance(path)}
+    return df
+
+
+def _load_path(path: str | os.PathLike, allow_partial: bool) -> Path:
+    """load's arguments checked: an existing file or folder, each mistake one line."""
     if path is None or (isinstance(path, str) and not path.strip()):
         raise InputError("load: give a run or sweep folder, or a .parquet file snapsim wrote, "
                          "e.g. snapsim.load(\"runs/big\")")
@@ -333,12 +375,13 @@ def load(path: str | os.PathLike, allow_partial: bool = False,
     flag(allow_partial, "allow_partial")
     if not path.exists():
         raise InputError(f"{path} does not exist; give a run or sweep folder")
-    if path.is_file():
-        return _load_file(path, filters)
-    if not path.is_dir():
+    if not path.is_file() and not path.is_dir():
         raise InputError(f"{path} is neither a file nor a folder; give a run or sweep folder")
-    if not allow_partial:
-        _refuse_unfinished(path)
+    return path
+
+
+def _folder_files(path: Path) -> list[str]:
+    """The chunk files of a run folder, or of every point of a sweep folder (one game)."""
     if (path / SWEEP_FILE).exists():
         sweep = _read_json(path / SWEEP_FILE)
         files = [f for run in sweep["runs"]
@@ -350,6 +393,12 @@ def load(path: str | os.PathLike, allow_partial: bool = False,
                          f"{SWEEP_FILE}); give the folder a run (--out DIR) or a sweep wrote")
     if not files:
         raise InputError(f"{path} holds no finished chunks yet; finish the run with --resume")
+    return files
+
+
+def _read_chunks(path: Path, files: list[str], filters: dict) -> pd.DataFrame:
+    """The chunks as one table, filtered on swept values and sorted by them, then game and
+    seat (so a loaded run equals the `simulate` table of the same settings)."""
     ds = pads.dataset(files, format="parquet", partitioning=_partitioning(path),
                       partition_base_dir=str(path))
     expr = None
@@ -362,9 +411,7 @@ def load(path: str | os.PathLike, allow_partial: bool = False,
     df = ds.to_table(filter=expr).to_pandas()
     parts = [n for n in (ds.partitioning.schema.names if ds.partitioning is not None else [])
              if n in df.columns and n not in ("game", "seat")]
-    df = df.sort_values(parts + ["game", "seat"], kind="stable").reset_index(drop=True)
-    df.attrs = {"provenance": _folder_provenance(path)}
-    return df
+    return df.sort_values(parts + ["game", "seat"], kind="stable").reset_index(drop=True)
 
 
 def _read_json(path: Path) -> dict:
