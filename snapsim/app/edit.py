@@ -62,16 +62,32 @@ def warm(game: str, players: int):
 
 
 def render() -> None:
+    """The Edit and compare page: edit, check, download, then compare once it is a variant."""
     st.header("Edit and compare")
     game = st.selectbox("Game", common.GAMES, key="ed-game")
     start = st.session_state.get("ed-start", {}).get(game) or common.pick_components(game,
                                                                                       "ed")
     if start is False:
         return
-    tables = file_tables(start or bundled_file(game))
+    # named after the file it started from: the verdict names the variant as the command
+    # line does that file
+    path = common.save_upload(f"{Path(start).stem if start else EDITED}.xlsx",
+                              sheets.sheets_xlsx(_edited_grid(game, start)))
+    check = _checked(path, game)
+    if check is None:
+        return
+    _downloads(game, path)
+    players, games, seed = _run_options(game)
+    jobs.start(jobs.key_of("warm", game, players), "loading the kernels", warm(game, players))
+    if check.changes or check.knobs:
+        _compare(game, path, players, games, seed)
+
+
+def _edited_grid(game: str, start) -> dict[str, list[list]]:
+    """The starting file's sheets as editable grids, one tab each, read back as sheets."""
     st.caption("Edit any cell; lists are written [a, b] and text that would read as a number "
                "in quotes. Rows are numbered as in a spreadsheet (the header is row 1).")
-    frames = _frames(tables)
+    frames = _frames(file_tables(start or bundled_file(game)))
     tabs = st.tabs(list(frames))
     edited = {}
     for tab, (name, df) in zip(tabs, frames.items(), strict=True):
@@ -80,36 +96,47 @@ def render() -> None:
                                                   f"{name}",
                                           num_rows="dynamic", hide_index=True,
                                           width="stretch")
-    grid = _grid_sheets(edited)
-    # named after the file it started from: the verdict names the variant as the command
-    # line does that file
-    path = common.save_upload(f"{Path(start).stem if start else EDITED}.xlsx",
-                              sheets.sheets_xlsx(grid))
+    return _grid_sheets(edited)
+
+
+def _checked(path: Path, game: str):
+    """The validator's verdict on the edited file, its changes from the standard game shown;
+    None (with every invalid cell named) when it is not a valid file."""
     try:
         check = C.check(path, game)
     except SnapsimError as exc:
         st.error(f"Not a valid {game} file, nothing runs until it is fixed: {exc}")
-        return
+        return None
     if check.changes or check.knobs:
         st.markdown("**Changes from the standard game**")
         st.code("\n".join(check.changes + check.knobs), language=None)
     else:
         st.info("Identical to the standard game: edit a cell to make a variant.")
+    return check
+
+
+def _downloads(game: str, path: Path) -> None:
+    """The edited file in each format the command line reads."""
     tables = file_tables(path)
-    c1, c2, c3 = st.columns(3)
-    for col, fmt in zip((c1, c2, c3), sheets.FORMATS, strict=True):
+    for col, fmt in zip(st.columns(3), sheets.FORMATS, strict=True):
         col.download_button(f"Download {fmt.upper()}", sheets.file_bytes(tables, fmt),
                             file_name=f"{game}-variant.{fmt}", key=f"ed-dl-{fmt}")
-    spec = get_game(game)
-    counts = list(spec.measures.levers.player_counts)
+
+
+def _run_options(game: str) -> tuple[int, int, int]:
+    """The comparison's players, paired games per side and seed."""
+    counts = list(get_game(game).measures.levers.player_counts)
     c1, c2, c3 = st.columns(3)
     players = c1.selectbox("Players", counts, index=min(2, len(counts) - 1), key="ed-players")
     games = c2.number_input("Paired games per side", 10, 200_000, DEFAULT_GAMES, step=500,
                             key="ed-games")
     seed = c3.number_input("Seed", 0, 2**31, 1, key="ed-seed")
-    jobs.start(jobs.key_of("warm", game, players), "loading the kernels", warm(game, players))
-    if not check.changes and not check.knobs:
-        return
+    return players, games, seed
+
+
+def _compare(game: str, path: Path, players: int, games: int, seed: int) -> None:
+    """The paired comparison with the standard game (on the button, or already under way),
+    its verdict, and the report folder written after it."""
     sha = common.sha_of(path, game)
     key = jobs.key_of("compare", game, sha, players, games, seed)
     if not st.button("Compare with the standard game", type="primary", key="ed-compare") \
