@@ -10,9 +10,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1] / "snapsim"
 LIMIT = 60
 KERNEL_DECORATORS = {"kernel", "njit", "jit"}
-# Functions still long, each waiting on a change to its module that is under way; the list only
-# shrinks (an entry that is no longer long fails, so it is taken off).
-PENDING = {"games/yosemite/api.py::table_view"}
 
 
 def _is_kernel(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -40,8 +37,7 @@ def test_no_non_kernel_function_of_60_lines_or_more():
     for path in sorted(ROOT.rglob("*.py")):
         where = path.relative_to(ROOT).as_posix()
         found.update(long_functions(path.read_text(encoding="utf-8"), where))
-    assert {k: v for k, v in found.items() if k not in PENDING} == {}
-    assert sorted(PENDING - set(found)) == [], "no longer long: take it off PENDING"
+    assert found == {}
 
 
 def test_the_counter_counts_docstrings_and_skips_kernels():

@@ -369,16 +369,44 @@ class YosemiteGame(protocol.GameState):
         camping track, landmark tokens; of the opponent's hand only its size and the tiles
         seen taken (the rest is hidden)."""
         obs = self.observation(player)  # the seat's view: what follows reads nothing more
-        comp, s = self.config.components, self.state
+        s = self.state
         cur = self.current_player
         you = lambda p: "you" if p == player else f"P{p + 1}"  # noqa: E731
         lines = [f"turn {obs['turn']}: {you(cur)} to play ({self._PHASE_WORDS[self.phase]})"]
         if self.phase in ("eat fish", "explore") and s[E.LM_START] == 1:
             lines.append("  (the turn began on an empty landmark tile: eating must end on an "
                          "animal tile; without eating, only A)")
+        lines += self._park_lines()
+        for p in range(2):
+            lines.append(f"{you(p)}: fish {obs['fish'][p]}, tents {obs['tents'][p]}, photos "
+                         f"{', '.join(obs['photos_taken'][p]) or 'none'}")
+        lines.append("your hand: " + (", ".join(f"{k} {a}" for a, k in obs["hand"].items() if k)
+                                      or "empty"))
+        seen = ", ".join(f"{k} {a}" for a, k in obs["opponent_tiles_seen"].items() if k)
+        lines.append(f"opponent's hand: {obs['opponent_hand_size']} tiles (seen taken: "
+                     f"{seen or 'none'})")
+        lines += self._face_up_lines()
+        camp = int(obs["camping_token"])
+        lines.append("camping token: " + ("not on the track yet" if camp == 0 else
+                                          f"on {you(0 if camp > 0 else 1)}'s side, space "
+                                          f"{abs(camp)}"))
+        lines.append(f"judges: {', '.join(obs['judges'])}")
+        tokens = []
+        for name, where in obs["landmark_tokens"].items():
+            place = {"park": "on its tile", "board": "not in the park yet"}.get(where) or \
+                "taken by " + you(int(where[1:]) - 1)
+            tokens.append(f"{name} {place}")
+        lines.append("landmark tokens: " + "; ".join(tokens))
+        lines.append(f"photo deck: {obs['photo_deck']}; tile deck: {obs['tile_deck']}")
+        return lines
+
+    def _park_lines(self) -> list[str]:
+        """The park as a 5x5 grid of animal/bonus cells (a landmark tile by name, starred
+        while it holds its token) with both pawns on their squares."""
+        comp, s = self.config.components, self.state
         width = 16
-        lines.append("park (animal/bonus; [P1] [P2] the pawns):")
-        lines.append(("     " + "".join(f"{c + 1:<{width}}" for c in range(E.SIZE))).rstrip())
+        lines = ["park (animal/bonus; [P1] [P2] the pawns):",
+                 ("     " + "".join(f"{c + 1:<{width}}" for c in range(E.SIZE))).rstrip()]
         for r in range(E.SIZE):
             cells = []
             for c in range(E.SIZE):
@@ -397,16 +425,12 @@ class YosemiteGame(protocol.GameState):
                 pawns = "".join(f"[P{p + 1}]" for p in range(2) if s[E.POS + p] == sq)
                 cells.append(f"{(pawns + text)[:width - 1]:<{width}}")
             lines.append(f"  {'abcde'[r]}  " + "".join(cells).rstrip())
-        lines.append("  (* a landmark tile holding its token)")
-        for p in range(2):
-            lines.append(f"{you(p)}: fish {obs['fish'][p]}, tents {obs['tents'][p]}, photos "
-                         f"{', '.join(obs['photos_taken'][p]) or 'none'}")
-        lines.append("your hand: " + (", ".join(f"{k} {a}" for a, k in obs["hand"].items() if k)
-                                      or "empty"))
-        seen = ", ".join(f"{k} {a}" for a, k in obs["opponent_tiles_seen"].items() if k)
-        lines.append(f"opponent's hand: {obs['opponent_hand_size']} tiles (seen taken: "
-                     f"{seen or 'none'})")
-        lines.append("photos face up:")
+        return lines + ["  (* a landmark tile holding its token)"]
+
+    def _face_up_lines(self) -> list[str]:
+        """The face-up photos, each with its landmark, points and the animals it needs."""
+        comp, s = self.config.components, self.state
+        lines = ["photos face up:"]
         for k in range(self.config.photo_slots):
             ph = int(s[E.SLOT + k])
             if ph >= 0:
@@ -414,18 +438,6 @@ class YosemiteGame(protocol.GameState):
                 lines.append(f"  {k + 1}. {photo.name} ({comp.landmarks[photo.landmark]}), "
                              f"{photo.points} points: needs "
                              f"{', '.join(ANIMALS[a] for a in photo.animals)}")
-        camp = int(obs["camping_token"])
-        lines.append("camping token: " + ("not on the track yet" if camp == 0 else
-                                          f"on {you(0 if camp > 0 else 1)}'s side, space "
-                                          f"{abs(camp)}"))
-        lines.append(f"judges: {', '.join(obs['judges'])}")
-        tokens = []
-        for name, where in obs["landmark_tokens"].items():
-            place = {"park": "on its tile", "board": "not in the park yet"}.get(where) or \
-                "taken by " + you(int(where[1:]) - 1)
-            tokens.append(f"{name} {place}")
-        lines.append("landmark tokens: " + "; ".join(tokens))
-        lines.append(f"photo deck: {obs['photo_deck']}; tile deck: {obs['tile_deck']}")
         return lines
 
     def _tensor(self, player, t):
