@@ -196,6 +196,17 @@ def histogram(values: pd.Series, title: str, note: str, xlabel: str) -> bytes:
     return _finish(fig, note)
 
 
+def knob_lines(t: pd.DataFrame, measure: str, title: str, note: str, ylabel: str,
+               percent: bool = False) -> bytes:
+    """A knob sweep's `measure` (with its `_ci_low` and `_ci_high` columns) by knob value, a
+    panel per knob (`lines`); a rate shown in percent (points) when `percent`."""
+    cols = (measure, f"{measure}_ci_low", f"{measure}_ci_high")
+    if percent:
+        t = t.assign(**{c: 100 * t[c] for c in cols})
+    return lines(t, "value", *cols, title, note, panels="knob", ylabel=ylabel,
+                 xlabel="knob value")
+
+
 def _by_unit(rows: pd.DataFrame):
     """A figure with one panel per unit: rates (shown in percent) and each other unit."""
     units = list(dict.fromkeys(rows["unit"]))

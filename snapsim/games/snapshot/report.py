@@ -720,18 +720,13 @@ def study_raccoon(ctx: Ctx) -> Section:
 def _sensitivity_figures(ctx: Ctx, s: Section, t: pd.DataFrame) -> None:
     """Game length and the seat spread as each knob moves alone."""
     s.figure("rule_sensitivity_length",
-             F.lines(t, "value", "rounds", "rounds_ci_low", "rounds_ci_high",
-                     "Game length by rule knob", ctx.note(), panels="knob",
-                     ylabel="mean rounds per game", xlabel="knob value"),
+             F.knob_lines(t, "rounds", "Game length by rule knob", ctx.note(),
+                          "mean rounds per game"),
              ctx.caption("Mean game length as each knob moves alone", GREEDY, 4,
                          interval="95% Student-t CIs over games"))
-    plot = t.assign(**{c: 100 * t[c] for c in ("seat_spread", "seat_spread_ci_low",
-                                               "seat_spread_ci_high")})
     s.figure("rule_sensitivity_seats",
-             F.lines(plot, "value", "seat_spread", "seat_spread_ci_low",
-                     "seat_spread_ci_high", "Seat win-rate spread by rule knob", ctx.note(),
-                     panels="knob", ylabel="best - worst seat win rate (pp)",
-                     xlabel="knob value"),
+             F.knob_lines(t, "seat_spread", "Seat win-rate spread by rule knob", ctx.note(),
+                          "best - worst seat win rate (pp)", percent=True),
              ctx.caption("Win-rate spread between the best and the worst seat, in percentage "
                          "points, as each knob moves alone", GREEDY, 4,
                          interval="95% bootstrap CIs, games resampled"))

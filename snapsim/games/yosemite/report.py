@@ -451,18 +451,12 @@ def _knob_row(df: pd.DataFrame, base: pd.DataFrame) -> dict:
 def _knob_figures(ctx: Ctx, s: Section, t: pd.DataFrame) -> None:
     """Game length and the first player's win rate as each knob moves alone."""
     s.figure("setup_knobs_length",
-             F.lines(t, "value", "turns", "turns_ci_low", "turns_ci_high",
-                     "Game length by knob", ctx.note(), panels="knob", ylabel="turns per game",
-                     xlabel="knob value"),
+             F.knob_lines(t, "turns", "Game length by knob", ctx.note(), "turns per game"),
              ctx.caption("Mean turns per game as each knob moves alone", MIRROR, 2,
                          interval="95% Student-t CIs over games"))
-    plot = t.assign(**{c: 100 * t[c] for c in ("first_win_rate", "first_win_rate_ci_low",
-                                               "first_win_rate_ci_high")})
     s.figure("setup_knobs_first",
-             F.lines(plot, "value", "first_win_rate", "first_win_rate_ci_low",
-                     "first_win_rate_ci_high", "First player's win rate by knob", ctx.note(),
-                     panels="knob", ylabel="first player's win rate (%)",
-                     xlabel="knob value"),
+             F.knob_lines(t, "first_win_rate", "First player's win rate by knob", ctx.note(),
+                          "first player's win rate (%)", percent=True),
              ctx.caption("The first player's win rate as each knob moves alone", MIRROR, 2))
 
 
