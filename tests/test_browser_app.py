@@ -151,6 +151,7 @@ def _cli_verdict(variant: Path, players: int, out: Path, capsys) -> list[str]:
     return _verdict(capsys.readouterr().out)
 
 
+@pytest.mark.slow  # the pages' code paths: tests/test_app.py drives each headless
 def test_a_designers_round_trip_from_an_uploaded_spreadsheet(server, browser, artefacts,
                                                               tmp_path, capsys):
     """Balance; an edited spreadsheet uploaded and compared; a rebalance from it at a tiny
