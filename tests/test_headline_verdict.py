@@ -168,10 +168,26 @@ def test_four_fair_seats_at_300_games_are_rarely_called_beyond_2pp():
         won = np.eye(4)[rng.choice(4, size=games, p=p)]
         it = V.Items(("1", "2", "3", "4"), won, np.ones_like(won))
         rates = V._resampled([it], 400, int(rng.integers(1 << 30)))[0]
-        return V._spread(it.values, rates, 0.99)
+        return V._spread(it.values, rates, 0.99, games)
 
     fair = [run([0.25] * 4, 300) for _ in range(200)]
     assert np.mean([value for value, _, _ in fair]) > 4  # the noise the interval must absorb
     assert sum(lo > 2 for _, lo, _ in fair) <= 7
     tilted = [run([0.28, 0.25, 0.25, 0.22], 2000) for _ in range(200)]
     assert sum(lo <= 6 <= hi for _, lo, hi in tilted) >= 190
+
+
+def test_a_handful_of_games_settles_nothing_the_resamples_cannot_measure():
+    """One game: every seat's rate is 0 or 1 and every resample the same game, so the
+    resamples have no spread. The seat spread's pairs then take the spread of one more game
+    shared by the seats (open, within [0, 100] pp), and the cards' distance gets no interval
+    below RESAMPLED_MIN games (open, said in words), instead of a one-game run reading NOT
+    BALANCED."""
+    for game, players in (("snapshot", 2), ("yosemite", 2), ("shutterbug", 6)):
+        v = V.verdict_of(game, {players: _side(game, players, 1)}, seed=1)
+        assert v.word(players) == "NOT SETTLED"
+        spread = v.rows[v.rows.measure == "seat_spread"].iloc[0]
+        assert spread["class"] == "open" and 0 <= spread.ci_low <= spread.ci_high <= 100
+    cards = V.verdict_of("snapshot", {2: _side("snapshot", 2, 1)}, seed=1).line("cards", 2)
+    assert cards.endswith("open (no interval from 1 game: at least 20 are needed), against the "
+                          "tolerance of 10%")

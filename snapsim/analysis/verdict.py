@@ -34,6 +34,7 @@ NO CHANGE or NOT SETTLED, beside each side's own verdict line.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +51,9 @@ from .stats import wilson_interval
 DEFAULTS = {"seat_spread": 2.0, "first_player": 2.0, "assignments": 2.0, "cards": 10.0}
 NAMES = ("seat_spread", "first_player", "assignments", "cards", "length")
 REPS = 4000  # bootstrap resamples of whole games
+# fewer games than this give the cards' distance no interval (their resamples cannot tell the
+# noise of a card rolled in a game or two: a one-game run would read as far off its median)
+RESAMPLED_MIN = 20
 WITHIN, OFF, OPEN = "within", "not within", "open"
 STATUS = {OFF: "not balanced", WITHIN: "balanced", OPEN: "not settled"}
 BETTER, WORSE, SAME = "better", "worse", "no change"
@@ -196,14 +200,17 @@ def _typical(x: np.ndarray, res: np.ndarray) -> tuple[float, np.ndarray]:
     estimate of the mean square is unbiased, so a small run does not read as unbalanced.
     Returns the estimate and its resampled values, recentred on it (whose percentiles are
     its interval: the resamples carry the noise twice, the recentring takes it out)."""
-    var = np.nanvar(res, axis=0)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a card never rolled: NaN, left out
+        var = np.nanvar(res, axis=0)
     est = float(np.nanmean(x ** 2 - var))
     draws = np.nanmean(res ** 2 - var, axis=1)
     draws = draws - np.nanmean(draws) + est
     return math.sqrt(max(est, 0.0)), np.sqrt(np.clip(draws, 0.0, None))
 
 
-def _spread(values: np.ndarray, res: np.ndarray, level: float) -> tuple[float, float, float]:
+def _spread(values: np.ndarray, res: np.ndarray, level: float,
+            games: int) -> tuple[float, float, float]:
     """Best minus worst seat and its interval, from simultaneous intervals of every pair's
     difference (the largest studentised deviation over the resamples sets their width): the
     true spread is the largest true pair difference, so it lies between the largest distance
@@ -214,10 +221,19 @@ def _spread(values: np.ndarray, res: np.ndarray, level: float) -> tuple[float, f
     d, draws = values[i] - values[j], res[:, i] - res[:, j]
     se = np.nanstd(draws, axis=0)
     ok = se > 0
-    c = float(np.nanquantile(np.nanmax(np.abs(draws[:, ok] - d[ok]) / se[ok], axis=1), level)) \
-        if ok.any() else 0.0
+    if ok.any():
+        c = float(np.nanquantile(np.nanmax(np.abs(draws[:, ok] - d[ok]) / se[ok], axis=1),
+                                 level))
+    else:  # no pair varies over the resamples (a handful of games): Bonferroni over pairs
+        c = _z(1 - (1 - level) / len(d))
+    # a pair that never varies (one seat won every game) is given the spread of one more
+    # game shared by the seats, not none
+    shared = (values * games + 1 / len(values)) / (games + 1)
+    floor = np.sqrt((shared[i] + shared[j] - (shared[i] - shared[j]) ** 2) / games)
+    se = np.where(ok, se, floor)
     near, far = np.abs(d) - c * se, np.abs(d) + c * se
-    return 100 * float(np.ptp(values)), 100 * max(0.0, float(near.max())), 100 * float(far.max())
+    return (100 * float(np.ptp(values)), 100 * max(0.0, float(near.max())),
+            100 * min(1.0, float(far.max())))
 
 
 def _resampled(arrays: list[Items], reps: int, seed: int) -> list[np.ndarray]:
@@ -311,10 +327,11 @@ def side_claims(game: str, players: int, side: Side, tol: dict, seed: int = 0,
                 row(k, SUMMARY, est, *_percentile(draws, level), (0.0, t), claim=False)
         elif k == "seat_spread":
             rates = resampled[k]
-            row(k, "", *_spread(it.values, rates, level), (0.0, t))
+            row(k, "", *_spread(it.values, rates, level, games), (0.0, t))
         elif k == "cards":
             est, draws = _card_draws(side, it, resampled[k])
-            row(k, "", est, *_percentile(draws, level), (0.0, t))
+            lo, hi = _percentile(draws, level) if games >= RESAMPLED_MIN else (math.nan,) * 2
+            row(k, "", est, lo, hi, (0.0, t))
         else:  # length: a mean over games, normal interval
             x = it.num[:, 0]
             half = _z(level) * float(np.std(x, ddof=1)) / math.sqrt(len(x))
@@ -470,6 +487,9 @@ def _measure_words(game: str, rows: pd.DataFrame, summary) -> str:
     def claim(x, name: str, signed: bool, unit: str) -> str:
         text = (f"{name} {_num(x.value, signed)}{unit} [{_num(x.ci_low, signed)}, "
                 f"{_num(x.ci_high, signed)}]")
+        if not (math.isfinite(x.ci_low) and math.isfinite(x.ci_high)):
+            return (f"{name} {_num(x.value, signed)}{unit}, open (no interval from {played:,} "
+                    f"game{'s' * (played != 1)}: at least {RESAMPLED_MIN} are needed)")
         if x["class"] == OPEN:
             return f"{text}, open ({_settle_words(x.games_to_settle, played)})"
         return text
