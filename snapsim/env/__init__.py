@@ -9,7 +9,7 @@ importing `snapsim.env.openspiel` registers the OpenSpiel games.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from .state import fresh_seed, new_state
@@ -22,14 +22,14 @@ GYM_IDS = {"snapsim/Snapshot-v0": "snapshot", "snapsim/Yosemite-v0": "yosemite",
            "snapsim/ShutterBug-v0": "shutterbug"}
 
 
-def pettingzoo_env(game: str, **config) -> SnapsimAEC:
+def pettingzoo_env(game: str, **config: Any) -> SnapsimAEC:
     """A PettingZoo AEC environment of `game` with rule knobs `config` (needs snapsim[rl])."""
     from .pettingzoo_aec import SnapsimAEC
     return SnapsimAEC(game, **config)
 
 
 def gym_env(game: str, seat: int = 0, opponents: str | list[str] = "greedy",
-            **config) -> SnapsimGymEnv:
+            **config: Any) -> SnapsimGymEnv:
     """A Gymnasium environment: the agent plays `seat`, built-in `opponents` the others
     (one policy spec, or one per seat), rule knobs `config` (needs snapsim[rl])."""
     from .gymnasium_env import SnapsimGymEnv

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from ..protocol import game_class
+from ..protocol import GameState, game_class
 
 _T = pyspiel.GameType
 
@@ -22,8 +22,10 @@ class SnapsimOpenSpielGame(pyspiel.Game):
     """A snapsim game as an OpenSpiel game; `NAME` says which."""
 
     NAME: str
+    TYPE: pyspiel.GameType
+    DEFAULTS: dict[str, int]
 
-    def __init__(self, params=None):
+    def __init__(self, params: dict[str, int] | None = None) -> None:
         params = {**self.DEFAULTS, **(params or {})}
         cls = game_class(self.NAME)
         self.config = cls.CONFIG.from_knobs(players=params["players"])
@@ -37,13 +39,14 @@ class SnapsimOpenSpielGame(pyspiel.Game):
             max_game_length=probe.max_game_length)
         super().__init__(self.TYPE, info, params)
 
-    def new_initial_state(self):
+    def new_initial_state(self) -> SnapsimOpenSpielState:
         game = self._started
         self._started += 1
         return SnapsimOpenSpielState(self, game_class(self.NAME)(
             self.config, seed=self.seed, game=game, rotate_seats=False, log=False))
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
+                         params: dict | None = None) -> SeatObserver:
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
             raise ValueError("only observations (no perfect-recall information states)")
         return SeatObserver(self)
@@ -52,55 +55,56 @@ class SnapsimOpenSpielGame(pyspiel.Game):
 class SnapsimOpenSpielState(pyspiel.State):
     """An OpenSpiel state wrapping a protocol state (`.game_state`)."""
 
-    def __init__(self, game, game_state):
+    def __init__(self, game: SnapsimOpenSpielGame, game_state: GameState) -> None:
         super().__init__(game)
         self.game_state = game_state
 
-    def current_player(self):
+    def current_player(self) -> int:
         g = self.game_state
         return pyspiel.PlayerId.TERMINAL if g.is_terminal else g.current_player
 
-    def _legal_actions(self, player):
+    def _legal_actions(self, player: int) -> list[int]:
         return sorted(int(a) for a in self.game_state.legal_action_ids())
 
-    def _apply_action(self, action):
+    def _apply_action(self, action: int) -> None:
         self.game_state.apply(action)
 
-    def _action_to_string(self, player, action):
+    def _action_to_string(self, player: int, action: int) -> str:
         return self.game_state.action_to_string(action)
 
-    def is_terminal(self):
+    def is_terminal(self) -> bool:
         return self.game_state.is_terminal
 
-    def returns(self):
+    def returns(self) -> list[float]:
         return [float(x) for x in self.game_state.returns()]
 
-    def rewards(self):
+    def rewards(self) -> list[float]:
         return [float(x) for x in self.game_state.rewards()]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.game_state.serialize().decode()
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict) -> SnapsimOpenSpielState:
         return SnapsimOpenSpielState(self.get_game(), self.game_state.clone())
 
 
 class SeatObserver:
     """A seat's observation tensor (`dict["observation"]` views the same numbers)."""
 
-    def __init__(self, game):
+    def __init__(self, game: SnapsimOpenSpielGame) -> None:
         size = int(np.prod(game_class(game.NAME)(game.config).observation_shape))
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
-    def set_from(self, state, player):
+    def set_from(self, state: SnapsimOpenSpielState, player: int) -> None:
         self.tensor[:] = state.game_state.observation_tensor(player)
 
-    def string_from(self, state, player):
+    def string_from(self, state: SnapsimOpenSpielState, player: int) -> str:
         return str(state.game_state.observation(player))
 
 
-def _register(name: str, long_name: str, utility, min_players: int, max_players: int,
+def _register(name: str, long_name: str, utility: pyspiel.GameType.Utility, min_players: int,
+              max_players: int,
               players: int) -> type[SnapsimOpenSpielGame]:
     game_type = _T(
         short_name=f"python_snapsim_{name}", long_name=f"snapsim {long_name}",

@@ -17,10 +17,10 @@ from .state import OBS_HIGH, OBS_LOW, fresh_seed, new_state
 class SnapsimAEC(AECEnv):
     metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, game: str, render_mode: str | None = None, **config):
+    def __init__(self, game: str, render_mode: str | None = None, **config: object) -> None:
         super().__init__()
         self._game, self._config = game, config
-        self.state = new_state(game, 0, **config)
+        self.state = new_state(game, 0, None, **config)
         self.metadata = {**self.metadata, "name": f"snapsim_{self.state.NAME}_v0"}
         self.render_mode = render_mode
         self.possible_agents = [f"player_{p}" for p in range(self.state.config.players)]
@@ -31,31 +31,31 @@ class SnapsimAEC(AECEnv):
             "action_mask": spaces.Box(0, 1, (n_act,), np.int8)})
         self._act_space = spaces.Discrete(n_act)
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self._obs_space
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self._act_space
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.state = new_state(self._game, fresh_seed() if seed is None else seed,
-                               **self._config)
+                               None, **self._config)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[self.state.current_player]
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
         p = self.possible_agents.index(agent)
         mask = np.zeros(self.state.num_distinct_actions, np.int8)
         if self.state.current_player == p:
             mask[self.state.legal_action_ids()] = 1
         return {"observation": self.state.observation_tensor(p), "action_mask": mask}
 
-    def step(self, action):
+    def step(self, action: int) -> None:
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
@@ -70,10 +70,10 @@ class SnapsimAEC(AECEnv):
             self.agent_selection = self.agents[self.state.current_player]
         self._accumulate_rewards()
 
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode == "ansi":
-            return "\n".join(self.state.log[-20:])
+            return "\n".join((self.state.log or [])[-20:])
         return None
 
-    def close(self):
+    def close(self) -> None:
         pass

@@ -61,7 +61,8 @@ class Advice:
         return out
 
 
-def advise(state, seat: int | None = None, budget: Budget | None = None, seed: int = 0,
+def advise(state: GameState | Session | str | Path, seat: int | None = None,
+           budget: Budget | None = None, seed: int = 0,
            *, seconds: float | None = None, rollouts: int | None = None) -> Advice:
     """Advice for the decision `state` stands at, for `seat` (1-based; default: the seat to
     move, the only one with moves to rank). `state`: a step game (snapsim.protocol.GameState),
