@@ -37,8 +37,10 @@ import math
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import pandas as pd
 import pyarrow as pa
@@ -49,7 +51,7 @@ from .checks import flag, path_arg, whole
 from .files import parse_json, read_json, read_text, read_toml, write_text
 from .locks import exclusive
 from .provenance import components_record
-from .runner import DEFAULT_CHUNK, MAX_GAMES, Point, prepare, run_points
+from .runner import DEFAULT_CHUNK, MAX_GAMES, Point, RunResult, prepare, run_points
 from .store import MANIFEST, chunk_file, content, file_provenance, file_run, run_id
 from .variants import load_variant
 
@@ -59,6 +61,7 @@ SWEEP_FILE = "sweep.json"
 STANDARD = "standard"
 SAFE_LABEL = re.compile(r"[A-Za-z0-9_.-]+")
 MAX_SWEEP_POINTS = 10_000
+T = TypeVar("T")
 
 
 @dataclass
@@ -75,7 +78,7 @@ class Sweep:
     out: str | None
 
 
-def _component_file(name: str, folder: Path, value, key: str) -> Path | None:
+def _component_file(name: str, folder: Path, value: object, key: str) -> Path | None:
     """None for the bundled set, else the file's path (relative to the sweep file's folder)."""
     if not isinstance(value, str) or not value.strip():
         raise InputError(f"{name}: {key} must be \"standard\" or a component file path in "
@@ -99,13 +102,14 @@ def _component_labels(name: str, values: list) -> list[str]:
     return labels
 
 
-def read_sweep(path) -> Sweep:
+def read_sweep(path: str | os.PathLike) -> Sweep:
     """Parse and check a sweep file; every problem is one line naming the file and key."""
     path = Path(path)
     name = path.name
     data = _sweep_data(path)
 
-    def check(test, key, *bounds, default=None):
+    def check(test: Callable[..., T], key: str, *bounds: int | None,
+              default: object = None) -> T:
         if key not in data and default is None:
             raise InputError(f"{name}: missing {key} = ... (see snapsim.sim.sweep for the keys)")
         try:
@@ -229,7 +233,7 @@ def _prepare_points(name: str, game: str, points: list) -> None:
             raise InputError(f"{name}: point {where}: {exc}") from None
 
 
-def _partitioning(path: Path):
+def _partitioning(path: Path) -> pads.Partitioning | None:
     """Hive partitioning with the swept values' own types (from sweep.json), so a swept
     column that is also a result column (e.g. players) merges instead of clashing."""
     meta = path / SWEEP_FILE
@@ -288,8 +292,9 @@ def _claim_sweep(root: Path, record: dict, resume: bool) -> str | None:
                      "folder")
 
 
-def run_sweep(sweep: Sweep, out=None, resume=False, progress=False, threads=None,
-              workers=None, scheduler=None):
+def run_sweep(sweep: Sweep, out: str | os.PathLike | None = None, resume: bool = False,
+              progress: bool = False, threads: int | None = None, workers: int | None = None,
+              scheduler: str | None = None) -> list[tuple[dict, RunResult]]:
     """Run every point (only missing chunks when resuming); returns (labels, result) pairs."""
     root = Path(out or sweep.out or "")
     if not str(root) or root == Path("."):
@@ -324,7 +329,7 @@ def run_sweep(sweep: Sweep, out=None, resume=False, progress=False, threads=None
 
 
 def load(path: str | os.PathLike, allow_partial: bool = False,
-         **filters) -> pd.DataFrame:
+         **filters: object) -> pd.DataFrame:
     """Load a run or sweep folder (or one .parquet file) as one DataFrame, in order.
 
     Rows come sorted by the swept values, then game and seat, so a loaded run equals the
@@ -489,12 +494,12 @@ def _refuse_unfinished(path: Path) -> None:
             folders = [run["folder"] for run in sweep["runs"]]
         except (KeyError, TypeError):
             raise InputError(f"{path / SWEEP_FILE} is not a snapsim sweep record") from None
-        missing = {folder: _missing_chunks(path / folder, total) for folder in folders}
-        short = [folder for folder, n in missing.items() if n]
+        by_point = {folder: _missing_chunks(path / folder, total) for folder in folders}
+        short = [folder for folder, n in by_point.items() if n]
         if short:
             raise InputError(
-                f"{path} is an interrupted sweep: {sum(missing.values())} of "
-                f"{total * len(missing)} chunks missing in {len(short)} of {len(missing)} "
+                f"{path} is an interrupted sweep: {sum(by_point.values())} of "
+                f"{total * len(by_point)} chunks missing in {len(short)} of {len(by_point)} "
                 f"points (first: {short[0]}); finish it with `snapsim sweep FILE --out {path} "
                 "--resume`, or load what is there with allow_partial=True")
     elif (path / MANIFEST).exists():
