@@ -27,7 +27,13 @@ from tqdm import tqdm
 
 from ..analysis.balance import ALPHA, holm
 from ..analysis.measures import Measure, MeasureSpec, measures
-from ..analysis.paired import ratio_difference, spread_difference, spread_interval, spread_value
+from ..analysis.paired import (
+    Difference,
+    ratio_difference,
+    spread_difference,
+    spread_interval,
+    spread_value,
+)
 from ..errors import InputError
 from ..sim.files import read_json
 from ..sim.locks import exclusive
@@ -141,11 +147,21 @@ def _estimate(m: Measure, seed: int) -> tuple[float, float, float, int]:
     if m.spread is not None:
         num, den = m.spread
         return (spread_value(num, den), *spread_interval(num, den, seed, REPS), len(num))
-    n = len(m.ratio.num)
-    value = m.ratio.value
-    se = float(np.std(m.ratio.influence(), ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    ratio = m.ratio
+    assert ratio is not None  # a measure without a spread is a ratio
+    n = len(ratio.num)
+    value = ratio.value
+    se = float(np.std(ratio.influence(), ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     z = stats.norm.ppf(1 - ALPHA / 2)
     return value, value - z * se, value + z * se, n
+
+
+def _difference(best: Measure, other: Measure, seed: int) -> Difference:
+    """The paired difference of one point's objective to the best point's (same measure)."""
+    if best.spread is not None and other.spread is not None:
+        return spread_difference(best.spread, other.spread, seed=seed, reps=REPS)
+    assert best.ratio is not None and other.ratio is not None  # a measure is one or the other
+    return ratio_difference(best.ratio, other.ratio)
 
 
 @dataclass
@@ -168,10 +184,8 @@ def _best(points: list[_Point], seed: int) -> tuple[_Point, pd.DataFrame]:
             rows.append({**p.labels, "value": p.value, "diff": 0.0, "diff_ci_low": 0.0,
                          "diff_ci_high": 0.0, "p_value": math.nan})
             continue
-        if p.data.spread is not None:
-            d = spread_difference(best.data.spread, p.data.spread, seed=seed, reps=REPS)
-        else:
-            d = ratio_difference(best.data.ratio, p.data.ratio)
+        assert best.data is not None and p.data is not None  # both in `have`
+        d = _difference(best.data, p.data, seed)
         lo, hi = d.ci
         rows.append({**p.labels, "value": p.value, "diff": d.diff, "diff_ci_low": lo,
                      "diff_ci_high": hi, "p_value": d.p_value})
@@ -326,11 +340,14 @@ def _report(folder: Path, data: dict, out: Path, objective: str, force: bool, pr
                          "unit": m.unit, "value": value, "ci_low": lo, "ci_high": hi,
                          "games": n})
         mine = next((m for m in found if m.name == name), None)
-        points.append(_Point(run["labels"], values.get(name, math.nan), mine))
+        points.append(_Point(run["labels"], math.nan if mine is None else values[mine.name],
+                             mine))
         if bar is None:  # after the first point, so a refusal is the only output
             bar = tqdm(total=len(runs), unit="point", desc="sweep report",
                        disable=not progress)
         bar.update(1)
+    # the last run named the objective (or refused), so its name and record are known
+    assert name is not None and record is not None and bar is not None
     bar.close()
     table = pd.DataFrame(rows)
     lineups = "; ".join(dict.fromkeys(", ".join(map(str, run.get("lineup") or ["?"]))
