@@ -13,6 +13,7 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -165,7 +166,7 @@ def seat_advantage(ctx: Runs, s: Section, players, policy: str = "greedy",
              ctx.caption("Win rate by seat minus the fair share 1/players, in percentage "
                          "points", [policy], players))
     for n in sorted(players, key=lambda k: (k != 4, k)):
-        s.later(lambda n=n: seat_finding(seats, claims, n, ctx.players_label(n)))
+        s.later(partial(seat_finding, seats, claims, n, ctx.players_label(n)))
     for n in sorted(players if labelled is None else labelled, key=lambda k: (k != 4, k)):
         # a fixed pair of seats (the same pair under both line-ups), named so it is not read
         # as the seat spread (best minus worst seat), which has its own interval
@@ -272,7 +273,7 @@ class Effect:
 
     def influence(self) -> np.ndarray:
         """Per-game contributions: the error of their mean is the effect's error."""
-        return sum(c * r.influence() for c, r in self.terms)
+        return np.asarray(sum(c * r.influence() for c, r in self.terms))
 
     def estimate(self) -> Estimate:
         """The effect with its standard error, never below what one more event in each
@@ -366,7 +367,7 @@ class Runs:
     seed: int
     threads: int | None = None
     components: object = None
-    bar: object = None
+    bar: tqdm | None = None
     bar_cap: int = 0  # where the running study's share of the bar ends
     cache: dict = field(default_factory=dict)
     out: Path | None = None  # the report folder, once known
@@ -581,6 +582,7 @@ class Runs:
         """(policy, games, why) of the strong line-up at `players` seats (`strong_policy`;
         None: none affordable): its share of the report's games (at least SEARCH_MIN) unless
         `strong_games` says."""
+        assert self.strong is not None  # asked only of a report with a strong line-up
         choice, share, why = strong_policy(self.game, players, self.strong)
         games = self.strong_games or max(min(SEARCH_MIN, self.games), self.games // share)
         return choice, games, why
@@ -600,8 +602,13 @@ class Runs:
             if note not in s.findings:
                 s.findings.append(note)
             return
+        def strong_at(n: int) -> str:
+            chosen = self.strong_policy(n)[0]
+            assert chosen is not None, f"no strong line-up at {n} players"
+            return chosen
+
         measured = measure(LineUp(self, lambda n: base, self.games))
-        strong = measure(LineUp(self, lambda n: self.strong_policy(n)[0], games))
+        strong = measure(LineUp(self, strong_at, games))
         delta = self.smallest.delta(unit, reference)
         if isinstance(measured, Effect) and isinstance(strong, Effect):
             silent = strong.silent or measured.silent
@@ -609,6 +616,7 @@ class Runs:
                             paired_change_se(measured.influence(), strong.influence()),
                             delta, silent)
         else:
+            assert isinstance(measured, Estimate) and isinstance(strong, Estimate)  # one type
             found = Finding(name, measured, strong, delta=delta)
         self.labelled.append(Labelled(s.key, found, players, policy, unit, base))
 
@@ -1095,13 +1103,14 @@ def claim_report_folder(out, game: str, seed: int, games: int, components=None,
     if isinstance(old, dict) and "studies" in old:
         comps = components if components is not None else \
             get_game(game).load_components(None)
-        new = {"game": game, "components": components_record(game, comps), "seed": seed,
+        comps_record = components_record(game, comps)
+        new = {"game": game, "components": comps_record, "seed": seed,
                "games": games, "smallest_effect": (smallest or Smallest()).record()}
         key = next((k for k in SAME_RUN if old.get(k) != new[k]), None)
         if key is None:
             return
         was, now = (old.get(key), new[key]) if key != "components" else \
-            ((old.get(key) or {}).get("file"), new[key]["file"])
+            ((old.get(key) or {}).get("file"), comps_record["file"])
         what = f"the report of another run ({key} {was}, not {now})"
     elif old is None and (out / SECTIONS).is_dir():
         return  # a report from before provenance.json: nothing to tell it apart by
