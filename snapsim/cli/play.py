@@ -41,8 +41,9 @@ def add(sub) -> None:
     p.add_argument("--hints", action="store_true", help="show the numbers snapsim computes "
                                                         "for your seat at each decision")
     p.add_argument("--hint-budget", type=float, default=2.0, metavar="SECONDS",
-                   help="time on one core for ranking your moves by win chance in a hint "
-                        "(default: 2; rollouts are added until it is spent)")
+                   help="the seconds a hint may take on one core, its exact numbers and "
+                        "table included (default: 2; rollouts rank your moves by win chance "
+                        "until it is spent)")
     p.add_argument("--hint-rollouts", type=int, metavar="N",
                    help="rank your moves from exactly N rollouts each instead, the same "
                         "numbers on any machine (default: none, the time budget decides)")
