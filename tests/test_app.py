@@ -52,18 +52,18 @@ def test_odds_gives_the_spook_table_of_snapshot_odds_spook(app, capsys):
     from snapsim.cli import main
 
     at = app("Odds")
-    at.selectbox(key="od-top-0").set_value(4).run()
-    at.selectbox(key="od-top-2").set_value(7).run()
-    at.slider(key="od-slots").set_value(1).run()
+    assert [at.selectbox(key=f"od-top-{h}").value for h in range(4)] == [4, 0, 7, 0]
+    at.selectbox(key="od-top-0").set_value(5).run()
+    at.slider(key="od-slots").set_value(2).run()
     shown = next(d.value for d in at.dataframe
                  if "successful draws before the spook" in d.value)
-    main(["odds", "spook", "--top", "shoreline=4", "--top", "mountain=7", "--raccoon",
-          "--reserve-slots", "1", "--format", "csv"])
+    main(["odds", "spook", "--top", "shoreline=5", "--top", "mountain=7", "--raccoon",
+          "--reserve-slots", "2", "--format", "csv"])
     printed = pd.read_csv(io.StringIO(capsys.readouterr().out))
     assert printed.columns.tolist() == ["draws_before_spook", "p_no_reserve",
-                                        "p_1_reserve_slots"]
+                                        "p_2_reserve_slots"]
     assert shown.columns.tolist() == ["successful draws before the spook", "P(no reserve)",
-                                      "P(1 reserve slots)"]
+                                      "P(2 reserve slots)"]
     assert np.allclose(shown.to_numpy(float), printed.to_numpy(float), rtol=0, atol=1e-12)
 
 

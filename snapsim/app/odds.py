@@ -52,6 +52,23 @@ def render() -> None:
             st.dataframe(tables.odds_table(table), hide_index=True)
 
 
+# the tab opens on a mid-turn table (the docs' example, about a second with one free
+# reserve slot), not on an empty one: with the whole deck unseen the count takes a minute.
+# Each table is computed once per session, whichever tab's widget moved.
+EXAMPLE_TOPS = {"shoreline": 4, "mountain": 7}
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _spook(tops: tuple[int, ...], raccoon: bool, slots: int) -> tuple[pd.DataFrame, dict]:
+    comp = advised_game().load_components(None)
+    cards = [(a.habitat, a.difficulty) for a in comp.animals
+             if (a.habitat, a.difficulty) != (a.habitat, tops[a.habitat])]
+    counts = odds.unseen_counts(cards, len(comp.habitats),
+                                max(a.difficulty for a in comp.cards))
+    return odds.spook_table(list(tops), counts, raccoon=raccoon, reserve_slots=slots,
+                            raccoon_difficulty=comp.raccoon.difficulty)
+
+
 def spook_tab() -> None:
     """`snapsim odds spook` as a calculator: each habitat's top card, every other card of the
     bundled deck unseen, drawing on until a spook (card counting, exact)."""
@@ -62,17 +79,16 @@ def spook_tab() -> None:
     for col, (h, habitat) in zip(st.columns(len(comp.habitats)), enumerate(comp.habitats),
                                  strict=True):
         options = [0] + sorted({a.difficulty for a in comp.animals if a.habitat == h})
-        tops.append(col.selectbox(habitat.name, options, key=f"od-top-{h}"))
+        start = EXAMPLE_TOPS.get(habitat.name.lower(), 0)
+        tops.append(col.selectbox(habitat.name, options, key=f"od-top-{h}",
+                                  index=options.index(start) if start in options else 0))
     c1, c2 = st.columns(2)
     raccoon = c1.checkbox(f"The {comp.raccoon.name} is in the deck", value=True,
                           key="od-raccoon")
     slots = c2.slider("Free reserve slots", 0, 7, 1, key="od-slots")
-    cards = [(a.habitat, a.difficulty) for a in comp.animals
-             if (a.habitat, a.difficulty) != (a.habitat, tops[a.habitat])]
-    counts = odds.unseen_counts(cards, len(comp.habitats),
-                                max(a.difficulty for a in comp.cards))
-    table, heads = odds.spook_table(tops, counts, raccoon=raccoon, reserve_slots=slots,
-                                    raccoon_difficulty=comp.raccoon.difficulty)
+    with st.spinner("Counting every order of the unseen cards (the fewer cards showing, "
+                    "the longer: up to a few minutes for an empty table) ..."):
+        table, heads = _spook(tuple(tops), raccoon, slots)
     st.markdown(" · ".join(f"{k.replace('_', ' ')}: {v:.4g}" for k, v in heads.items()))
     st.markdown("P(the first spook comes after exactly k successful draws)")
     st.dataframe(tables.odds_table(table), hide_index=True)
