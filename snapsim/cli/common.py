@@ -9,7 +9,8 @@ import functools
 import json
 import os
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import InputError, SnapsimError
 from ..sim.checks import MAX_WORKERS, MOVE_TIMEOUT, whole
@@ -18,7 +19,7 @@ if TYPE_CHECKING:  # pandas is imported by the commands that make tables, when t
     import pandas as pd
 
 # what to do about an operating-system error, by its errno
-OS_HINTS = {errno.ENOSPC: "free some space or write elsewhere",
+OS_HINTS: dict[int | None, str] = {errno.ENOSPC: "free some space or write elsewhere",
             errno.EDQUOT: "free some space or write elsewhere",
             errno.EFBIG: "the system allows no larger file there; write elsewhere",
             errno.EROFS: "the place is read-only; write elsewhere",
@@ -52,7 +53,7 @@ def _flush_stdout() -> None:
         raise
 
 
-def guarded(call) -> int:
+def guarded(call: Callable[[], int | None]) -> int:
     """Run a command (`call()` returns its exit code or None) at the boundary every snapsim
     command shares: a user's mistake or an operating-system error is one line on stderr and
     exit code 2, Ctrl-C exit code 130, a closed output pipe no error at all."""
@@ -81,7 +82,7 @@ def guarded(call) -> int:
 class Help(argparse.ArgumentDefaultsHelpFormatter):
     """Every flag's help ends with its default, unless the text already names it."""
 
-    def _get_help_string(self, action):
+    def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
         if ("default" in text.lower() or action.default in (None, argparse.SUPPRESS)
                 or action.default is False or action.default == []):
@@ -92,14 +93,16 @@ class Help(argparse.ArgumentDefaultsHelpFormatter):
 class Parser(argparse.ArgumentParser):
     """argparse that reports a bad command line in one line (no usage dump) with exit code 2."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", Help)
         super().__init__(*args, **kwargs)
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         raise InputError(f"{message} (see `{self.prog} --help`)")
 
-    def parse_known_args(self, args=None, namespace=None):
+    def parse_known_args(  # type: ignore[override]  # typeshed's three overloads by namespace
+            self, args: Iterable[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
         """Parse, refusing a blank value given to any flag or argument (`--out ''`) and a NUL
         character in any (no path or name the system takes holds one)."""
         ns, rest = super().parse_known_args(args, namespace)
@@ -169,7 +172,8 @@ def int_list(text: str) -> list[int]:
     return out
 
 
-def emit(df: pd.DataFrame, fmt: str, title: str = "", extra: dict | None = None) -> None:
+def emit(df: pd.DataFrame, fmt: str, title: str = "",
+         extra: dict[str, object] | None = None) -> None:
     if fmt == "csv":
         sys.stdout.write(df.to_csv(index=False))
     elif fmt == "json":
@@ -206,7 +210,7 @@ def parse_knob(text: str) -> tuple[str, object]:
     raise InputError(f"--set {text!r}: {raw!r} is not a number, true/false or number list")
 
 
-def read_knobs(args) -> dict:
+def read_knobs(args: argparse.Namespace) -> dict[str, object]:
     from ..sim import get_game
 
     knobs = dict(parse_knob(t) for t in args.set)
@@ -218,21 +222,21 @@ def read_knobs(args) -> dict:
     return knobs
 
 
-def add_move_timeout(p) -> None:
+def add_move_timeout(p: argparse.ArgumentParser) -> None:
     """--move-timeout, for every command whose line-up may hold a Python agent."""
     p.add_argument("--move-timeout", type=float, default=MOVE_TIMEOUT, metavar="SECONDS",
                    help="seconds a Python agent (module:object) may take for one move before "
                         f"the run stops, naming it; 0: no limit (default: {MOVE_TIMEOUT:g})")
 
 
-def check_backend_sizes(args) -> None:
+def check_backend_sizes(args: argparse.Namespace) -> None:
     """Threads and worker processes: at least one, and not more than any machine runs."""
     for name in ("threads", "workers"):
         if getattr(args, name, None) is not None:
             whole(getattr(args, name), f"--{name}", 1, MAX_WORKERS)
 
 
-def add_no_cache(p) -> None:
+def add_no_cache(p: argparse.ArgumentParser) -> None:
     """--no-cache, for every command that reuses finished runs (sim/cache.py)."""
     p.add_argument("--no-cache", action="store_true",
                    help="play every run, neither reading nor filling the cache of finished "
@@ -240,7 +244,7 @@ def add_no_cache(p) -> None:
                         "components, knobs, policies, seed, games and snapsim source)")
 
 
-def add_tolerance(p) -> None:
+def add_tolerance(p: argparse.ArgumentParser) -> None:
     """The --tolerance flag of every command that gives the verdict "is the game balanced?"."""
     p.add_argument("--tolerance", action="append", default=[], metavar="NAME=VALUE",
                    help="the verdict's tolerance of one balance measure (repeatable; "
@@ -252,7 +256,7 @@ def add_tolerance(p) -> None:
                         "default: seat_spread=2, first_player=2, assignments=2, cards=10)")
 
 
-def add_smallest(p) -> None:
+def add_smallest(p: argparse.ArgumentParser) -> None:
     """The --smallest-effect flag of every command that classes or labels findings."""
     p.add_argument("--smallest-effect", action="append", default=[], metavar="KIND=VALUE",
                    help="smallest effect of interest a finding is classed against (repeatable; "

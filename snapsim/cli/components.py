@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from .common import Parser, game_help
 
 
-def _components(args) -> None:
+def _components(args: argparse.Namespace) -> None:
     from ..sim import component_files as C
 
     if args.kind == "export":
@@ -23,7 +24,7 @@ def _components(args) -> None:
     print(C.check(args.file, args.game).summary())
 
 
-def add(sub) -> None:
+def add(sub: argparse._SubParsersAction[Parser]) -> None:
     p = sub.add_parser("components", help="export the bundled component file, or check your "
                                           "own and list what it changes")
     kinds = p.add_subparsers(dest="kind", required=True, parser_class=Parser)

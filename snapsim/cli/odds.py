@@ -3,7 +3,9 @@ exact advisor (Snapshot's; `registry.advised_game`)."""
 
 from __future__ import annotations
 
+import argparse
 import math
+from typing import Any
 
 from ..errors import InputError
 from ..sim.checks import whole
@@ -12,7 +14,7 @@ from .common import COMPONENTS_HELP, Parser, emit, int_list
 MAX_ROWS = 100_000  # rows of one odds table
 
 
-def _table_size(**lists: list) -> None:
+def _table_size(**lists: list[int]) -> None:
     """Refuse an odds table with more than MAX_ROWS rows (every combination of the lists)."""
     rows = math.prod(len(v) for v in lists.values())
     if rows > MAX_ROWS:
@@ -27,9 +29,10 @@ def _one(values: list[int], name: str) -> int:
     return values[0]
 
 
-def parse_cards(text: str, components) -> tuple[list[tuple[int, int]], bool]:
+def parse_cards(text: str, components: Any) -> tuple[list[tuple[int, int]], bool]:
     """Parse a card list: items separated by ';', each `HABITAT:DIFFICULTIES`, an animal name,
-    `raccoon` or `all`. Returns ((habitat, difficulty) pairs, raccoon included)."""
+    `raccoon` or `all`. Returns ((habitat, difficulty) pairs, raccoon included). `components`
+    is the advised game's set, of that game's own type (a shared module names no game)."""
     pairs: set[tuple[int, int]] = set()
     raccoon = False
     for item in (s.strip() for s in str(text).split(";")):
@@ -57,7 +60,7 @@ def parse_cards(text: str, components) -> tuple[list[tuple[int, int]], bool]:
     return sorted(pairs), raccoon
 
 
-def _odds_photo(args) -> None:
+def _odds_photo(args: argparse.Namespace) -> None:
     import pandas as pd
 
     from ..odds import photo_success
@@ -75,7 +78,7 @@ def _odds_photo(args) -> None:
         emit(df, args.format, "P(photograph) = P(dice total + tokens >= difficulty)")
 
 
-def _odds_explore(args) -> None:
+def _odds_explore(args: argparse.Namespace) -> None:
     import pandas as pd
 
     from ..odds import explore_odds
@@ -94,7 +97,7 @@ def _odds_explore(args) -> None:
                            f"{args.reroll_cost} tokens, refunded if the exploration fails")
 
 
-def _odds_spook(args) -> None:
+def _odds_spook(args: argparse.Namespace) -> None:
     from ..odds import research_odds, spook_table, unseen_counts
     from ..odds.api import check_stop_rule
     from ..sim.registry import advised_game
@@ -130,30 +133,37 @@ def _odds_spook(args) -> None:
     emit(df, args.format, "Research odds by card counting (drawing on until a spook)", extra)
 
 
-def _odds_tokens(args) -> None:
+def _odds_tokens(args: argparse.Namespace) -> None:
     from ..odds import token_table
 
-    lists = dict(target=int_list(args.target), explore_dice=int_list(args.explore_dice),
-                 animal_dice=int_list(args.animal_dice), difficulty=int_list(args.difficulty),
-                 tokens=int_list(args.tokens))
-    _table_size(**lists)
-    df = token_table(*lists.values(), args.rerolls, args.reroll_cost)
+    target, explore_dice = int_list(args.target), int_list(args.explore_dice)
+    animal_dice, difficulty = int_list(args.animal_dice), int_list(args.difficulty)
+    tokens = int_list(args.tokens)
+    _table_size(target=target, explore_dice=explore_dice, animal_dice=animal_dice,
+                difficulty=difficulty, tokens=tokens)
+    df = token_table(target, explore_dice, animal_dice, difficulty, tokens, args.rerolls,
+                     args.reroll_cost)
     emit(df, args.format, "Where does the next token buy the most P(photograph)? "
                            "(gain per token: on the card vs held for an explore re-roll)")
 
 
-def add(sub) -> None:
+def _add_format(p: argparse.ArgumentParser) -> None:
+    """Every odds table's --format."""
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table",
+                   help="output format")
+
+
+def add(sub: argparse._SubParsersAction[Parser]) -> None:
     from ..sim.registry import advised_games
 
     odds = sub.add_parser("odds", help=f"exact odds tables of {' and '.join(advised_games())}")
     kinds = odds.add_subparsers(dest="kind", required=True, parser_class=Parser)
-    fmt = dict(choices=["table", "csv", "json"], default="table", help="output format")
 
     p = kinds.add_parser("photo", help="P(dice total + tokens >= difficulty)")
     p.add_argument("--dice", default="1-6", help="number list, e.g. 2 or 1-3")
     p.add_argument("--tokens", default="0", help="tokens on the card (number list)")
     p.add_argument("--difficulty", default="2-12", help="animal difficulty (number list)")
-    p.add_argument("--format", **fmt)
+    _add_format(p)
     p.set_defaults(run=_odds_photo)
 
     p = kinds.add_parser("explore", help="explore success with bought re-rolls")
@@ -161,7 +171,7 @@ def add(sub) -> None:
     p.add_argument("--target", default="2-5", help="explore value(s) of the habitat")
     p.add_argument("--rerolls", default="0-2", help="re-roll budget(s)")
     p.add_argument("--reroll-cost", type=int, default=2, help="tokens per re-roll")
-    p.add_argument("--format", **fmt)
+    _add_format(p)
     p.set_defaults(run=_odds_explore)
 
     p = kinds.add_parser("spook", help="research risk by card counting")
@@ -177,7 +187,7 @@ def add(sub) -> None:
     p.add_argument("--max-risk", type=float, default=1.0,
                    help="stopping rule: stop when the next draw's spook risk exceeds this")
     p.add_argument("--components", help=COMPONENTS_HELP)
-    p.add_argument("--format", **fmt)
+    _add_format(p)
     p.set_defaults(run=_odds_spook)
 
     p = kinds.add_parser("tokens", help="value of the next token: card vs explore re-roll")
@@ -188,6 +198,6 @@ def add(sub) -> None:
     p.add_argument("--tokens", default="0", help="tokens already on the card")
     p.add_argument("--rerolls", type=int, default=0, help="re-rolls already affordable")
     p.add_argument("--reroll-cost", type=int, default=2, help="tokens per re-roll")
-    p.add_argument("--format", **fmt)
+    _add_format(p)
     p.set_defaults(run=_odds_tokens)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import overload
 
 from ..errors import InputError
 from . import sheets
@@ -52,7 +53,7 @@ def _unedited_export(game: str):
     return test
 
 
-def export_format(out, fmt: str | None) -> str:
+def export_format(out: str | os.PathLike[str] | None, fmt: str | None) -> str:
     """The format to write: `fmt`, else --out's suffix (.csv, .xlsx), else toml; a spreadsheet
     is read by its suffix, so --out must carry the format's."""
     suffix = Path(out).suffix.lower().lstrip(".") if out is not None else ""
@@ -76,7 +77,19 @@ def export_bytes(game: str, fmt: str = "toml") -> bytes:
     return sheets.file_bytes(file_tables(bundled_file(game)), fmt)
 
 
-def export(game: str, out=None, force: bool = False, fmt: str | None = None) -> bytes | Path:
+@overload
+def export(game: str, out: None = None, force: bool = False, fmt: str | None = None) -> bytes:
+    ...
+
+
+@overload
+def export(game: str, out: str | os.PathLike[str], force: bool = False,
+           fmt: str | None = None) -> Path:
+    ...
+
+
+def export(game: str, out: str | os.PathLike[str] | None = None, force: bool = False,
+           fmt: str | None = None) -> bytes | Path:
     """The bundled component file (format `fmt`, default from `out`'s suffix, else TOML): its
     bytes (out=None) or written to `out` (over an existing file only with `force`, and only
     over an unedited export)."""
