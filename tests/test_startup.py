@@ -45,5 +45,12 @@ def test_the_parser_and_the_package_import_nothing_heavy(code):
 
 def test_a_command_imports_its_libraries_when_it_runs():
     names = imported("from snapsim.cli import main\n"
-                     "main(['odds', 'photo', '--dice', '2', '--tokens', '1', '--format', 'csv'])")
+                     "main(['odds', 'explore', '--dice', '1', '--format', 'csv'])")
     assert {"numba", "pandas"} <= top_level(names)  # the same reading sees them when used
+
+
+def test_a_photo_table_loads_no_kernel():
+    """Dice sums are numpy (odds.sums): numba's first kernel load costs about a second."""
+    names = imported("from snapsim.cli import main\n"
+                     "main(['odds', 'photo', '--dice', '2', '--tokens', '1', '--format', 'csv'])")
+    assert "snapsim.odds.sums" in names and "numba" not in top_level(names)

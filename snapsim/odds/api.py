@@ -8,12 +8,14 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..sim.checks import number, whole
-from .dice import MAX_DICE, photo_success_kernel, photo_table_kernel
-from .dice import sum_pmf as _sum_pmf
+from ..sim.checks import number
+from .dice import photo_table_kernel
 from .explore import explore_kernel
 from .habitat import habitat_kernel
 from .spook import SPOOK_BITS, TOP_BITS, next_draw_risk, research_kernel
+from .sums import MAX_DICE, _dice, _int
+from .sums import photo_success as photo_success
+from .sums import sum_pmf as sum_pmf
 from .tokens import token_gain_kernel, token_table_kernel
 
 DEFAULT_REROLL_COST = 2
@@ -22,44 +24,8 @@ RACCOON_DIFFICULTY = 6
 PRUNE = 1e-18
 
 
-# Bounds that keep every answer exact and quick: a total past 1000 is beyond any dice, and
-# after 1000 re-rolls P(every die failed) <= (5/6)**1000 < 1e-79.
-MAX_VALUE = 1000
+# After 1000 re-rolls P(every die failed) <= (5/6)**1000 < 1e-79.
 MAX_REROLLS = 1000
-
-
-def _int(name, value, lo, hi=MAX_VALUE, hint=""):
-    return whole(value, name, lo, hi, hint=hint)
-
-
-def _dice(value, name="dice"):
-    return _int(name, value, 1, MAX_DICE, " (the game has six dice)")
-
-
-def sum_pmf(dice: int) -> np.ndarray:
-    """pmf[s] = P(sum of `dice` d6 == s), s = 0..6*dice."""
-    return _sum_pmf(_dice(dice))
-
-
-def photo_success(dice: int, tokens: int, difficulty: int) -> float:
-    """P(sum of `dice` d6 + `tokens` >= `difficulty`): one photograph attempt.
-
-    Parameters
-    ----------
-    dice : int
-        Dice on the animal, 1-6.
-    tokens : int
-        Tracking tokens on the card, each adding 1 to the roll.
-    difficulty : int
-        The card's difficulty.
-
-    Returns
-    -------
-    float
-        The exact probability, e.g. ``photo_success(2, 2, 8)`` is 0.7222.
-    """
-    return float(photo_success_kernel(_dice(dice), _int("tokens", tokens, 0),
-                                      _int("difficulty", difficulty, 1)))
 
 
 def photo_table(max_dice: int = 6, max_tokens: int = 20, max_difficulty: int = 40) -> np.ndarray:
