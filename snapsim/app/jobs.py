@@ -47,7 +47,7 @@ _JOBS: dict[str, Job] = {}
 _LOCK = threading.Lock()
 
 
-def key_of(*parts) -> str:
+def key_of(*parts: object) -> str:
     """A job's key from the things that decide its result (JSON-able)."""
     text = json.dumps(parts, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:24]
@@ -74,7 +74,7 @@ def find(key: str) -> Job | None:
     return _JOBS.get(key)
 
 
-def _run(job: Job, work) -> None:
+def _run(job: Job, work: Callable[[Job], object]) -> None:
     try:
         job.result = work(job)
     except SnapsimError as exc:

@@ -24,7 +24,7 @@ def _advance(session: P.Session) -> None:
         P._opponent_move(session, g.current_player)
 
 
-def _cell(value) -> str:
+def _cell(value: object) -> str:
     return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
 
 

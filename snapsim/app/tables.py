@@ -4,11 +4,16 @@ the files a run writes keep the raw columns."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pandas as pd
 
 from ..analysis.verdict import _level, seat_words
 from ..report.render import shown_table
 from ..sim.registry import get_game
+
+if TYPE_CHECKING:
+    from pandas.io.formats.style import Styler
 
 CI = " [95% CI]"  # the heading shown_table gives an estimate with its interval
 
@@ -62,7 +67,7 @@ ODDS_WORDS = {"target": "explore value", "tokens": "tracking tokens",
               "gain_per_reroll_token": "gain per re-roll token"}
 
 
-def odds_table(df: pd.DataFrame):
+def odds_table(df: pd.DataFrame) -> Styler:
     """An exact odds table (`snapsim.odds`) in words, its probabilities to 4 decimals:
     `p_photo` reads "P(photo)"."""
     names = {c: ODDS_WORDS.get(c) or (f"P({c[2:].replace('_', ' ')})" if c.startswith("p_")

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 
-def write_folder(result, out: Path) -> None:
+def write_folder(result: object, out: Path) -> None:
     """`result.write(out, force=True)` in a niced process of its own; returns when it is
     written. A failure is raised here with the process's last line."""
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -19,9 +19,12 @@ them again with --opponents.
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -31,8 +34,12 @@ from ..sim.agents import _REFERENCE, UserAgent, agent_move, policy_or_agent
 from ..sim.checks import path_arg, whole
 from ..sim.files import read_json, write_text
 from ..sim.kernel import compile_notice
-from ..sim.registry import get_game
-from .wins import Budget, screen_part
+from ..sim.registry import GameSpec, get_game
+from .wins import Budget, Choice, screen_part
+
+File = str | os.PathLike[str]  # a file the player names
+Read = Callable[[str], str]  # the prompt's input (input)
+Write = Callable[[str], object]  # the screen's output (print)
 
 SAVE_FORMAT = 2
 MAX_MOVES = 100_000  # moves in a saved game (a whole game has a few hundred)
@@ -55,17 +62,22 @@ class Session:
     game: GameState = field(repr=False)
     shown: int = 0  # log lines already printed
     auto: bool = False
-    bots: dict = field(default_factory=dict, repr=False)  # seat -> Python agent
-    moves: list = field(default_factory=list)  # [action id, 1 if the seat's policy chose it]
+    bots: dict[int, UserAgent] = field(default_factory=dict, repr=False)  # seat -> agent
+    moves: list[list[int]] = field(default_factory=list)  # [action id, 1 if a policy chose it]
     budget: Budget = field(default_factory=Budget)  # a hint's rollouts (not saved)
 
-    def apply(self, action, by_policy: bool) -> None:
+    def apply(self, action: int, by_policy: bool) -> None:
         """Play one move and remember it (a saved game is its moves)."""
         self.game.apply(action)
         self.moves.append([int(action), int(by_policy)])
 
+    @property
+    def log(self) -> list[str]:
+        """The game's log (a session's game always keeps one)."""
+        return self.game.log or []
 
-def _bot(spec, entry: str):
+
+def _bot(spec: GameSpec, entry: str) -> UserAgent | None:
     """An opponent that is not a built-in policy: a Python agent (module:object); None for a
     built-in policy."""
     found = policy_or_agent(spec, entry)
@@ -93,7 +105,7 @@ def new_session(game: str, players: int | None = None, seat: int = 1, opponents:
     return Session(spec.name, n, seat - 1, specs, seed, hints, g, bots=bots)
 
 
-def _opponent_list(opponents, n: int) -> list[str]:
+def _opponent_list(opponents: str, n: int) -> list[str]:
     """The other seats' specs, one per seat, from one spec for all or one per seat."""
     specs = [s.strip() for s in str(opponents).split(",") if s.strip()] or ["greedy"]
     if len(specs) == 1:
@@ -107,7 +119,7 @@ def _opponent_list(opponents, n: int) -> list[str]:
 # ---------------------------------------------------------------- saving
 
 
-def save(session: Session, path) -> None:
+def save(session: Session, path: File) -> None:
     """Write the settings and the moves played as JSON, whole or not at all; never over a
     file that is not a saved game."""
     check_save_file(path)
@@ -118,7 +130,7 @@ def save(session: Session, path) -> None:
     write_text(path, json.dumps(body, indent=1))
 
 
-def _saved_body(path) -> dict:
+def _saved_body(path: File) -> dict[str, Any]:
     """The JSON of a saved game (InputError when it is none)."""
     path_arg(path, "--load")
     try:
@@ -135,7 +147,7 @@ def _saved_body(path) -> dict:
     return body
 
 
-def check_save_file(path) -> None:
+def check_save_file(path: File) -> None:
     """A save goes to a new file or over a saved game, never over any other file."""
     p = path_arg(path, "--save")
     if p.is_dir():
@@ -148,7 +160,7 @@ def check_save_file(path) -> None:
                              "give another file name") from None
 
 
-def _runs_code(spec, entry: str) -> bool:
+def _runs_code(spec: GameSpec, entry: str) -> bool:
     """Whether a saved opponent is a Python agent (code), decided without importing it."""
     try:
         spec.make_policy(entry)
@@ -157,7 +169,7 @@ def _runs_code(spec, entry: str) -> bool:
         return bool(_REFERENCE.fullmatch(entry))
 
 
-def load(path, game: str | None = None, opponents: str | None = None) -> Session:
+def load(path: File, game: str | None = None, opponents: str | None = None) -> Session:
     """A saved game, ready to continue exactly where it stopped (of `game`, if given). Its
     moves are played again from the seed, so a damaged file is refused in one line. Python
     opponents it names are imported only when `opponents` names them again."""
@@ -192,11 +204,11 @@ def load(path, game: str | None = None, opponents: str | None = None) -> Session
                          f"{','.join(saved)}")
     session = new_session(spec.name, players, seat, ",".join(saved), seed, hints)
     _replay(session, moves, path)
-    session.shown = min(shown, len(session.game.log))
+    session.shown = min(shown, len(session.log))
     return session
 
 
-def _replay(session: Session, moves: list, path) -> None:
+def _replay(session: Session, moves: list[list[int]], path: File) -> None:
     """Play the saved moves again; one that is not legal, or a built-in player's move it
     would not make, means the file was damaged or edited."""
     g = session.game
@@ -244,7 +256,7 @@ def choices(game: GameState) -> list[tuple[list[int], list[int]]]:
     of them once. The step API keeps its own granularity."""
     out: list[tuple[list[int], list[int]]] = []
 
-    def extend(twin, chosen, done):
+    def extend(twin: GameState, chosen: list[int], done: list[int]) -> None:
         if twin.is_terminal or twin.current_player != game.current_player or \
                 not twin.mid_move():
             out.append((chosen, done))
@@ -262,7 +274,7 @@ def choices(game: GameState) -> list[tuple[list[int], list[int]]]:
     return out
 
 
-def menu(session: Session, moves) -> str:
+def menu(session: Session, moves: list[Choice]) -> str:
     """The numbered moves, each kind's one-line rule under its first move, and why a move
     the player may expect is not among them."""
     g = session.game
@@ -278,7 +290,7 @@ def menu(session: Session, moves) -> str:
     return "\n".join(lines)
 
 
-def unavailable(session: Session, moves) -> list[str]:
+def unavailable(session: Session, moves: list[Choice]) -> list[str]:
     """Why a move the rules have is not offered now, in the game's own words (its screen's
     `unavailable`; none where the game gives none)."""
     g, why = session.game, screen_part(session.game, "unavailable")
@@ -316,12 +328,12 @@ def undo(session: Session) -> str:
         again.apply(code, bool(by_policy))
     taken = len(session.moves) - k
     session.game, session.moves = again.game, again.moves
-    session.shown = len(again.game.log)
+    session.shown = len(again.log)
     return f"undone: {taken} step move(s) taken back, your last and the others' after it"
 
 
 @contextmanager
-def preparing(game: str, say):
+def preparing(game: str, say: Write) -> Iterator[None]:
     """Within the block, a first game's compile of the game engine is announced once, with
     how long it takes (`sim.kernel.compile_notice`); later games load it from the cache."""
     seconds = game_class(get_game(game).name).PREPARE_SECONDS
@@ -333,7 +345,7 @@ def preparing(game: str, say):
 # ---------------------------------------------------------------- playing
 
 
-def _ask(prompt: str, read) -> str | None:
+def _ask(prompt: str, read: Read) -> str | None:
     """A line from the player; None at the end of input."""
     try:
         return read(prompt).strip()
@@ -341,7 +353,7 @@ def _ask(prompt: str, read) -> str | None:
         return None
 
 
-def offer_save(session: Session, default, read, write) -> None:
+def offer_save(session: Session, default: File | None, read: Read, write: Write) -> None:
     """Ask where to save (Enter: `default`, or do not save when there is none)."""
     hint = f"Enter: {default}" if default else "Enter: do not save"
     answer = _ask(f"save the game to ({hint}): ", read)
@@ -368,19 +380,21 @@ def _opponent_move(session: Session, seat: int) -> None:
         session.apply(g.policy_action(), by_policy=True)
         return
     # a Python agent's generator: from the seed, seat and moves so far
-    rng = np.random.default_rng(np.random.SeedSequence(session.seed, spawn_key=(seat, len(g.log))))
+    rng = np.random.default_rng(np.random.SeedSequence(session.seed,
+                                                       spawn_key=(seat, len(session.log))))
     session.apply(agent_move(g, bot, seat, 0, rng), by_policy=False)
 
 
-def _show_log(session: Session, write) -> None:
+def _show_log(session: Session, write: Write) -> None:
     """The moves since the last look; what another seat got in a trade stays hidden."""
     mine = f"P{session.seat + 1}:"
-    for line in session.game.log[session.shown:]:
+    for line in session.log[session.shown:]:
         write(f"  {line if mine in line else PRIVATE.sub('', line)}")
-    session.shown = len(session.game.log)
+    session.shown = len(session.log)
 
 
-def play(session: Session, read=input, write=print, save_to=None) -> int:
+def play(session: Session, read: Read = input, write: Write = print,
+         save_to: File | None = None) -> int:
     """Play to the end, or until quit or Ctrl-C (both offer to save); the exit code."""
     try:
         return _play(session, read, write, save_to)
@@ -390,7 +404,7 @@ def play(session: Session, read=input, write=print, save_to=None) -> int:
         return 130
 
 
-def _play(session: Session, read, write, save_to) -> int:
+def _play(session: Session, read: Read, write: Write, save_to: File | None) -> int:
     from .hints import hints
 
     g = session.game

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -34,6 +36,9 @@ from ..errors import InputError
 from ..protocol import GameState
 from ..sim.checks import number, whole
 from ..sim.registry import get_game
+
+Move = int | list[int] | tuple[int, ...]  # a step action, or the step actions of one move
+Choice = tuple[list[int], list[int]]  # a screen's move: the actions it plays, what they played
 
 DEFAULT_SECONDS = 2.0  # a hint's time on one core
 MAX_ROLLOUTS = 1_000_000  # the most a fixed count may ask for
@@ -69,7 +74,7 @@ class Budget:
     rollouts: int | None = None
 
     @classmethod
-    def of(cls, seconds=None, rollouts=None) -> Budget:
+    def of(cls, seconds: float | None = None, rollouts: int | None = None) -> Budget:
         """A checked budget: `rollouts` when given, else `seconds` (default 2)."""
         if rollouts is not None:
             return cls(None, whole(rollouts, "rollouts", 1, MAX_ROLLOUTS))
@@ -82,6 +87,7 @@ class Budget:
         numbers (at least a quarter of it); a fixed count of rollouts stays as it is."""
         if self.rollouts is not None:
             return self
+        assert self.seconds is not None  # a budget holds seconds or rollouts
         return Budget(max(self.seconds - spent, self.seconds / 4), None)
 
     def describe(self) -> str:
@@ -89,9 +95,10 @@ class Budget:
                 else f"{self.seconds:g} s")
 
 
-def screen_part(game: GameState, name: str):
+def screen_part(game: GameState, name: str) -> Any:
     """The game's own part `name` of the play screen (GameSpec.screen: its reminders, board,
-    reasons a move is not offered, exact points now), or None where the game has none."""
+    reasons a move is not offered, exact points now), or None where the game has none; each
+    part has the game's own type."""
     return getattr(get_game(game.NAME).screen, name, None)
 
 
@@ -104,7 +111,7 @@ def view_key(game: GameState, seat: int, seed: int = 0) -> int:
     return int.from_bytes(h.digest(), "little")
 
 
-def check_seat(game: GameState, seat) -> int:
+def check_seat(game: GameState, seat: object) -> int:
     """`seat` (0-based) when it is the one to decide now; else a one-line InputError."""
     if game.is_terminal:
         raise InputError("the game is over: there is no move to advise")
@@ -118,17 +125,20 @@ def check_seat(game: GameState, seat) -> int:
     return int(seat)
 
 
-def _rollouts(game: GameState, moves: np.ndarray, key: int, budget: Budget):
+def _rollouts(game: GameState, moves: np.ndarray, key: int,
+              budget: Budget) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """(win shares, points, position digests, each summed per move; rollouts) within the
     budget; `moves`: one row of step actions per move (`sequences`)."""
     run = game.POLICIES.rollout_wins
     if budget.rollouts is not None:
         return *run(game, moves, key, 0, budget.rollouts), budget.rollouts
+    seconds = budget.seconds
+    assert seconds is not None  # a budget holds seconds or rollouts
     start = time.perf_counter()
     run(game, moves, key, 0, 0)  # loads the compiled kernel, or compiles it the first time
-    if time.perf_counter() - start > budget.seconds / 2:  # a compile: not the hint's time
+    if time.perf_counter() - start > seconds / 2:  # a compile: not the hint's time
         start = time.perf_counter()
-    deadline = start + budget.seconds - min(FINISH, budget.seconds / 4)
+    deadline = start + seconds - min(FINISH, seconds / 4)
     sums = run(game, moves, key, 0, FIRST_BATCH)
     done = FIRST_BATCH
     while (now := time.perf_counter()) < deadline:
@@ -140,7 +150,7 @@ def _rollouts(game: GameState, moves: np.ndarray, key: int, budget: Budget):
     return *sums, done
 
 
-def sequences(moves) -> np.ndarray:
+def sequences(moves: Sequence[Move]) -> np.ndarray:
     """Moves of one or more step actions as the rollout kernels read them: one row each,
     padded with -1."""
     rows = [list(m) if isinstance(m, list | tuple) else [int(m)] for m in moves]
@@ -151,7 +161,7 @@ def sequences(moves) -> np.ndarray:
 
 
 def move_chances(game: GameState, seat: int, budget: Budget | None = None,
-                 seed: int = 0, choices=None) -> pd.DataFrame:
+                 seed: int = 0, choices: list[Choice] | None = None) -> pd.DataFrame:
     """The legal moves of `seat` (the seat to move, 0-based) ranked by estimated win chance,
     best first: move (its number in the legal list, 1-based), action, text, win_chance
     (0-1) with its 95% Wilson interval (ci_low, ci_high), rollouts, points (expected points
@@ -170,7 +180,8 @@ def move_chances(game: GameState, seat: int, budget: Budget | None = None,
     return rate(game, seat, *screen_moves(game, choices), budget, seed)
 
 
-def screen_moves(game: GameState, choices=None) -> tuple[list, list[str]]:
+def screen_moves(game: GameState,
+                 choices: list[Choice] | None = None) -> tuple[list[Move], list[str]]:
     """(moves, their words): the legal step actions, or a play screen's `choices` (each the
     step actions it plays)."""
     if choices is None:
@@ -180,18 +191,19 @@ def screen_moves(game: GameState, choices=None) -> tuple[list, list[str]]:
             [game.choice_to_string(chosen, done) for chosen, done in choices])
 
 
-def rate(game: GameState, seat: int, moves, texts, budget: Budget | None = None,
+def rate(game: GameState, seat: int, moves: Sequence[Move], texts: Sequence[str],
+         budget: Budget | None = None,
          seed: int = 0) -> pd.DataFrame:
     """`move_chances`' table of any moves of the seat to move (each a step action or a list
     of them, named by `texts`), numbered in their order: the same view key gives the same
     worlds and chance, so tables of other moves of this decision share their luck."""
     start = time.perf_counter()
     key = view_key(game, seat, seed)
-    moves = sequences(moves)
-    actions = moves[:, 0].astype(int)
-    exact = exact_points(game, seat, moves)  # first: a time budget covers the whole table
+    rows = sequences(moves)
+    actions = rows[:, 0].astype(int)
+    exact = exact_points(game, seat, rows)  # first: a time budget covers the whole table
     budget = (budget or Budget()).after(time.perf_counter() - start)
-    wins, points, reach, n = _rollouts(game, moves, key, budget)
+    wins, points, reach, n = _rollouts(game, rows, key, budget)
     lo, hi = wilson_interval(wins, n)
     points, none = exact if exact is not None else (points / n, np.full(len(wins), np.nan))
     table = pd.DataFrame({
@@ -207,7 +219,8 @@ def rate(game: GameState, seat: int, moves, texts, budget: Budget | None = None,
     return table.drop(columns="reach").reset_index(drop=True)
 
 
-def exact_points(game: GameState, seat: int, moves: np.ndarray):
+def exact_points(game: GameState, seat: int,
+                 moves: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """(points now, the chance of none) of each move (a row of `sequences`), exact, where the
     game's screen counts them (`points_now`); else None (the rollouts' mean stands in)."""
     count = screen_part(game, "points_now")
