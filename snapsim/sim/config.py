@@ -17,6 +17,7 @@ class RuleKnobs:
     """`replace` and `from_knobs` for a frozen dataclass config; GAME names the game."""
 
     GAME = "game"
+    components: object  # each game's config: its component set, or a name or path to load
 
     def _load_components(self, load: Callable[[object], object]) -> None:
         """Accept "standard", a component file path or a loaded set for `components`."""

@@ -24,7 +24,7 @@ LOCK = ".snapsim.lock"
 try:
     import fcntl
 except ImportError:  # not a POSIX system: no lock (one writer is then the user's affair)
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # the module is absent there
 
 _HELD: dict[str, int] = {}  # folder (resolved) -> depth, for the folders this process holds
 

@@ -31,6 +31,10 @@ class TomlLoader:
         self.data = data
         self.places: sheets.Places | None = None  # a spreadsheet's cells, for messages
 
+    def load(self) -> Any:
+        """The validated component set of the file (each game's loader reads its own)."""
+        raise NotImplementedError
+
     @classmethod
     def parse(cls, path: Path):
         """The validated component set of one file (a subclass's `load`)."""

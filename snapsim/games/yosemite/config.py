@@ -67,7 +67,7 @@ class YosemiteConfig(RuleKnobs):
     def fish_by_turn_order(self) -> tuple[int, int]:
         """Starting fish of the first and of the second player."""
         fish = self.start_fish
-        return tuple(fish) if isinstance(fish, tuple) else (fish, fish)
+        return fish if isinstance(fish, tuple) else (fish, fish)
 
     def to_array(self) -> np.ndarray:
         cfg = np.zeros(E.CFG_SIZE, np.int64)
