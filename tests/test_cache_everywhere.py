@@ -5,6 +5,8 @@ plays no game. Each test has its own cache folder (conftest.py)."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 
@@ -73,6 +75,7 @@ def test_a_strategy_guide_measured_in_another_process_is_copied_whole_from_the_c
     process = guide_in_background("yosemite", 20, 2)
     process.join()
     assert process.exitcode == 0
+    assert guide_in_background("yosemite", 20, 2) is None  # kept: nothing to measure
     before = dict(cache.COUNTS)
     write_strategy("yosemite", tmp_path / "a", games=20, seed=2)
     assert (cache.COUNTS["read"], cache.COUNTS["played"]) == (before["read"] + 1,
@@ -86,3 +89,30 @@ def test_a_strategy_guide_measured_in_another_process_is_copied_whole_from_the_c
     built = b"_Built in "  # the guide's own build time, the one thing that may differ
     assert {k: v.split(built)[0] for k, v in copied.items()} == \
         {k: v.split(built)[0] for k, v in measured.items()}
+
+
+def test_a_report_made_again_into_another_folder_is_copied_whole_and_says_so(tmp_path):
+    """The same report (settings, code, game package) into a new folder is the kept one,
+    copied: the same files, read once from the cache with no game played, its provenance
+    saying it was copied; into the folder of a report of the same run (a study re-run
+    alone, which adds to it) it is built, never copied over the other studies."""
+    report = get_game("yosemite").report
+    kw = dict(games=20, seed=2, progress=False, strong=None)
+    report(tmp_path / "a", studies=["first"], **kw)
+    before = dict(cache.COUNTS)
+    report(tmp_path / "b", studies=["first"], **kw)
+    assert (cache.COUNTS["read"], cache.COUNTS["played"]) == (before["read"] + 1,
+                                                             before["played"])
+    made, copied = ({p.relative_to(tmp_path / f).as_posix(): p.read_bytes()
+                     for p in (tmp_path / f).rglob("*") if p.is_file()} for f in "ab")
+    assert made.keys() == copied.keys() and len(made) > 3
+    assert {k: v for k, v in made.items() if k != "provenance.json"} == \
+        {k: v for k, v in copied.items() if k != "provenance.json"}
+    first, again = (json.loads(d["provenance.json"]) for d in (made, copied))
+    assert "report_from_cache" not in first and again == {**first, "report_from_cache": True}
+
+    report(tmp_path / "b", studies=["length"], **kw)  # a study added to the same run
+    assert json.loads((tmp_path / "b" / "provenance.json").read_text())["studies"] == \
+        ["first", "length"]
+    assert sorted(p.name for p in (tmp_path / "b" / "sections").iterdir()) == \
+        ["1-first-player.json", "6-length.json"]

@@ -241,7 +241,8 @@ def add_no_cache(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-cache", action="store_true",
                    help="play every run, neither reading nor filling the cache of finished "
                         "runs (default: reuse a run played before with the same game, "
-                        "components, knobs, policies, seed, games and snapsim source)")
+                        "components, knobs, policies, seed, games and snapsim source, and a "
+                        "whole report or guide made before with the same settings)")
 
 
 def add_tolerance(p: argparse.ArgumentParser) -> None:

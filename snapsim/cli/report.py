@@ -82,11 +82,24 @@ def _report(args) -> None:
                            strong=strong, strong_games=args.strong_games,
                            ladder_games=args.ladder_games, smallest=smallest,
                            tolerances=tolerances)
-    print(f"report written to {path} (and report.md, figures, CSV tables beside it)")
+    print(f"report written to {path} (and report.md, figures, CSV tables beside it)"
+          + (" -- copied from the run cache, where the same report made before was kept "
+             "(--no-cache builds it again)" if _copied(out) else ""))
     if studies is None and not args.components:
         if guide is not None:
             guide.join()  # into the cache, which `_strategy` copies it from
         _strategy(spec.name, out, games, args, alone=False)
+
+
+def _copied(out) -> bool:
+    """Whether the report in `out` was copied whole from the run cache (its provenance says)."""
+    import json
+    from pathlib import Path
+
+    from ..sim.files import read_text
+    from ..sim.provenance import PROVENANCE_FILE
+
+    return bool(json.loads(read_text(Path(out) / PROVENANCE_FILE)).get("report_from_cache"))
 
 
 def _strategy(game: str, out, games: int, args, alone: bool = True) -> None:

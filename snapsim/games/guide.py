@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..sim.files import read_bytes
-from ..sim.registry import game_package, get_game, known_games
+from ..sim.registry import game_folder, get_game, known_games
 from ..sim.store import staged
 from .rules import RULES, guide_parts
 
@@ -31,13 +31,10 @@ def write_strategy(game: str, out, games: int = 2000, seed: int = 1,
     its path. One writer at a time, and the files appear together when all are written. A
     guide written before with the same game, games, seed, snapsim sources and game package
     (its tuned tables) is copied from the run cache instead of measured again."""
-    import importlib.util
-
     from ..sim import cache as run_cache
 
     spec = get_game(game)
-    package = Path(importlib.util.find_spec(game_package(spec.name)).origin).parent
-    key = run_cache.files_key({"guide": spec.name, "games": games, "seed": seed}, package)
+    key = _guide_key(spec.name, games, seed)
     kept = run_cache.load_files(key)
     if kept is not None:
         with staged(out) as stage:
@@ -54,17 +51,26 @@ def guide_in_background(game: str, games: int, seed: int, threads: int | None = 
     """Start measuring `game`'s guide in a process of its own, into the run cache, so a
     report uses the machine's other core for it while its own studies run (the guide shares
     nothing with them; `write_strategy` then copies it from the cache, the same files as
-    measured in this process). Returns the process to join, or None with the cache off."""
+    measured in this process). Returns the process to join, or None with the cache off or
+    the guide already in it."""
     import multiprocessing
 
     from ..sim import cache as run_cache
 
-    if not run_cache.enabled():
+    if not run_cache.enabled() or run_cache.has(_guide_key(game, games, seed)):
         return None
     process = multiprocessing.get_context("spawn").Process(
         target=_guide_into_cache, args=(game, games, seed, threads), daemon=True)
     process.start()
     return process
+
+
+def _guide_key(game: str, games: int, seed: int) -> str:
+    """The run cache's key of `game`'s guide of `games` games per arm from `seed`, made by
+    these sources and the game package (its tuned tables)."""
+    from ..sim import cache as run_cache
+
+    return run_cache.files_key({"guide": game, "games": games, "seed": seed}, game_folder(game))
 
 
 def _guide_into_cache(game: str, games: int, seed: int, threads: int | None) -> None:

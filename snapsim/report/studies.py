@@ -1009,9 +1009,55 @@ def build_report(game: str, title: str, studies: dict[str, Study], out, games: i
         components = load_variant(game, components)
     with exclusive(out):  # one writer from the claim to the last file
         claim_report_folder(out, game, seed, games, components, smallest=smallest)
-        return _build(game, title, studies, names, out, games, seed, threads, components,
+        key = _report_key(out, game, {
+            "title": title, "studies": names, "games": games, "seed": seed,
+            "components": components_record(game, components) if components is not None
+            else None, "strong": strong, "strong_games": strong_games,
+            "ladder_games": ladder_games, "smallest": smallest.record(),
+            "tolerances": tolerances, "meta": meta, "words": words, "runs": runs_type.__name__})
+        kept = run_cache.load_files(key) if key else None
+        if kept is not None:
+            return _copy_report(out, kept)
+        path = _build(game, title, studies, names, out, games, seed, threads, components,
                       progress, runs_type, meta, strong, strong_games, ladder_games, smallest,
                       words, tolerances)
+        if key:
+            run_cache.store_files(key, {p.relative_to(out).as_posix(): p.read_bytes()
+                                        for p in sorted(out.rglob("*")) if _reported(out, p)})
+        return path
+
+
+def _report_key(out: Path, game: str, settings: dict) -> str | None:
+    """The run cache's key of a whole report made with `settings` by this code (and the game
+    package's tuned tables and data), or None where `out` already holds a report of the
+    same run, which a study re-run alone adds to (its files are not the settings' alone)."""
+    from ..sim.registry import game_folder
+
+    if (out / PROVENANCE_FILE).exists() or (out / SECTIONS).exists() or \
+            not run_cache.enabled():
+        return None
+    return run_cache.files_key({"report": game, **settings}, game_folder(game))
+
+
+def _reported(out: Path, path: Path) -> bool:
+    """Whether `path` is one of the report's own files (not the folder's lock, its list of
+    snapsim's files or a staging folder)."""
+    rel = path.relative_to(out)
+    return path.is_file() and not any(part.startswith(".") for part in rel.parts)
+
+
+def _copy_report(out: Path, kept: dict[str, bytes]) -> Path:
+    """Write a report kept in the run cache into `out`, whole, its provenance saying so: the
+    same settings and code made it before, so every file is what a new build would write."""
+    with staged(out) as stage:
+        for name, data in kept.items():
+            path = stage.path / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if name == PROVENANCE_FILE:
+                data = json.dumps({**json.loads(data), "report_from_cache": True},
+                                  indent=1).encode()
+            path.write_bytes(data)
+    return out / "index.html"
 
 
 def _build(game, title, studies, names, out: Path, games, seed, threads, components, progress,

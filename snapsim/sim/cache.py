@@ -115,14 +115,11 @@ def _hash_files(h, root: Path, paths) -> None:
 def game_source_hash(game: str) -> str:
     """SHA-256 of the modules of a game installed on its own (its package lies outside
     snapsim, so `source_hash` does not read it); empty for a game shipped in snapsim."""
-    import importlib.util
+    from .registry import game_folder, game_package
 
-    from .registry import game_package
-
-    package = game_package(game)
-    if package.split(".")[0] == "snapsim":
+    if game_package(game).split(".")[0] == "snapsim":
         return ""
-    folder = Path(importlib.util.find_spec(package).origin).parent
+    folder = game_folder(game)
     h = hashlib.sha256()
     _hash_files(h, folder, sorted(folder.rglob("*.py")))
     return h.hexdigest()
@@ -349,6 +346,11 @@ def files_key(record: dict, folder: Path) -> str:
     _hash_files(h, folder, sorted(p for p in folder.rglob("*") if p.is_file()
                                   and "__pycache__" not in p.parts))
     return h.hexdigest()
+
+
+def has(key: str) -> bool:
+    """Whether something is stored under `key` (without reading it)."""
+    return enabled() and _path(key).is_file()
 
 
 def load_files(key: str) -> dict[str, bytes] | None:

@@ -14,6 +14,7 @@ import importlib.util
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
@@ -169,6 +170,15 @@ def game_package(name: str) -> str:
     if key in _entry_points():
         return _entry_points()[key].module
     raise InputError(f"unknown game {name!r}; choose from {', '.join(known_games())}")
+
+
+def game_folder(name: str) -> Path:
+    """The folder of a game's package (its tuned tables and data lie there), found without
+    importing it."""
+    spec = importlib.util.find_spec(game_package(name))
+    if spec is None or spec.origin is None:
+        raise InputError(f"game {name!r}: its package {game_package(name)!r} is not installed")
+    return Path(spec.origin).parent
 
 
 def get_game(name: str) -> GameSpec:
