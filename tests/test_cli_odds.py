@@ -267,6 +267,7 @@ def test_python_dash_m_entry_point():
 # ---------------------------------------------------------------- the full deck (not `kernel`)
 
 
+@pytest.mark.slow  # the whole deck (a minute); the small decks' tests check the same sums
 def test_full_deck_with_raccoon_at_an_empty_table():
     res = research_odds([0, 0, 0, 0], all_cards(), raccoon=True)
     assert res.spooked.shape == (38, 1)

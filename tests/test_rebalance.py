@@ -502,8 +502,10 @@ def test_a_change_the_patch_does_not_need_is_taken_out(tmp_path, monkeypatch):
     assert "the ablation took 1 change(s) out" in r.summary()
 
 
-@pytest.mark.parametrize("backend", [{"workers": 2}, {"scheduler": "local:2"}],
-                         ids=["processes", "dask"])
+@pytest.mark.parametrize("backend", [
+    {"workers": 2},
+    # a local Dask cluster's start-up; test_runner checks Dask's tables equal in seconds
+    pytest.param({"scheduler": "local:2"}, marks=pytest.mark.slow)], ids=["processes", "dask"])
 def test_a_search_spread_over_workers_finds_what_threads_find(backend):
     kw = dict(players=[4], games=400, verify_games=800, candidates=12, lineups=["greedy"],
               seed=3)

@@ -64,6 +64,7 @@ LONG = ["rebalance", "snapshot", "--target", "seat_spread=6", "--edit", "start_t
         "--candidates", "40", "--quiet"]
 
 
+@pytest.mark.slow  # three searches; test_output_claims resumes an unfinished one in seconds
 def test_a_search_killed_midway_resumes_to_the_uninterrupted_result(tmp_path):
     whole = tmp_path / "whole"
     done = run_cli([*LONG, "--out", str(whole)])
