@@ -151,13 +151,18 @@ def tables(folder) -> dict:
 
 
 def test_the_same_report_into_another_folder_reads_its_runs_back(tmp_path):
+    """The same report is copied whole (test_cache_everywhere); one that differs only in how
+    its findings are classed plays the same runs, read back; --no-cache plays them all."""
     first = report(tmp_path / "a")
-    again = report(tmp_path / "b")
-    unplayed = report(tmp_path / "c", "--no-cache")
+    copied = report(tmp_path / "b")
+    again = report(tmp_path / "c", "--smallest-effect", "rate=3")
+    unplayed = report(tmp_path / "d", "--no-cache")
     runs = first["run_cache"]["runs"]
     assert runs > 0
     assert first["run_cache"] == {"runs": runs, "from_cache": 0}
+    assert copied == {**first, "report_from_cache": True}
     assert again["run_cache"] == {"runs": runs, "from_cache": runs}
     assert all(c["from_cache"] for c in again["configurations"])
     assert unplayed["run_cache"] == {"runs": runs, "from_cache": 0}
-    assert tables(tmp_path / "a") == tables(tmp_path / "b") == tables(tmp_path / "c")
+    assert "report_from_cache" not in again and "report_from_cache" not in unplayed
+    assert tables(tmp_path / "a") == tables(tmp_path / "b") == tables(tmp_path / "d")
