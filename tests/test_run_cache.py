@@ -166,3 +166,13 @@ def test_the_same_report_into_another_folder_reads_its_runs_back(tmp_path):
     assert unplayed["run_cache"] == {"runs": runs, "from_cache": 0}
     assert "report_from_cache" not in again and "report_from_cache" not in unplayed
     assert tables(tmp_path / "a") == tables(tmp_path / "b") == tables(tmp_path / "d")
+
+
+def test_kept_files_named_outside_their_folder_are_not_read_back():
+    """A stored set of files (a report, a guide) is written into an output folder by name: a
+    damaged or planted entry naming a place outside it is a miss, never written."""
+    cache.store_files("k-good", {"report.md": b"a", "sections/0-x.json": b"{}"})
+    assert cache.load_files("k-good") == {"report.md": b"a", "sections/0-x.json": b"{}"}
+    for bad in ("../evil.txt", "/etc/evil", "sections/../../evil", ""):
+        cache.store_files("k-bad", {"report.md": b"a", bad: b"x"})
+        assert cache.load_files("k-bad") is None, bad

@@ -354,12 +354,21 @@ def has(key: str) -> bool:
 
 
 def load_files(key: str) -> dict[str, bytes] | None:
-    """name -> content of the files stored under `key`, or None (as `load`)."""
+    """name -> content of the files stored under `key`, or None (as `load`; also for an
+    entry naming a file outside the folder it is copied into, which snapsim never stores)."""
     if not enabled():
         return None
     df = load(key, None)
+    if df is not None and not all(_inside(str(name)) for name in df.name):
+        df = None
     COUNTS["read" if df is not None else "played"] += 1
     return None if df is None else dict(zip(df.name, df.data, strict=True))
+
+
+def _inside(name: str) -> bool:
+    """Whether a stored file's name is a path inside the folder it is written into."""
+    path = Path(name)
+    return bool(name) and not path.is_absolute() and ".." not in path.parts
 
 
 def store_files(key: str, files: dict[str, bytes]) -> None:
