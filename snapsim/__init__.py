@@ -11,6 +11,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from . import lazy
 from .version import __version__ as __version__
 
 if TYPE_CHECKING:
@@ -28,17 +29,11 @@ _LAZY = {"simulate": "snapsim.sim.runner", "run": "snapsim.sim.runner",
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from importlib import import_module
-
-        value = getattr(import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'snapsim' has no attribute {name!r}")
+    return lazy.attribute(__name__, _LAZY, name)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return lazy.names(__name__, _LAZY)
 
 
 def _writable(folder: str) -> bool:

@@ -22,7 +22,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "snapsim"
 # (snapsim/games/snapshot/api.py is in `games`, snapsim/errors.py in `errors`); the package's
 # own __init__ and __main__ are its front door, above every layer.
 LAYERS = (("cli", "app"), ("play",), ("games",), ("report", "env"),
-          ("analysis", "odds", "protocol"), ("sim",), ("errors", "version"))
+          ("analysis", "odds", "protocol"), ("sim",), ("errors", "version", "lazy"))
 FRONT_DOOR = "front door"
 
 # The registry turns a game's name into its package: the layers below a game ask it for what

@@ -6,26 +6,24 @@ numba) on first use, so a photo table is answered without them."""
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
 
+from ..lazy import attribute as _attribute
+from ..lazy import names as _names
 from .sums import photo_success as photo_success
 from .sums import sum_pmf as sum_pmf
 
-_KERNELS = ("ExploreOdds", "HabitatValue", "ResearchOdds", "explore_odds", "explore_success",
-            "habitat_value", "photo_table", "research_odds", "spook_risk", "spook_table",
-            "token_table", "token_value", "unseen_counts")
+_LAZY = dict.fromkeys(("ExploreOdds", "HabitatValue", "ResearchOdds", "explore_odds",
+                       "explore_success", "habitat_value", "photo_table", "research_odds",
+                       "spook_risk", "spook_table", "token_table", "token_value",
+                       "unseen_counts"), ".api")
 
-__all__ = sorted(("photo_success", "sum_pmf", *_KERNELS))
+__all__ = sorted(("photo_success", "sum_pmf", *_LAZY))
 
 
 def __getattr__(name: str) -> Any:
-    if name in _KERNELS:
-        value = getattr(import_module(f"{__name__}.api"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _attribute(__name__, _LAZY, name)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_KERNELS})
+    return _names(__name__, _LAZY)

@@ -5,23 +5,21 @@ modules load without pandas, pyarrow or the kernels."""
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
 
-_LAZY = {"GameSpec": "registry", "get_game": "registry", "register": "registry",
-         "RunResult": "runner", "run": "runner", "simulate": "runner",
-         "load": "sweep", "read_sweep": "sweep", "run_sweep": "sweep"}
+from ..lazy import attribute as _attribute
+from ..lazy import names as _names
+
+_LAZY = {"GameSpec": ".registry", "get_game": ".registry", "register": ".registry",
+         "RunResult": ".runner", "run": ".runner", "simulate": ".runner",
+         "load": ".sweep", "read_sweep": ".sweep", "run_sweep": ".sweep"}
 
 __all__ = sorted(_LAZY)
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _attribute(__name__, _LAZY, name)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return _names(__name__, _LAZY)
