@@ -82,8 +82,7 @@ def render() -> None:
     for measure in dict.fromkeys(table.measure):
         st.markdown(f"**{measure.replace('_', ' ')}**: {MEANINGS.get(measure, '')}")
         shown = tables.verdict_table(game, table[table.measure == measure])
-        # every claim on show, none behind a scroll bar (35 px a row and the heading)
-        st.dataframe(shown, hide_index=True, height=35 * (len(shown) + 1) + 3)
+        st.dataframe(shown, hide_index=True, height=tables.whole(len(shown)))
     st.markdown("**Win rate by seat** (seat 1 moves first), with 95% intervals: a fair seat "
                 "wins 1/players of the games")
     st.dataframe(tables.seat_table(pd.concat(seats, names=["players", None])

@@ -24,7 +24,8 @@ def render() -> None:
         rows = [{"difficulty": d, "p_success": odds.photo_success(dice, tokens_n, d)}
                 for d in range(2, 6 * dice + tokens_n + 2)]
         st.markdown("P(dice total + tokens ≥ difficulty)")
-        st.dataframe(tables.odds_table(pd.DataFrame(rows)), hide_index=True)
+        st.dataframe(tables.odds_table(pd.DataFrame(rows)), hide_index=True,
+                     height=tables.whole(len(rows)))
     with explore:
         c1, c2, c3 = st.columns(3)
         dice = c1.slider("Explore dice", 1, 3, 1, key="od-edice")
@@ -36,7 +37,8 @@ def render() -> None:
         except SnapsimError as exc:
             st.error(str(exc))
         else:
-            st.dataframe(tables.odds_table(pd.DataFrame(rows)), hide_index=True)
+            st.dataframe(tables.odds_table(pd.DataFrame(rows)), hide_index=True,
+                         height=tables.whole(len(rows)))
     with spook:
         spook_tab()
     with tokens:
@@ -49,7 +51,8 @@ def render() -> None:
             st.error(str(exc))
         else:
             st.markdown("Where the next tracking token buys the most")
-            st.dataframe(tables.odds_table(table), hide_index=True)
+            st.dataframe(tables.odds_table(table), hide_index=True,
+                         height=tables.whole(len(table)))
 
 
 # the tab opens on a mid-turn table (the docs' example, about a second with one free
@@ -91,4 +94,4 @@ def spook_tab() -> None:
         table, heads = _spook(tuple(tops), raccoon, slots)
     st.markdown(" · ".join(f"{k.replace('_', ' ')}: {v:.4g}" for k, v in heads.items()))
     st.markdown("P(the first spook comes after exactly k successful draws)")
-    st.dataframe(tables.odds_table(table), hide_index=True)
+    st.dataframe(tables.odds_table(table), hide_index=True, height=tables.whole(len(table)))

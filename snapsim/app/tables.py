@@ -18,6 +18,12 @@ if TYPE_CHECKING:
 CI = " [95% CI]"  # the heading shown_table gives an estimate with its interval
 
 
+def whole(rows: int) -> int:
+    """The height in pixels that shows a table of `rows` rows whole, none behind a scroll bar
+    (Streamlit's 35 px a row, the heading's row and the border)."""
+    return 35 * (rows + 1) + 3
+
+
 def shown(df: pd.DataFrame, name: str = "", interval: str = "95% CI") -> pd.DataFrame:
     """`df` as the report's table `name` reads; its intervals said to be `interval` (a
     verdict's are wider than 95%, Bonferroni over the claims of a line)."""
