@@ -19,6 +19,7 @@ pytest.importorskip("streamlit", reason="the workbench's extra is not installed 
                     "(pip install '.[app]')")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed "
                                 "(pip install '.[test]')")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -79,18 +80,30 @@ def _text(driver, words: str, wait: float):
         (By.XPATH, f"//*[not(self::script)][text()[contains(., {words!r})]]")))
 
 
+def _act(driver, locator, act, wait: float = 60, ready=EC.element_to_be_clickable):
+    """Find the element at `locator` once it is ready and `act` on it; found again if a
+    rerun replaced it in between (Streamlit redraws a widget after each run)."""
+    def attempt(d):
+        element = ready(locator)(d)
+        if not element:
+            return False
+        act(element)
+        return True
+    WebDriverWait(driver, wait, ignored_exceptions=(StaleElementReferenceException,)
+                  ).until(attempt)
+
+
 def _click(driver, label: str, wait: float = 60) -> None:
     """Click the button or option whose label is `label`."""
-    WebDriverWait(driver, wait).until(EC.element_to_be_clickable(
-        (By.XPATH, f"//button[normalize-space(.)={label!r}] | "
-                   f"//label[normalize-space(.)={label!r}]"))).click()
+    _act(driver, (By.XPATH, f"//button[normalize-space(.)={label!r}] | "
+                            f"//label[normalize-space(.)={label!r}]"),
+         lambda element: element.click(), wait)
 
 
 def _type(driver, label: str, value: str) -> None:
     """Type into the number box labelled `label` and commit it (Enter)."""
-    box = WebDriverWait(driver, 60).until(EC.element_to_be_clickable(
-        (By.CSS_SELECTOR, f"input[aria-label={label!r}]")))
-    box.send_keys("\b" * 12 + value + "\n")
+    _act(driver, (By.CSS_SELECTOR, f"input[aria-label={label!r}]"),
+         lambda box: box.send_keys("\b" * 12 + value + "\n"))
 
 
 def _shot(driver, path: Path) -> None:
@@ -108,22 +121,22 @@ def _shot(driver, path: Path) -> None:
 
 def _choose(driver, label: str, option: str) -> None:
     """Choose `option` in the select box labelled `label` (typed, then Enter)."""
-    box = WebDriverWait(driver, 60).until(EC.element_to_be_clickable(
-        (By.XPATH, f"//div[@data-testid='stSelectbox'][.//label[normalize-space(.)={label!r}]]"
-                   "//input")))
-    box.click()
-    box.send_keys(option + "\n")
+    def choose(box):
+        box.click()
+        box.send_keys(option + "\n")
+    _act(driver, (By.XPATH, f"//div[@data-testid='stSelectbox'][.//label[normalize-space(.)="
+                            f"{label!r}]]//input"), choose)
 
 
 def _upload(driver, page: str, path: Path) -> None:
     """Choose "upload" as the component file on the page whose widget keys start `page`,
     and give it `path` (by key: a page left behind may still be drawn while the next one
     runs)."""
-    WebDriverWait(driver, 60).until(EC.element_to_be_clickable(
-        (By.XPATH, f"//div[contains(@class, 'st-key-{page}-src')]"
-                   "//label[normalize-space(.)='upload']"))).click()
-    WebDriverWait(driver, 60).until(EC.presence_of_element_located(
-        (By.CSS_SELECTOR, f".st-key-{page}-file input[type=file]"))).send_keys(str(path))
+    _act(driver, (By.XPATH, f"//div[contains(@class, 'st-key-{page}-src')]"
+                            "//label[normalize-space(.)='upload']"),
+         lambda element: element.click())
+    _act(driver, (By.CSS_SELECTOR, f".st-key-{page}-file input[type=file]"),
+         lambda element: element.send_keys(str(path)), ready=EC.presence_of_element_located)
 
 
 def _verdict(text: str) -> list[str]:
@@ -137,8 +150,11 @@ def _verdict(text: str) -> list[str]:
 def _shown_verdict(driver, label: str, players: int) -> list[str]:
     """The verdict the Edit page shows for the variant `label`, once it is shown."""
     _text(driver, f"is {label} better balanced at {players} players?", RUN_S)
-    code = driver.find_element(By.XPATH, "//code[contains(., ' better balanced at ')]")
-    return _verdict(code.get_attribute("textContent"))
+    shown: list[str] = []
+    _act(driver, (By.XPATH, "//code[contains(., ' better balanced at ')]"),
+         lambda code: shown.extend(_verdict(code.get_attribute("textContent"))),
+         ready=EC.presence_of_element_located)
+    return shown
 
 
 def _cli_verdict(variant: Path, players: int, out: Path, capsys) -> list[str]:
