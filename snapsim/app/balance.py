@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import streamlit as st
 
 from ..analysis.stats import win_table
-from ..analysis.verdict import Side, card_values, verdict_of
+from ..analysis.verdict import Side, Verdict, card_values, verdict_of
 from ..sim.agents import resolve_policy
 from ..sim.cache import simulate
 from ..sim.registry import get_game
@@ -23,16 +25,19 @@ MEANINGS = {
              "square beyond sampling noise), in percent",
     "length": "the mean game length",
 }
+Result = tuple[Verdict, dict[int, pd.DataFrame]]  # the verdict, each player count's seat table
 
 
-def run_balance(game: str, path, counts, games: int, seed: int):
+def run_balance(game: str, path: Path | None, counts: list[int], games: int,
+                seed: int) -> jobs.Work[Result]:
     """The work of a Balance run: each player count played under the game's default policy,
     its verdict (analysis.verdict, as a report prints it) and seat win rates. Runs go through
     the cache of finished runs, so a file the disk has seen answers without playing."""
-    def work(job: jobs.Job):
+    def work(job: jobs.Job[Result]) -> Result:
         spec = get_game(game)
         variant = load_variant(game, path)
-        sides, seats = {}, {}
+        sides: dict[int, Side] = {}
+        seats: dict[int, pd.DataFrame] = {}
         for i, n in enumerate(counts):
             job.report(f"{n} players: {games:,} games", i / len(counts))
             config = variant.config(n)
@@ -69,7 +74,7 @@ def render() -> None:
         return
     job = common.follow(jobs.start(key, "balance", run_balance(game, path, sorted(counts),
                                                                int(games), int(seed))))
-    if job.error:
+    if job.result is None:  # it failed: follow showed why
         return
     verdict, seats = job.result
     st.subheader(verdict.title(spec.title))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import Literal
 
 import streamlit as st
 
@@ -37,7 +38,7 @@ def save_upload(name: str, data: bytes) -> Path:
     return path
 
 
-def pick_components(game: str, key: str) -> Path | None | bool:
+def pick_components(game: str, key: str) -> Path | None | Literal[False]:
     """The component file chosen on a page: None for the bundled one, the path of a valid
     upload, or False (its validator's message shown) for one that is not a component file."""
     where = st.radio("Component file", ["bundled", "upload"], horizontal=True, key=f"{key}-src",
@@ -72,11 +73,11 @@ def sha_of(path: Path | None, game: str) -> str:
     return content_sha256(file_tables(path or bundled_file(game)))
 
 
-def follow(job: jobs.Job) -> jobs.Job:
+def follow(job: jobs.Job[jobs.R]) -> jobs.Job[jobs.R]:
     """Show a job's progress bar until it is done; then its time, or its error."""
     bar = st.progress(0.0, text=job.label)
 
-    def show(j: jobs.Job) -> None:
+    def show(j: jobs.Job[jobs.R]) -> None:
         bar.progress(min(j.fraction or 0.0, 1.0), text=f"{j.label}: {j.stage} ({j.seconds:.0f} s)")
 
     jobs.wait(job, show)

@@ -4,6 +4,7 @@ validator before anything runs, the paired comparison with the standard game, do
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
@@ -17,11 +18,14 @@ from ..sim.registry import get_game
 from ..sim.variants import bundled_file, file_tables, load_variant
 from . import common, jobs, writer
 
+if TYPE_CHECKING:
+    from ..report.compare import Comparison
+
 DEFAULT_GAMES = 1000
 EDITED = "variant"  # the grid is checked as a workbook: rows as a spreadsheet numbers them
 
 
-def _frames(tables: dict) -> dict[str, pd.DataFrame]:
+def _frames(tables: dict[str, object]) -> dict[str, pd.DataFrame]:
     """Each sheet as a table of cell texts (what a spreadsheet shows)."""
     out = {}
     for name, rows in sheets.to_sheets(tables).items():
@@ -38,10 +42,11 @@ def _grid_sheets(frames: dict[str, pd.DataFrame]) -> dict[str, list[list]]:
             for name, df in frames.items()}
 
 
-def run_compare(game: str, path, players: int, games: int, seed: int):
+def run_compare(game: str, path: Path, players: int, games: int,
+                seed: int) -> jobs.Work[Comparison]:
     """The work of a comparison: `snapsim compare GAME --variant FILE` (its standard side
     read from the run cache once played)."""
-    def work(job: jobs.Job):
+    def work(job: jobs.Job[Comparison]) -> Comparison:
         from ..report.compare import compare
 
         job.report(f"{games:,} paired games per side at {players} players")
@@ -49,11 +54,11 @@ def run_compare(game: str, path, players: int, games: int, seed: int):
     return work
 
 
-def warm(game: str, players: int):
+def warm(game: str, players: int) -> jobs.Work[bool]:
     """The work of loading the comparison's modules and the game's kernels (compiled once,
     kept on disk) into this server while the designer edits: the first Compare then waits
     for its games only."""
-    def work(_: jobs.Job) -> bool:
+    def work(_: jobs.Job[bool]) -> bool:
         from ..report import compare  # noqa: F401 (its import takes seconds)
 
         policy = resolve_policy(game, get_game(game).default_policy)
@@ -83,7 +88,7 @@ def render() -> None:
         _compare(game, path, players, games, seed)
 
 
-def _edited_grid(game: str, start) -> dict[str, list[list]]:
+def _edited_grid(game: str, start: Path | None) -> dict[str, list[list]]:
     """The starting file's sheets as editable grids, one tab each, read back as sheets."""
     st.caption("Edit any cell; lists are written [a, b] and text that would read as a number "
                "in quotes. Rows are numbered as in a spreadsheet (the header is row 1).")
@@ -99,7 +104,7 @@ def _edited_grid(game: str, start) -> dict[str, list[list]]:
     return _grid_sheets(edited)
 
 
-def _checked(path: Path, game: str):
+def _checked(path: Path, game: str) -> C.Check | None:
     """The validator's verdict on the edited file, its changes from the standard game shown;
     None (with every invalid cell named) when it is not a valid file."""
     try:
@@ -144,7 +149,7 @@ def _compare(game: str, path: Path, players: int, games: int, seed: int) -> None
         return
     work = run_compare(game, path, int(players), int(games), int(seed))
     job = common.follow(jobs.start(key, "compare", work))
-    if job.error:
+    if job.result is None:  # it failed: follow showed why
         return
     st.code(job.result.summary(), language=None, wrap_lines=True)
     # the report's figures take longer than the verdict: the folder is written after it, by

@@ -13,23 +13,26 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
 from ..errors import SnapsimError
 
 MAX_KEPT = 64  # finished jobs kept for instant answers; the oldest go first
+R = TypeVar("R")  # what a job's work returns
 
 
 @dataclass
-class Job:
+class Job(Generic[R]):
     """One run: what it is doing (`stage`, `fraction` done where known), then its `result`
-    or its `error` (a SnapsimError's one line, or the failure's last line)."""
+    or its `error` (a SnapsimError's one line, or the failure's last line); `result` is None
+    until the work returns, and stays None when it fails."""
 
     key: str
     label: str
     started: float = field(default_factory=time.monotonic)
     stage: str = "starting"
     fraction: float | None = None
-    result: object = None
+    result: R | None = None
     error: str | None = None
     finished: float | None = None
     done: threading.Event = field(default_factory=threading.Event)
@@ -43,7 +46,9 @@ class Job:
         return (self.finished or time.monotonic()) - self.started
 
 
-_JOBS: dict[str, Job] = {}
+Work = Callable[[Job[R]], R]  # a job's work: reports on its job as it goes, returns the result
+
+_JOBS: dict[str, Job[Any]] = {}  # Job[Any]: a key names its work, and so its result's type
 _LOCK = threading.Lock()
 
 
@@ -53,7 +58,7 @@ def key_of(*parts: object) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def start(key: str, label: str, work: Callable[[Job], object]) -> Job:
+def start(key: str, label: str, work: Work[R]) -> Job[R]:
     """The job for `key`: the one running or done, else `work(job)` started on its own
     thread."""
     with _LOCK:
@@ -69,12 +74,12 @@ def start(key: str, label: str, work: Callable[[Job], object]) -> Job:
     return job
 
 
-def find(key: str) -> Job | None:
+def find(key: str) -> Job[Any] | None:
     """The job for `key`, if one was started in this server."""
     return _JOBS.get(key)
 
 
-def _run(job: Job, work: Callable[[Job], object]) -> None:
+def _run(job: Job[R], work: Work[R]) -> None:
     try:
         job.result = work(job)
     except SnapsimError as exc:
@@ -87,7 +92,7 @@ def _run(job: Job, work: Callable[[Job], object]) -> None:
         job.done.set()
 
 
-def wait(job: Job, show: Callable[[Job], None], every: float = 0.25) -> Job:
+def wait(job: Job[R], show: Callable[[Job[R]], None], every: float = 0.25) -> Job[R]:
     """Show the job's progress until it is done (the page's script waits; the work runs on
     its own thread, so a rerun or a closed tab leaves it running)."""
     while not job.done.wait(every):

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -61,9 +63,15 @@ def render() -> None:
 EXAMPLE_TOPS = {"shoreline": 4, "mountain": 7}
 
 
+def _deck() -> Any:
+    """The advised game's bundled component set (its own class: the registry types it Any)."""
+    # GameSpec.load_components is typed to take a str; every game's takes None for its bundle
+    return advised_game().load_components(None)  # type: ignore[arg-type]
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
 def _spook(tops: tuple[int, ...], raccoon: bool, slots: int) -> tuple[pd.DataFrame, dict]:
-    comp = advised_game().load_components(None)
+    comp = _deck()
     cards = [(a.habitat, a.difficulty) for a in comp.animals
              if (a.habitat, a.difficulty) != (a.habitat, tops[a.habitat])]
     counts = odds.unseen_counts(cards, len(comp.habitats),
@@ -75,13 +83,13 @@ def _spook(tops: tuple[int, ...], raccoon: bool, slots: int) -> tuple[pd.DataFra
 def spook_tab() -> None:
     """`snapsim odds spook` as a calculator: each habitat's top card, every other card of the
     bundled deck unseen, drawing on until a spook (card counting, exact)."""
-    comp = advised_game().load_components(None)
+    comp = _deck()
     st.markdown("The highest difficulty showing in each habitat (0: empty); every other "
                 "card is taken to be unseen.")
-    tops = []
+    tops: list[int] = []
     for col, (h, habitat) in zip(st.columns(len(comp.habitats)), enumerate(comp.habitats),
                                  strict=True):
-        options = [0] + sorted({a.difficulty for a in comp.animals if a.habitat == h})
+        options: list[int] = [0] + sorted({a.difficulty for a in comp.animals if a.habitat == h})
         start = EXAMPLE_TOPS.get(habitat.name.lower(), 0)
         tops.append(col.selectbox(habitat.name, options, key=f"od-top-{h}",
                                   index=options.index(start) if start in options else 0))

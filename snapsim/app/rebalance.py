@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import streamlit as st
 
@@ -12,12 +13,15 @@ from ..analysis.rebalance.evaluate import JOURNAL
 from ..sim.registry import get_game
 from . import common, jobs
 
+if TYPE_CHECKING:
+    from ..report.rebalance import Rebalance
+
 TARGETS = {"seat_spread": (2.0, "pp"), "first_player": (2.0, "pp"), "assignments": (2.0, "pp"),
            "cards": (10.0, "%")}
 DEFAULT_CANDIDATES = 20
 
 
-def _watch(job: jobs.Job, journal: Path, candidates: int, every: float = 1.0) -> None:
+def _watch(job: jobs.Job[Rebalance], journal: Path, candidates: int, every: float = 1.0) -> None:
     """Live progress from the search's journal (a line per candidate evaluated, flushed as
     each finishes), until the job is done."""
     while not job.done.wait(every):
@@ -28,10 +32,11 @@ def _watch(job: jobs.Job, journal: Path, candidates: int, every: float = 1.0) ->
             job.report("verifying the best candidates on fresh deals", None)
 
 
-def run_rebalance(game: str, path, players: int, targets, edits, candidates: int,
-                  games: int | None, lineups: str, seed: int, out):
+def run_rebalance(game: str, path: Path | None, players: int, targets: list[str],
+                  edits: list[str], candidates: int, games: int | None, lineups: str, seed: int,
+                  out: Path) -> jobs.Work[Rebalance]:
     """The work of `snapsim rebalance` with its output folder."""
-    def work(job: jobs.Job):
+    def work(job: jobs.Job[Rebalance]) -> Rebalance:
         from ..report.rebalance import rebalance
 
         job.report("measuring the noise to choose the games per candidate")
@@ -86,7 +91,7 @@ def render() -> None:
     job = common.follow(jobs.start(key, "rebalance", run_rebalance(
         game, path, int(players), targets, edits, int(candidates), int(games) or None,
         lineups, int(seed), out)))
-    if job.error:
+    if job.result is None:  # it failed: follow showed why
         return
     r = job.result
     st.code(r.summary(), language=None, wrap_lines=True)
