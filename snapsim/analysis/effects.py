@@ -41,6 +41,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from typing import Final, Literal
 
 import numpy as np
 from scipy import stats
@@ -49,8 +50,11 @@ from ..errors import InputError
 from .balance import holm
 from .paired import ALPHA, games_to_detect
 
-MEANINGFUL, NEGLIGIBLE, UNRESOLVED = "meaningful", "negligible", "unresolved"
-CLASSES = (MEANINGFUL, NEGLIGIBLE, UNRESOLVED)
+EffectClass = Literal["meaningful", "negligible", "unresolved"]  # against the smallest effect
+MEANINGFUL: Final = "meaningful"
+NEGLIGIBLE: Final = "negligible"
+UNRESOLVED: Final = "unresolved"
+CLASSES: tuple[EffectClass, ...] = (MEANINGFUL, NEGLIGIBLE, UNRESOLVED)
 Z = float(stats.norm.ppf(1 - ALPHA / 2))
 
 
@@ -149,13 +153,13 @@ def _num(x: float) -> str:
 # ---------------------------------------------------------------- classes
 
 
-def claim(effect: float, se: float, delta: float) -> tuple[str, float]:
+def claim(effect: float, se: float, delta: float) -> tuple[EffectClass, float]:
     """(the class the estimate points to, the p-value of that claim): meaningful when |effect|
     exceeds delta, else negligible; p = 2 P(Z > ||effect| - delta| / se), at most 1."""
     if not (math.isfinite(effect) and math.isfinite(se) and math.isfinite(delta)):
         return UNRESOLVED, 1.0
     gap = abs(effect) - delta
-    kind = MEANINGFUL if gap > 0 else NEGLIGIBLE
+    kind: EffectClass = MEANINGFUL if gap > 0 else NEGLIGIBLE
     if gap == 0:
         return kind, 1.0
     if se <= 0:
@@ -163,7 +167,7 @@ def claim(effect: float, se: float, delta: float) -> tuple[str, float]:
     return kind, float(min(1.0, 2 * stats.norm.sf(abs(gap) / se)))
 
 
-def classify(effect: float, se: float, delta: float, alpha: float = ALPHA) -> str:
+def classify(effect: float, se: float, delta: float, alpha: float = ALPHA) -> EffectClass:
     """The class of one estimate on its own (no multiplicity correction)."""
     kind, p = claim(effect, se, delta)
     return kind if p < alpha else UNRESOLVED
@@ -255,7 +259,7 @@ class Claim:
         return cls(standard.add(key, p), estimate, delta, standard)
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> EffectClass:
         return claim(self.estimate.effect, self.estimate.se, self.delta)[0]
 
     @property
@@ -263,7 +267,7 @@ class Claim:
         return self.standard.adjusted(self.key)
 
     @property
-    def cls(self) -> str:
+    def cls(self) -> EffectClass:
         return self.kind if self.standard.passes(self.key) else UNRESOLVED
 
     @property

@@ -26,16 +26,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 import numpy as np
 import pandas as pd
 
-from .effects import MEANINGFUL, NEGLIGIBLE, UNRESOLVED, Claim, Estimate, Standard
+from .effects import MEANINGFUL, NEGLIGIBLE, UNRESOLVED, Claim, EffectClass, Estimate, Standard
 
-LABELS = ("holds", "weakens", "strengthens", "reverses", "appears", "vanishes", "unresolved",
-          "not comparable")
+# a finding under the strong line-up against the one it was measured with
+Label = Literal["holds", "weakens", "strengthens", "reverses", "appears", "vanishes",
+                "unresolved", "not comparable"]
+LABELS: tuple[Label, ...] = get_args(Label)
 
-__all__ = ["LABELS", "Estimate", "Finding", "Labels", "label", "label_findings"]
+__all__ = ["LABELS", "Estimate", "Finding", "Label", "Labels", "label", "label_findings"]
 
 
 @dataclass(frozen=True)
@@ -63,8 +66,8 @@ class Finding:
                         min(self.measured.games, self.strong.games))
 
 
-def label(measured: str, strong: str, change: str, effect: float, strong_effect: float,
-          silent: str | None = None) -> str:
+def label(measured: EffectClass, strong: EffectClass, change: EffectClass, effect: float,
+          strong_effect: float, silent: str | None = None) -> Label:
     """The label from the classes of the two estimates and of their difference."""
     if silent:
         return "not comparable"

@@ -16,7 +16,7 @@ import math
 from ...errors import InputError
 from .edits import candidate
 from .evaluate import Evaluator
-from .search import LEVELS, Budget, Outcome, Plan, pareto, screening_design
+from .search import LEVELS, Budget, Outcome, Plan, Stopped, pareto, screening_design
 
 
 def _optuna():
@@ -66,5 +66,5 @@ def sample_search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
             study.tell(trial, [ev.ratio, space.cost(cand, size)])
     # a sampler has no end of its own: it stops at its number of candidates, a budget only
     # when the cap was the plan's (--candidates)
-    stopped = "budget" if plan.candidates is not None else "sampled"
+    stopped: Stopped = "budget" if plan.candidates is not None else "sampled"
     return Outcome(evs, pareto(evs, space, size), stopped, budget.used)

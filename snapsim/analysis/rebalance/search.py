@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
@@ -57,13 +58,18 @@ class Plan:
     candidates: int | None = None  # a cap on candidates played (the budget)
 
 
+# why a search ended: no proposal left, its cap on candidates, a sampler's count played, or
+# nothing to search
+Stopped = Literal["converged", "budget", "sampled", "base meets the targets"]
+
+
 @dataclass
 class Outcome:
     """Every evaluation of a search, in the order played, and its Pareto front."""
 
     evaluations: list[Evaluation]
     front: list[Evaluation] = field(default_factory=list)
-    stopped: str = "converged"  # or "budget" (the cap on candidates)
+    stopped: Stopped = "converged"
     used: float = 0.0  # candidates played as the budget counts them (a raced one 1/4)
 
 
@@ -341,7 +347,7 @@ def search(evaluator: Evaluator, plan: Plan, seed: int) -> Outcome:
     keys = list(base.values)
     model = Surrogate(space, keys)
     played = {e.cand for e in evs}
-    stopped = "converged"
+    stopped: Stopped = "converged"
     for _ in range(plan.rounds):
         if budget.spent:
             stopped = "budget"
