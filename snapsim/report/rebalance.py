@@ -26,6 +26,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -85,6 +86,9 @@ MAX_VERIFY = 100_000  # ... and by default at most this many
 SEARCH_SHARE = 0.7  # of a --budget in minutes, at least this share for the search
 SETTINGS = "search.json"  # the search's identity and plan, for a resumed run
 MAX_SEED = INT64_MAX - CONFIRM  # the confirmation's seed, the largest, still fits an int64
+
+# what a rebalance found, as `Rebalance.status` reads it
+Status = Literal["already", "recommended", "unconfirmed", "compromise", "none"]
 
 
 @dataclass
@@ -165,7 +169,7 @@ class Rebalance:
         return self.recommended is not None
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         """"already", "recommended", "unconfirmed" (met every target where chosen, not on
         its confirmation), "compromise" (none met every target under every line-up) or
         "none" (no candidate improves on the base game)."""
