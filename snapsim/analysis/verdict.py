@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal
 
 import numpy as np
 import pandas as pd
@@ -54,9 +55,20 @@ REPS = 4000  # bootstrap resamples of whole games
 # fewer games than this give the cards' distance no interval (their resamples cannot tell the
 # noise of a card rolled in a game or two: a one-game run would read as far off its median)
 RESAMPLED_MIN = 20
-WITHIN, OFF, OPEN = "within", "not within", "open"
-STATUS = {OFF: "not balanced", WITHIN: "balanced", OPEN: "not settled"}
-BETTER, WORSE, SAME = "better", "worse", "no change"
+ClaimClass = Literal["within", "not within", "open"]  # a claim's interval against its tolerance
+WITHIN: Final = "within"
+OFF: Final = "not within"
+OPEN: Final = "open"
+Status = Literal["balanced", "not balanced", "not settled"]  # a measure's, or a whole line's
+STATUS: dict[ClaimClass, Status] = {OFF: "not balanced", WITHIN: "balanced", OPEN: "not settled"}
+Word = Literal["BALANCED", "NOT BALANCED", "NOT SETTLED"]  # a line's verdict, as printed
+WORDS: dict[ClaimClass, Word] = {OFF: "NOT BALANCED", WITHIN: "BALANCED", OPEN: "NOT SETTLED"}
+ChangeClass = Literal["better", "worse", "no change", "open"]  # a claim's paired change
+BETTER: Final = "better"
+WORSE: Final = "worse"
+SAME: Final = "no change"
+# a comparison's verdict: is the variant better balanced?
+ChangeWord = Literal["BETTER", "WORSE", "MIXED", "NO CHANGE", "NOT SETTLED"]
 SUMMARY = "typical distance from fair"  # the objectives' summary row (no claim)
 
 
@@ -279,7 +291,7 @@ def _settle(value: float, lo: float, hi: float, band: tuple[float, float], level
     return float(max(games + 1, math.ceil(need)))
 
 
-def _classify(lo: float, hi: float, band: tuple[float, float]) -> str:
+def _classify(lo: float, hi: float, band: tuple[float, float]) -> ClaimClass:
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return OPEN
     if lo > band[1] or hi < band[0]:
@@ -376,7 +388,7 @@ class Verdict:
             mask &= r.measure == measure
         return r[mask & (r["class"] != "")]
 
-    def status(self, measure: str, players: int, lineup: str | None = None) -> str:
+    def status(self, measure: str, players: int, lineup: str | None = None) -> Status:
         """"not balanced", "balanced" or "not settled" of one measure at one player count
         under one line-up (None: greedy play; "strong", or the strong policy's name)."""
         sub = self._pick(players, lineup, measure)
@@ -399,9 +411,9 @@ class Verdict:
                 & (r.measure == measure) & (r["class"] == "")]
         return None if sub.empty else sub.iloc[0]
 
-    def word(self, players: int, lineup: str | None = None) -> str:
+    def word(self, players: int, lineup: str | None = None) -> Word:
         """BALANCED, NOT BALANCED or NOT SETTLED at one player count and line-up."""
-        return STATUS[_overall(self._pick(players, lineup)["class"])].upper()
+        return WORDS[_overall(self._pick(players, lineup)["class"])]
 
     def lines(self) -> list[str]:
         """One line per player count and line-up: the verdict, what decides it, numbers."""
@@ -450,7 +462,7 @@ class Verdict:
                 "false is at most 5%.")
 
 
-def _overall(classes) -> str:
+def _overall(classes: Iterable[ClaimClass | Literal[""]]) -> ClaimClass:
     classes = set(classes) - {""}
     return OFF if OFF in classes else WITHIN if classes == {WITHIN} else OPEN
 
@@ -573,7 +585,7 @@ class Change:
     before: Verdict
     after: dict
 
-    def word(self, variant: str, players: int) -> str:
+    def word(self, variant: str, players: int) -> ChangeWord:
         """BETTER, WORSE, MIXED, NO CHANGE or NOT SETTLED."""
         r = self.rows
         return _change_word(r[(r.variant == variant) & (r.players == players)]["class"])
@@ -606,7 +618,7 @@ class Change:
         return self.rows
 
 
-def _change_word(classes) -> str:
+def _change_word(classes: Iterable[ChangeClass]) -> ChangeWord:
     c = set(classes)
     if BETTER in c and WORSE in c:
         return "MIXED"

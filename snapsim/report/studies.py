@@ -44,6 +44,7 @@ from ..analysis.paired import Ratio, spread_interval, spread_value
 from ..analysis.stats import mean_interval, wilson_interval
 from ..analysis.verdict import (
     Side,
+    Status,
     Verdict,
     card_values,
     dealt_first,
@@ -1225,7 +1226,7 @@ class Problem:
         return f"{self.measure}={tol:g}"
 
 
-def _headline_status(ctx: Runs, p: Problem) -> list[tuple[str, str, str]]:
+def _headline_status(ctx: Runs, p: Problem) -> list[tuple[str, Status, str]]:
     """(line-up, status, line) of the problem's measure at each of its player counts under
     greedy play and the strong line-up, from the report's verdict."""
     verdict = ctx.headline()
