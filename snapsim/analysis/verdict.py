@@ -194,11 +194,13 @@ def _groups(side: Side, names) -> np.ndarray:
 
 def _card_offsets(rates: np.ndarray, groups: np.ndarray) -> np.ndarray:
     """Each card's value minus its group's median, in percent of the median; `rates`
-    (resamples, cards)."""
+    (resamples, cards). A resample that draws no card of a group leaves its offsets NaN."""
     rel = np.empty_like(rates)
     for g in np.unique(groups):
         cols = groups == g
-        med = np.nanmedian(rates[:, cols], axis=1, keepdims=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a group all NaN: its median NaN
+            med = np.nanmedian(rates[:, cols], axis=1, keepdims=True)
         with np.errstate(invalid="ignore", divide="ignore"):
             rel[:, cols] = rates[:, cols] / med - 1
     return 100 * rel
