@@ -143,7 +143,7 @@ def test_the_typical_distance_is_not_inflated_by_noise():
     squares, plain, held = [], [], 0
     for _ in range(150):
         it = _objectives_run(rng, true, 2000)
-        rates = V._resampled([it], 400, int(rng.integers(1 << 30)))[0]
+        rates = V.resample([it], 400, int(rng.integers(1 << 30)))[0]
         est, draws = V._typical(100 * (it.values - 0.25), 100 * (rates - 0.25))
         lo, hi = V._percentile(draws, 0.99)
         squares.append(float(np.nanmean((100 * (it.values - 0.25)) ** 2
@@ -167,7 +167,7 @@ def test_four_fair_seats_at_300_games_are_rarely_called_beyond_2pp():
     def run(p, games):
         won = np.eye(4)[rng.choice(4, size=games, p=p)]
         it = V.Items(("1", "2", "3", "4"), won, np.ones_like(won))
-        rates = V._resampled([it], 400, int(rng.integers(1 << 30)))[0]
+        rates = V.resample([it], 400, int(rng.integers(1 << 30)))[0]
         return V._spread(it.values, rates, 0.99, games)
 
     fair = [run([0.25] * 4, 300) for _ in range(200)]

@@ -12,7 +12,6 @@ import pandas as pd
 import pytest
 
 import snapsim
-from snapsim.analysis import paired
 from snapsim.analysis.rebalance import edit_space, parse_targets
 from snapsim.analysis.rebalance.edits import candidate
 from snapsim.analysis.rebalance.evaluate import Evaluation, Journal
@@ -309,15 +308,6 @@ def test_the_bootstrap_equals_resampling_by_index():
         idx = rng.integers(0, 300, 300)
         slow.append(fn(*(it.num[idx].sum(0) / it.den[idx].sum(0) for it in (a, b))))
     np.testing.assert_allclose(fast, slow, rtol=1e-12)
-
-
-def test_spread_intervals_resample_as_indexing_would():
-    rng = np.random.default_rng(4)
-    num, den = rng.random((200, 4)), np.ones((200, 4))
-    idx = np.random.default_rng(1).integers(0, 200, (30, 200))
-    s_num, s_den = paired._resampled(idx, num, den)
-    np.testing.assert_allclose(s_num, num[idx].sum(axis=1), rtol=1e-12)
-    np.testing.assert_allclose(s_den, den[idx].sum(axis=1), rtol=1e-12)
 
 
 # ---------------------------------------------------------------- whole searches, small

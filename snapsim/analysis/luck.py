@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .bootstrap import count_blocks
 from .effects import pct
 from .paired import ALPHA, Ratio, rate_interval
 
@@ -150,14 +151,8 @@ def decompose(results: pd.DataFrame, y: str = "won", reps: int = REPS,
     st = _sufficient(results, y)
     nd = len(st["n"])
     point = _shares(np.ones((1, nd)), st)[0]
-    rng = np.random.default_rng(seed)
-    boot = []
-    block = max(1, min(reps, 2_000_000 // max(nd, 1)))
-    for start in range(0, reps, block):
-        k = min(block, reps - start)
-        picks = rng.integers(0, nd, (k, nd)) + (np.arange(k) * nd)[:, None]
-        w = np.bincount(picks.ravel(), minlength=k * nd).reshape(k, nd).astype(float)
-        boot.append(_shares(w, st))
+    boot = [_shares(w, st)
+            for _, (w,) in count_blocks(nd, reps, seed, 2_000_000 // max(nd, 1))]
     boot = np.clip(np.vstack(boot), 0.0, 1.0)
     point = np.clip(point, 0.0, 1.0)
     lo, hi = np.nanpercentile(boot, [100 * ALPHA / 2, 100 * (1 - ALPHA / 2)], axis=0)

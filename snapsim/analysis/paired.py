@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from .bootstrap import count_blocks
 from .stats import wilson_interval
 
 ALPHA = 0.05
@@ -124,13 +125,9 @@ def ratio_difference(baseline: Ratio, variant: Ratio, paired: bool = True) -> Di
     return Difference(b, v, v - b, se_paired if paired else se_unpaired, se_unpaired, n)
 
 
-def _resampled(idx: np.ndarray, *arrays: np.ndarray) -> list[np.ndarray]:
-    """Sums over the resampled games of each (games, groups) array, one row per resample:
-    `idx` (resamples, games) counted per game, then one matrix product per array (the same
-    sums as indexing and summing, without building the resampled copies)."""
-    k, n = idx.shape
-    counts = np.bincount((idx + (np.arange(k) * n)[:, None]).ravel(),
-                         minlength=k * n).reshape(k, n).astype(float)
+def _sums(counts: np.ndarray, *arrays: np.ndarray) -> list[np.ndarray]:
+    """Sums over the resampled games of each (games, groups) array, one row per resample of
+    `counts` (resamples, games): one matrix product for all of them."""
     sums = counts @ np.hstack(arrays)
     return np.split(sums, np.cumsum([a.shape[1] for a in arrays])[:-1], axis=1)
 
@@ -149,13 +146,9 @@ def spread_value(num, den) -> float:
 def spread_interval(num, den, seed: int = 0, reps: int = 1000) -> tuple[float, float]:
     """95% percentile bootstrap interval of a spread, resampling whole games."""
     num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
-    rng = np.random.default_rng(seed)
     n, groups = num.shape
-    block = max(1, min(reps, 4_000_000 // max(1, n * groups)))
-    values = []
-    for start in range(0, reps, block):
-        idx = rng.integers(0, n, size=(min(block, reps - start), n))
-        values.append(_spread(*_resampled(idx, num, den)))
+    values = [_spread(*_sums(w, num, den))
+              for _, (w,) in count_blocks(n, reps, seed, 4_000_000 // max(1, n * groups))]
     lo, hi = np.nanpercentile(np.concatenate(values), [100 * ALPHA / 2, 100 * (1 - ALPHA / 2)])
     return float(lo), float(hi)
 
@@ -174,18 +167,14 @@ def spread_difference(baseline: tuple[np.ndarray, np.ndarray],
     n = nb.shape[0]
     if nv.shape[0] != n or n < 2:
         raise ValueError("paired measures need the same number (>= 2) of games on both sides")
-    rng = np.random.default_rng(seed)
     diffs: list[np.ndarray] = []
     solo: list[np.ndarray] = []
-    block = max(1, min(reps, 4_000_000 // max(1, n * nb.shape[1])))
-    for start in range(0, reps, block):
-        k = min(block, reps - start)
-        idx = rng.integers(0, n, size=(k, n))
-        other = rng.integers(0, n, size=(k, n))
-        sb_num, sb_den, sv_num, sv_den = _resampled(idx, nb, db, nv, dv)
+    block = 4_000_000 // max(1, n * nb.shape[1])
+    for _, (w, other) in count_blocks(n, reps, seed, block, streams=2):
+        sb_num, sb_den, sv_num, sv_den = _sums(w, nb, db, nv, dv)
         sb = _spread(sb_num, sb_den)
         sv = _spread(sv_num, sv_den)
-        su = _spread(*_resampled(other, nv, dv))
+        su = _spread(*_sums(other, nv, dv))
         diffs.append(sv - sb)
         solo.append(su - sb)
     b = float(_spread(nb.sum(axis=0), db.sum(axis=0)))

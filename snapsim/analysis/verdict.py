@@ -46,7 +46,7 @@ from scipy import stats
 from ..errors import InputError
 from ..sim.registry import get_game
 from .paired import ALPHA, POWER
-from .rebalance.targets import Items, Target, available, items
+from .rebalance.targets import Items, Target, available, items, resample
 from .stats import wilson_interval
 
 DEFAULTS = {"seat_spread": 2.0, "first_player": 2.0, "assignments": 2.0, "cards": 10.0}
@@ -250,23 +250,6 @@ def _spread(values: np.ndarray, res: np.ndarray, level: float,
             100 * min(1.0, float(far.max())))
 
 
-def _resampled(arrays: list[Items], reps: int, seed: int) -> list[np.ndarray]:
-    """Each Items' rates over `reps` resamples of whole games, (reps, items); the same games
-    for every array (one run, or runs dealt alike: paired), drawn once for all of them."""
-    n = arrays[0].num.shape[0]
-    rng = np.random.default_rng(seed)
-    parts: list[list] = [[] for _ in arrays]
-    block = max(1, min(reps, 2_000_000 // max(1, n)))
-    for start in range(0, reps, block):
-        k = min(block, reps - start)
-        picks = rng.integers(0, n, (k, n)) + (np.arange(k) * n)[:, None]
-        weights = np.bincount(picks.ravel(), minlength=k * n).reshape(k, n).astype(float)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            for part, it in zip(parts, arrays, strict=True):
-                part.append((weights @ it.num) / (weights @ it.den))
-    return [np.concatenate(p) for p in parts]
-
-
 def _percentile(samples: np.ndarray, level: float) -> tuple[float, float]:
     finite = samples[np.isfinite(samples)]
     if not len(finite):
@@ -317,7 +300,7 @@ def side_claims(game: str, players: int, side: Side, tol: dict, seed: int = 0,
     fair = 1.0 / players
     rows = []
     drawn = [k for k in kinds if k in ("seat_spread", "assignments", "cards")]
-    resampled = dict(zip(drawn, _resampled([its[k] for k in drawn], reps, seed),
+    resampled = dict(zip(drawn, resample([its[k] for k in drawn], reps, seed),
                          strict=True)) if drawn else {}
 
     def row(kind, item, value, lo, hi, band, claim=True):
@@ -688,7 +671,7 @@ def change_verdict(game: str, base_sides: dict[int, Side], variant_sides: dict, 
             pairs = {k: _items(game, k, base, mine) for k in kinds}
             m = sum(len(pairs[k][0].names) if k == "assignments" else 1 for k in kinds)
             level = 1 - ALPHA / m
-            flat = _resampled([x for k in kinds for x in pairs[k]], reps, seed)
+            flat = resample([x for k in kinds for x in pairs[k]], reps, seed)
             resampled = {k: (flat[2 * i], flat[2 * i + 1]) for i, k in enumerate(kinds)}
             for k, (b, v) in pairs.items():
                 t = tol[k]

@@ -21,7 +21,6 @@ at most 1 means met.
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 import warnings
@@ -32,6 +31,7 @@ import pandas as pd
 
 from ...errors import InputError
 from ...sim.registry import get_game
+from ..bootstrap import count_blocks
 from ..measures import per_game_first, seat_matrix
 
 ALPHA = 0.05
@@ -335,32 +335,14 @@ def bootstrap(fn, arrays: list[Items], reps: int = 1000, seed: int = 0) -> np.nd
 
 def resample(arrays: list[Items], reps: int = 1000, seed: int = 0) -> list[np.ndarray]:
     """Each Items' values over `reps` resamples of whole games, as (reps, items) matrices
-    (the same games for every array). A resample is a count of draws per game, so its sums
-    are one matrix product; the counts of a (games, reps, seed) are drawn once and reused."""
+    (the same games for every array): a resample's sums are one matrix product of its
+    counts (`bootstrap.count_blocks`, drawn once per (games, reps, seed))."""
     n = arrays[0].num.shape[0]
-    counts = _draws(n, reps, seed)
     out = [np.empty((reps, it.num.shape[1])) for it in arrays]
-    block = max(1, min(reps, 2_000_000 // max(1, n)))
     with np.errstate(invalid="ignore", divide="ignore"):
-        for start in range(0, reps, block):
-            weights = counts[start:start + block].astype(float)
+        for start, (weights,) in count_blocks(n, reps, seed, 2_000_000 // max(1, n)):
             for o, it in zip(out, arrays, strict=True):
-                o[start:start + block] = (weights @ it.num) / (weights @ it.den)
-    return out
-
-
-@functools.lru_cache(maxsize=4)
-def _draws(n: int, reps: int, seed: int) -> np.ndarray:
-    """(reps, n) counts of each game's draws in each resample, drawn in blocks of at most
-    2,000,000 draws from the seed's generator (small integers: one byte each)."""
-    rng = np.random.default_rng(seed)
-    out = np.empty((reps, n), np.uint8)
-    block = max(1, min(reps, 2_000_000 // max(1, n)))
-    for start in range(0, reps, block):
-        k = min(block, reps - start)
-        picks = rng.integers(0, n, (k, n)) + (np.arange(k) * n)[:, None]
-        out[start:start + k] = np.bincount(picks.ravel(), minlength=k * n).reshape(k, n)
-    out.flags.writeable = False
+                o[start:start + len(weights)] = (weights @ it.num) / (weights @ it.den)
     return out
 
 
