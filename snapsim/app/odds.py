@@ -65,8 +65,7 @@ EXAMPLE_TOPS = {"shoreline": 4, "mountain": 7}
 
 def _deck() -> Any:
     """The advised game's bundled component set (its own class: the registry types it Any)."""
-    # GameSpec.load_components is typed to take a str; every game's takes None for its bundle
-    return advised_game().load_components(None)  # type: ignore[arg-type]
+    return advised_game().load_components(None)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

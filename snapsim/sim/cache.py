@@ -45,7 +45,7 @@ STALE_S = 3600  # a temporary file this old was left by a process that died whil
 # where the code that plays a game lives: a kernel calls kernels of other files, and a
 # policy's Python code decides its play, so all of it is part of a run's key
 KERNEL_SOURCES = ("games", "odds", "sim")
-_OFF = []  # open `off()` blocks: the cache is neither read nor written while one is
+_OFF: list[bool] = []  # open `off()` blocks: the cache is neither read nor written while one is
 # tables this process read from the cache and played (a report's provenance counts them)
 COUNTS = {"read": 0, "played": 0}
 
@@ -131,7 +131,7 @@ def _content(config) -> object:
     from .provenance import describe
 
     out = describe(config)
-    comps = out.get("components")
+    comps = out.get("components") if isinstance(out, dict) else None
     if isinstance(comps, dict):
         comps.pop("path", None)
     return out
@@ -312,8 +312,8 @@ def simulate_many(game: str, jobs, games: int, seed: int, rotate_seats: bool = T
     for j, df in zip(todo, played, strict=True):
         store(keys[j], df)
         out[j] = df
-    return [_mark(df, j not in todo, spec.name, *jobs[j], seed, games, rotate_seats)
-            for j, df in enumerate(out)]
+    return [_mark(df, j not in todo, spec.name, jobs[j][0], jobs[j][1], seed, games,
+                  rotate_seats) for j, df in enumerate(out)]
 
 
 def measured(game: str, config, policies, games: int, seed: int, measure: str,

@@ -18,7 +18,7 @@ from ..errors import InputError
 from . import sheets
 from .checks import out_file
 from .files import claim_output, read_bytes, write_bytes
-from .registry import get_game
+from .registry import ComponentSet, get_game
 from .toml_loader import KNOBS
 from .variants import bundled_file, file_tables, guess_game, load_for, load_variant
 
@@ -206,7 +206,7 @@ class Check:
     """A validated component file: its game, the loaded set, counts and its differences."""
 
     game: str
-    components: object
+    components: ComponentSet
     counts: dict[str, int]
     changes: list[str]
     knobs: list[str] = field(default_factory=list)

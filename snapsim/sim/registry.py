@@ -11,11 +11,12 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import importlib.util
+import os
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import InputError
 
@@ -23,6 +24,21 @@ if TYPE_CHECKING:  # the names of the games are listed without pandas (`snapsim 
     import pandas as pd
 
 ENTRY_POINTS = "snapsim.games"  # the entry point group of games installed on their own
+
+
+class ComponentSet(Protocol):
+    """What shared code reads of any game's component set: the file it was read from."""
+
+    @property
+    def path(self) -> str: ...
+
+
+class ComponentLoader(Protocol):
+    """A game's `load_components`: a component file (None: the bundled set) or, with
+    `data`, the tables of a file already read, named `path`; a validated component set."""
+
+    def __call__(self, path: str | os.PathLike[str] | None = None,
+                 data: dict | None = None) -> Any: ...
 
 
 def _builtin_folders() -> list[str]:
@@ -109,7 +125,7 @@ class GameSpec:
     run_chunk: Callable[..., pd.DataFrame]
     players: Callable[[Any], int]
     default_policy: str
-    load_components: Callable[[str], Any]
+    load_components: ComponentLoader
     report: Callable[..., Any] | None = None
     measures: Any = None  # analysis.measures.MeasureSpec: what `snapsim compare` measures
     step: type | None = None

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ..errors import ComponentError, InputError, SnapsimError
 from .files import local_path
-from .registry import get_game
+from .registry import ComponentSet, get_game
 from .sheets import is_sheet, read_tables, toml_bytes
 from .toml_loader import KNOBS
 
@@ -156,7 +156,7 @@ def guess_game(path) -> str:
 
     keys = set(file_tables(path)) - {KNOBS}
     scores = {g: len(keys & set(file_tables(bundled_file(g)))) for g in known_games()}
-    best = max(scores, key=scores.get)
+    best = max(scores, key=lambda g: scores[g])
     ties = [g for g, s in scores.items() if s == scores[best]]
     if scores[best] == 0 or len(ties) > 1:
         raise InputError(f"{Path(path).name}: cannot tell which game this component file is "
@@ -195,7 +195,7 @@ class Variant:
     """
 
     game: str
-    components: object
+    components: ComponentSet
     knobs: Knobs = field(default_factory=Knobs)
 
     @property
