@@ -223,3 +223,17 @@ def test_the_example_agent_runs():
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "photo-first" in done.stdout and "greedy" in done.stdout
+
+
+def test_an_agent_in_a_game_without_a_step_api_is_refused_in_one_line(monkeypatch):
+    """A game registered without a step class cannot seat an outside agent: it is told so,
+    not a TypeError from calling None."""
+    import dataclasses
+
+    from snapsim.errors import InputError
+    from snapsim.sim import registry
+
+    spec = dataclasses.replace(registry.get_game("snapshot"), step=None)
+    monkeypatch.setattr(registry, "get_game", lambda name: spec)
+    with pytest.raises(InputError, match="snapshot has no step API"):
+        agents.new_game("snapshot", None, 0, 0, ["greedy"], True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -42,7 +43,7 @@ class Levers:
     knobs: dict[str, object] = field(default_factory=dict)
     seat_knob: str | None = None
     seat_range: int = 2
-    seat_values: Callable[[object], tuple[int, ...]] | None = None
+    seat_values: Callable[[Any], tuple[int, ...]] | None = None  # of the game's own config
     turn_order: bool = False  # seat_values go to the first, second ... player, not seat
     effective: Callable[[object, str], object] | None = None  # a knob's value as played
     objective: str | None = None

@@ -434,10 +434,10 @@ def advice(game: str, table: pd.DataFrame, drops: pd.DataFrame) -> pd.DataFrame:
     greedy = dict(zip(table.rule, table.greedy, strict=True))
     rows = []
     for row in drops.itertuples():
-        c = claims.get(row.Index)
         if values[row.rule] == greedy[row.rule]:  # the same play: nothing to class
             status, cls, (lo, hi), text = SAME, "", (0.0, 0.0), "+0.0 pp (the same play)"
         else:
+            c = claims[row.Index]
             cls, (lo, hi), text = c.cls, c.decision_ci, said(c, "pp")
             status = (NOT_SHOWN if cls == UNRESOLVED else NO_COST if cls == NEGLIGIBLE
                       else HELPS if row.win_rate_lost > 0 else COSTS)

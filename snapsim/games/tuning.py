@@ -32,9 +32,10 @@ its registration (`GameSpec.tuned_names`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
 from types import ModuleType
@@ -60,7 +61,7 @@ def policies_module(game: str) -> ModuleType:
 
 def data_folder(game: str) -> Path:
     """Where the game's bundled tuned policies live."""
-    return Path(policies_module(game).__file__).resolve().parent / "data"
+    return Path(str(policies_module(game).__file__)).resolve().parent / "data"
 
 
 @dataclass
@@ -76,7 +77,8 @@ class TuneResult:
     verify_games: int
     verify_seed: int
     evaluations: int
-    provenance: dict = field(default_factory=dict)  # components, knobs, seed, n, version
+    # components, knobs, seed, n, version
+    provenance: dict = dataclasses.field(default_factory=dict)
     game: str = ""
 
     @property
@@ -279,9 +281,9 @@ def tuned_policy(game: str, spec) -> Policy | None:
     if head.endswith(".toml"):
         kind, params = read_tuned(game, head)
         name = Path(head).stem
-    elif head.lower() in tuned_names(game):
+    elif head.lower() in tuned_names(game) and (found := bundled_tuned(game, head.lower())):
         name = head.lower()
-        kind, params = bundled_tuned(game, name)
+        kind, params = found
     elif head.lower() == RULES and (data_folder(game) / f"{RULES}.toml").is_file():
         name = RULES  # the rules of thumb (games/rules.py): greedy with their numbers
         kind, params = read_tuned(game, data_folder(game) / f"{RULES}.toml")

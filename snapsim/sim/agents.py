@@ -38,6 +38,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -133,7 +134,7 @@ def contained(who: str, what: str, call, *args):
         raise AgentError(f"{who} called sys.exit({exc.code!r}) in {what}; an agent returns "
                          "a move instead of ending the program") from None
     except Exception as exc:  # noqa: BLE001 - any failure of the user's code ends the run
-        raise AgentError(f"{who} raised {type(exc).__name__}: {_one_line(exc)} in "
+        raise AgentError(f"{who} raised {type(exc).__name__}: {_one_line(str(exc))} in "
                          f"{what}") from None
 
 
@@ -144,7 +145,7 @@ class UserAgent:
 
     name: str
     reference: str
-    agent: object = field(compare=False, repr=False)
+    agent: Any = field(compare=False, repr=False)  # duck-typed: act or a callable, reset
 
     @property
     def who(self) -> str:
@@ -266,6 +267,9 @@ def new_game(game: str, config, seed: int, index: int, policies, rotate_seats: b
     from .registry import get_game
 
     spec = get_game(game)
+    if spec.step is None:
+        raise InputError(f"{game} has no step API (GameSpec.step), so an outside agent cannot "
+                         "play it; give built-in policies")
     builtin = [spec.make_policy(spec.default_policy) if is_agent(p) else p for p in policies]
     return spec.step(config, seed=seed, game=index, policies=builtin, rotate_seats=rotate_seats)
 
