@@ -25,3 +25,18 @@ def test_report_sections_build(tmp_path):
 def test_report_bad_input(tmp_path, kw, needle):
     with pytest.raises(InputError, match=needle):
         build(tmp_path, **{"games": 40, **kw})
+
+
+def test_a_variants_landmarks_are_the_ones_its_report_names(tmp_path):
+    """The landmark study reads the names of the report's own component file (a variant),
+    not the bundled set's."""
+    from snapsim.sim.component_files import export_bytes
+
+    variant = tmp_path / "variant.toml"
+    variant.write_bytes(export_bytes("yosemite", "toml").replace(b'"Yosemite Valley"',
+                                                                 b'"Tenaya Lake"'))
+    build(tmp_path / "out", games=40, seed=3, studies=["landmarks"], progress=False,
+          strong="random", components=variant)
+    (section,) = (tmp_path / "out" / "sections").glob("*.json")
+    text = section.read_text()
+    assert "Tenaya Lake" in text and "Yosemite Valley" not in text

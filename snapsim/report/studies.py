@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import overload
 
 import numpy as np
 import pandas as pd
@@ -485,8 +486,19 @@ class Runs:
         s.claims[c.key] = self.standard.raw()[c.key]
         return c
 
-    def classes(self, s: Section, name: str, table: pd.DataFrame, keys, estimates, unit,
-                reference=math.nan, suffix: str = "") -> list[Claim | None]:
+    @overload
+    def classes(self, s: Section, name: str, table: pd.DataFrame, keys,
+                estimates: Sequence[Estimate], unit, reference=..., suffix: str = ...
+                ) -> list[Claim]: ...
+
+    @overload
+    def classes(self, s: Section, name: str, table: pd.DataFrame, keys,
+                estimates: Sequence[Estimate | None], unit, reference=..., suffix: str = ...
+                ) -> list[Claim | None]: ...
+
+    def classes(self, s: Section, name: str, table: pd.DataFrame, keys,
+                estimates: Sequence[Estimate | None], unit, reference=math.nan,
+                suffix: str = "") -> list[Claim | None] | list[Claim]:
         """One claim per row of a section's table: its estimate (None for a reference row,
         which claims nothing) against the smallest effect of `unit` (one, or one per row;
         `reference` likewise, for relative units). The table is stored as `name` and gets

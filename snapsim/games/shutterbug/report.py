@@ -403,9 +403,11 @@ def study_team(ctx: Runs) -> Section:
                 f"{table.photos[0]:.1f} against {table.photos[1]:.1f}.")
     s.later(scores)
     for k, r in enumerate(table.itertuples()):
-        s.later(lambda r=r, k=k: f"{r.mode}: seat 1 wins {pct(r.seat1_win_rate)} "
-                f"[{pct(r.seat1_win_rate_ci_low)}, {pct(r.seat1_win_rate_ci_high)}]: "
-                f"{said(seat[k], 'pp')} from the fair 50%.")
+        def seat_one_line(r=r, k=k) -> str:
+            return (f"{r.mode}: seat 1 wins {pct(r.seat1_win_rate)} "
+                    f"[{pct(r.seat1_win_rate_ci_low)}, {pct(r.seat1_win_rate_ci_high)}]: "
+                    f"{said(seat[k], 'pp')} from the fair 50%.")
+        s.later(seat_one_line)
     ctx.label(s, "team game: seat 1's win rate minus the fair 50%", seat_one, 2)
 
     def key() -> list:

@@ -39,7 +39,6 @@ from ...report.studies import (
 from ...report.words import in_words
 from .api import ANIMAL_KEYS
 from .components import ANIMALS
-from .config import YosemiteConfig
 
 PARTS = ("photo_points", "camping", "judges", "landmarks")
 ICONS = ("bonus_fish", "bonus_tent", "bonus_camera")
@@ -79,8 +78,9 @@ def from_ci(t: pd.DataFrame, col: str, games: int) -> list[Estimate]:
 class Ctx(Runs):
     """The shared run cache; Yosemite's runs are greedy against greedy unless told."""
 
-    def sim(self, policies=("greedy", "greedy"), games=None, **knobs) -> pd.DataFrame:
-        return super().sim(policies, games, **knobs)
+    def sim(self, policies=("greedy", "greedy"), games: int | None = None, rotate: bool = True,
+            **knobs) -> pd.DataFrame:
+        return super().sim(policies, games, rotate, **knobs)
 
 
 def per_game(df: pd.DataFrame) -> pd.DataFrame:
@@ -133,8 +133,10 @@ def study_first(ctx: Ctx) -> Section:
                                         hue="policy", xlabel="turn order"))
     firsts = [(r, c) for r, c in zip(t.itertuples(), claims, strict=True) if c is not None]
     for r, c in firsts:
-        s.later(lambda r=r, c=c: f"{r.policy} mirror: the first player wins {pct(r.win_rate)} "
-                f"[{pct(r.ci_low)}, {pct(r.ci_high)}]: {said(c, 'pp')} from the fair 50%.")
+        def mirror(r=r, c=c) -> str:
+            return (f"{r.policy} mirror: the first player wins {pct(r.win_rate)} "
+                    f"[{pct(r.ci_low)}, {pct(r.ci_high)}]: {said(c, 'pp')} from the fair 50%.")
+        s.later(mirror)
     ctx.label(s, "first player's win rate minus the fair 50%",
               owner_win_rate(lambda df: df["first"] == 1), 2)
 
@@ -355,7 +357,7 @@ def study_landmarks(ctx: Ctx) -> Section:
                 "win rate's distance from the fair 50% classed against the smallest effect of "
                 "interest.")
     df = ctx.sim()
-    names = ctx.components.landmarks if ctx.components else YosemiteConfig().components.landmarks
+    names = ctx.config().components.landmarks  # the report's variant, else the bundle
     lm = _landmark_table(df, names)
     owners = ctx.classes(s, "landmarks", lm, lm.landmark.tolist(), rate_estimates(lm, 0.5),
                          "pp")
@@ -562,9 +564,11 @@ def study_policies(ctx: Ctx) -> Section:
             ctx.versus(2, r.policy, r.opponent, c, share(r), share(rows[r.opponent, r.policy]))
     for r, c in zip(t.itertuples(), claims, strict=True):
         if c is not None:
-            s.later(lambda r=r, c=c: f"{r.policy} beats {r.opponent} in {pct(r.win_rate)} "
-                    f"[{pct(r.ci_low)}, {pct(r.ci_high)}] of {r.n:,} games: {said(c, 'pp')} "
-                    "from an even 50%.")
+            def beats(r=r, c=c) -> str:
+                return (f"{r.policy} beats {r.opponent} in {pct(r.win_rate)} "
+                        f"[{pct(r.ci_low)}, {pct(r.ci_high)}] of {r.n:,} games: "
+                        f"{said(c, 'pp')} from an even 50%.")
+            s.later(beats)
     s.key_findings()  # the ladder and the luck section say how strong each policy is
     return s
 
