@@ -4,8 +4,8 @@ so a resampled sum is one matrix product (counts @ values) instead of a copy of 
 Every interval of the analysis layer resamples the games of one run (or of runs played on
 the same deals) from a seed, and a rebalance, a comparison or a report asks again for the
 same (games, resamples, seed) many times: for each candidate, line-up and measure. The
-counts are drawn once and kept (one byte each, a few of them at a time, only where they
-are small enough), so every later interval reads them back: the same numbers, drawn once.
+counts are drawn once and kept (one byte each, at most KEPT_BYTES a set and four sets, the
+last used), so every later interval reads them back: the same numbers, drawn once.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-KEPT_BYTES = 200_000_000  # counts kept for reuse up to this size (one byte per game per draw)
+KEPT_BYTES = 100_000_000  # a set of counts kept for reuse up to this size (a byte a count)
 
 
 def count_blocks(n: int, reps: int, seed: int, block: int,

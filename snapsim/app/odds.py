@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 import streamlit as st
 
@@ -63,14 +61,9 @@ def render() -> None:
 EXAMPLE_TOPS = {"shoreline": 4, "mountain": 7}
 
 
-def _deck() -> Any:
-    """The advised game's bundled component set (its own class: the registry types it Any)."""
-    return advised_game().load_components(None)
-
-
 @st.cache_data(show_spinner=False, max_entries=64)
 def _spook(tops: tuple[int, ...], raccoon: bool, slots: int) -> tuple[pd.DataFrame, dict]:
-    comp = _deck()
+    comp = advised_game().load_components(None)
     cards = [(a.habitat, a.difficulty) for a in comp.animals
              if (a.habitat, a.difficulty) != (a.habitat, tops[a.habitat])]
     counts = odds.unseen_counts(cards, len(comp.habitats),
@@ -82,7 +75,7 @@ def _spook(tops: tuple[int, ...], raccoon: bool, slots: int) -> tuple[pd.DataFra
 def spook_tab() -> None:
     """`snapsim odds spook` as a calculator: each habitat's top card, every other card of the
     bundled deck unseen, drawing on until a spook (card counting, exact)."""
-    comp = _deck()
+    comp = advised_game().load_components(None)
     st.markdown("The highest difficulty showing in each habitat (0: empty); every other "
                 "card is taken to be unseen.")
     tops: list[int] = []
