@@ -54,3 +54,13 @@ def test_a_photo_table_loads_no_kernel():
     names = imported("from snapsim.cli import main\n"
                      "main(['odds', 'photo', '--dice', '2', '--tokens', '1', '--format', 'csv'])")
     assert "snapsim.odds.sums" in names and "numba" not in top_level(names)
+
+
+def test_a_simulation_and_its_intervals_leave_scipy_stats_unimported():
+    """The intervals' normal and t quantiles come from scipy.special (analysis.normal):
+    scipy.stats, a second to import, is loaded only by what needs its tests."""
+    names = imported("from snapsim.cli import main\n"
+                     "main(['simulate', 'yosemite', '--games', '4', '--quiet'])\n"
+                     "import snapsim.analysis.paired, snapsim.analysis.verdict")
+    assert {"snapsim.analysis.stats", "snapsim.analysis.normal"} <= names
+    assert not any(n == "scipy.stats" or n.startswith("scipy.stats.") for n in names)

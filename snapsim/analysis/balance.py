@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from .normal import norm_ppf, norm_sf
 from .stats import wilson_interval
 
 ALPHA = 0.05
@@ -36,7 +36,7 @@ def rate_vs(wins, n, p0) -> np.ndarray:
     wins, n = np.asarray(wins, float), np.asarray(n, float)
     with np.errstate(invalid="ignore", divide="ignore"):
         z = (wins / n - p0) / np.sqrt(p0 * (1 - p0) / n)
-    return 2 * stats.norm.sf(np.abs(z))
+    return 2 * norm_sf(np.abs(z))
 
 
 def two_rates(w1, n1, w2, n2) -> np.ndarray:
@@ -45,7 +45,7 @@ def two_rates(w1, n1, w2, n2) -> np.ndarray:
     pool = (w1 + w2) / (n1 + n2)
     with np.errstate(invalid="ignore", divide="ignore"):
         z = (w1 / n1 - w2 / n2) / np.sqrt(pool * (1 - pool) * (1 / n1 + 1 / n2))
-    p = 2 * stats.norm.sf(np.abs(z))
+    p = 2 * norm_sf(np.abs(z))
     return np.where(np.isfinite(p), p, 1.0)
 
 
@@ -130,8 +130,10 @@ def restricted_play(restricted: pd.DataFrame, policy: str, players: int) -> dict
 
 def compare_runs(a: pd.DataFrame, b: pd.DataFrame, metric: str) -> dict:
     """Difference of a per-seat metric's mean between two runs, with Welch's t-test."""
+    from scipy.stats import ttest_ind  # here: scipy.stats takes a second to import
+
     x, y = a[metric].astype(float), b[metric].astype(float)
-    t = stats.ttest_ind(x, y, equal_var=False)
+    t = ttest_ind(x, y, equal_var=False)
     return {"metric": metric, "mean_a": x.mean(), "mean_b": y.mean(), "diff": y.mean() - x.mean(),
             "p_value": float(t.pvalue) if np.isfinite(t.pvalue) else 1.0}
 
@@ -155,5 +157,5 @@ def sample_size(half_width: float, p: float = 0.5, level: float = 0.95) -> int:
     """Seats (observations) needed for a win-rate CI of +/- half_width around p."""
     if not 0 < half_width < 1 or not 0 <= p <= 1:
         raise ValueError("half_width must be in (0, 1) and p in [0, 1]")
-    z = stats.norm.ppf(0.5 + level / 2)
+    z = norm_ppf(0.5 + level / 2)
     return math.ceil(z**2 * max(p * (1 - p), 1e-12) / half_width**2)

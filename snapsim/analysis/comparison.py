@@ -13,11 +13,11 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .balance import ALPHA
 from .effects import MEANINGFUL, Claim, Estimate, Smallest, Standard
 from .measures import Measure, measures, restricted_measure
+from .normal import norm_ppf, norm_sf
 from .paired import rate_interval, ratio_difference, spread_difference, spread_interval
 
 
@@ -45,7 +45,7 @@ def fair_flag(measure: Measure, value: float, fair: float) -> tuple[str, float]:
     se = float(np.std(inf, ddof=1) / math.sqrt(len(inf)))
     if not math.isfinite(value) or se <= 0:
         return "", 1.0
-    p = float(2 * stats.norm.sf(abs(value - fair) / se))
+    p = float(2 * norm_sf(abs(value - fair) / se))
     return ("above fair" if value > fair else "below fair"), p
 
 
@@ -53,7 +53,7 @@ def measure_rows(base: list[Measure], var: list[Measure], players: int, label: s
                  seed: int, paired: bool, reps: int) -> list[dict]:
     """One table row per measure the two sides share: both values with CIs, the paired
     difference, its CI and p-value, the standard errors and the fair-share tests."""
-    z = stats.norm.ppf(1 - ALPHA / 2)
+    z = norm_ppf(1 - ALPHA / 2)
     theirs = {m.name: m for m in var}
     rows = []
     for m in base:
@@ -106,7 +106,9 @@ class Flags:
         self.outliers: dict[tuple[int, str], tuple[Claim, float]] = {}
 
     def register(self, standard: Standard) -> Flags:
-        t, z = self.table, stats.norm.ppf(1 - ALPHA / 2)
+        from scipy.stats import median_abs_deviation  # here: scipy.stats is slow to import
+
+        t, z = self.table, norm_ppf(1 - ALPHA / 2)
         t["smallest"] = [smallest_delta(r, self.smallest) for r in t.itertuples()]
         for i, r in enumerate(t.itertuples()):
             name = f"{r.variant}, {r.players}p, {r.measure}"
@@ -122,7 +124,7 @@ class Flags:
         for _, rows in t[t.group.isin(self.groups)].groupby(["variant", "players", "group"]):
             for side, value in (("baseline", "baseline"), ("variant", "variant_value")):
                 x = rows[value].to_numpy(float)
-                mad = stats.median_abs_deviation(x, nan_policy="omit", scale="normal")
+                mad = median_abs_deviation(x, nan_policy="omit", scale="normal")
                 if not mad > 0:
                     continue
                 med = float(np.nanmedian(x))

@@ -44,10 +44,10 @@ from dataclasses import dataclass, fields
 from typing import Final, Literal
 
 import numpy as np
-from scipy import stats
 
 from ..errors import InputError
 from .balance import holm
+from .normal import norm_isf, norm_ppf, norm_sf
 from .paired import ALPHA, games_to_detect
 
 EffectClass = Literal["meaningful", "negligible", "unresolved"]  # against the smallest effect
@@ -55,7 +55,7 @@ MEANINGFUL: Final = "meaningful"
 NEGLIGIBLE: Final = "negligible"
 UNRESOLVED: Final = "unresolved"
 CLASSES: tuple[EffectClass, ...] = (MEANINGFUL, NEGLIGIBLE, UNRESOLVED)
-Z = float(stats.norm.ppf(1 - ALPHA / 2))
+Z = float(norm_ppf(1 - ALPHA / 2))
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ class Estimate:
     def from_ci(cls, effect: float, ci_low: float, ci_high: float, games: int,
                 level: float = 0.95) -> Estimate:
         """From a (roughly symmetric) interval at `level`: se = its width / (2 z)."""
-        z = stats.norm.ppf(0.5 + level / 2)
+        z = norm_ppf(0.5 + level / 2)
         return cls(float(effect), float(ci_high - ci_low) / (2 * z), int(games))
 
     @property
@@ -164,7 +164,7 @@ def claim(effect: float, se: float, delta: float) -> tuple[EffectClass, float]:
         return kind, 1.0
     if se <= 0:
         return kind, 0.0
-    return kind, float(min(1.0, 2 * stats.norm.sf(abs(gap) / se)))
+    return kind, float(min(1.0, 2 * norm_sf(abs(gap) / se)))
 
 
 def classify(effect: float, se: float, delta: float, alpha: float = ALPHA) -> EffectClass:
@@ -280,7 +280,7 @@ class Claim:
         """The interval the class was decided on, at confidence 1 - `level`: it lies wholly
         beyond the band of +/- delta exactly when the class is meaningful and wholly within
         it exactly when negligible (the Holm-adjusted interval)."""
-        half = float(stats.norm.isf(self.level / 2)) * self.estimate.se
+        half = float(norm_isf(self.level / 2)) * self.estimate.se
         return self.estimate.effect - half, self.estimate.effect + half
 
     def reversed(self) -> Claim:

@@ -33,10 +33,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .bootstrap import count_blocks
 from .effects import pct
+from .normal import norm_ppf
 from .paired import ALPHA, Ratio, rate_interval
 
 PARTS = ("skill", "deal", "rest")
@@ -181,5 +181,5 @@ def win_rate_over_deals(results: pd.DataFrame, policy: str) -> tuple[float, floa
     num = np.bincount(d, np.where(mine, results.won.to_numpy(float), 0.0), len(keys))
     den = np.bincount(d, mine.astype(float), len(keys))
     r = Ratio(num, den)
-    lo, hi = rate_interval(r, float(stats.norm.ppf(1 - ALPHA / 2)))
+    lo, hi = rate_interval(r, float(norm_ppf(1 - ALPHA / 2)))
     return r.value, lo, hi

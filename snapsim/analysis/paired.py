@@ -18,9 +18,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from .bootstrap import count_blocks
+from .normal import norm_cdf, norm_isf, norm_ppf, norm_sf
 from .stats import wilson_interval
 
 ALPHA = 0.05
@@ -62,7 +62,7 @@ def rate_interval(r: Ratio, z: float) -> tuple[float, float]:
     if not math.isfinite(value):
         return math.nan, math.nan
     if not 0 < value < 1:
-        level = 2 * stats.norm.cdf(z) - 1
+        level = 2 * norm_cdf(z) - 1
         lo, hi = wilson_interval(value * r.den.sum(), r.den.sum(), level)
         return (0.0, float(hi)) if value == 0 else (float(lo), 1.0)
     se = float(np.std(r.influence(), ddof=1) / math.sqrt(n)) / (value * (1 - value))
@@ -85,7 +85,7 @@ class Difference:
     @property
     def ci(self) -> tuple[float, float]:
         """95% normal interval of the difference, from the paired standard error."""
-        z = stats.norm.ppf(1 - ALPHA / 2)
+        z = norm_ppf(1 - ALPHA / 2)
         return self.diff - z * self.se, self.diff + z * self.se
 
     @property
@@ -95,7 +95,7 @@ class Difference:
             return 1.0
         if self.se <= 0:
             return 1.0 if self.diff == 0 else 0.0
-        return float(2 * stats.norm.sf(abs(self.diff) / self.se))
+        return float(2 * norm_sf(abs(self.diff) / self.se))
 
     @property
     def variance_reduction(self) -> float:
@@ -110,7 +110,7 @@ class Difference:
         """Smallest true difference this n detects with 80% power (two-sided, alpha 0.05).
         Two identical sides have no paired error at all; their unpaired error bounds it."""
         se = self.se if self.se > 0 else self.se_unpaired
-        return float((stats.norm.ppf(1 - ALPHA / 2) + stats.norm.ppf(POWER)) * se)
+        return float((norm_ppf(1 - ALPHA / 2) + norm_ppf(POWER)) * se)
 
 
 def ratio_difference(baseline: Ratio, variant: Ratio, paired: bool = True) -> Difference:
@@ -190,6 +190,6 @@ def games_to_detect(se: float, games: int, detect: float, alpha: float = ALPHA) 
     over the square root of n)."""
     if detect <= 0 or not math.isfinite(detect):
         raise ValueError("the difference to detect must be a positive number")
-    z = stats.norm.isf(alpha / 2) + stats.norm.ppf(POWER)
+    z = norm_isf(alpha / 2) + norm_ppf(POWER)
     sd = se * math.sqrt(games)
     return max(games, math.ceil((z * sd / detect) ** 2))

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ..sim.sums import group_sums
+from .normal import norm_ppf, t_ppf
 
 
 def wilson_interval(wins, n, level: float = 0.95):
     """Wilson score interval for a proportion; `wins` may be fractional (shared wins)."""
     wins = np.asarray(wins, dtype=float)
     n = np.asarray(n, dtype=float)
-    z = stats.norm.ppf(0.5 + level / 2)
+    z = norm_ppf(0.5 + level / 2)
     with np.errstate(invalid="ignore", divide="ignore"):
         p = wins / n
         denom = 1 + z**2 / n
@@ -48,10 +48,12 @@ def mean_interval(values, level: float = 0.95) -> tuple[float, float, float]:
     mean = float(x.mean()) if len(x) else np.nan
     if len(x) < 2:
         return mean, np.nan, np.nan
-    sem = float(stats.sem(x))
+    sem = float(np.std(x, ddof=1) / np.sqrt(len(x)))  # scipy.stats.sem
     if sem == 0:
         return mean, mean, mean
-    lo, hi = stats.t.interval(level, len(x) - 1, loc=mean, scale=sem)
+    # scipy.stats.t.interval's arithmetic, term for term
+    lo = t_ppf((1.0 - level) / 2, len(x) - 1) * sem + mean
+    hi = t_ppf((1.0 + level) / 2, len(x) - 1) * sem + mean
     return mean, float(lo), float(hi)
 
 
@@ -64,6 +66,6 @@ def slope_intervals(y, x, level: float = 0.95) -> pd.DataFrame:
     dof = max(len(design) - rank, 1)
     resid = np.asarray(y, float) - design @ coef
     cov = resid @ resid / dof * np.linalg.pinv(design.T @ design)
-    half = stats.t.ppf(0.5 + level / 2, dof) * np.sqrt(np.diag(cov))
+    half = t_ppf(0.5 + level / 2, dof) * np.sqrt(np.diag(cov))
     return pd.DataFrame({"slope": coef[1:], "ci_low": (coef - half)[1:],
                          "ci_high": (coef + half)[1:]})

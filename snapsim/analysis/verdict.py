@@ -41,10 +41,10 @@ from typing import Any, Final, Literal
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ..errors import InputError
 from ..sim.registry import get_game
+from .normal import norm_ppf
 from .paired import ALPHA, POWER
 from .rebalance.targets import Items, Target, available, items, resample
 from .stats import wilson_interval
@@ -259,7 +259,7 @@ def _percentile(samples: np.ndarray, level: float) -> tuple[float, float]:
 
 
 def _z(level: float) -> float:
-    return float(stats.norm.ppf(0.5 + level / 2))
+    return float(norm_ppf(0.5 + level / 2))
 
 
 def _settle(value: float, lo: float, hi: float, band: tuple[float, float], level: float,
@@ -272,7 +272,7 @@ def _settle(value: float, lo: float, hi: float, band: tuple[float, float], level
     d = min(abs(value - e) for e in band if math.isfinite(e))
     if not (d > 0 and se > 0):
         return math.inf
-    need = games * ((z + stats.norm.ppf(POWER)) * se / d) ** 2
+    need = games * ((z + norm_ppf(POWER)) * se / d) ** 2
     return float(max(games + 1, math.ceil(need)))
 
 

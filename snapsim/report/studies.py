@@ -19,7 +19,6 @@ from typing import overload
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 from tqdm import tqdm
 
 from ..analysis import balance as B
@@ -41,6 +40,7 @@ from ..analysis.labels import LABELS, Finding, Labels
 from ..analysis.lineups import STRONG, strong_policy
 from ..analysis.luck import decompose, duplicate_results, rotations, win_rate_over_deals
 from ..analysis.measures import seat_matrix
+from ..analysis.normal import norm_ppf
 from ..analysis.paired import Ratio, spread_interval, spread_value
 from ..analysis.stats import mean_interval, wilson_interval
 from ..analysis.verdict import (
@@ -97,7 +97,7 @@ def ratio(name: str, num, den) -> dict:
     """`name`, `name_ci_low`, `name_ci_high`: sum(num) / sum(den) over games (or
     player-games) and its 95% normal interval from the delta method (analysis.paired)."""
     r = Ratio(np.asarray(num, float), np.asarray(den, float))
-    half = stats.norm.ppf(0.975) * np.std(r.influence(), ddof=1) / np.sqrt(len(r.num))
+    half = norm_ppf(0.975) * np.std(r.influence(), ddof=1) / np.sqrt(len(r.num))
     return {name: r.value, f"{name}_ci_low": r.value - half, f"{name}_ci_high": r.value + half}
 
 

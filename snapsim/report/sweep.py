@@ -22,11 +22,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 from tqdm import tqdm
 
 from ..analysis.balance import ALPHA, holm
 from ..analysis.measures import Measure, MeasureSpec, measures
+from ..analysis.normal import norm_ppf
 from ..analysis.paired import (
     Difference,
     ratio_difference,
@@ -152,7 +152,7 @@ def _estimate(m: Measure, seed: int) -> tuple[float, float, float, int]:
     n = len(ratio.num)
     value = ratio.value
     se = float(np.std(ratio.influence(), ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-    z = stats.norm.ppf(1 - ALPHA / 2)
+    z = norm_ppf(1 - ALPHA / 2)
     return value, value - z * se, value + z * se, n
 
 

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ...sim import cache as run_cache
 from ...sim.backends import make_backend
 from ...sim.registry import get_game
 from ..comparison import flag_table, measure_rows, side_measures
 from ..extras import extra_measures
+from ..normal import norm_ppf
 from ..paired import ALPHA, Ratio, ratio_difference, spread_difference, spread_interval
 from .edits import Candidate, EditSpace
 from .lineups import LineUp
@@ -348,7 +348,7 @@ def _check(t: Target, game, n, base: _Run, mine: _Run, seed, reps, mspec) -> dic
         d_ci = tuple(x * s for x in d.ci)
     elif t.kind == "length":
         rb, rv = Ratio.mean(base_it.num[:, 0]), Ratio.mean(it.num[:, 0])
-        z = stats.norm.ppf(1 - ALPHA / 2)
+        z = norm_ppf(1 - ALPHA / 2)
         b_ci = _ratio_interval(rb, z)
         v_ci = _ratio_interval(rv, z)
         d_ci = ratio_difference(rb, rv).ci
