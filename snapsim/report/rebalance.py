@@ -142,6 +142,9 @@ class Rebalance:
     base: Verification | None = None
     notes: list[str] = field(default_factory=list)
     effects: dict = field(default_factory=dict, repr=False)  # change -> its paired effect
+    # the verdict before and after, once asked: a set of bootstrap verdicts per line-up that
+    # the summary, the written report and a caller would otherwise each compute again
+    _balance: list[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     # ------------------------------------------------------------ what it found
 
@@ -225,6 +228,11 @@ class Rebalance:
         """The answer of `snapsim report` and `compare` to "is the game balanced?", before and
         after the chosen patch, on its confirmation deals: the same family of measures, with
         the targets as tolerances where they share a measure (the rest at their defaults)."""
+        if self._balance is None:
+            self._balance = self._balance_lines()
+        return list(self._balance)
+
+    def _balance_lines(self) -> list[str]:
         c = self.confirmed
         if c is None or not c.runs:
             return []
