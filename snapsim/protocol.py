@@ -330,7 +330,6 @@ class GameState(ABC):
 
     def apply(self, action: int) -> None:
         """Play `action` (an id or an Action), then every forced move after it."""
-        E = self.ENGINE
         code = int(action)
         if code not in set(self.legal_action_ids().tolist()):
             what = self.action_to_string(code) if 0 <= code < self.num_distinct_actions \
@@ -342,9 +341,14 @@ class GameState(ABC):
             self._rng[:] = asked[3]
             self._memory[:] = asked[4]
         self._asked = None
-        # what engine.step does, one move at a time so that forced moves are logged too
+        self._advance(code)
+
+    def _advance(self, code: int) -> None:
+        """Play legal `code`, then every forced move after it (what engine.step does, one
+        move at a time so that forced moves are logged too)."""
+        E = self.ENGINE
         forced = False
-        self.played = []  # this call's moves: `action`, then the forced ones after it
+        self.played = []  # this call's moves: `code`, then the forced ones after it
         while True:
             self.played.append(code)
             if self.log is None:
@@ -360,10 +364,20 @@ class GameState(ABC):
             code, forced = int(self._buf[0]), True
         self._rewards = self.returns()
 
-    def play(self) -> None:
-        """Play to the end with the seats' policies."""
+    def play(self, visit: Callable[[int], None] | None = None) -> None:
+        """Play to the end with the seats' policies: the game `apply(policy_action())` plays
+        move by move, without its checks and copies (a policy's move is legal, and what it
+        writes in the state, streams and memory is kept as `apply` keeps it). `visit(n)` is
+        called at each decision, before its policy is asked, with its number of legal
+        actions (a self-play that records the positions it meets)."""
+        E = self.ENGINE
+        self._asked = None
         while not self.is_terminal:
-            self.apply(self.policy_action())
+            n = E.legal_actions(self.state, self._cfg, self._comp, self._buf)
+            if visit is not None:
+                visit(n)
+            seat = self._seats[int(E.decider(self.state))]
+            self._advance(int(self._policy_code(self.state, self._rng, seat, n, self._memory)))
 
     def clone(self) -> GameState:
         """An independent copy that plays on exactly as this game would."""

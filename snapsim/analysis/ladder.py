@@ -28,6 +28,7 @@ rating finite.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from dataclasses import dataclass, field
 
@@ -264,11 +265,24 @@ class _Schedule:
 def _play(game: str, config, pols: list, labels: list[str], schedule: _Schedule, seed: int,
           threads: int | None, progress: bool) -> pd.DataFrame:
     """Every run of the schedule, one row per seat of a game with the field's name of its
-    policy; deals numbered apart per table, games apart per run."""
+    policy; deals numbered apart per table, games apart per run. Kept in the run cache as
+    one table (hundreds of small runs, each stored alone, took longer to store than to
+    play)."""
+    from ..sim import cache as run_cache
+
+    plan = [[t, list(lineup), schedule.each[t] * size] for t, lineup, size in schedule.plan]
+    return run_cache.measured(
+        game, config, pols, schedule.total, seed, f"ladder {json.dumps([labels, plan])}",
+        lambda: _play_all(game, config, pols, labels, schedule, seed, threads, progress),
+        rows=schedule.total * len(schedule.plan[0][1]))
+
+
+def _play_all(game: str, config, pols: list, labels: list[str], schedule: _Schedule,
+              seed: int, threads: int | None, progress: bool) -> pd.DataFrame:
     from tqdm import tqdm
 
-    from ..sim import cache as run_cache
     from ..sim.kernel import lineup_names, seating
+    from ..sim.runner import simulate
 
     parts: list[pd.DataFrame] = []
     with (tqdm(total=schedule.total, unit="game", disable=not progress,
@@ -279,8 +293,8 @@ def _play(game: str, config, pols: list, labels: list[str], schedule: _Schedule,
             field_name = dict(zip(lineup_names(seated), (labels[i] for i in lineup),
                                   strict=True))
             played = schedule.each[t] * size
-            df = run_cache.simulate(game, config, seated, played, table_seed(seed, t),
-                                    rotate_seats=True, threads=threads)
+            df = simulate(game, config=config, policies=seated, games=played,
+                          seed=table_seed(seed, t), rotate_seats=True, threads=threads)
             parts.append(pd.DataFrame({
                 "deal": t * MAX_IN_MEMORY_GAMES + df.game.to_numpy(),
                 "game": len(parts) * MAX_IN_MEMORY_GAMES + df.game.to_numpy(),

@@ -129,17 +129,24 @@ def record(game: str, players: int, games: int, seed: int, policy: str | None = 
     """Every `every`-th position with a choice met in `games` games of `policy` (default the
     bundled tuned policy for `players`) in every seat, from `seed`."""
     policy = policy or f"tuned-{players}p"
-    states, rngs, games_of, k = [], [], [], 0
+    states: list[np.ndarray] = []
+    rngs: list[np.ndarray] = []
+    games_of: list[int] = []
+    met = 0  # positions with a choice so far
+
     for i in range(games):
         g = _step_game(game, players, [policy] * players, seed, i)
-        while not g.is_terminal:
-            if len(g.legal_action_ids()) > 1:
-                if k % every == 0:
+
+        def visit(n: int, g=g, i=i) -> None:
+            nonlocal met
+            if n > 1:
+                if met % every == 0:
                     states.append(g.state.copy())
                     rngs.append(g._rng.copy())
                     games_of.append(i)
-                k += 1
-            g.apply(g.policy_action())
+                met += 1
+
+        g.play(visit)
     return Positions(players, np.array(states), np.array(rngs), np.array(games_of, np.int64))
 
 

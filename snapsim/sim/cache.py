@@ -317,9 +317,10 @@ def simulate_many(game: str, jobs, games: int, seed: int, rotate_seats: bool = T
 
 
 def measured(game: str, config, policies, games: int, seed: int, measure: str,
-             compute) -> pd.DataFrame:
-    """A table of one row per game that `measure` computes from the seeded games of a run
-    (`compute()` makes it: it plays them again), through the cache like a run's own table."""
+             compute, rows: int | None = None) -> pd.DataFrame:
+    """A table of one row per game (or of `rows` rows) that `measure` computes from the
+    seeded games of a run (`compute()` makes it: it plays them again), through the cache
+    like a run's own table."""
     from .agents import is_agent, policy_or_agent
     from .registry import get_game
 
@@ -329,7 +330,7 @@ def measured(game: str, config, policies, games: int, seed: int, measure: str,
         COUNTS["played"] += 1
         return compute()
     key = run_key(spec.name, config, pols, seed, games, True, measure)
-    df = load(key, games)
+    df = load(key, games if rows is None else rows)
     COUNTS["read" if df is not None else "played"] += 1
     if df is None:
         df = compute()
