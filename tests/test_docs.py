@@ -134,6 +134,7 @@ def test_policy_parameter_row_from_the_code():
 @pytest.mark.skipif(importlib.util.find_spec("mkdocs") is None
                     or importlib.util.find_spec("mkdocstrings") is None,
                     reason="the docs toolchain is not installed (pip install '.[docs]')")
+@pytest.mark.slow  # CI builds the site strictly in a step of its own too (.ci/run)
 def test_site_builds_with_warnings_as_errors(tmp_path):
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
                            str(tmp_path)], cwd=ROOT, capture_output=True, text=True)

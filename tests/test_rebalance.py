@@ -315,8 +315,10 @@ def test_the_bootstrap_equals_resampling_by_index():
 SMALL = dict(games=600, verify_games=3000, candidates=60, lineups=["greedy"], seed=1)
 
 
-@pytest.mark.parametrize("plant", [plants("snapshot")[0], plants("yosemite")[3],
-                                   plants("shutterbug")[1]], ids=lambda p: p.game)
+# Snapshot's and ShutterBug's plants in the slow set (10-20 s each): Yosemite's runs by default
+@pytest.mark.parametrize("plant", [
+    pytest.param(plants("snapshot")[0], marks=pytest.mark.slow), plants("yosemite")[3],
+    pytest.param(plants("shutterbug")[1], marks=pytest.mark.slow)], ids=lambda p: p.game)
 def test_a_planted_imbalance_is_undone_by_its_own_change(tmp_path, plant):
     path = plant.write(tmp_path)
     r = rebalance(plant.game, list(plant.targets), list(plant.edits), components=path,
@@ -427,6 +429,7 @@ def test_when_no_patch_meets_the_targets_it_says_which_is_missed_by_how_much():
     assert "its effect: first_player (2p) " in text and "without it" not in text
 
 
+@pytest.mark.slow  # two searches under two line-ups; test_a_budget_in_minutes_... replays one
 def test_the_same_seed_gives_the_same_patch_and_the_same_checks():
     """Reproducible: the budget is a count, so two runs of the same seed and settings play
     the same candidates and print bit-identical tables, under two line-ups."""

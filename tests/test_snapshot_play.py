@@ -151,8 +151,9 @@ def test_simpler_variants_batch_SN_VAR_1_SN_VAR_2_SN_VAR_3():
 STEP_CONFIGS = [
     (SnapshotConfig(), 30, False),
     (SnapshotConfig(players=2), 20, False),
-    (SnapshotConfig(players=3), 20, False),
-    (SnapshotConfig(players=5), 15, False),
+    # 3 and 5 players in the slow set: 2 and 4 (and the variants at 3) run by default
+    pytest.param(SnapshotConfig(players=3), 20, False, marks=pytest.mark.slow),
+    pytest.param(SnapshotConfig(players=5), 15, False, marks=pytest.mark.slow),
     (SnapshotConfig.simpler(1), 15, False),
     (SnapshotConfig.simpler(2), 15, True),
     (SnapshotConfig.simpler(3), 15, True),

@@ -79,13 +79,16 @@ def test_batch_and_step_api_play_the_same_games(policies):
 
 # 1,000 games in all, every policy kind and a variant: the step API plays a game in about
 # 10-40 ms (random games are the longest, rollouts the slowest per decision), so this takes
-# about 20 s with the JIT on.
-EQUAL_RUNS = [(["random", "random"], {}, 350), (["greedy", "greedy"], {}, 350),
+# about 20 s with the JIT on; the two 350-game runs are in the slow set (the default run
+# still plays every kind, greedy against random in 150 games and in the variant)
+EQUAL_RUNS = [pytest.param(["random", "random"], {}, 350, marks=pytest.mark.slow),
+              pytest.param(["greedy", "greedy"], {}, 350, marks=pytest.mark.slow),
               (["greedy", "random"], {}, 150), (["rollout:rollouts=1", "greedy"], {}, 50),
               (["search:rollouts=1:candidates=2:margin=0", "greedy"], {}, 30),
               (["greedy", "random"], {"wilds": False, "photo_slots": 3, "hand_limit": 4}, 100)]
-assert sum(run[2] for run in EQUAL_RUNS) >= 1000
-assert {p.split(":")[0] for run in EQUAL_RUNS for p in run[0]} == set(P.KIND_NAMES)
+RUNS = [getattr(run, "values", run) for run in EQUAL_RUNS]
+assert sum(run[2] for run in RUNS) >= 1000
+assert {p.split(":")[0] for run in RUNS for p in run[0]} == set(P.KIND_NAMES)
 
 
 @pytest.mark.parametrize("policies,knobs,games", EQUAL_RUNS)
