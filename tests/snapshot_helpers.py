@@ -252,6 +252,9 @@ def card_places(st) -> np.ndarray:
     return np.asarray(st[E.LOC:E.LOC + E.N_CARDS])
 
 
+CARD_BITS = np.int64(1) << np.arange(E.N_CARDS, dtype=np.int64)  # card c's bit in a card set
+
+
 def check_invariants(g: SnapshotGame) -> None:
     """Every card in exactly one place, the deck list agrees with LOC, tokens never negative,
     reserves within the limit and equal to the reserved cards."""
@@ -271,10 +274,10 @@ def check_invariants(g: SnapshotGame) -> None:
     assert counts[:E.L_BOX].sum() == n_in_game
     ons = np.asarray(st[E.ON_HAB:E.ON_HAB + E.N_CARDS])
     for where in range(E.N_LOC):  # the card sets the rules keep agree with LOC and ON_HAB
-        assert int(st[E.AT + where]) == sum(1 << int(c) for c in np.flatnonzero(locs == where))
+        assert int(st[E.AT + where]) == int(CARD_BITS[locs == where].sum())
     for h in range(E.N_HAB):
         on = np.flatnonzero((locs == E.L_TABLE) & (ons == h))
-        assert int(st[E.HAB_CARDS + h]) == sum(1 << int(c) for c in on)
+        assert int(st[E.HAB_CARDS + h]) == int(CARD_BITS[on].sum())
         tops = [int(E.card_difficulty(st, g._comp, c)) for c in on]
         assert int(st[E.HAB_TOP + h]) == max(tops, default=0)
     drawn = np.flatnonzero(locs == E.L_DRAWN).tolist()
