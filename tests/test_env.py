@@ -59,8 +59,8 @@ def test_gymnasium_check_env_passes(game):
     check_env(env.unwrapped, skip_render_check=True)
 
 
-@openspiel
-@pytest.mark.parametrize("game", GAMES)
+@openspiel  # Snapshot's run in the slow set (10-15 s): the other games' run by default
+@pytest.mark.parametrize("game", [pytest.param(GAMES[0], marks=pytest.mark.slow), *GAMES[1:]])
 def test_openspiel_random_sim_test_passes(game):
     import pyspiel
 

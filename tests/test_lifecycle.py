@@ -391,9 +391,11 @@ def limited(size: int):
     (["components", "export", "snapshot", "--out", "x.toml"], "x.toml"),
     (["simulate", "yosemite", "--games", "300", "--quiet", "--out", "runs/x.parquet"], "runs"),
     (["simulate", "yosemite", "--games", "300", "--quiet", "--out", "run"], None),
-    (["compare", "yosemite", "--variant-set", "start_fish=4", "--games", "20", "--quiet",
-      "--no-restricted", "--out", "cmp"], "cmp"),
-    (["ladder", "yosemite", "--games", "4", "--quiet", "--out", "lad"], "lad"),
+    # a report's writers in the slow set (10-15 s each): the same atomic writes as export's
+    pytest.param(["compare", "yosemite", "--variant-set", "start_fish=4", "--games", "20",
+                  "--quiet", "--no-restricted", "--out", "cmp"], "cmp", marks=pytest.mark.slow),
+    pytest.param(["ladder", "yosemite", "--games", "4", "--quiet", "--out", "lad"], "lad",
+                 marks=pytest.mark.slow),
 ], ids=["export", "parquet", "run", "compare", "ladder"])
 def test_a_full_disk_is_one_line_and_leaves_no_partial_file(tmp_path, monkeypatch, argv,
                                                              made):

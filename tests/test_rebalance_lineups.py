@@ -110,6 +110,7 @@ def test_a_change_that_moves_the_target_the_wrong_way_is_never_kept(monkeypatch)
     assert "for greedy)" in line and "without it" not in line
 
 
+@pytest.mark.slow  # test_rebalance's test_a_change_the_patch_does_not_need_is_taken_out: faster
 def test_a_smaller_patch_the_ablation_finds_meeting_every_target_is_chosen(monkeypatch):
     """3-3-3-3 plus a knob that changes nothing the target measures: the ablation finds the
     patch without the knob still meets every target, and that cheaper patch is chosen."""

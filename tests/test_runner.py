@@ -93,7 +93,7 @@ def reference():
     dict(threads=2, chunk_size=100),
     dict(threads=2, chunk_size=333),
     dict(workers=2, chunk_size=300),
-    dict(scheduler="local:2", chunk_size=300),
+    pytest.param(dict(scheduler="local:2", chunk_size=300), marks=pytest.mark.slow),  # 10-15 s
 ], ids=["2-threads", "1-thread-chunk-7", "2-threads-chunk-100", "2-threads-chunk-333",
         "process-pool-2", "dask-local-2"])
 def test_every_backend_and_chunking_gives_the_same_table(reference, options):

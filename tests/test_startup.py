@@ -56,11 +56,12 @@ def test_a_photo_table_loads_no_kernel():
     assert "snapsim.odds.sums" in names and "numba" not in top_level(names)
 
 
-def test_a_simulation_and_its_intervals_leave_scipy_stats_unimported():
+def test_the_intervals_leave_scipy_stats_unimported():
     """The intervals' normal and t quantiles come from scipy.special (analysis.normal):
-    scipy.stats, a second to import, is loaded only by what needs its tests."""
-    names = imported("from snapsim.cli import main\n"
-                     "main(['simulate', 'yosemite', '--games', '4', '--quiet'])\n"
-                     "import snapsim.analysis.paired, snapsim.analysis.verdict")
+    scipy.stats, a second to import, is loaded only by what needs its tests (a simulation's
+    summary, a comparison, a verdict and the luck decomposition do not)."""
+    names = imported("import snapsim.cli.simulate, snapsim.analysis.stats, "
+                     "snapsim.analysis.paired, snapsim.analysis.verdict, "
+                     "snapsim.analysis.comparison, snapsim.analysis.luck")
     assert {"snapsim.analysis.stats", "snapsim.analysis.normal"} <= names
     assert not any(n == "scipy.stats" or n.startswith("scipy.stats.") for n in names)
