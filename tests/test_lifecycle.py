@@ -286,6 +286,7 @@ def test_a_second_writer_of_a_run_folder_is_refused_while_the_first_goes_on(tmp_
             not p.name.startswith(".tmp-")} == set()
 
 
+@pytest.mark.slow  # the lock of the run folder's and rebalance's second-writer tests
 def test_two_comparisons_into_one_folder_one_is_refused(tmp_path):
     out = tmp_path / "cmp"
     argv = ("compare", "yosemite", "--variant-set", "start_fish=4", "--games", 400,

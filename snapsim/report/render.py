@@ -85,7 +85,7 @@ class Section:
                 "captions": self.captions, "tables": list(self.tables),
                 "keys": None if self.keys is None else [list(k) for k in self.keys],
                 "summary": self.summary,
-                "claims": self.claims}
+                "claims": dict(sorted(self.claims.items()))}  # one order whatever sets did
         (out / SECTIONS / f"{self.key}.json").write_text(json.dumps(meta, indent=1))
 
 
