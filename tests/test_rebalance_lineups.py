@@ -73,6 +73,7 @@ def test_a_patch_met_for_greedy_players_only_is_not_recommended_and_says_so(monk
     assert "\n".join(balance) in text
 
 
+@pytest.mark.slow  # test_rebalance's planted imbalances: a patch met under greedy recommended
 def test_the_same_patch_under_greedy_play_alone_is_recommended(monkeypatch):
     monkeypatch.setattr(R, "optimise", only(EVEN))
     r = rebalance("snapshot", ["seat_spread=2.2"], ["start_tokens"], lineups=["greedy"], **KW)

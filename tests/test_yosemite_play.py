@@ -190,6 +190,7 @@ def test_cli_bad_input_is_one_line_exit_2(capsys, argv, needle):
     assert len(err.splitlines()) == 1 and needle in err and "Traceback" not in err
 
 
+@pytest.mark.slow  # two processes; test_cli_simulate's process exit code runs by default
 def test_cli_simulate_runs_and_process_exit_code():
     proc = subprocess.run([sys.executable, "-m", "snapsim", "simulate", "yosemite", "--games",
                            "20", "--quiet"], capture_output=True, text=True, timeout=300)
