@@ -8,7 +8,9 @@ can be re-run on its own (`analyses/`), which rewrites its section and re-render
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -18,6 +20,7 @@ from ...analysis import balance as B
 from ...analysis.effects import (
     MEANINGFUL,
     NEGLIGIBLE,
+    Claim,
     Estimate,
     classed,
     names_text,
@@ -57,8 +60,9 @@ from .config import FIVE_PLAYER_NOTE, RULEBOOK_TARGET, players_label
 POLICIES = ("greedy", "cautious", "aggressive", "collector", "random")
 RESTRICTIONS = {"reserving": "allow_reserve", "offers": "allow_offers",
                 "tracking tokens": "allow_tokens", "explore re-rolls": "allow_rerolls"}
-SCHEDULES = {3: [(2, 3, 4), (3, 3, 3), (2, 3, 3), (3, 3, 4)],
-             4: [(2, 3, 4, 5), (3, 3, 3, 3), (2, 3, 3, 4), (3, 3, 4, 4)]}
+SCHEDULES: dict[int, list[tuple[int, ...]]] = {
+    3: [(2, 3, 4), (3, 3, 3), (2, 3, 3), (3, 3, 4)],
+    4: [(2, 3, 4, 5), (3, 3, 3, 3), (2, 3, 3, 4), (3, 3, 4, 4)]}
 SENSITIVITY = {"photo_target": (RULEBOOK_TARGET[4], (6, 8)), "reroll_cost": (2, (1, 3)),
                "experience_tokens": (3, (2, 4)), "reserve_limit": (2, (1, 3))}
 GREEDY = ["greedy"]
@@ -126,10 +130,10 @@ def game_measures(ctx: Ctx, df: pd.DataFrame, base: pd.DataFrame) -> dict:
         d = paired_mean(bg[col], g[col])
         row |= {f"d_{col}": d.effect, f"d_{col}_ci_low": d.ci[0], f"d_{col}_ci_high": d.ci[1]}
     won, base_won = (seat_matrix(x, "won") for x in (df, base))
-    d = spread_difference((base_won, np.ones_like(base_won)), (won, np.ones_like(won)),
-                          seed=ctx.seed)
-    lo, hi = d.ci
-    return row | {"d_seat_spread": d.diff, "d_seat_spread_ci_low": lo,
+    spread = spread_difference((base_won, np.ones_like(base_won)), (won, np.ones_like(won)),
+                               seed=ctx.seed)
+    lo, hi = spread.ci
+    return row | {"d_seat_spread": spread.diff, "d_seat_spread_ci_low": lo,
                   "d_seat_spread_ci_high": hi}
 
 
@@ -157,7 +161,8 @@ def _schedules_table(ctx: Ctx) -> pd.DataFrame:
     rows = []
     for n, schedules in SCHEDULES.items():
         for sched in schedules:
-            knobs = {} if sched == SCHEDULES[n][0] else {"start_tokens": sched}
+            knobs: dict[str, Any] = {} if sched == SCHEDULES[n][0] else \
+                {"start_tokens": sched}
             df = ctx.sim(["greedy"], players=n, **knobs)
             wins = df.groupby("seat").won.sum().to_numpy()
             chi = stats.chisquare(wins)
@@ -357,12 +362,13 @@ def study_restricted(ctx: Ctx) -> Section:
              ctx.caption("Win rate of one greedy player forbidden an action; dashed line: "
                          "the fair 25%", "greedy without the action, greedy x3 (seats "
                          "rotated)", 4))
+
+    def forbidden(r: pd.Series, c: Claim) -> str:
+        return (f"Without {r.forbidden} a greedy player wins {pct(r.win_rate)} "
+                f"[{pct(r.ci_low)}, {pct(r.ci_high)}] instead of 25%: {said(c, 'pp')}.")
     order = table.sort_values("win_rate").index
     for i in order:
-        r = table.loc[i]
-        s.later(lambda r=r, c=claims[i]: f"Without {r.forbidden} a greedy player wins "
-                f"{pct(r.win_rate)} [{pct(r.ci_low)}, {pct(r.ci_high)}] instead of 25%: "
-                f"{said(c, 'pp')}.")
+        s.later(partial(forbidden, table.loc[i], claims[i]))
     for action, param in RESTRICTIONS.items():
         ctx.label(s, f"win rate without {action} minus the fair 25%", restricted(param), 4)
 
@@ -418,13 +424,15 @@ def simpler_variants(ctx: Ctx, s: Section) -> None:
                     ylabel="mean rounds per game"),
              ctx.caption("Mean game length per Simpler Variant", GREEDY, 4,
                          interval="95% Student-t CIs over games"))
-    for k, r in enumerate(vt.itertuples()):
-        if length[k] is None:
-            continue
-        s.later(lambda r=r, k=k: f"Variant {r.variant}: {r.rounds:.2f} rounds against "
-                f"{vt.rounds.iloc[0]:.2f}, a change of {said(length[k], 'rounds')}; score "
+
+    def variant(r, rounds: Claim, score_sd: Claim) -> str:
+        return (f"Variant {r.variant}: {r.rounds:.2f} rounds against "
+                f"{vt.rounds.iloc[0]:.2f}, a change of {said(rounds, 'rounds')}; score "
                 f"spread within a game {r.score_sd:.1f} against {vt.score_sd.iloc[0]:.1f} "
-                f"points, {said(spread[k], 'points')}.")
+                f"points, {said(score_sd, 'points')}.")
+    for r, rounds, score_sd in zip(vt.itertuples(), length, spread, strict=True):
+        if rounds is not None and score_sd is not None:  # not the full game's own row
+            s.later(partial(variant, r, rounds, score_sd))
     ctx.label(s, "Simpler Variants 1+2+3: change in game length", knob_effect(
         "rounds", 4, variants["1+2+3"]), 4, unit="rounds")
 
@@ -691,11 +699,14 @@ def study_raccoon(ctx: Ctx) -> Section:
              ctx.caption("Mean score per player with and without the raccoon", GREEDY, 4,
                          interval="95% Student-t CIs over games"))
     a, b = t.iloc[1], t.iloc[0]
+    with_score, with_length = score[1], length[1]
+    assert with_score is not None and with_length is not None  # row 0 is the reference
 
     def effect() -> str:
         return (f"The raccoon changes the mean score from {b.mean_score:.2f} to "
-                f"{a.mean_score:.2f} points ({said(score[1], 'points')}) and game length from "
-                f"{b.rounds:.2f} to {a.rounds:.2f} rounds ({said(length[1], 'rounds')}).")
+                f"{a.mean_score:.2f} points ({said(with_score, 'points')}) and game length "
+                f"from {b.rounds:.2f} to {a.rounds:.2f} rounds "
+                f"({said(with_length, 'rounds')}).")
     s.later(effect)
     s.findings.append(f"Spooks per game: {a.spooks_per_game:.2f} with it, "
                       f"{b.spooks_per_game:.2f} without.")
@@ -703,7 +714,7 @@ def study_raccoon(ctx: Ctx) -> Section:
         "score", 4, {"raccoon": True}, {"raccoon": False}), 4, unit="points")
 
     def key() -> list:
-        both = (("mean score", score[1], "points"), ("game length", length[1], "rounds"))
+        both = (("mean score", with_score, "points"), ("game length", with_length, "rounds"))
         moved = [f"{w} ({said(c, u)})" for w, c, u in both if c.cls == MEANINGFUL]
         small = [f"{w} ({said(c, u)})" for w, c, u in both if c.cls == NEGLIGIBLE]
         meaning = (f"the raccoon changes {names_text(moved)}" if moved else
@@ -743,13 +754,15 @@ def study_sensitivity(ctx: Ctx) -> Section:
                    policies=GREEDY, players=4)
     bg = per_game(ctx.sim(GREEDY, players=4))
     keys = [f"{r.knob} = {r.value}" for r in t.itertuples()]
-    length = ctx.classes(s, "rule_sensitivity", t, keys,
-                         [change(r, "rounds", ctx.games) for r in t.itertuples()], "rounds",
-                         suffix="_rounds")
-    spread = ctx.classes(s, "rule_sensitivity", t, keys,
-                         [change(r, "seat_spread", ctx.games) for r in t.itertuples()], "pp",
-                         suffix="_seat_spread")
-    moved = [i for i, c in enumerate(length) if c is not None]
+    # the rows that move a knob (the rulebook's own row claims nothing), by row number
+    length = {i: c for i, c in enumerate(ctx.classes(
+        s, "rule_sensitivity", t, keys, [change(r, "rounds", ctx.games) for r in t.itertuples()],
+        "rounds", suffix="_rounds")) if c is not None}
+    spread = {i: c for i, c in enumerate(ctx.classes(
+        s, "rule_sensitivity", t, keys,
+        [change(r, "seat_spread", ctx.games) for r in t.itertuples()], "pp",
+        suffix="_seat_spread")) if c is not None}
+    moved = list(length)
     _sensitivity_figures(ctx, s, t)
     words = [f"{knob(r.knob)} = {r.value}" for r in t.itertuples()]
     most = ctx.rank(s, "largest change in game length", [words[i] for i in moved],
