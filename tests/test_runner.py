@@ -586,3 +586,21 @@ def _bits(m):
 def test_bit_helpers_count_and_find_the_lowest_card_of_a_mask(m):
     ones = [i for i in range(64) if m >> i & 1]
     assert _bits(np.int64(m)) == (len(ones), ones[0])
+
+
+def test_batches_run_their_blocks_on_the_same_threads_call_after_call():
+    # a report or a rebalance plays a thousand batches: starting threads for each cost seconds
+    import threading
+
+    import numba
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one numba thread: a batch runs in the calling thread")
+
+    def blocks() -> set[int]:
+        return {t.ident for t in threading.enumerate() if t.name.startswith("snapsim-block")}
+
+    snapsim.simulate("yosemite", policies=["greedy"], games=8, seed=1, threads=2)
+    first = blocks()
+    snapsim.simulate("yosemite", policies=["greedy"], games=8, seed=2, threads=2)
+    assert len(first) == 2 and blocks() == first

@@ -360,11 +360,27 @@ def run_blocks(kernel, count: int, *args, compiling: str = "") -> None:
         if len(blocks) == 1:
             kernel(0, count, *args)
             return
-        from concurrent.futures import ThreadPoolExecutor
+        pool = _block_pool()
+        for done in [pool.submit(kernel, lo, hi, *args) for lo, hi in blocks]:
+            done.result()
 
-        with ThreadPoolExecutor(len(blocks), thread_name_prefix="snapsim-block") as pool:
-            for done in [pool.submit(kernel, lo, hi, *args) for lo, hi in blocks]:
-                done.result()
+
+_POOL: list = []  # (process id, the pool): a forked child starts its own
+
+
+def _block_pool():
+    """The Python threads `run_blocks` runs its blocks on, started once per process (a
+    report or a rebalance runs a thousand batches; starting two threads for each took
+    seconds). As many as numba may run; blocks beyond them wait their turn."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numba
+
+    if not _POOL or _POOL[0][0] != os.getpid():
+        _POOL[:] = [(os.getpid(), ThreadPoolExecutor(numba.config.NUMBA_NUM_THREADS,
+                                                     thread_name_prefix="snapsim-block"))]
+    return _POOL[0][1]
 
 
 class _FirstCompile(event.Listener):
