@@ -148,6 +148,16 @@ def test_tables_seating_a_search_policy_play_search_games():
     assert plain.games == 6 and plain.provenance["search_games_per_table"] is None
 
 
+def test_tables_seating_snapshots_exact_kind_play_search_games_too():
+    # the exact kind's exhaustive preparation costs about a hundred greedy games a game
+    lad = snapsim.ladder("snapshot", players=2, policies=["random", "greedy", "exact"],
+                         games=6, search_games=2, seed=3, threads=1, reps=20)
+    meetings = lad.pairwise.set_index(["policy", "opponent"]).meetings
+    assert meetings[("greedy", "random")] == 6
+    assert meetings[("exact", "random")] == meetings[("exact", "greedy")] == 2
+    assert lad.games == 10 and lad.provenance["search_games_per_table"] == 2
+
+
 def test_written_folder_and_refusal_to_overwrite(small, tmp_path):
     import json
 

@@ -45,6 +45,9 @@ REPS = 500  # bootstrap resamples of the rating intervals
 REFERENCE = "greedy"  # rating 0 when in the field: the reports' line-up
 MAX_RUNS = 1000  # line-ups of one ladder, each with its rotations
 SEARCH_KINDS = frozenset({"search", "rollout"})  # Monte Carlo kinds: far dearer per game
+# kinds that cost tens of times a heuristic game or more, whose tables play `search_games`:
+# the searches, and Snapshot's exact kind (an exhaustive preparation, about 130 times greedy)
+DEAR_KINDS = SEARCH_KINDS | {"exact"}
 MIN_DEALS = 10  # deals a bootstrap resamples before its intervals mean anything
 
 
@@ -147,13 +150,13 @@ def table_seed(seed: int, table: int) -> int:
     return int(np.random.SeedSequence([seed, table]).generate_state(1, dtype=np.uint32)[0])
 
 
-def is_search(game: str, policy) -> bool:
-    """Is `policy` one of the game's Monte Carlo search kinds (not a Python agent)?"""
+def is_dear(game: str, policy) -> bool:
+    """Is `policy` of one of the game's `DEAR_KINDS` (not a Python agent)?"""
     from ..sim.registry import get_game
 
     kinds = get_game(game).policy_kinds
     kind = getattr(policy, "kind", None)
-    return isinstance(kind, int) and 0 <= kind < len(kinds) and kinds[kind] in SEARCH_KINDS
+    return isinstance(kind, int) and 0 <= kind < len(kinds) and kinds[kind] in DEAR_KINDS
 
 
 def ladder(game: str, players: int | None = None, policies=None, games: int = 240,
@@ -185,9 +188,10 @@ def ladder(game: str, players: int | None = None, policies=None, games: int = 24
     progress : bool
         Show a progress bar.
     search_games : int, optional
-        Games per table at the tables that seat a search policy (`SEARCH_KINDS`), which cost
-        tens of times more a game (default: `games`). The fit weighs every meeting alike,
-        so those pairs get wider intervals, nothing else changes.
+        Games per table at the tables that seat a search policy or Snapshot's exact kind
+        (`DEAR_KINDS`), which cost tens of times more a game (default: `games`). The fit
+        weighs every meeting alike, so those pairs get wider intervals, nothing else
+        changes.
     """
     from ..sim.runner import prepare
 
@@ -251,7 +255,7 @@ class _Schedule:
         for t, _, size in plan:
             assignments[t] += size
         slow = {t for t, table in enumerate(tables(len(pols), n))
-                if any(is_search(game, pols[i]) for i in table)}
+                if any(is_dear(game, pols[i]) for i in table)}
         per_table = {t: search_games if t in slow and search_games is not None else games
                      for t in assignments}
         each = {t: math.ceil(per_table[t] / a) for t, a in assignments.items()}
