@@ -75,3 +75,29 @@ def test_a_measure_off_balance_under_one_line_up_is_searched_over_both(monkeypat
     table = s.tables["fixes"]
     assert set(table.deals) == {"confirmation", "verification"}
     assert set(table.policy) == {"greedy", "tuned-2p"}
+
+
+def test_the_searches_run_side_by_side_and_a_failure_reaches_the_report(monkeypatch):
+    # both off balance: each search starts on its own thread with its own seed (the
+    # problem's place added to the report's), and what one raises, the report raises, the
+    # first problem's first even when the second fails sooner
+    import threading
+    import time
+
+    from snapsim.errors import InputError
+
+    started = {}
+
+    def fail(game, targets, edits, seed, **kw):
+        started[seed] = threading.current_thread().name
+        time.sleep(0.3 if seed == 1 else 0.0)
+        raise InputError(f"search {seed} failed")
+
+    monkeypatch.setattr(R, "rebalance", fail)
+    ctx = runs({"greedy": "not balanced", "strong": "not balanced"})
+    second = Problem("first player again", "first_player", ("start_fish",), (2,))
+    with pytest.raises(InputError, match="search 1 failed"):
+        fixes_section(ctx, 10, [PROBLEM, second], 5_000)
+    assert sorted(started) == [1, 2]
+    assert threading.current_thread().name not in started.values()
+    assert len(set(started.values())) == 2

@@ -192,3 +192,13 @@ def test_a_report_with_the_ladder_plays_every_study_on_the_ladders_kernels(tmp_p
                      chosen=chosen, progress=False, strong=None)
         assert seen == {n: flags for n in chosen or studies}
     assert uses_search(np.array([P.GREEDY])) is None  # and none once the report is done
+
+
+def test_the_report_commands_help_says_from_how_many_games_the_ladder_seats_search(capsys):
+    # the CLI names the threshold without importing the report layer: the two must agree
+    from snapsim.report.studies import AFFORDABLE
+
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"search sits out below {AFFORDABLE:,} games per configuration" in text

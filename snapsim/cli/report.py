@@ -260,7 +260,7 @@ def add(sub) -> None:
     p.add_argument("--ladder-games", type=int,
                    help="games per table of the skill ladder (default: a tenth of the report's "
                         "games, at least 24; a table seating a search policy a tenth of that, "
-                        "and search sits out below 1,000 games per configuration)")
+                        "and search sits out below 3,000 games per configuration)")
     add_smallest(p)
     add_tolerance(p)
     p.add_argument("--threads", type=int, help="numba threads (default: all cores)")

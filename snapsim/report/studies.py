@@ -194,7 +194,6 @@ def knob_table(ctx: Runs, knobs: dict, row, **fixed) -> pd.DataFrame:
 # ---------------------------------------------------------------- strong play
 
 SEARCH_MIN = 10  # a slow strong policy plays games/share games, at least this many
-AFFORDABLE = 1000  # a search policy is played from this many games per configuration
 
 
 LADDER_SHARE = 10  # the skill ladder plays games/10 games per table (at least LADDER_MIN)
@@ -208,6 +207,10 @@ SEARCH_SHARE = 10
 FULL_BUDGET = 3_000
 FIX_BUDGET = 40  # candidates each fix search plays from FULL_BUDGET games up
 FIX_MIN = 10  # candidates a fix search plays at the least
+# the ladder seats a search policy from this many games per configuration: a table seating
+# one plays every seat assignment at least once however few games it is given, so below the
+# full budget the search tables would cost a small report more than all its other studies
+AFFORDABLE = FULL_BUDGET
 SEARCH_GAMES_MIN = 10  # games at a ladder table seating a search policy, at the least
 
 
@@ -215,10 +218,10 @@ def budgets(games: int, ladder_games: int | None = None) -> dict:
     """What a report of `games` games per configuration spends beyond its own runs: each
     fix search's candidates (`fix_candidates`), games per candidate (`fix_games`) and
     confirmation games (`verify_games`); the ladder's games per table (`ladder_games`, or
-    as given) and per table seating a search policy (`search_games`). From FULL_BUDGET
-    games up these are the committed reports' budgets; below, the candidates and the
-    search tables' games shrink in proportion, so a small report does not spend as long
-    on its fixes and searches as a committed one."""
+    as given) and per table seating a search policy or the exact kind (`search_games`).
+    From FULL_BUDGET games up these are the committed reports' budgets; below, the
+    candidates and the search tables' games shrink in proportion, so a small report does not
+    spend as long on its fixes and searches as a committed one."""
     share = min(games, FULL_BUDGET) / FULL_BUDGET
     table = ladder_games or max(LADDER_MIN, games // LADDER_SHARE)
     search = max(LADDER_MIN, table // SEARCH_SHARE)
@@ -822,9 +825,9 @@ def ladder_section(ctx: Runs, order: int, players: int, policies=None,
                 f"{len(lad.policies)} policies ({', '.join(lad.policies)}) at "
                 f"{prov.get('tables')} tables of {players}, each table in all its seat "
                 f"assignments equally often on shared deals, {games:,} games per table "
-                + (f"({search_games:,} at a table seating a search policy, which costs tens "
-                   "of times more a game) " if lad.provenance.get("search_games_per_table")
-                   else "")
+                + (f"({search_games:,} at a table seating a search policy or the exact kind, "
+                   "which cost tens of times more a game) "
+                   if lad.provenance.get("search_games_per_table") else "")
                 + f"({lad.games:,} in all). A rating is a Bradley-Terry log-strength fitted to "
                 "who finished ahead of whom (won, then score; a tie counts half): A finishes "
                 "ahead of B with chance 1 / (1 + exp(rating_B - rating_A)); greedy, the "
@@ -1287,17 +1290,19 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
                 "reconstructed, so these fixes show the method on them; run `snapsim "
                 "rebalance` on your own component file for advice about your game.")
     tables, plotted, heads = [], [], []
-    spend = budgets(ctx.games)
-    for i, p in enumerate(problems):
+    statuses = [_headline_status(ctx, p) for p in problems]
+    searches = _fix_searches(ctx, [p for p, st in zip(problems, statuses, strict=True)
+                                   if any(status == "not balanced" for _, status, _ in st)],
+                             problems, lineups)
+    for p, status in zip(problems, statuses, strict=True):
         heads.append(len(s.findings))  # each problem's first line is its key finding
         target = p.target(ctx.tolerances)
-        statuses = _headline_status(ctx, p)
         found = {"target": target, "changes": [], "phrases": [], "lineups": ""}
         ctx.found.setdefault("fixes", {})[p.name] = found
-        if not any(st == "not balanced" for _, st, _ in statuses):
-            _no_fix(ctx, s, p, statuses, found)
+        if p.name not in searches:
+            _no_fix(ctx, s, p, status, found)
             continue
-        r = _fix(ctx, s, p, target, found, lineups, spend, ctx.seed + i)
+        r = _fix(ctx, s, p, target, found, searches[p.name])
         checks = r.checks_table()
         if len(checks):
             tables.append(checks.assign(problem=p.name))
@@ -1310,7 +1315,7 @@ def fixes_section(ctx: Runs, order: int, problems: list[Problem],
         df = pd.concat(tables, ignore_index=True)
         s.tables["fixes"] = df[["problem"] + [c for c in df.columns if c != "problem"]]
     if plotted:
-        _fixes_figure(ctx, s, problems, plotted, spend["verify_games"])
+        _fixes_figure(ctx, s, problems, plotted, budgets(ctx.games)["verify_games"])
     s.key_findings(lambda: [(s.findings[k], FIX_MEANING.get(
         ctx.found["fixes"][p.name]["status"], "see section Smallest fixes found"))
         for k, p in zip(heads, problems, strict=True)])
@@ -1327,15 +1332,45 @@ def _no_fix(ctx: Runs, s: Section, p: Problem, statuses, found: dict) -> None:
     ctx.tick()
 
 
-def _fix(ctx: Runs, s: Section, p: Problem, target: str, found: dict, lineups: list,
-         spend: dict, seed: int):
-    """The rebalance of one problem, its findings, and its patch written beside the report."""
+def _fix_searches(ctx: Runs, needed: list[Problem], problems: list[Problem],
+                  lineups: list) -> dict:
+    """The rebalance of each problem `needed`, by name, run side by side (each on its own
+    seed, the problem's place in `problems` added to the report's: the same result whatever
+    runs beside it). A search spends much of its time in Python between batches; run
+    together, one plays its games while the other chooses its next candidates. The threads
+    are daemons: a report stopped with Ctrl-C does not wait for them."""
+    import threading
+
     from .rebalance import rebalance
 
-    r = rebalance(ctx.game, [target], list(p.edits), components=ctx.components,
-                  players=list(p.players), games=spend["fix_games"],
-                  candidates=spend["fix_candidates"], verify_games=spend["verify_games"],
-                  lineups=lineups, seed=seed, threads=ctx.threads)
+    spend = budgets(ctx.games)
+    done: dict[str, object] = {}  # a problem's Rebalance, or what its search raised
+
+    def search(p: Problem) -> None:
+        try:
+            done[p.name] = rebalance(
+                ctx.game, [p.target(ctx.tolerances)], list(p.edits), components=ctx.components,
+                players=list(p.players), games=spend["fix_games"],
+                candidates=spend["fix_candidates"], verify_games=spend["verify_games"],
+                lineups=lineups, seed=ctx.seed + problems.index(p), threads=ctx.threads)
+        except BaseException as e:  # raised again in the report's own thread
+            done[p.name] = e
+
+    threads = [threading.Thread(target=search, args=(p,), name=f"snapsim-fix-{k}", daemon=True)
+               for k, p in enumerate(needed)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for p in needed:
+        failed = done[p.name]
+        if isinstance(failed, BaseException):
+            raise failed
+    return done
+
+
+def _fix(ctx: Runs, s: Section, p: Problem, target: str, found: dict, r):
+    """One problem's rebalance `r`: its findings, and its patch written beside the report."""
     ctx.tick()
     found.update(status=r.status, changes=r.patch_changes, lineups=r.lineup_words(),
                  phrases=r.lineup_phrases(r.confirmed) if r.confirmed else [])
