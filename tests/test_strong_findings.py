@@ -216,15 +216,16 @@ def test_a_report_without_a_tuned_policy_for_the_count_says_so(tmp_path, monkeyp
 
 def test_the_skill_ladder_section_renders(tmp_path):
     from snapsim.games.shutterbug.report import build
+    from snapsim.report.studies import AFFORDABLE
 
     build(tmp_path, games=30, seed=1, studies=["ladder"], progress=False, ladder_games=24)
     meta = json.loads((tmp_path / "sections" / "9-ladder.json").read_text())
     assert meta["title"] == "Skill ladder" and len(meta["findings"]) >= 2
     ratings = pd.read_csv(tmp_path / "ladder_ratings.csv")
-    # below 1,000 games per configuration the search policy sits out, and the text says so
+    # below AFFORDABLE games per configuration the search policy sits out, and the text says so
     assert set(ratings.policy) == set(default_field("shutterbug", 4)) - {"search"} >= {
         "random", "greedy", "trader", "lookahead"}
-    assert "Left out: search (a search policy, played from 1,000 games" in meta["text"]
+    assert f"Left out: search (a search policy, played from {AFFORDABLE:,} games" in meta["text"]
     k = len(ratings)
     bounded = ratings[ratings.ci_low.notna()]  # the reference, greedy (0), has no interval
     assert set(ratings.policy) - set(bounded.policy) <= {"greedy"}

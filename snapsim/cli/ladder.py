@@ -63,8 +63,7 @@ def add(sub) -> None:
                    help="games per table, rounded up to a multiple of its seat assignments")
     p.add_argument("--search-games", type=int,
                    help="games per table at tables seating a search policy (search, rollout) "
-                        "or Snapshot's exact kind, tens of times dearer a game (default: "
-                        "--games)")
+                        "or an exact kind, tens of times dearer a game (default: --games)")
     p.add_argument("--seed", type=int, default=0, help="root seed: same seed, same ladder")
     p.add_argument("--reps", type=int, default=500,
                    help="bootstrap resamples for the rating intervals")
