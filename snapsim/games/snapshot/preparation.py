@@ -531,17 +531,26 @@ def plan_fits(st, mem):
     """Whether the kept plan is this turn's and the position is part of it: the table it was
     made for, no die or token beyond it, and in the tokens step its dice all placed. A seat
     whose moves were all its plan's always fits; any other move (a person's, an outside
-    agent's, a random one) that departed from the plan makes it not fit."""
-    fits = mem[M_TURN] == turns_played(st) and mem[M_TABLE] == st[E.AT + E.L_TABLE]
+    agent's, a random one) that departed from the plan makes it not fit. Only the table's
+    cards are read: a die or token lies only on a card on the table, and the plan's only on
+    the table it was made for, which the position's must be (every decision of a
+    preparation asks)."""
+    table = st[E.AT + E.L_TABLE]
+    if mem[M_TURN] != turns_played(st) or mem[M_TABLE] != table:
+        return False
     tokens_step = st[E.PHASE] == E.PH_PREP_TOKENS
     for h in range(E.N_HAB):
         d = st[E.HAB_DICE + h]
-        fits = fits and (d == mem[M_HAB + h] if tokens_step else d <= mem[M_HAB + h])
-    for c in range(E.N_CARDS):
+        if d > mem[M_HAB + h] or (tokens_step and d != mem[M_HAB + h]):
+            return False
+    while table != 0:
+        c = low_bit(table)
+        table &= table - 1
         d = st[E.DICE_ON + c]
-        fits = fits and (d == mem[M_DICE + c] if tokens_step else d <= mem[M_DICE + c])
-        fits = fits and st[E.TOK_ON + c] <= mem[M_TOK + c]
-    return fits
+        if d > mem[M_DICE + c] or (tokens_step and d != mem[M_DICE + c]) \
+                or st[E.TOK_ON + c] > mem[M_TOK + c]:
+            return False
+    return True
 
 
 @kernel(inline="always")
