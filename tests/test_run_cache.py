@@ -109,6 +109,26 @@ def test_the_least_recently_used_runs_go_first(monkeypatch):
     assert run(seed=3).attrs["from_cache"] is True
 
 
+def test_writes_look_at_every_stored_file_only_when_the_cache_may_be_full(monkeypatch):
+    # a rebalance writes a thousand small runs: a look at every file after each made it
+    # quadratic in the cache's size
+    looks = []
+    real = cache._entries
+    monkeypatch.setattr(cache, "_entries", lambda: looks.append(1) or real())
+    for seed in range(1, 6):
+        run(seed=seed)
+    assert len(looks) == 1 and len(stored()) == 5  # the first write's look; the rest fit
+    size = max(p.stat().st_size for p in stored())
+    monkeypatch.setenv(cache.SIZE_ENV, str(2.5 * size / 2**20))  # room for two runs
+    run(seed=6)  # what this process wrote passes the limit: it looks, and evicts
+    assert len(looks) == 2 and len(stored()) == 2
+    assert run(seed=6).attrs["from_cache"] is True
+    monkeypatch.setattr(cache, "LOOK_EVERY", 1)  # and it looks again after enough writes
+    monkeypatch.setenv(cache.SIZE_ENV, "100")
+    run(seed=7)
+    assert len(looks) == 3
+
+
 def test_many_at_once_reads_what_it_has_and_plays_the_rest():
     jobs = [(config(start_fish=n), ["greedy"] * 2) for n in (2, 3)]
     alone = run(config=config(start_fish=3), policies=["greedy"] * 2)

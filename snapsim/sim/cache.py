@@ -193,16 +193,38 @@ def store(key: str, df: pd.DataFrame) -> None:
     temp = folder / f".{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        table = pa.Table.from_pandas(df, preserve_index=False)
+        table = pa.Table.from_pandas(df, preserve_index=False, nthreads=1)
         table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                                KEY_FIELD: key.encode()})
         pq.write_table(table, temp)
+        size = temp.stat().st_size
         os.replace(temp, _path(key))
     except (OSError, ValueError, pa.ArrowException):
         with contextlib.suppress(OSError):
             temp.unlink()
         return
-    evict(size_limit())
+    _written(folder, size)
+
+
+# this process's view of each cache folder's size: [bytes at its last look plus what it
+# wrote since, writes since]
+_SIZES: dict[Path, list[int]] = {}
+LOOK_EVERY = 256  # writes between two looks at a folder's files (other processes' writes)
+
+
+def _written(folder: Path, size: int) -> None:
+    """Evict when the folder may hold more than its limit: on a process's first write, when
+    what it knows of the folder passes the limit, and every LOOK_EVERY writes (others write
+    too). Looking at every file's size after each write made a rebalance's thousand small
+    writes quadratic in the cache's size."""
+    known = _SIZES.get(folder)
+    limit = size_limit()
+    if known is not None:
+        known[0] += size
+        known[1] += 1
+        if known[0] <= limit and known[1] < LOOK_EVERY:
+            return
+    _SIZES[folder] = [evict(limit), 0]
 
 
 def _entries() -> list[tuple[float, int, Path]]:
@@ -217,9 +239,9 @@ def _entries() -> list[tuple[float, int, Path]]:
     return sorted(out)
 
 
-def evict(limit: int) -> None:
+def evict(limit: int) -> int:
     """Remove the least recently used runs until the cache holds at most `limit` bytes, and
-    temporary files a dead writer left behind."""
+    temporary files a dead writer left behind; returns the bytes it holds then."""
     entries = _entries()
     total = sum(size for _, size, _ in entries)
     for _, size, path in entries:
@@ -233,6 +255,7 @@ def evict(limit: int) -> None:
             with contextlib.suppress(OSError):
                 if time.time() - path.stat().st_mtime > STALE_S:
                     path.unlink()
+    return total
 
 
 def info() -> dict:
