@@ -125,11 +125,17 @@ def ratio_difference(baseline: Ratio, variant: Ratio, paired: bool = True) -> Di
     return Difference(b, v, v - b, se_paired if paired else se_unpaired, se_unpaired, n)
 
 
-def _sums(counts: np.ndarray, *arrays: np.ndarray) -> list[np.ndarray]:
-    """Sums over the resampled games of each (games, groups) array, one row per resample of
-    `counts` (resamples, games): one matrix product for all of them."""
-    sums = counts @ np.hstack(arrays)
-    return np.split(sums, np.cumsum([a.shape[1] for a in arrays])[:-1], axis=1)
+class _Stacked:
+    """(games, groups) arrays side by side, stacked once for every block of resamples."""
+
+    def __init__(self, *arrays: np.ndarray):
+        self.values = np.hstack(arrays)
+        self.cuts = np.cumsum([a.shape[1] for a in arrays])[:-1]
+
+    def sums(self, counts: np.ndarray) -> list[np.ndarray]:
+        """Sums over the resampled games of each array, one row per resample of `counts`
+        (resamples, games): one matrix product for all of them."""
+        return np.split(counts @ self.values, self.cuts, axis=1)
 
 
 def _spread(sums: np.ndarray, dens: np.ndarray) -> np.ndarray:
@@ -147,7 +153,8 @@ def spread_interval(num, den, seed: int = 0, reps: int = 1000) -> tuple[float, f
     """95% percentile bootstrap interval of a spread, resampling whole games."""
     num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
     n, groups = num.shape
-    values = [_spread(*_sums(w, num, den))
+    both = _Stacked(num, den)
+    values = [_spread(*both.sums(w))
               for _, (w,) in count_blocks(n, reps, seed, 4_000_000 // max(1, n * groups))]
     lo, hi = np.nanpercentile(np.concatenate(values), [100 * ALPHA / 2, 100 * (1 - ALPHA / 2)])
     return float(lo), float(hi)
@@ -170,11 +177,12 @@ def spread_difference(baseline: tuple[np.ndarray, np.ndarray],
     diffs: list[np.ndarray] = []
     solo: list[np.ndarray] = []
     block = 4_000_000 // max(1, n * nb.shape[1])
+    sides, variant_only = _Stacked(nb, db, nv, dv), _Stacked(nv, dv)
     for _, (w, other) in count_blocks(n, reps, seed, block, streams=2):
-        sb_num, sb_den, sv_num, sv_den = _sums(w, nb, db, nv, dv)
+        sb_num, sb_den, sv_num, sv_den = sides.sums(w)
         sb = _spread(sb_num, sb_den)
         sv = _spread(sv_num, sv_den)
-        su = _spread(*_sums(other, nv, dv))
+        su = _spread(*variant_only.sums(other))
         diffs.append(sv - sb)
         solo.append(su - sb)
     b = float(_spread(nb.sum(axis=0), db.sum(axis=0)))
