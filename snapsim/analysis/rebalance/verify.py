@@ -299,6 +299,17 @@ def _items(t: Target, game: str, run) -> Items:
     return memo[t]
 
 
+def _kept(run, key, compute):
+    """`compute()` once per run and `key` (a _Run keeps it; a comparison's side does not):
+    the base game's half of a check is the same for every candidate checked against it."""
+    memo = getattr(run, "memo", None)
+    if memo is None:
+        return compute()
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
 class _Runs:
     def __init__(self, game, spec, targets, games, seed, threads, backend, full):
         self.game, self.spec = game, spec
@@ -342,7 +353,8 @@ def _check(t: Target, game, n, base: _Run, mine: _Run, seed, reps, mspec) -> dic
     s = t.scale()
     if t.kind == "seat_spread":
         one = np.ones_like(base_it.num)
-        b_ci = tuple(x * s for x in spread_interval(base_it.num, one, seed=seed, reps=reps))
+        b_ci = _kept(base, ("spread interval", t, seed, reps), lambda: tuple(
+            x * s for x in spread_interval(base_it.num, one, seed=seed, reps=reps)))
         v_ci = tuple(x * s for x in spread_interval(it.num, one, seed=seed, reps=reps))
         d = spread_difference((base_it.num, one), (it.num, one), seed=seed, reps=reps)
         d_ci = tuple(x * s for x in d.ci)
@@ -353,7 +365,9 @@ def _check(t: Target, game, n, base: _Run, mine: _Run, seed, reps, mspec) -> dic
         v_ci = _ratio_interval(rv, z)
         d_ci = ratio_difference(rb, rv).ci
     else:
-        x, y = resample([base_it, it], reps, seed)  # each side's resamples, and paired
+        # each side's resamples, paired: the same games' counts (drawn from the seed)
+        (x,) = _kept(base, ("resamples", t, seed, reps), lambda: resample([base_it], reps, seed))
+        (y,) = resample([it], reps, seed)
         b_ci, v_ci = interval(t.rows(x, n)), interval(t.rows(y, n))
         d_ci = interval(t.rows(y, n) - t.rows(x, n))
     ratio = t.ratio(it.values, n)
