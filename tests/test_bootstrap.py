@@ -43,7 +43,7 @@ def test_a_resampled_sum_is_the_sum_over_the_drawn_games():
     num, den = rng.random((200, 4)), np.ones((200, 4))
     (idx,) = drawn(200, 30, 1, 30, 1)
     ((_, (counts,)),) = bootstrap.count_blocks(200, 30, 1, 30)
-    s_num, s_den = paired._sums(counts, num, den)
+    s_num, s_den = paired._Stacked(num, den).sums(counts)
     np.testing.assert_allclose(s_num, num[idx].sum(axis=1), rtol=1e-12)
     np.testing.assert_allclose(s_den, den[idx].sum(axis=1), rtol=1e-12)
 
