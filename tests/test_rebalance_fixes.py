@@ -101,3 +101,30 @@ def test_the_searches_run_side_by_side_and_a_failure_reaches_the_report(monkeypa
     assert sorted(started) == [1, 2]
     assert threading.current_thread().name not in started.values()
     assert len(set(started.values())) == 2
+
+
+def test_the_progress_bar_names_the_searches_and_its_clock_runs_while_they_do(monkeypatch):
+    import time
+
+    from snapsim.errors import InputError
+
+    class Bar:
+        n, descriptions, refreshes = 0, [], 0
+
+        def set_description(self, text):
+            self.descriptions.append(text)
+
+        def refresh(self):
+            Bar.refreshes += 1
+
+    def slow(game, targets, edits, seed, **kw):
+        time.sleep(2.5)
+        raise InputError("stopped")
+
+    monkeypatch.setattr(R, "rebalance", slow)
+    ctx = runs({"greedy": "not balanced", "strong": "balanced"})
+    ctx.bar = Bar()
+    with pytest.raises(InputError, match="stopped"):
+        fixes_section(ctx, 10, [PROBLEM], 5_000)
+    assert Bar.descriptions == ["yosemite report: fixes (searching first player)"]
+    assert Bar.refreshes >= 2  # about once a second

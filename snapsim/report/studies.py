@@ -1360,8 +1360,14 @@ def _fix_searches(ctx: Runs, needed: list[Problem], problems: list[Problem],
                for k, p in enumerate(needed)]
     for t in threads:
         t.start()
+    if ctx.bar is not None and needed:
+        ctx.bar.set_description(f"{ctx.game} report: fixes (searching "
+                                + "; ".join(p.name for p in needed) + ")")
     for t in threads:
-        t.join()
+        while t.is_alive():  # the bar's clock goes on while the searches run
+            t.join(timeout=1.0)
+            if ctx.bar is not None:
+                ctx.bar.refresh()
     for p in needed:
         failed = done[p.name]
         if isinstance(failed, BaseException):
