@@ -285,23 +285,19 @@ class _Run:
     config: object
     cards: list | None
     found: list | None
-    memo: dict = field(default_factory=dict)  # target -> Items, measured once per run
+    memo: dict = field(default_factory=dict)  # `_kept`: items and check halves, once a run
 
 
 def _items(t: Target, game: str, run) -> Items:
     """A target's items in a run (a _Run's measured once and kept; a comparison's side, as
     analysis.verdict passes, measured each time)."""
-    memo = getattr(run, "memo", None)
-    if memo is None:
-        return items(t, game, run.df, run.config, run.cards)
-    if t not in memo:
-        memo[t] = items(t, game, run.df, run.config, run.cards)
-    return memo[t]
+    return _kept(run, t, lambda: items(t, game, run.df, run.config, run.cards))
 
 
 def _kept(run, key, compute):
     """`compute()` once per run and `key` (a _Run keeps it; a comparison's side does not):
-    the base game's half of a check is the same for every candidate checked against it."""
+    a target's items, and the base game's half of a check, the same for every candidate
+    checked against it."""
     memo = getattr(run, "memo", None)
     if memo is None:
         return compute()
