@@ -276,3 +276,16 @@ def test_bad_strong_arguments_are_one_line_and_exit_2(tmp_path, capsys, argv, ne
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and needle in err[0]
     assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
+
+
+def test_the_ladder_section_says_its_tables_round_up_to_whole_rounds(tmp_path):
+    # 24 games asked of a 4-player table of 4 policies play its 24 seat assignments: 24; a
+    # 10-game table plays them once too, so the text must not promise 10
+    from snapsim.games.shutterbug.report import build
+
+    build(tmp_path, games=30, seed=1, studies=["ladder"], progress=False, ladder_games=10)
+    meta = json.loads((tmp_path / "sections" / "9-ladder.json").read_text())
+    record = json.loads(read(tmp_path, "provenance.json"))["ladder"]
+    assert "10 games per table" in meta["text"]
+    assert "each rounded up to whole rounds of the table's seat assignments" in meta["text"]
+    assert record["games"] == 24 * record["tables"]  # every table played 24, not 10

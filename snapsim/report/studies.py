@@ -828,7 +828,8 @@ def ladder_section(ctx: Runs, order: int, players: int, policies=None,
                 + (f"({search_games:,} at a table seating a search policy or the exact kind, "
                    "which cost tens of times more a game) "
                    if lad.provenance.get("search_games_per_table") else "")
-                + f"({lad.games:,} in all). A rating is a Bradley-Terry log-strength fitted to "
+                + f"(each rounded up to whole rounds of the table's seat assignments; "
+                f"{lad.games:,} in all). A rating is a Bradley-Terry log-strength fitted to "
                 "who finished ahead of whom (won, then score; a tie counts half): A finishes "
                 "ahead of B with chance 1 / (1 + exp(rating_B - rating_A)); greedy, the "
                 "line-up of the other sections, is rated 0 when in the field. Intervals: 95% "
